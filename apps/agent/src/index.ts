@@ -1,0 +1,2 @@
+// Public API of @thinktank/agent: every export is listed here by name.
+export {};

@@ -1,0 +1,4 @@
+import type { CliCommand } from "../cli-command.js";
+
+/** Every top-level command, in the order `thinktank help` lists them. Add new ones here. */
+export const commands: readonly CliCommand[] = [];

@@ -1,0 +1,2 @@
+// Public API of @thinktank/codegen: every export is listed here by name.
+export {};

@@ -1,0 +1,189 @@
+/**
+ * The JSON Schema of config.yaml. Defaults live here (ajv fills them in), so the
+ * schema doubles as the configuration reference. Unknown keys are rejected: a typo
+ * should stop start-up, not be ignored.
+ */
+const port = { type: "integer", minimum: 0, maximum: 65535 } as const;
+const positiveInt = { type: "integer", minimum: 1 } as const;
+const path = { type: "string", minLength: 1 } as const;
+
+const model = {
+  type: "object",
+  additionalProperties: false,
+  required: ["provider"],
+  properties: {
+    provider: { enum: ["anthropic", "openai", "openai-compatible", "scripted"] },
+    model: { type: "string" },
+    api_key_env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    base_url: { type: "string" },
+    temperature: { type: "number", minimum: 0, maximum: 2 },
+    max_tokens: positiveInt,
+    script: { type: "string" },
+  },
+} as const;
+
+export const configSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    data_dir: { ...path, default: ".thinktank" },
+    extensions_config: { ...path, default: "extensions_config.json" },
+    log: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        level: { enum: ["fatal", "error", "warn", "info", "debug", "trace", "silent"], default: "info" },
+        dir: path,
+      },
+    },
+    skills: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        path: { ...path, default: "skills" },
+        container_path: { type: "string", pattern: "^/", default: "/mnt/skills" },
+      },
+    },
+    plugins: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        path: { ...path, default: "plugins" },
+      },
+    },
+    gateway: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        host: { type: "string", default: "127.0.0.1" },
+        port: { ...port, default: 8001 },
+        max_upload_mb: { type: "number", exclusiveMinimum: 0, default: 50 },
+        archive: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            max_entries: { ...positiveInt, default: 4096 },
+            max_uncompressed_mb: { type: "number", exclusiveMinimum: 0, default: 200 },
+            max_file_mb: { type: "number", exclusiveMinimum: 0, default: 50 },
+            max_compression_ratio: { type: "number", exclusiveMinimum: 1, default: 200 },
+          },
+        },
+      },
+    },
+    agent: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        host: { type: "string", default: "127.0.0.1" },
+        port: { ...port, default: 2024 },
+        threads: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            backend: { enum: ["sqlite", "postgres"], default: "sqlite" },
+            sqlite_path: path,
+            postgres_url_env: { type: "string", default: "DATABASE_URL" },
+          },
+        },
+      },
+    },
+    models: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        default: { type: "string" },
+        providers: { type: "object", additionalProperties: model, default: {} },
+      },
+    },
+    code_execution: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        mode: { enum: ["direct", "code", "auto"], default: "auto" },
+        auto_threshold_tokens: { type: "integer", minimum: 0, default: 4000 },
+        timeout_seconds: { type: "number", exclusiveMinimum: 0, default: 30 },
+        max_timeout_seconds: { type: "number", exclusiveMinimum: 0, default: 300 },
+        max_stdout_bytes: { ...positiveInt, default: 20000 },
+        max_stderr_bytes: { ...positiveInt, default: 10000 },
+        code_api_dir: path,
+      },
+    },
+    sandbox: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        backend: { enum: ["bubblewrap", "local"], default: "bubblewrap" },
+        memory_mb: { ...positiveInt, default: 512 },
+        max_processes: { ...positiveInt, default: 64 },
+        cpu_seconds: { ...positiveInt, default: 60 },
+        max_file_mb: { ...positiveInt, default: 64 },
+        warm_pool_size: { type: "integer", minimum: 0, default: 2 },
+        workspaces_dir: path,
+      },
+    },
+    mcp: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        connect_timeout_ms: { ...positiveInt, default: 10000 },
+        call_timeout_ms: { ...positiveInt, default: 60000 },
+        retries: { type: "integer", minimum: 0, default: 3 },
+        retry_base_delay_ms: { type: "integer", minimum: 0, default: 200 },
+        catalog_dir: path,
+      },
+    },
+    search: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        default_limit: { ...positiveInt, default: 10 },
+        max_limit: { ...positiveInt, default: 50 },
+        embeddings: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            provider: { enum: ["none", "openai", "openai-compatible"], default: "none" },
+            model: { type: "string" },
+            base_url: { type: "string" },
+            api_key_env: { type: "string" },
+          },
+        },
+      },
+    },
+    tools: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        scripts_dir: { ...path, default: "tools" },
+        default_timeout_seconds: { type: "number", exclusiveMinimum: 0, default: 30 },
+        log_retention_days: { ...positiveInt, default: 30 },
+      },
+    },
+    web_search: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        provider: { enum: ["none", "tavily", "brave", "searxng"], default: "none" },
+        url: { type: "string" },
+        api_key_env: { type: "string" },
+        timeout_ms: { ...positiveInt, default: 10000 },
+        max_results: { ...positiveInt, default: 5 },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,105 @@
+/**
+ * The validated, frozen configuration every entry point passes down. It mirrors
+ * config.yaml key for key (snake_case included) so the file and the code read alike.
+ * Every path here is absolute: relative ones were resolved against config.yaml's folder.
+ */
+export type ModelProvider = "anthropic" | "openai" | "openai-compatible" | "scripted";
+export type CodeExecutionMode = "direct" | "code" | "auto";
+export type SandboxBackend = "bubblewrap" | "local";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface ModelConfig {
+  readonly provider: ModelProvider;
+  readonly model?: string;
+  /** Name of the environment variable that holds the key (the key itself never sits in config). */
+  readonly api_key_env?: string;
+  readonly base_url?: string;
+  readonly temperature?: number;
+  readonly max_tokens?: number;
+  /** For the scripted model: a JSON or YAML script file. */
+  readonly script?: string;
+}
+
+export interface Config {
+  /** Absolute path of the config.yaml that was loaded, or undefined for embedded defaults. */
+  readonly config_path: string | undefined;
+  /** The folder relative paths were resolved against. */
+  readonly base_dir: string;
+  /** From THINKTANK_API_KEY; undefined means loopback-only. Never logged or serialized. */
+  readonly api_key: string | undefined;
+  /** The environment the entry point read (for `${VAR}` expansion and model keys). Libraries never read process.env. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly data_dir: string;
+  readonly extensions_config: string;
+  readonly log: { readonly level: LogLevel; readonly dir: string };
+  readonly skills: { readonly path: string; readonly container_path: string };
+  readonly plugins: { readonly path: string };
+  readonly gateway: {
+    readonly host: string;
+    readonly port: number;
+    readonly max_upload_mb: number;
+    readonly archive: {
+      readonly max_entries: number;
+      readonly max_uncompressed_mb: number;
+      readonly max_file_mb: number;
+      readonly max_compression_ratio: number;
+    };
+  };
+  readonly agent: {
+    readonly host: string;
+    readonly port: number;
+    readonly threads: {
+      readonly backend: "sqlite" | "postgres";
+      readonly sqlite_path: string;
+      readonly postgres_url_env: string;
+    };
+  };
+  readonly models: { readonly default: string | undefined; readonly providers: Readonly<Record<string, ModelConfig>> };
+  readonly code_execution: {
+    readonly mode: CodeExecutionMode;
+    readonly auto_threshold_tokens: number;
+    readonly timeout_seconds: number;
+    readonly max_timeout_seconds: number;
+    readonly max_stdout_bytes: number;
+    readonly max_stderr_bytes: number;
+    readonly code_api_dir: string;
+  };
+  readonly sandbox: {
+    readonly backend: SandboxBackend;
+    readonly memory_mb: number;
+    readonly max_processes: number;
+    readonly cpu_seconds: number;
+    readonly max_file_mb: number;
+    readonly warm_pool_size: number;
+    readonly workspaces_dir: string;
+  };
+  readonly mcp: {
+    readonly connect_timeout_ms: number;
+    readonly call_timeout_ms: number;
+    readonly retries: number;
+    readonly retry_base_delay_ms: number;
+    readonly catalog_dir: string;
+  };
+  readonly search: {
+    readonly default_limit: number;
+    readonly max_limit: number;
+    readonly embeddings: {
+      readonly provider: "none" | "openai" | "openai-compatible";
+      readonly model?: string;
+      readonly base_url?: string;
+      readonly api_key_env?: string;
+    };
+  };
+  readonly tools: {
+    readonly scripts_dir: string;
+    readonly default_timeout_seconds: number;
+    readonly log_retention_days: number;
+  };
+  readonly web_search: {
+    readonly provider: "none" | "tavily" | "brave" | "searxng";
+    readonly url?: string;
+    readonly api_key_env?: string;
+    readonly timeout_ms: number;
+    readonly max_results: number;
+  };
+}

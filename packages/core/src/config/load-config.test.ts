@@ -1,0 +1,83 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "./load-config.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "tt-config-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const write = (text: string): string => {
+  const file = path.join(dir, "config.yaml");
+  fs.writeFileSync(file, text);
+  return file;
+};
+
+describe("loadConfig", () => {
+  it("uses embedded defaults when there is no config.yaml, resolving paths against cwd", () => {
+    const config = loadConfig({ cwd: dir, env: {} });
+    expect(config.config_path).toBeUndefined();
+    expect(config.gateway.port).toBe(8001);
+    expect(config.agent.port).toBe(2024);
+    expect(config.skills.path).toBe(path.join(dir, "skills"));
+    expect(config.skills.container_path).toBe("/mnt/skills");
+    expect(config.mcp.catalog_dir).toBe(path.join(dir, ".thinktank", "catalog"));
+    expect(config.api_key).toBeUndefined();
+  });
+
+  it("resolves relative paths against the config file's own folder", () => {
+    const sub = path.join(dir, "etc");
+    fs.mkdirSync(sub);
+    fs.writeFileSync(path.join(sub, "tt.yaml"), "skills:\n  path: ../my-skills\ndata_dir: /var/tt\n");
+    const config = loadConfig({ cwd: "/", env: { THINKTANK_CONFIG: path.join(sub, "tt.yaml") } });
+    expect(config.skills.path).toBe(path.join(dir, "my-skills"));
+    expect(config.data_dir).toBe("/var/tt");
+    expect(config.code_execution.code_api_dir).toBe("/var/tt/code-api");
+  });
+
+  it("lets the environment win over the file", () => {
+    write("gateway:\n  port: 9000\n");
+    const config = loadConfig({ cwd: dir, env: { GATEWAY_PORT: "9100", AGENT_PORT: "9200", THINKTANK_API_KEY: "k" } });
+    expect(config.gateway.port).toBe(9100);
+    expect(config.agent.port).toBe(9200);
+    expect(config.api_key).toBe("k");
+  });
+
+  it("names the file, the key path and the reason for a wrong type", () => {
+    const file = write("gateway:\n  port: eighty\n");
+    expect(() => loadConfig({ cwd: dir, env: {} })).toThrowError(`${file}: gateway.port: must be integer`);
+  });
+
+  it("rejects unknown keys and bad enum values with the allowed values", () => {
+    write("sandbox:\n  backend: docker\n  colour: red\n");
+    let message = "";
+    try {
+      loadConfig({ cwd: dir, env: {} });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("sandbox: must NOT have additional properties 'colour'");
+    expect(message).toContain("sandbox.backend: must be equal to one of the allowed values (bubblewrap, local)");
+  });
+
+  it("reports malformed YAML with its position", () => {
+    write("gateway:\n  port: [1,\n");
+    expect(() => loadConfig({ cwd: dir, env: {} })).toThrowError(/not valid YAML: .*\(3:1\)/s);
+  });
+
+  it("rejects a bad port in the environment", () => {
+    expect(() => loadConfig({ cwd: dir, env: { AGENT_PORT: "http" } })).toThrowError("AGENT_PORT=http: must be a port number");
+  });
+
+  it("returns a deeply frozen object", () => {
+    const config = loadConfig({ cwd: dir, env: {} });
+    expect(Object.isFrozen(config.gateway.archive)).toBe(true);
+  });
+
+  it("fails when THINKTANK_CONFIG points nowhere", () => {
+    expect(() => loadConfig({ cwd: dir, env: { THINKTANK_CONFIG: "missing.yaml" } })).toThrowError(/config file not found/);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Every error code Thinktank answers with, and the HTTP status it maps to.
+ * This table is the one place codes meet HTTP: routes never pick statuses themselves.
+ * Extend by adding a line; never rename a code (clients match on it).
+ */
+export const errorCodes = {
+  // 400: bad input
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_JSON: 400,
+  INVALID_YAML: 400,
+  INVALID_PATH: 400,
+  PATH_TRAVERSAL: 400,
+  // 401 / 403
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  // 404
+  NOT_FOUND: 404,
+  SKILL_NOT_FOUND: 404,
+  PLUGIN_NOT_FOUND: 404,
+  TOOL_NOT_FOUND: 404,
+  MCP_SERVER_NOT_FOUND: 404,
+  COMMAND_NOT_FOUND: 404,
+  // 409 / 412
+  CONFLICT: 409,
+  SKILL_NAME_CONFLICT: 409,
+  SKILL_AMBIGUOUS: 409,
+  PLUGIN_NAME_CONFLICT: 409,
+  TOOL_NAME_CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
+  // 413: too large
+  PAYLOAD_TOO_LARGE: 413,
+  ARCHIVE_TOO_LARGE: 413,
+  ARCHIVE_TOO_MANY_ENTRIES: 413,
+  ARCHIVE_COMPRESSION_RATIO: 413,
+  // 422: an invalid package
+  INVALID_PACKAGE: 422,
+  INVALID_SKILL: 422,
+  INVALID_PLUGIN: 422,
+  ARCHIVE_NOT_ZIP: 422,
+  ARCHIVE_ABSOLUTE_PATH: 422,
+  ARCHIVE_PATH_TRAVERSAL: 422,
+  ARCHIVE_SYMLINK: 422,
+  ARCHIVE_SPECIAL_FILE: 422,
+  ARCHIVE_BAD_NAME: 422,
+  UNSUPPORTED_SOURCE: 422,
+  // 503: a dependency is down
+  SERVICE_UNAVAILABLE: 503,
+  MODEL_NOT_CONFIGURED: 503,
+  SANDBOX_UNAVAILABLE: 503,
+  NOT_CONFIGURED: 503,
+  // 500: our own fault
+  CONFIG_INVALID: 500,
+  STORE_CORRUPT: 500,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export function httpStatusFor(code: ErrorCode): number {
+  return errorCodes[code];
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(errorCodes, value);
+}

@@ -1,0 +1,2 @@
+// Public API of @thinktank/models: every export is listed here by name.
+export {};

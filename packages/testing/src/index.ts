@@ -1,0 +1,4 @@
+// Public API of @thinktank/testing: every export is listed here by name.
+export { corpusDir, corpusAvailable, repositoryRoot } from "./corpus.js";
+export { makeTempDir, writeTree } from "./temp-dir.js";
+export { freePort } from "./free-port.js";

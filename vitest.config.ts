@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+// One vitest config for every workspace: unit tests beside the code, integration tests under apps/*/test.
+export default defineConfig({
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: process.env.CI ? ["default"] : ["default"],
+  },
+});
