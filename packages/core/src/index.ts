@@ -8,3 +8,7 @@ export { loadConfig } from "./config/load-config.js";
 export type { LoadConfigOptions } from "./config/load-config.js";
 export { configSchema } from "./config/config-schema.js";
 export type { Config, ModelConfig, ModelProvider, CodeExecutionMode, SandboxBackend, LogLevel } from "./config/config-types.js";
+export { parseFrontmatter } from "./frontmatter/parse-frontmatter.js";
+export type { FrontmatterResult, FrontmatterProblem } from "./frontmatter/parse-frontmatter.js";
+export { expandString, expandDeep, referencedVariables } from "./env/expand-variables.js";
+export type { ExpansionResult } from "./env/expand-variables.js";

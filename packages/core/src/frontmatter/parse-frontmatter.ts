@@ -1,0 +1,61 @@
+import { CORE_SCHEMA, load as parseYaml, YAMLException } from "js-yaml";
+
+export interface FrontmatterProblem {
+  readonly message: string;
+  /** 1-based line in the whole file, when the YAML parser knows it. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+export type FrontmatterResult =
+  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
+  | { ok: false; problem: FrontmatterProblem; body: string };
+
+const opening = /^\uFEFF?---[ \t]*\r?\n/;
+const closing = /(?:^|\r?\n)---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * The one frontmatter parser: skills (SKILL.md), plugin commands and agents all go through it.
+ * YAML is read with js-yaml's core schema (no timestamps or binary), so values come out as
+ * plain strings, numbers, booleans, lists and maps, and multi-line (`>`, `|`) scalars exactly
+ * as YAML defines them. A file without frontmatter is `ok` with empty data; a malformed block
+ * reports the line and column in the whole file.
+ */
+export function parseFrontmatter(text: string): FrontmatterResult {
+  const open = opening.exec(text);
+  if (!open) return { ok: true, data: {}, body: text.replace(/^\uFEFF/, ""), hasFrontmatter: false };
+  const rest = text.slice(open[0].length);
+  const close = closing.exec(rest);
+  if (!close) {
+    return { ok: false, problem: { message: "frontmatter starts with '---' but has no closing '---' line", line: 1, column: 1 }, body: "" };
+  }
+  const yamlText = rest.slice(0, close.index);
+  const body = rest.slice(close.index + close[0].length);
+  if (stripComments(yamlText).trim() === "") {
+    return { ok: true, data: {}, body, hasFrontmatter: true };
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(yamlText, { schema: CORE_SCHEMA });
+  } catch (error) {
+    if (error instanceof YAMLException) {
+      const line = error.mark ? error.mark.line + 2 : undefined; // +1 for 1-based, +1 for the opening '---'
+      const column = error.mark ? error.mark.column + 1 : undefined;
+      return { ok: false, problem: { message: `invalid YAML in frontmatter: ${error.reason}`, line, column }, body };
+    }
+    throw error;
+  }
+  if (parsed === undefined || parsed === null) return { ok: true, data: {}, body, hasFrontmatter: true };
+  if (typeof parsed !== "object" || Array.isArray(parsed)) {
+    return { ok: false, problem: { message: "frontmatter must be a mapping of keys to values", line: 2, column: 1 }, body };
+  }
+  return { ok: true, data: parsed as Record<string, unknown>, body, hasFrontmatter: true };
+}
+
+/** js-yaml 5 refuses an empty document, which an empty frontmatter block is. */
+function stripComments(yamlText: string): string {
+  return yamlText
+    .split(/\r?\n/)
+    .filter((line) => !/^\s*#/.test(line))
+    .join("\n");
+}
