@@ -1,0 +1,126 @@
+import fs from "node:fs/promises";
+import { constants as fsConstants } from "node:fs";
+import path from "node:path";
+import { ThinktankError } from "../errors/thinktank-error.js";
+import { defaultArchiveLimits } from "./archive-limits.js";
+import type { ArchiveLimits } from "./archive-limits.js";
+import { checkEntryPath } from "./check-entry-path.js";
+import type { ExtractedArchive, ExtractZipOptions } from "./extract-zip.js";
+
+interface FolderEntry {
+  readonly segments: readonly string[];
+  readonly kind: "file" | "directory";
+  readonly mode: number;
+}
+
+/**
+ * Copies an untrusted package folder into `destination` (which must not exist yet) under the
+ * same rules as extractZip: names are checked, symbolic links and special files are refused
+ * (ARCHIVE_SYMLINK, ARCHIVE_SPECIAL_FILE), the entry count and the bytes actually read are
+ * limited, and only regular files and folders are created. Everything is checked before the
+ * first copy; on any failure the destination is removed.
+ */
+export async function copyFolder(source: string, destination: string, options: ExtractZipOptions = {}): Promise<ExtractedArchive> {
+  const limits = options.limits ?? defaultArchiveLimits;
+  const root = await resolveFolder(source);
+  const entries = await walk(root, limits);
+  await fs.mkdir(destination, { mode: 0o700 });
+  try {
+    const files: string[] = [];
+    const skipped: string[] = [];
+    let bytes = 0;
+    for (const entry of entries) {
+      const relative = entry.segments.join("/");
+      if (options.skip?.(entry.segments)) {
+        skipped.push(relative);
+        continue;
+      }
+      const target = path.join(destination, ...entry.segments);
+      if (entry.kind === "directory") {
+        await fs.mkdir(target, { recursive: true, mode: 0o755 });
+        continue;
+      }
+      const data = await readRegularFile(path.join(root, ...entry.segments), relative, limits);
+      bytes += data.length;
+      if (bytes > limits.maxTotalBytes) {
+        throw new ThinktankError("ARCHIVE_TOO_LARGE", `the folder holds more than ${limits.maxTotalBytes} bytes (reached at "${relative}")`);
+      }
+      await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+      await fs.writeFile(target, data, { flag: "wx", mode: entry.mode });
+      files.push(relative);
+    }
+    await fs.chmod(destination, 0o755);
+    return { files, skipped, bytes };
+  } catch (error) {
+    await fs.rm(destination, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function resolveFolder(source: string): Promise<string> {
+  try {
+    const real = await fs.realpath(source);
+    if ((await fs.stat(real)).isDirectory()) return real;
+  } catch (error) {
+    throw new ThinktankError("NOT_FOUND", `folder not found: ${source}`, { cause: error });
+  }
+  throw new ThinktankError("UNSUPPORTED_SOURCE", `${source} is not a folder`);
+}
+
+/** Lists the tree depth first in a stable (sorted) order, refusing links and special files. */
+async function walk(root: string, limits: ArchiveLimits): Promise<FolderEntry[]> {
+  const entries: FolderEntry[] = [];
+  const pending: string[][] = [[]];
+  while (pending.length > 0) {
+    const segments = pending.pop() as string[];
+    const children = (await fs.readdir(path.join(root, ...segments), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const child of children) {
+      const childSegments = [...segments, child.name];
+      const relative = childSegments.join("/");
+      checkEntryPath(relative);
+      if (entries.length >= limits.maxEntries) {
+        throw new ThinktankError("ARCHIVE_TOO_MANY_ENTRIES", `the folder has more than ${limits.maxEntries} entries`);
+      }
+      if (child.isSymbolicLink()) throw new ThinktankError("ARCHIVE_SYMLINK", `"${relative}" is a symbolic link; links are not allowed`);
+      if (child.isDirectory()) {
+        entries.push({ segments: childSegments, kind: "directory", mode: 0o755 });
+        pending.push(childSegments);
+      } else if (child.isFile()) {
+        const stat = await fs.lstat(path.join(root, ...childSegments));
+        if (stat.size > limits.maxFileBytes) {
+          throw new ThinktankError("ARCHIVE_TOO_LARGE", `"${relative}" has ${stat.size} bytes; one file may have at most ${limits.maxFileBytes}`);
+        }
+        entries.push({ segments: childSegments, kind: "file", mode: stat.mode & 0o100 ? 0o755 : 0o644 });
+      } else {
+        throw new ThinktankError("ARCHIVE_SPECIAL_FILE", `"${relative}" is a device, FIFO or socket; only files and folders are allowed`);
+      }
+    }
+  }
+  return entries;
+}
+
+/** Reads a file without following a link swapped in since the walk, and counts what it reads. */
+async function readRegularFile(file: string, relative: string, limits: ArchiveLimits): Promise<Buffer> {
+  const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ELOOP") throw new ThinktankError("ARCHIVE_SYMLINK", `"${relative}" is a symbolic link; links are not allowed`);
+    throw error;
+  });
+  try {
+    if (!(await handle.stat()).isFile()) throw new ThinktankError("ARCHIVE_SPECIAL_FILE", `"${relative}" is not a regular file`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > limits.maxFileBytes) {
+        throw new ThinktankError("ARCHIVE_TOO_LARGE", `"${relative}" has more than ${limits.maxFileBytes} bytes; that is the limit for one file`);
+      }
+      chunks.push(Buffer.from(chunk.subarray(0, bytesRead)));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
+}
