@@ -1,0 +1,90 @@
+import path from "node:path";
+import { ChatAnthropic } from "@langchain/anthropic";
+import { HumanMessage } from "@langchain/core/messages";
+import { ChatOpenAI } from "@langchain/openai";
+import { isThinktankError, loadConfig, type Config } from "@thinktank/core";
+import { makeTempDir, writeTree } from "@thinktank/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { createChatModel } from "./create-chat-model.js";
+import { ScriptedChatModel } from "./scripted/scripted-chat-model.js";
+
+const temp = makeTempDir("tt-models-");
+afterAll(() => temp.cleanup());
+let counter = 0;
+
+function configWith(yaml: string, env: Record<string, string> = {}): Config {
+  const dir = path.join(temp.dir, `c${counter++}`);
+  writeTree(dir, { "config.yaml": yaml });
+  return loadConfig({ cwd: dir, env });
+}
+
+function failure(run: () => unknown): { code: string; message: string; details: Record<string, unknown> | undefined } {
+  try {
+    run();
+  } catch (error) {
+    if (isThinktankError(error)) return { code: error.code, message: error.message, details: error.details as Record<string, unknown> | undefined };
+    throw error;
+  }
+  throw new Error("expected MODEL_NOT_CONFIGURED");
+}
+
+const claude = "    claude:\n      provider: anthropic\n      model: claude-sonnet-4-5\n";
+
+describe("createChatModel", () => {
+  it("builds the scripted model with the demo script when no script file is named", async () => {
+    const model = createChatModel(configWith("models:\n  providers:\n    scripted:\n      provider: scripted\n"));
+    expect(model).toBeInstanceOf(ScriptedChatModel);
+    const answer = await model.invoke([new HumanMessage("hello")]);
+    expect(answer.content).toContain("ANTHROPIC_API_KEY");
+  });
+
+  it("reads a script file relative to config.yaml", async () => {
+    const config = configWith("models:\n  default: demo\n  providers:\n    demo:\n      provider: scripted\n      script: scripts/demo.yaml\n");
+    writeTree(path.join(config.base_dir, "scripts"), { "demo.yaml": "rules:\n  - reply: from the file\n" });
+    expect((await createChatModel(config).invoke([new HumanMessage("x")])).content).toBe("from the file");
+  });
+
+  it("builds Anthropic and OpenAI models with the key from the named variable", () => {
+    const config = configWith(`models:\n  default: claude\n  providers:\n${claude}    gpt:\n      provider: openai\n      model: gpt-4.1\n      api_key_env: MY_OPENAI\n`, {
+      ANTHROPIC_API_KEY: "sk-ant-test",
+      MY_OPENAI: "sk-test",
+    });
+    const anthropic = createChatModel(config);
+    expect(anthropic).toBeInstanceOf(ChatAnthropic);
+    expect((anthropic as ChatAnthropic).model).toBe("claude-sonnet-4-5");
+    const openai = createChatModel(config, "gpt");
+    expect(openai).toBeInstanceOf(ChatOpenAI);
+    expect((openai as ChatOpenAI).model).toBe("gpt-4.1");
+  });
+
+  it("builds an OpenAI-compatible model for a local server without a key", () => {
+    const config = configWith("models:\n  providers:\n    local:\n      provider: openai-compatible\n      base_url: http://127.0.0.1:11434/v1\n      model: llama3.1\n");
+    const model = createChatModel(config) as ChatOpenAI;
+    expect(model).toBeInstanceOf(ChatOpenAI);
+    expect(model.model).toBe("llama3.1");
+  });
+
+  it("names the environment variable to set when the key is missing", () => {
+    const error = failure(() => createChatModel(configWith(`models:\n  default: claude\n  providers:\n${claude}`)));
+    expect(error.code).toBe("MODEL_NOT_CONFIGURED");
+    expect(error.message).toContain("set the environment variable ANTHROPIC_API_KEY");
+    expect(error.details).toMatchObject({ variable: "ANTHROPIC_API_KEY" });
+    const custom = failure(() => createChatModel(configWith("models:\n  providers:\n    gpt:\n      provider: openai\n      model: gpt-4.1\n      api_key_env: TEAM_KEY\n")));
+    expect(custom.message).toContain("TEAM_KEY (named by models.providers.gpt.api_key_env)");
+  });
+
+  it("names the config key when nothing is configured, the default is missing or unknown", () => {
+    expect(failure(() => createChatModel(configWith("log:\n  level: info\n"))).message).toContain("add one under models.providers");
+    const several = failure(() => createChatModel(configWith(`models:\n  providers:\n${claude}    s:\n      provider: scripted\n`)));
+    expect(several.message).toContain("set models.default in config.yaml to one of claude, s");
+    const unknown = failure(() => createChatModel(configWith("models:\n  default: gpt\n  providers:\n    s:\n      provider: scripted\n")));
+    expect(unknown.message).toContain("models.default is 'gpt', but models.providers in config.yaml has no entry 'gpt' (configured: s)");
+    expect(failure(() => createChatModel(configWith("models:\n  providers:\n    s:\n      provider: scripted\n"), "nope")).code).toBe("MODEL_NOT_CONFIGURED");
+  });
+
+  it("asks for the model name and the base_url when they are missing", () => {
+    expect(failure(() => createChatModel(configWith("models:\n  providers:\n    c:\n      provider: anthropic\n"), "c")).message).toContain("set models.providers.c.model");
+    const local = failure(() => createChatModel(configWith("models:\n  providers:\n    l:\n      provider: openai-compatible\n      model: m\n")));
+    expect(local.message).toContain("set models.providers.l.base_url");
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The scripted chat model's script: an ordered list of rules. On each model call the first
+ * rule whose every condition holds answers; `fallback` answers when none does. A script is
+ * data only (JSON or YAML), so a test or a demo reads exactly what the model will do.
+ */
+export interface ChatScript {
+  /** A label for error messages and logs. */
+  readonly name?: string;
+  readonly rules: readonly ChatScriptRule[];
+  /** The answer when no rule matches. @default a reply that says no rule matched */
+  readonly fallback?: ChatScriptAnswer;
+}
+
+export interface ChatScriptRule extends ChatScriptAnswer {
+  /** An optional identifier, shown in the answer's `response_metadata.scripted_rule`. */
+  readonly id?: string;
+  /** Every condition given must hold; an empty or missing `when` always matches. */
+  readonly when?: ChatScriptConditions;
+}
+
+export interface ChatScriptConditions {
+  /** A regular expression (JavaScript syntax, case-insensitive) the last human message must match. Its groups are `{{match.N}}`. */
+  readonly last_human?: string;
+  /** Text the last tool result must contain (case-sensitive). */
+  readonly last_tool_result?: string;
+  /** The name of the tool that produced the last tool result. */
+  readonly last_tool_name?: string;
+  /** Text the system prompt must contain (case-sensitive). */
+  readonly system?: string;
+  /** The model call's index within the current turn: 0 for the first call after the last human message. */
+  readonly step?: number;
+  /** A tool the model was given with bindTools. */
+  readonly tool_available?: string;
+  /** True: a tool result must follow the last human message; false: none may. */
+  readonly after_tool?: boolean;
+}
+
+export interface ChatScriptAnswer {
+  /** The reply text; templates: see `renderTemplate`. */
+  readonly reply?: string;
+  /** Tool calls to make; string values in `args` are templates too. */
+  readonly tool_calls?: readonly ChatScriptToolCall[];
+}
+
+export interface ChatScriptToolCall {
+  readonly name: string;
+  readonly args?: Readonly<Record<string, unknown>>;
+}
