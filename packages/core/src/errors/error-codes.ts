@@ -34,6 +34,8 @@ export const errorCodes = {
   ARCHIVE_TOO_LARGE: 413,
   ARCHIVE_TOO_MANY_ENTRIES: 413,
   ARCHIVE_COMPRESSION_RATIO: 413,
+  // 415: a body of a type the route does not take
+  UNSUPPORTED_MEDIA_TYPE: 415,
   // 422: an invalid package
   INVALID_PACKAGE: 422,
   INVALID_SKILL: 422,
@@ -53,9 +55,11 @@ export const errorCodes = {
   MODEL_NOT_CONFIGURED: 503,
   SANDBOX_UNAVAILABLE: 503,
   NOT_CONFIGURED: 503,
+  STORE_BUSY: 503,
   // 500: our own fault
   CONFIG_INVALID: 500,
   STORE_CORRUPT: 500,
+  PORT_IN_USE: 500,
   INTERNAL: 500,
 } as const;
 
