@@ -20,6 +20,7 @@ export const errorCodes = {
   PLUGIN_NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
   MCP_SERVER_NOT_FOUND: 404,
+  MCP_TOOL_NOT_FOUND: 404,
   COMMAND_NOT_FOUND: 404,
   // 409 / 412
   CONFLICT: 409,
@@ -50,6 +51,9 @@ export const errorCodes = {
   ARCHIVE_UNSUPPORTED: 422,
   UNSUPPORTED_SOURCE: 422,
   INVALID_MARKETPLACE: 422,
+  // 502 / 504: an MCP server answered with a protocol error, or not in time
+  MCP_PROTOCOL_ERROR: 502,
+  MCP_CALL_TIMEOUT: 504,
   // 503: a dependency is down
   SERVICE_UNAVAILABLE: 503,
   MODEL_NOT_CONFIGURED: 503,
