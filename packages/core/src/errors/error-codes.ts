@@ -58,6 +58,10 @@ export const errorCodes = {
   SERVICE_UNAVAILABLE: 503,
   MODEL_NOT_CONFIGURED: 503,
   SANDBOX_UNAVAILABLE: 503,
+  // sandboxed runs: the program hit its wall-clock timeout, or another limit (memory, CPU, output...); the sandbox itself failed
+  SANDBOX_TIMEOUT: 408,
+  SANDBOX_LIMIT_EXCEEDED: 422,
+  SANDBOX_FAILED: 500,
   NOT_CONFIGURED: 503,
   STORE_BUSY: 503,
   // 500: our own fault
