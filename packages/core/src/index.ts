@@ -20,3 +20,31 @@ export { archiveLimitsFromConfig, defaultArchiveLimits } from "./archive/archive
 export type { ArchiveLimits } from "./archive/archive-limits.js";
 export { buildZip } from "./archive/build-zip.js";
 export type { ZipEntrySpec } from "./archive/build-zip.js";
+export { ExtensionsStore, revisionKey } from "./store/extensions-store.js";
+export type { ExtensionsStoreOptions, UpdateOptions, UpdateResult } from "./store/extensions-store.js";
+export { extensionsSections } from "./store/extensions-types.js";
+export type {
+  ExtensionsDocument,
+  ExtensionsSection,
+  ExtensionsSnapshot,
+  ExtensionsProblem,
+  McpServerEntry,
+  StdioServerEntry,
+  RemoteServerEntry,
+  EnabledEntry,
+  ToolEntry,
+  DeepReadonly,
+} from "./store/extensions-types.js";
+export { extensionsEntrySchemas, mcpServerEntrySchema, enabledEntrySchema, toolEntrySchema, remoteServerTypes, stdioServerTypes } from "./store/extensions-schemas.js";
+export type { ExtensionsEntrySchemas } from "./store/extensions-schemas.js";
+export { ExtensionsValidator } from "./store/validate-extensions.js";
+export type { ExtensionsValidatorOptions } from "./store/validate-extensions.js";
+export { FileLock } from "./store/file-lock.js";
+export type { FileLockOptions, HeldLock } from "./store/file-lock.js";
+export { etagMatches } from "./store/etag-matches.js";
+export { parseJsonDocument } from "./store/parse-json-document.js";
+export { maskServerEntry, isPlaceholderOnly } from "./store/mask-server-entry.js";
+export { createLogger } from "./logging/create-logger.js";
+export type { CreateLoggerOptions, Logger } from "./logging/create-logger.js";
+export { redactSecrets } from "./logging/redact-secrets.js";
+export { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from "./logging/secret-patterns.js";

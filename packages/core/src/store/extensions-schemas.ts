@@ -1,0 +1,72 @@
+/**
+ * JSON Schemas of the entries in each section of extensions_config.json. The store validates
+ * every entry a write adds or changes against them, and the gateway uses them for its request
+ * bodies (and so its OpenAPI document). Extra fields are allowed everywhere and kept.
+ * A library that owns a section can pass a stricter schema through the store's `schemas` option.
+ */
+
+/** Every spelling of a transport `type` the MCP library understands. */
+export const remoteServerTypes = ["sse", "SSE", "http", "HTTP", "streamable-http", "streamableHttp", "streamable_http"] as const;
+export const stdioServerTypes = ["stdio", "STDIO"] as const;
+
+const stringMap = { type: "object", additionalProperties: { type: "string" } } as const;
+
+/**
+ * An `mcpServers` entry: stdio (`command`, no `type` or `type: "stdio"`) or remote
+ * (`type: "sse" | "http"`, `url`). A lone `url` without `type` means streamable HTTP.
+ */
+export const mcpServerEntrySchema = {
+  type: "object",
+  properties: {
+    type: { enum: [...stdioServerTypes, ...remoteServerTypes] },
+    command: { type: "string", minLength: 1 },
+    args: { type: "array", items: { type: "string" } },
+    env: stringMap,
+    cwd: { type: "string", minLength: 1 },
+    url: { type: "string", minLength: 1, pattern: "^(https?://|\\$)" },
+    headers: stringMap,
+    description: { type: "string" },
+    enabled: { type: "boolean" },
+  },
+  if: { required: ["type"], properties: { type: { enum: remoteServerTypes } } },
+  then: { required: ["url"] },
+  else: {
+    if: { required: ["type"] },
+    then: { required: ["command"] },
+    else: { anyOf: [{ required: ["command"] }, { required: ["url"] }] },
+  },
+} as const;
+
+/** A `skills` or `plugins` entry. */
+export const enabledEntrySchema = {
+  type: "object",
+  required: ["enabled"],
+  properties: { enabled: { type: "boolean" } },
+} as const;
+
+/** A `tools` entry (the tools library may tighten it). `script` is a file name under the tools folder. */
+export const toolEntrySchema = {
+  type: "object",
+  required: ["description", "input_schema", "runtime", "script"],
+  properties: {
+    name: { type: "string", minLength: 1 },
+    description: { type: "string", minLength: 1 },
+    input_schema: { type: "object" },
+    output_schema: { type: "object" },
+    runtime: { enum: ["python", "node", "shell"] },
+    script: { type: "string", minLength: 1, pattern: "^(?!\\.\\.?$)[^/\\\\\\u0000]+$" },
+    timeout: { type: "number", exclusiveMinimum: 0 },
+    parallel_capable: { type: "boolean" },
+    enabled: { type: "boolean" },
+  },
+} as const;
+
+/** The entry schema of each section, by section name. */
+export const extensionsEntrySchemas = {
+  mcpServers: mcpServerEntrySchema,
+  skills: enabledEntrySchema,
+  plugins: enabledEntrySchema,
+  tools: toolEntrySchema,
+} as const;
+
+export type ExtensionsEntrySchemas = { readonly [Section in keyof typeof extensionsEntrySchemas]: object };

@@ -1,0 +1,92 @@
+/**
+ * The shape of extensions_config.json: four known sections plus any other top-level keys,
+ * which are kept as they are (and in their order) on every write. Values may hold `$VAR` /
+ * `${VAR}` placeholders; the store never resolves them.
+ */
+export interface ExtensionsDocument {
+  mcpServers: Record<string, McpServerEntry>;
+  skills: Record<string, EnabledEntry>;
+  plugins: Record<string, EnabledEntry>;
+  tools: Record<string, ToolEntry>;
+  [key: string]: unknown;
+}
+
+/** The four sections every document has (the reader adds an empty one when a file lacks it). */
+export const extensionsSections = ["mcpServers", "skills", "plugins", "tools"] as const;
+export type ExtensionsSection = (typeof extensionsSections)[number];
+
+/** A server started as a child process and spoken to over stdin/stdout. */
+export interface StdioServerEntry {
+  type?: "stdio";
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  description?: string;
+  /** @default true */
+  enabled?: boolean;
+  [key: string]: unknown;
+}
+
+/** A server reached over the network: legacy SSE, or streamable HTTP ("http", also spelled "streamable-http" / "streamableHttp"). */
+export interface RemoteServerEntry {
+  type: "sse" | "http" | "streamable-http" | "streamableHttp";
+  url: string;
+  headers?: Record<string, string>;
+  description?: string;
+  /** @default true */
+  enabled?: boolean;
+  [key: string]: unknown;
+}
+
+export type McpServerEntry = StdioServerEntry | RemoteServerEntry;
+
+/** A skill or plugin switch, keyed by its identity. */
+export interface EnabledEntry {
+  enabled: boolean;
+  [key: string]: unknown;
+}
+
+/** A registered script tool (the tools library refines this). */
+export interface ToolEntry {
+  name?: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  output_schema?: Record<string, unknown>;
+  runtime: "python" | "node" | "shell";
+  /** File name of the script under the tools folder (no path separators). */
+  script: string;
+  /** Seconds. */
+  timeout?: number;
+  parallel_capable?: boolean;
+  /** @default true */
+  enabled?: boolean;
+  [key: string]: unknown;
+}
+
+/** What `read()` returns: deeply frozen, shared by every caller until the file changes. */
+export interface ExtensionsSnapshot {
+  /** The document without the store's own `revision` key. */
+  readonly document: DeepReadonly<ExtensionsDocument>;
+  /** Increases on every write through the store; 0 for a file that never had one. */
+  readonly revision: number;
+  /** The HTTP entity tag, quoted: `"<revision>-<content hash>"`, so a hand edit changes it too. */
+  readonly etag: string;
+  /** sha256 of the file's bytes, hex. */
+  readonly hash: string;
+}
+
+export type DeepReadonly<T> = T extends (infer Item)[]
+  ? readonly DeepReadonly<Item>[]
+  : T extends object
+    ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
+    : T;
+
+/** One reason a document was refused, with the path of the bad field. */
+export interface ExtensionsProblem {
+  /** Readable path, e.g. `mcpServers.github.args[0]`. */
+  readonly path: string;
+  /** The same place as a JSON Pointer, e.g. `/mcpServers/github/args/0`. */
+  readonly pointer: string;
+  readonly message: string;
+}
