@@ -157,30 +157,29 @@ describe("loadPlugin", () => {
     ]);
   });
 
-  it("treats SKILL.md files below a skill as its references, and a skill path holding SKILL.md as one skill", () => {
+  it("finds nested skills the way the skills loader does, and refuses a skills path that is a skill itself", () => {
     const loaded = loadPlugin(
       plugin({
-        ...manifest({ name: "p", skills: ["./skills", "./solo"] }),
+        ...manifest({ name: "p", skills: ["./skills", "./more"] }),
         "skills/top/SKILL.md": "---\nname: top\ndescription: Top\nuser-invocable: false\n---\nbody",
         "skills/top/sub/SKILL.md": "---\nname: sub\ndescription: Sub\n---\n",
         "skills/group/inner/SKILL.md": "---\nname: inner\ndescription: I\n---\n",
-        "solo/SKILL.md": "---\nname: solo\ndescription: Solo\n---\n",
+        "skills/.hidden/x/SKILL.md": "---\nname: hidden\ndescription: H\n---\n",
+        "more/extra/SKILL.md": "---\nname: extra\ndescription: E\n---\n",
         "skills/zz-dup/SKILL.md": "---\nname: top\ndescription: again\n---\n",
       }),
     );
-    expect(loaded.skills.map((s) => [s.name, s.dir, s.userInvocable])).toEqual([
-      ["top", "skills/top", false],
-      ["solo", "solo", true],
+    expect(loaded.skills.map((s) => [s.name, s.dir, s.nested, s.userInvocable])).toEqual([
+      ["inner", "skills/group/inner", false, true],
+      ["top", "skills/top", false, false],
+      ["sub", "skills/top/sub", true, true],
+      ["extra", "more/extra", false, true],
     ]);
-    expect(loaded.skills[0]?.nestedSkillFiles).toEqual(["skills/top/sub/SKILL.md"]);
-    expect(loaded.skillRoots).toEqual(["skills", "solo"]);
-    const warnings = loaded.problems.map((p) => p.message);
-    expect(warnings).toEqual(
-      expect.arrayContaining([
-        expect.stringContaining("skill name 'top' is already used by skills/top/SKILL.md"),
-        expect.stringContaining("has no SKILL.md of its own; the 1 deeper SKILL.md file(s) are not loaded"),
-      ]),
-    );
+    expect(loaded.skills[2]?.parentDir).toBe("skills/top");
+    expect(loaded.skillRoots).toEqual(["skills", "more"]);
+    expect(loaded.problems.map((p) => p.message)).toContain("skill name 'top' is already used by skills/top/SKILL.md; this skill is ignored");
     assertPluginValid(loaded);
+    const solo = loadPlugin(plugin({ ...manifest({ name: "p", skills: "./solo" }), "solo/SKILL.md": "---\nname: solo\ndescription: S\n---\n" }));
+    expect(() => assertPluginValid(solo)).toThrow(/'skills' path \.\/solo holds a SKILL\.md itself/);
   });
 });

@@ -100,7 +100,10 @@ export interface PluginServerDefinition {
   readonly typeFieldAbsent: boolean;
 }
 
-/** A top-level skill of the plugin (`<skills path>/<dir>/SKILL.md`). */
+/**
+ * A skill of the plugin: every SKILL.md under a skills folder, as the skills loader finds them.
+ * `nested` marks one below another skill's folder (zoom's meeting-sdk/web under meeting-sdk).
+ */
 export interface PluginSkill {
   readonly plugin: string;
   /** The frontmatter name (may differ from the folder and may contain `/`), else the folder name. */
@@ -114,8 +117,10 @@ export interface PluginSkill {
   readonly userInvocable: boolean;
   readonly argumentHint?: string;
   readonly allowedTools?: readonly string[];
-  /** SKILL.md files deeper inside this skill's folder: references of this skill, not skills of their own. */
-  readonly nestedSkillFiles: readonly string[];
+  /** True when the skill sits inside another skill's folder. */
+  readonly nested: boolean;
+  /** For a nested skill: the folder (relative) of the skill around it. */
+  readonly parentDir?: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;
   readonly body: string;
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "@thinktank/core";
 import type { PluginManifest, PluginProblem, PluginSkill } from "../plugin-types.js";
+import { manifestFile } from "../manifest/read-plugin-manifest.js";
 import { componentLocations } from "./component-paths.js";
 import { firstLine, flag, hintText, text, toolList } from "./frontmatter-values.js";
 
@@ -14,36 +15,33 @@ export interface PluginSkillsReading {
   readonly roots: string[];
 }
 
+/** Folders never searched, as in the skills loader: dot-folders and dependency caches. */
+function isSkippedFolder(name: string): boolean {
+  return name.startsWith(".") || name === "node_modules" || name === "__pycache__";
+}
+
 /**
- * The plugin's skills: `<dir>/SKILL.md` one level inside `skills/` (or each manifest `skills` path;
- * a path that itself holds SKILL.md is one skill). SKILL.md files deeper inside a skill are that
- * skill's reference files, listed in `nestedSkillFiles`, not skills of their own. The name is the
- * frontmatter `name` as written (it may differ from the folder or hold `/`; both are warnings).
+ * The plugin's skills: every `SKILL.md` below `skills/` (or below each manifest `skills` folder),
+ * found the way the skills loader finds them, so the API lists what the agent sees. One directly
+ * under a skills folder is a top-level skill; one deeper inside another skill's folder is a nested
+ * skill (`nested`, with `parentDir`). The name is the frontmatter `name` as written (it may differ
+ * from the folder or hold `/`: warnings). A second skill with a name already used is ignored.
  */
 export function readPluginSkills(root: string, plugin: string, manifest: PluginManifest, problems: PluginProblem[]): PluginSkillsReading {
   const skills: PluginSkill[] = [];
   const roots: string[] = [];
   for (const location of componentLocations(root, "skills", manifest.skills, "skills", problems)) {
     if (location.kind !== "directory") {
-      problems.push({ severity: "error", file: location.relative, message: "'skills' paths must be folders" });
+      problems.push({ severity: "error", file: manifestFile, message: `'skills' path ./${location.relative} is a file; it must be a folder of skill folders` });
+      continue;
+    }
+    if (fs.existsSync(path.join(location.absolute, skillFile))) {
+      problems.push({ severity: "error", file: manifestFile, message: `'skills' path ./${location.relative} holds a ${skillFile} itself; it must be a folder of skill folders (<name>/${skillFile})` });
       continue;
     }
     roots.push(location.relative);
-    const dirs = fs.existsSync(path.join(location.absolute, skillFile))
-      ? [location.relative]
-      : fs
-          .readdirSync(location.absolute, { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
-          .map((entry) => entry.name)
-          .sort()
-          .map((name) => (location.relative === "." ? name : `${location.relative}/${name}`));
-    for (const dir of dirs) {
-      if (!fs.existsSync(path.join(root, dir, skillFile))) {
-        const deeper = findSkillFiles(path.join(root, dir), dir);
-        if (deeper.length > 0) problems.push({ severity: "warning", file: dir, message: `has no ${skillFile} of its own; the ${deeper.length} deeper ${skillFile} file(s) are not loaded as skills` });
-        continue;
-      }
-      const skill = readSkill(root, plugin, dir, problems);
+    for (const found of findSkillFolders(location.absolute, location.relative, undefined)) {
+      const skill = readSkill(root, plugin, found.dir, found.parentDir, problems);
       if (!skill) continue;
       const earlier = skills.find((s) => s.name === skill.name);
       if (earlier) {
@@ -56,7 +54,7 @@ export function readPluginSkills(root: string, plugin: string, manifest: PluginM
   return { skills, roots };
 }
 
-function readSkill(root: string, plugin: string, dir: string, problems: PluginProblem[]): PluginSkill | undefined {
+function readSkill(root: string, plugin: string, dir: string, parentDir: string | undefined, problems: PluginProblem[]): PluginSkill | undefined {
   const file = `${dir}/${skillFile}`;
   const parsed = parseFrontmatter(fs.readFileSync(path.join(root, file), "utf8"));
   if (!parsed.ok) {
@@ -84,18 +82,23 @@ function readSkill(root: string, plugin: string, dir: string, problems: PluginPr
     userInvocable: flag(data["user-invocable"], true),
     ...(hint.text !== undefined ? { argumentHint: hint.text } : {}),
     ...(allowedTools ? { allowedTools } : {}),
-    nestedSkillFiles: findSkillFiles(path.join(root, dir), dir).filter((f) => f !== file),
+    nested: parentDir !== undefined,
+    ...(parentDir !== undefined ? { parentDir } : {}),
     frontmatter: data,
     body: parsed.body,
   };
 }
 
-/** Every SKILL.md at or below a folder (relative paths, sorted). */
-function findSkillFiles(absolute: string, relative: string): string[] {
-  const found: string[] = [];
-  for (const entry of fs.readdirSync(absolute, { withFileTypes: true })) {
-    if (entry.isDirectory()) found.push(...findSkillFiles(path.join(absolute, entry.name), `${relative}/${entry.name}`));
-    else if (entry.isFile() && entry.name === skillFile) found.push(`${relative}/${entry.name}`);
+/** Folders holding a SKILL.md, depth first in sorted order, each with the nearest skill folder around it. */
+function findSkillFolders(absolute: string, relative: string, parentDir: string | undefined): { dir: string; parentDir: string | undefined }[] {
+  const found: { dir: string; parentDir: string | undefined }[] = [];
+  const entries = fs.readdirSync(absolute, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (!entry.isDirectory() || isSkippedFolder(entry.name)) continue;
+    const dir = relative === "." ? entry.name : `${relative}/${entry.name}`;
+    const isSkill = fs.existsSync(path.join(absolute, entry.name, skillFile));
+    if (isSkill) found.push({ dir, parentDir });
+    found.push(...findSkillFolders(path.join(absolute, entry.name), dir, isSkill ? dir : parentDir));
   }
-  return found.sort();
+  return found;
 }
