@@ -1,0 +1,75 @@
+import { ErrorCode as JsonRpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+
+/** What went wrong talking to a server, and whether trying again (after a reconnect) may help. */
+export interface FailureClass {
+  readonly transient: boolean;
+  /** One line for a status or an error message; never holds a resolved secret. */
+  readonly reason: string;
+}
+
+/** Thrown by our own connect timer (the SDK's initialize timeout does not cover spawning or the SSE handshake). */
+export class ConnectTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`did not finish connecting within ${timeoutMs} ms`);
+    this.name = "ConnectTimeoutError";
+  }
+}
+
+const transientSystemCodes = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_CLOSED"]);
+const permanentSpawnCodes: Readonly<Record<string, string>> = { ENOENT: "command not found", EACCES: "command not executable", ENOTDIR: "command path is not valid" };
+
+/**
+ * Sorts a failure into transient (the connection closed, the process exited, the host refused,
+ * a connect timed out, an HTTP 5xx/429) or permanent (the command does not exist, HTTP 4xx, a
+ * protocol error). Only transient failures are retried.
+ */
+export function classifyFailure(error: unknown): FailureClass {
+  if (error instanceof ConnectTimeoutError) return { transient: true, reason: error.message };
+  if (error instanceof McpError) {
+    if (error.code === JsonRpcErrorCode.ConnectionClosed) return { transient: true, reason: "the connection closed" };
+    if (error.code === JsonRpcErrorCode.RequestTimeout) return { transient: true, reason: "a request timed out" };
+    return { transient: false, reason: error.message };
+  }
+  const codes = errorCodesIn(error);
+  const spawnProblem = codes.map((code) => permanentSpawnCodes[code]).find(Boolean);
+  const syscall = (error as { syscall?: unknown } | null)?.syscall;
+  if (spawnProblem && typeof syscall === "string" && syscall.startsWith("spawn")) {
+    return { transient: false, reason: `${spawnProblem} (${String((error as { path?: unknown }).path ?? "")})` };
+  }
+  const systemCode = codes.find((code) => transientSystemCodes.has(code));
+  if (systemCode) return { transient: true, reason: `${systemCode}: ${describe(error)}` };
+  const status = httpStatusOf(error);
+  if (status !== undefined) {
+    const transient = status >= 500 || status === 408 || status === 429;
+    return { transient, reason: `HTTP ${status}: ${describe(error)}` };
+  }
+  if (error instanceof Error && /not connected/i.test(error.message)) return { transient: true, reason: "the connection closed" };
+  if (error instanceof Error && /ECONNREFUSED|ECONNRESET|socket hang up|other side closed/i.test(error.message)) {
+    return { transient: true, reason: describe(error) };
+  }
+  return { transient: false, reason: describe(error) };
+}
+
+function errorCodesIn(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") codes.push(code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  const name = (error as { name?: unknown; constructor?: { name?: unknown } } | null)?.constructor?.name;
+  const code = (error as { code?: unknown } | null)?.code;
+  if ((name === "StreamableHTTPError" || name === "SseError") && typeof code === "number" && code >= 100 && code < 600) return code;
+  return undefined;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${error.cause.message})` : "";
+  return `${error.message}${cause}`.replace(/\s+/g, " ").slice(0, 300);
+}

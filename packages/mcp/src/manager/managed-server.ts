@@ -1,0 +1,342 @@
+import { ThinktankError, isThinktankError } from "@thinktank/core";
+import { ErrorCode as JsonRpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { readCachedToolList } from "../catalog/cached-tool-list.js";
+import type { CachedToolList } from "../catalog/cached-tool-list.js";
+import type { CatalogTool } from "../catalog/catalog-types.js";
+import { removeCatalogFile, writeCatalogFile } from "../catalog/write-catalog-file.js";
+import { entryHash, resolvedConfigHash, stableStringify } from "../servers/config-hash.js";
+import { resolveServerConfig } from "../servers/resolve-server-config.js";
+import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
+import { transportKindOf } from "../servers/transport-kind.js";
+import { classifyFailure } from "./classify-failure.js";
+import type { FailureClass } from "./classify-failure.js";
+import type { CallOptions, ManagerLogger, McpSettings, ServerState, ServerStatus, ToolsChangedEvent } from "./manager-types.js";
+import { ServerConnection } from "./server-connection.js";
+
+/** What every ManagedServer shares with its manager. */
+export interface ManagedServerContext {
+  readonly settings: McpSettings;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly logger: ManagerLogger;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly now: () => number;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly writeCatalog: boolean;
+  readonly emitToolsChanged: (event: ToolsChangedEvent) => void;
+  /** Keeps a background promise (a refresh, a close) so the manager can wait for it. */
+  readonly track: (work: Promise<unknown>) => void;
+}
+
+/** A connect that failed, already classified. */
+class ConnectFailure extends Error {
+  constructor(readonly failure: FailureClass) {
+    super(failure.reason);
+  }
+}
+
+/**
+ * One configured server: its state, its live session (at most one, reused by every call), its
+ * tool list, and the retry loop. Connects lazily; a session that dies is replaced on next use.
+ */
+export class ManagedServer {
+  /** Sessions are kept per key: the hash of the resolved config, or the reason it cannot resolve. */
+  readonly key: string;
+  readonly transport: McpTransportKind | undefined;
+  private state: ServerState = "idle";
+  private reason: string | undefined;
+  /** A config problem: no attempt is made until the entry changes. */
+  private readonly configProblem: string | undefined;
+  private connection: ServerConnection | undefined;
+  private connecting: Promise<ServerConnection> | undefined;
+  private tools: CatalogTool[] | undefined;
+  private toolNames = new Set<string>();
+  private cache: CachedToolList | undefined | null = null;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private disposed = false;
+
+  constructor(
+    readonly name: string,
+    private entry: McpServerEntry,
+    private readonly context: ManagedServerContext,
+  ) {
+    this.transport = transportKindOf(entry);
+    const resolution = resolveServerConfig(entry, { env: context.env });
+    this.key = resolution.ok ? `config:${resolvedConfigHash(resolution.config)}` : `unavailable:${resolution.reason}`;
+    if (!resolution.ok) {
+      this.configProblem = resolution.reason;
+      this.state = "unavailable";
+      this.reason = resolution.reason;
+    }
+  }
+
+  /** Takes a new entry whose transport fields resolve to the same key (a new description, say). */
+  updateEntry(entry: McpServerEntry): void {
+    this.entry = entry;
+  }
+
+  status(): ServerStatus {
+    const cached = this.tools ? undefined : this.cachedList();
+    const toolCount = this.tools?.length ?? cached?.tools.length;
+    const pid = this.connection?.alive ? this.connection.pid : undefined;
+    return {
+      name: this.name,
+      transport: this.transport,
+      description: typeof this.entry.description === "string" ? this.entry.description : undefined,
+      state: this.state,
+      ...(this.reason ? { reason: this.reason } : {}),
+      ...(toolCount !== undefined ? { toolCount, toolsFrom: this.tools ? ("live" as const) : ("cache" as const) } : {}),
+      ...(pid !== undefined ? { pid } : {}),
+    };
+  }
+
+  /** The live tool list, else the cached one when it matches this entry; never connects. */
+  knownTools(): readonly CatalogTool[] | undefined {
+    return this.tools ?? this.cachedList()?.tools;
+  }
+
+  /** Connects (with retries) unless connected; failures land in status(), never thrown. */
+  async connect(): Promise<void> {
+    await this.run("connect", async () => undefined).catch(() => undefined);
+  }
+
+  async listTools(): Promise<CatalogTool[]> {
+    await this.run("tools/list", async () => undefined);
+    return [...(this.tools ?? [])];
+  }
+
+  callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.run(
+      `tools/call ${tool}`,
+      async (connection) => {
+        await this.requireTool(connection, tool);
+        return connection.callTool(tool, args, { timeoutMs: options.timeoutMs ?? this.context.settings.call_timeout_ms, ...(options.signal ? { signal: options.signal } : {}) });
+      },
+      options,
+    );
+  }
+
+  readResource(params: ReadResourceRequest["params"], options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.run(
+      `resources/read`,
+      (connection) => connection.readResource(params, { timeoutMs: options.timeoutMs ?? this.context.settings.call_timeout_ms, ...(options.signal ? { signal: options.signal } : {}) }),
+      options,
+    );
+  }
+
+  /** Ends the session for good; `removed` also deletes the cached tool list and says so to listeners. */
+  async dispose(removed: boolean): Promise<void> {
+    this.disposed = true;
+    const connection = this.connection;
+    this.connection = undefined;
+    this.state = "idle";
+    await connection?.close();
+    await this.refreshing;
+    if (removed) {
+      if (this.context.writeCatalog) await removeCatalogFile(this.context.settings.catalog_dir, this.name).catch(() => undefined);
+      this.context.emitToolsChanged({ server: this.name, tools: [], cause: "removed" });
+    }
+  }
+
+  /** Waits for a tool-list refresh under way, if any. */
+  async settled(): Promise<void> {
+    while (this.refreshing) await this.refreshing;
+  }
+
+  /**
+   * Runs `operation` on a live session. Transient failures (the connection closed, the process
+   * exited, a refused or timed-out connect) drop the session and try again after a backoff, up to
+   * `retries` times; then SERVICE_UNAVAILABLE naming the server. A tool's own error result is an
+   * answer, not a failure. A call that outlives its timeout is MCP_CALL_TIMEOUT and is not retried.
+   */
+  private async run<T>(what: string, operation: (connection: ServerConnection) => Promise<T>, options: CallOptions = {}): Promise<T> {
+    const { retries, retry_base_delay_ms: baseDelay } = this.context.settings;
+    let last: FailureClass | undefined;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (attempt > 0) {
+        const delay = baseDelay * 2 ** (attempt - 1);
+        this.context.logger.info({ server: this.name, attempt, delay_ms: delay, reason: last?.reason }, "mcp retrying after a transient failure");
+        await this.context.sleep(delay);
+      }
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (this.disposed) throw this.unavailable("it was removed from the configuration");
+      if (this.configProblem) throw this.unavailable(this.configProblem);
+      let connection: ServerConnection;
+      try {
+        connection = await this.ensureConnected();
+      } catch (error) {
+        const failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
+        if (!failure.transient) throw this.unavailable(failure.reason);
+        last = failure;
+        continue;
+      }
+      try {
+        return await operation(connection);
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        if (isThinktankError(error)) throw error;
+        if (error instanceof McpError && error.code === JsonRpcErrorCode.RequestTimeout) {
+          const timeoutMs = options.timeoutMs ?? this.context.settings.call_timeout_ms;
+          throw new ThinktankError("MCP_CALL_TIMEOUT", `MCP server '${this.name}' did not answer ${what} within ${timeoutMs} ms`, {
+            cause: error,
+            details: { server: this.name, timeout_ms: timeoutMs },
+          });
+        }
+        const failure = classifyFailure(error);
+        if (!failure.transient) {
+          throw new ThinktankError("MCP_PROTOCOL_ERROR", `MCP server '${this.name}' answered ${what} with an error: ${failure.reason}`, {
+            cause: error,
+            details: { server: this.name },
+          });
+        }
+        last = failure;
+        this.dropConnection(connection, failure.reason);
+      }
+    }
+    const attempts = retries + 1;
+    const reason = last?.reason ?? "unknown failure";
+    this.state = "unavailable";
+    this.reason = `${reason} (after ${attempts} attempts; tried again on next use)`;
+    throw new ThinktankError("SERVICE_UNAVAILABLE", `MCP server '${this.name}' is unavailable after ${attempts} attempts: ${reason}`, {
+      details: { server: this.name, attempts, reason },
+    });
+  }
+
+  private unavailable(reason: string): ThinktankError {
+    return new ThinktankError("SERVICE_UNAVAILABLE", `MCP server '${this.name}' is unavailable: ${reason}`, { details: { server: this.name, reason } });
+  }
+
+  private ensureConnected(): Promise<ServerConnection> {
+    if (this.connection?.alive) return Promise.resolve(this.connection);
+    this.connecting ??= this.connectOnce().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connectOnce(): Promise<ServerConnection> {
+    const resolution = resolveServerConfig(this.entry, { env: this.context.env });
+    if (!resolution.ok) throw new ConnectFailure({ transient: false, reason: resolution.reason });
+    this.state = "connecting";
+    let listChangedEarly = false;
+    const connection: ServerConnection = new ServerConnection({
+      server: this.name,
+      config: resolution.config,
+      logger: this.context.logger,
+      clientInfo: this.context.clientInfo,
+      onUnexpectedClose: (reason) => this.connectionLost(connection, reason),
+      onToolListChanged: () => {
+        if (this.connection === connection) this.refreshTools();
+        else listChangedEarly = true;
+      },
+    });
+    const started = this.context.now();
+    try {
+      await connection.open(this.context.settings.connect_timeout_ms);
+      const tools = await connection.listAllTools(this.context.settings.connect_timeout_ms);
+      if (this.disposed) throw new ConnectFailure({ transient: false, reason: "it was removed from the configuration" });
+      this.connection = connection;
+      this.state = "connected";
+      this.reason = undefined;
+      this.context.logger.info({ server: this.name, tools: tools.length, pid: connection.pid, ms: this.context.now() - started }, "mcp server connected");
+      await this.acceptTools(tools, "connected");
+      if (listChangedEarly) this.refreshTools();
+      return connection;
+    } catch (error) {
+      await connection.close();
+      const failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
+      const stderr = connection.stderrTail().at(-1);
+      const reason = stderr && !failure.reason.includes(stderr) ? `${failure.reason} (stderr: ${stderr.slice(0, 200)})` : failure.reason;
+      if (!this.disposed) {
+        this.state = "unavailable";
+        this.reason = reason;
+      }
+      this.context.logger.warn({ server: this.name, reason, transient: failure.transient }, "mcp server failed to connect");
+      throw new ConnectFailure({ transient: failure.transient, reason });
+    }
+  }
+
+  private connectionLost(connection: ServerConnection, reason: string): void {
+    if (this.connection !== connection) return;
+    this.connection = undefined;
+    this.state = "unavailable";
+    this.reason = `${reason}; it restarts on the next call`;
+    this.context.logger.warn({ server: this.name, reason }, "mcp server connection lost");
+  }
+
+  private dropConnection(connection: ServerConnection, reason: string): void {
+    if (this.connection === connection) {
+      this.connection = undefined;
+      this.state = "unavailable";
+      this.reason = reason;
+    }
+    this.context.track(connection.close());
+  }
+
+  /** Calls to a tool the server does not list fail clearly; the list is refreshed once first in case it is stale. */
+  private async requireTool(connection: ServerConnection, tool: string): Promise<void> {
+    if (this.toolNames.has(tool)) return;
+    await this.acceptTools(await connection.listAllTools(this.context.settings.connect_timeout_ms), "list_changed");
+    if (this.toolNames.has(tool)) return;
+    throw new ThinktankError("MCP_TOOL_NOT_FOUND", `MCP server '${this.name}' has no tool '${tool}'`, { details: { server: this.name, tool } });
+  }
+
+  /** Re-lists tools after notifications/tools/list_changed; notifications during a refresh cause one more. */
+  private refreshTools(): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    const work = (async () => {
+      do {
+        this.refreshAgain = false;
+        const connection = this.connection;
+        if (!connection?.alive || this.disposed) return;
+        try {
+          await this.acceptTools(await connection.listAllTools(this.context.settings.connect_timeout_ms), "list_changed");
+        } catch (error) {
+          this.context.logger.warn({ server: this.name, err: String(error) }, "mcp tool list refresh failed");
+        }
+      } while (this.refreshAgain);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    this.refreshing = work;
+    this.context.track(work);
+  }
+
+  /** Records a fresh tool list: writes the disk cache and tells listeners when it differs from the last known one. */
+  private async acceptTools(tools: CatalogTool[], cause: ToolsChangedEvent["cause"]): Promise<void> {
+    if (this.disposed) return;
+    const previous = this.tools ?? this.cachedList()?.tools;
+    this.tools = tools;
+    this.toolNames = new Set(tools.map((tool) => tool.name));
+    const changed = previous === undefined || stableStringify(previous) !== stableStringify(tools);
+    if (this.context.writeCatalog) {
+      const list: CachedToolList = {
+        server: this.name,
+        tools,
+        configHash: entryHash(this.entry),
+        fetchedAt: new Date(this.context.now()).toISOString(),
+        transport: this.transport ?? "unknown",
+      };
+      try {
+        await writeCatalogFile(this.context.settings.catalog_dir, list);
+        this.cache = list;
+      } catch (error) {
+        this.context.logger.warn({ server: this.name, err: String(error) }, "mcp could not write the cached tool list");
+      }
+    }
+    if (changed) this.context.emitToolsChanged({ server: this.name, tools, cause });
+  }
+
+  /** The cached list on disk, when it was written for this very entry (read once). */
+  private cachedList(): CachedToolList | undefined {
+    if (this.cache === null) {
+      const cached = readCachedToolList(this.context.settings.catalog_dir, this.name);
+      this.cache = cached && cached.configHash === entryHash(this.entry) ? cached : undefined;
+    }
+    return this.cache;
+  }
+}

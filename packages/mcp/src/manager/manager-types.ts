@@ -1,0 +1,93 @@
+import type { CatalogTool } from "../catalog/catalog-types.js";
+import type { McpTransportKind } from "../servers/server-entry.js";
+
+/** The subset of a pino logger the manager writes to. */
+export interface ManagerLogger {
+  debug(details: Record<string, unknown>, message: string): void;
+  info(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/** The `mcp` section of config.yaml (Config["mcp"]). */
+export interface McpSettings {
+  /** Time allowed to start a server and finish initialize. @default 10000 */
+  readonly connect_timeout_ms: number;
+  /** Time allowed for one tool call. @default 60000 */
+  readonly call_timeout_ms: number;
+  /** Retries after a transient failure (so retries + 1 attempts in all). @default 3 */
+  readonly retries: number;
+  /** Backoff before retry n (from 1) is retry_base_delay_ms × 2^(n-1). @default 200 */
+  readonly retry_base_delay_ms: number;
+  /** Folder of cached tool lists, one `<server>.json` each in the catalog format. */
+  readonly catalog_dir: string;
+}
+
+export interface McpManagerOptions {
+  readonly mcp: McpSettings;
+  /** Variables `${VAR}` placeholders read at connect time, and the source of a stdio child's PATH and HOME (pass config.env). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** @default a logger that drops everything */
+  readonly logger?: ManagerLogger;
+  /** Waits between retries; tests pass a faster or recording one. @default setTimeout */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** The clock for fetchedAt. @default Date.now */
+  readonly now?: () => number;
+  /** How the manager introduces itself in initialize. @default { name: "thinktank", version: "0.1.0" } */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Write tool lists to catalog_dir. @default true */
+  readonly writeCatalog?: boolean;
+}
+
+/**
+ * - `idle`: configured, no live session (not used yet, or closed); the next use connects.
+ * - `connecting`: a connect is under way.
+ * - `connected`: a live session.
+ * - `unavailable`: the last attempt failed, or the config cannot be used; `reason` says why.
+ */
+export type ServerState = "idle" | "connecting" | "connected" | "unavailable";
+
+export interface ServerStatus {
+  readonly name: string;
+  readonly transport: McpTransportKind | undefined;
+  readonly description: string | undefined;
+  readonly state: ServerState;
+  readonly reason?: string;
+  /** Tools of the live session, else of a cached list that matches the current config. */
+  readonly toolCount?: number;
+  /** Where toolCount came from. */
+  readonly toolsFrom?: "live" | "cache";
+  /** The stdio child's pid while it runs. */
+  readonly pid?: number;
+}
+
+/** Per-call options for callTool / readResource. */
+export interface CallOptions {
+  /** @default mcp.call_timeout_ms */
+  readonly timeoutMs?: number;
+  /** Cancels the call (the server is sent notifications/cancelled); an aborted call is not retried. */
+  readonly signal?: AbortSignal;
+}
+
+/** Emitted when a server's tool list differs from the one known before (live or cached), or the server goes away. */
+export interface ToolsChangedEvent {
+  readonly server: string;
+  readonly tools: readonly CatalogTool[];
+  readonly cause: "connected" | "list_changed" | "removed";
+}
+
+/** What sync() did. */
+export interface SyncReport {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly changed: readonly string[];
+  readonly unchanged: readonly string[];
+}
+
+/** Progress of connectAll, one event per server as it settles. */
+export interface ConnectProgress {
+  readonly server: string;
+  readonly status: ServerStatus;
+  readonly done: number;
+  readonly total: number;
+}

@@ -1,0 +1,207 @@
+import { ThinktankError } from "@thinktank/core";
+import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CatalogTool } from "../catalog/catalog-types.js";
+import type { McpServerEntry } from "../servers/server-entry.js";
+import { ManagedServer } from "./managed-server.js";
+import type { ManagedServerContext } from "./managed-server.js";
+import type { CallOptions, ConnectProgress, ManagerLogger, McpManagerOptions, ServerStatus, SyncReport, ToolsChangedEvent } from "./manager-types.js";
+
+const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Keeps one session per configured MCP server and routes calls to it. Servers connect lazily on
+ * first use (or all at once with connectAll); a session is reused by every call and replaced only
+ * when its resolved config changes (sync) or it dies. One failing server never affects the others.
+ * Tool lists are cached in `mcp.catalog_dir` so search and code generation need no live server.
+ */
+export class McpManager {
+  private readonly servers = new Map<string, ManagedServer>();
+  private readonly listeners = new Set<(event: ToolsChangedEvent) => void>();
+  private readonly background = new Set<Promise<unknown>>();
+  private readonly context: ManagedServerContext;
+  private closed = false;
+
+  constructor(options: McpManagerOptions, entries: Readonly<Record<string, McpServerEntry>> = {}) {
+    validateSettings(options);
+    const logger = options.logger ?? silentLogger;
+    this.context = {
+      settings: options.mcp,
+      env: options.env,
+      logger,
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      now: options.now ?? Date.now,
+      clientInfo: options.clientInfo ?? { name: "thinktank", version: "0.1.0" },
+      writeCatalog: options.writeCatalog ?? true,
+      emitToolsChanged: (event) => this.emit(event),
+      track: (work) => this.track(work),
+    };
+    this.sync(entries);
+  }
+
+  /**
+   * Adopts a new set of server entries (disabled ones are left out). Servers whose resolved config
+   * is unchanged keep their session; changed ones are replaced (and reconnected in the background
+   * if they were connected, so the cached tool list follows); removed ones are closed and their
+   * cached tool list deleted. Call settled() to wait for that background work.
+   */
+  sync(entries: Readonly<Record<string, McpServerEntry>>): SyncReport {
+    this.assertOpen();
+    const report = { added: [] as string[], removed: [] as string[], changed: [] as string[], unchanged: [] as string[] };
+    const wanted = new Map(Object.entries(entries).filter(([, entry]) => entry && entry.enabled !== false));
+    for (const [name, server] of this.servers) {
+      if (wanted.has(name)) continue;
+      this.servers.delete(name);
+      this.track(server.dispose(true));
+      report.removed.push(name);
+    }
+    for (const [name, entry] of wanted) {
+      const current = this.servers.get(name);
+      const next = new ManagedServer(name, entry, this.context);
+      if (current && current.key === next.key) {
+        current.updateEntry(entry);
+        report.unchanged.push(name);
+        continue;
+      }
+      this.servers.set(name, next);
+      if (!current) {
+        report.added.push(name);
+        continue;
+      }
+      report.changed.push(name);
+      const wasConnected = current.status().state === "connected";
+      this.track(current.dispose(false).then(() => (wasConnected ? next.connect() : undefined)));
+    }
+    const sorted = (list: string[]): string[] => list.sort();
+    return { added: sorted(report.added), removed: sorted(report.removed), changed: sorted(report.changed), unchanged: sorted(report.unchanged) };
+  }
+
+  /** Names of the managed servers, sorted. */
+  serverNames(): string[] {
+    return [...this.servers.keys()].sort();
+  }
+
+  /** Every server's status, sorted by name; never connects. */
+  status(): ServerStatus[] {
+    return this.serverNames().map((name) => this.require(name).status());
+  }
+
+  statusOf(server: string): ServerStatus {
+    return this.require(server).status();
+  }
+
+  /** Connects one server (with retries) and answers its status; never throws for a failing server. */
+  async connect(server: string): Promise<ServerStatus> {
+    const managed = this.require(server);
+    await managed.connect();
+    return managed.status();
+  }
+
+  /**
+   * Connects every server not yet connected, `concurrency` at a time, reporting each as it settles.
+   * Answers every server's status; a failing server is reported, never thrown.
+   */
+  async connectAll(options: { concurrency?: number; servers?: readonly string[]; onProgress?: (progress: ConnectProgress) => void } = {}): Promise<ServerStatus[]> {
+    const names = options.servers ? [...options.servers] : this.serverNames();
+    for (const name of names) this.require(name);
+    const concurrency = Math.max(1, options.concurrency ?? 4);
+    let next = 0;
+    let done = 0;
+    const worker = async (): Promise<void> => {
+      while (next < names.length) {
+        const name = names[next++] as string;
+        const status = await this.connect(name);
+        done += 1;
+        options.onProgress?.({ server: name, status, done, total: names.length });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, worker));
+    return names.map((name) => this.require(name).status());
+  }
+
+  /** A server's tools from its live session (connecting if needed, with retries). */
+  async listTools(server: string): Promise<CatalogTool[]> {
+    return this.require(server).listTools();
+  }
+
+  /** A server's tools as last known (live, else its cached list on disk); never connects. */
+  knownTools(server: string): readonly CatalogTool[] | undefined {
+    return this.require(server).knownTools();
+  }
+
+  /**
+   * Calls a tool. The result is the server's answer as is (`isError` and `structuredContent`
+   * included). Throws MCP_SERVER_NOT_FOUND, MCP_TOOL_NOT_FOUND, MCP_CALL_TIMEOUT,
+   * MCP_PROTOCOL_ERROR, or SERVICE_UNAVAILABLE naming the server once retries are spent.
+   */
+  async callTool(server: string, tool: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
+    return this.require(server).callTool(tool, args, options);
+  }
+
+  async readResource(server: string, params: ReadResourceRequest["params"], options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.require(server).readResource(params, options);
+  }
+
+  /** Subscribes to tool-list changes (for code generation and search); answers the unsubscribe function. */
+  onToolsChanged(listener: (event: ToolsChangedEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once background work (closing replaced sessions, reconnecting, tool-list refreshes) is done. */
+  async settled(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+    await Promise.all([...this.servers.values()].map((server) => server.settled()));
+  }
+
+  /** Closes every session (stdio children exit); the manager cannot be used afterwards. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const servers = [...this.servers.values()];
+    this.servers.clear();
+    await Promise.allSettled(servers.map((server) => server.dispose(false)));
+    await this.settled();
+  }
+
+  private require(server: string): ManagedServer {
+    this.assertOpen();
+    const managed = this.servers.get(server);
+    if (!managed) {
+      throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${server}' (configured: ${this.serverNames().join(", ") || "none"})`, { details: { server } });
+    }
+    return managed;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new ThinktankError("SERVICE_UNAVAILABLE", "the MCP manager was closed");
+  }
+
+  private emit(event: ToolsChangedEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.context.logger.error({ server: event.server, err: String(error) }, "an onToolsChanged listener threw");
+      }
+    }
+  }
+
+  private track(work: Promise<unknown>): void {
+    const guarded = work.catch((error) => this.context.logger.warn({ err: String(error) }, "mcp background work failed"));
+    this.background.add(guarded);
+    void guarded.finally(() => this.background.delete(guarded));
+  }
+}
+
+function validateSettings(options: McpManagerOptions): void {
+  const settings = options.mcp as unknown as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of ["connect_timeout_ms", "call_timeout_ms"]) {
+    if (!(typeof settings[key] === "number" && (settings[key] as number) > 0)) problems.push(`mcp.${key}: expected a positive number, got ${JSON.stringify(settings[key])}`);
+  }
+  for (const key of ["retries", "retry_base_delay_ms"]) {
+    if (!(Number.isInteger(settings[key]) && (settings[key] as number) >= 0)) problems.push(`mcp.${key}: expected an integer ≥ 0, got ${JSON.stringify(settings[key])}`);
+  }
+  if (!(typeof settings.catalog_dir === "string" && settings.catalog_dir !== "")) problems.push(`mcp.catalog_dir: expected a folder path, got ${JSON.stringify(settings.catalog_dir)}`);
+  if (problems.length > 0) throw new ThinktankError("CONFIG_INVALID", problems.join("; "), { details: { problems } });
+}

@@ -1,0 +1,157 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CatalogTool } from "../catalog/catalog-types.js";
+import type { ResolvedServerConfig } from "../servers/server-entry.js";
+import { ConnectTimeoutError } from "./classify-failure.js";
+import { createTransport } from "./create-transport.js";
+import type { ManagerLogger } from "./manager-types.js";
+
+export interface ServerConnectionOptions {
+  readonly server: string;
+  readonly config: ResolvedServerConfig;
+  readonly logger: ManagerLogger;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** Called once when the connection ends without close() being asked for (a crash, a dropped stream). */
+  readonly onUnexpectedClose: (reason: string) => void;
+  /** Called on each notifications/tools/list_changed. */
+  readonly onToolListChanged: () => void;
+}
+
+/** Lines of a stdio server's stderr kept to explain why it stopped. */
+const stderrLinesKept = 20;
+/** Pages of tools/list followed before giving up on a server whose cursors never end. */
+const maxToolPages = 1000;
+
+/** One live session with one server: an SDK Client over its transport. Owned by a ManagedServer. */
+export class ServerConnection {
+  private readonly client: Client;
+  private transport: Transport | undefined;
+  private closing = false;
+  private closed = false;
+  private readonly stderrLines: string[] = [];
+
+  constructor(private readonly options: ServerConnectionOptions) {
+    this.client = new Client({ name: options.clientInfo.name, version: options.clientInfo.version }, { capabilities: {} });
+    this.client.onerror = (error) => options.logger.debug({ server: options.server, err: error.message }, "mcp transport error");
+    this.client.onclose = () => {
+      if (this.closed) return;
+      this.closed = true;
+      if (!this.closing) this.options.onUnexpectedClose(this.closeReason());
+    };
+  }
+
+  /** True until the session closes, on purpose or not. */
+  get alive(): boolean {
+    return !this.closed && this.transport !== undefined;
+  }
+
+  /** The stdio child's pid while it runs. */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
+  /** The last lines the stdio server wrote to stderr (empty for remote servers). */
+  stderrTail(): string[] {
+    return [...this.stderrLines];
+  }
+
+  /** Starts the transport and runs initialize, all within `timeoutMs`; cleans up after itself on failure. */
+  async open(timeoutMs: number): Promise<void> {
+    const transport = createTransport(this.options.config);
+    this.transport = transport;
+    this.captureStderr(transport);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ConnectTimeoutError(timeoutMs)), timeoutMs);
+    });
+    try {
+      await Promise.race([this.client.connect(transport, { timeout: timeoutMs }), timeout]);
+    } catch (error) {
+      // A child that never answered will not react to its stdin closing either: stop it now.
+      const pid = this.pid;
+      if (pid !== undefined) {
+        try {
+          process.kill(pid, "SIGTERM");
+        } catch {
+          // already gone
+        }
+      }
+      await this.close();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (this.client.getServerCapabilities()?.tools?.listChanged) {
+      this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.options.onToolListChanged());
+    }
+  }
+
+  /** Every tool the server lists, following nextCursor. */
+  async listAllTools(timeoutMs: number): Promise<CatalogTool[]> {
+    const tools: CatalogTool[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < maxToolPages; page++) {
+      const result = await this.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
+      tools.push(...(result.tools as unknown as CatalogTool[]));
+      cursor = result.nextCursor;
+      if (cursor === undefined || seen.has(cursor)) return tools;
+      seen.add(cursor);
+    }
+    return tools;
+  }
+
+  callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
+    const requestOptions = { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
+    return this.client.callTool({ name, arguments: args }, undefined, requestOptions) as Promise<CallToolResult>;
+  }
+
+  readResource(params: ReadResourceRequest["params"], options: { timeoutMs: number; signal?: AbortSignal }): Promise<ReadResourceResult> {
+    return this.client.readResource(params, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+  }
+
+  /** Ends the session: a stdio child is asked to exit (then terminated), an HTTP session is deleted. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const transport = this.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      await Promise.race([transport.terminateSession().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+    }
+    await this.client.close().catch(() => {});
+    if (transport && !this.closed) await transport.close().catch(() => {});
+    this.closed = true;
+  }
+
+  private captureStderr(transport: Transport): void {
+    if (!(transport instanceof StdioClientTransport)) return;
+    let partial = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      const lines = (partial + chunk.toString("utf8")).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) this.keepStderrLine(line);
+      if (partial.length > 4096) {
+        this.keepStderrLine(partial);
+        partial = "";
+      }
+    });
+  }
+
+  private keepStderrLine(line: string): void {
+    const trimmed = line.trim();
+    if (!trimmed) return;
+    this.options.logger.debug({ server: this.options.server, line: trimmed.slice(0, 500) }, "mcp server stderr");
+    this.stderrLines.push(trimmed.slice(0, 500));
+    if (this.stderrLines.length > stderrLinesKept) this.stderrLines.shift();
+  }
+
+  private closeReason(): string {
+    const last = this.stderrLines.at(-1);
+    const what = this.options.config.transport === "stdio" ? "the server process exited" : "the connection closed";
+    return last ? `${what} (stderr: ${last.slice(0, 200)})` : what;
+  }
+}
