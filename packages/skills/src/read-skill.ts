@@ -1,0 +1,76 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { parseFrontmatter } from "@thinktank/core";
+import { checkSkillFrontmatter } from "./check-skill-frontmatter.js";
+import type { ParsedSkill, SkillProblem, SkillSource } from "./skill-types.js";
+
+export type ReadSkillResult = { ok: true; skill: ParsedSkill } | { ok: false; problem: SkillProblem };
+
+/**
+ * Reads one SKILL.md leniently: it loads, with warnings, whenever a description is usable
+ * (a missing or unusable name falls back to the folder's name, with a warning). It is
+ * skipped, with a problem saying why, when the file cannot be read, its YAML cannot be
+ * parsed, or the description is missing.
+ */
+export async function readSkill(source: SkillSource, relativePath: string, containerPath: string): Promise<ReadSkillResult> {
+  const dir = relativePath === "" ? source.root : path.join(source.root, ...relativePath.split("/"));
+  const file = path.join(dir, "SKILL.md");
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { ok: false, problem: { reason: "unreadable", category: source.category, file, message: `${file}: cannot be read (${reason})` } };
+  }
+  return parseSkill(text, { source, relativePath, dir, file, containerPath });
+}
+
+/** The pure half of readSkill: SKILL.md text in, a skill or a problem out. */
+export function parseSkill(
+  text: string,
+  where: { source: SkillSource; relativePath: string; dir: string; file: string; containerPath: string },
+): ReadSkillResult {
+  const { source, relativePath, dir, file } = where;
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) {
+    const at = parsed.problem.line ? ` (line ${parsed.problem.line}${parsed.problem.column ? `, column ${parsed.problem.column}` : ""})` : "";
+    return {
+      ok: false,
+      problem: { reason: "invalid-frontmatter", category: source.category, file, message: `${file}${at}: ${parsed.problem.message}`, line: parsed.problem.line, column: parsed.problem.column },
+    };
+  }
+  if (!parsed.hasFrontmatter) {
+    return { ok: false, problem: { reason: "missing-description", category: source.category, file, message: `${file}: no YAML frontmatter ('---' block with name and description)` } };
+  }
+  const { fields, issues } = checkSkillFrontmatter(parsed.data, path.basename(dir));
+  if (fields.description === undefined) {
+    const why = issues.filter((issue) => issue.field === "description").map((issue) => issue.message).join("; ");
+    return { ok: false, problem: { reason: "missing-description", category: source.category, file, message: `${file}: ${why}` } };
+  }
+  const containerDir = path.posix.join(where.containerPath, source.containerPrefix, relativePath);
+  return {
+    ok: true,
+    skill: {
+      identity: `${source.category}:${fields.name}`,
+      name: fields.name,
+      description: fields.description,
+      category: source.category,
+      dir,
+      file,
+      relativePath,
+      containerDir,
+      containerPath: `${containerDir}/SKILL.md`,
+      license: fields.license,
+      compatibility: fields.compatibility,
+      allowedTools: fields.allowedTools,
+      metadata: fields.metadata,
+      argumentHint: fields.argumentHint,
+      userInvocable: fields.userInvocable,
+      disableModelInvocation: fields.disableModelInvocation,
+      whenToUse: fields.whenToUse,
+      model: fields.model,
+      frontmatter: parsed.data,
+      warnings: issues.map((issue) => issue.message),
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/** Where a skill comes from: shipped (`public`), installed (`custom`), or from an enabled plugin. */
+export type SkillCategory = "public" | "custom" | `plugin:${string}`;
+
+/**
+ * One folder the loader searches for SKILL.md files (nested folders included, dot-folders
+ * skipped). The plugins package adds one source per enabled plugin:
+ * `{ category: "plugin:<plugin>", root: "<plugin>/skills", containerPrefix: "plugins/<plugin>" }`.
+ */
+export interface SkillSource {
+  readonly category: SkillCategory;
+  /** Absolute path of the folder to search. */
+  readonly root: string;
+  /** Where the source appears under the container path: "public", "custom", "plugins/<plugin>". */
+  readonly containerPrefix: string;
+}
+
+/** A skill as read from its SKILL.md, before enablement is applied. */
+export interface ParsedSkill {
+  /** `<category>:<name>`: the key for enablement and lookups. */
+  readonly identity: string;
+  readonly name: string;
+  /** Trimmed; multi-line block scalars keep their inner line breaks. */
+  readonly description: string;
+  readonly category: SkillCategory;
+  /** Absolute folder of the skill and its SKILL.md. */
+  readonly dir: string;
+  readonly file: string;
+  /** Folder path inside its source, '/'-separated ("pdf", "meeting-sdk/web"). */
+  readonly relativePath: string;
+  /** Virtual folder and SKILL.md the model sees: "/mnt/skills/public/pdf", ".../SKILL.md". */
+  readonly containerDir: string;
+  readonly containerPath: string;
+  readonly license: string | undefined;
+  readonly compatibility: string | undefined;
+  /** `allowed-tools` as a list, whether written space- or comma-separated or as a YAML list. */
+  readonly allowedTools: readonly string[];
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly argumentHint: string | undefined;
+  /** `user-invocable` @default true */
+  readonly userInvocable: boolean;
+  /** `disable-model-invocation`: the skill is left out of <available_skills>. @default false */
+  readonly disableModelInvocation: boolean;
+  readonly whenToUse: string | undefined;
+  readonly model: string | undefined;
+  /** Every frontmatter field exactly as parsed, known or not. */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** Spec violations that did not stop the skill from loading. */
+  readonly warnings: readonly string[];
+}
+
+export interface Skill extends ParsedSkill {
+  readonly enabled: boolean;
+}
+
+export type SkillProblemReason =
+  | "invalid-frontmatter"
+  | "missing-description"
+  | "unreadable"
+  | "symlink"
+  | "misplaced"
+  | "duplicate"
+  | "ambiguous-setting";
+
+/** Why a SKILL.md was skipped, or a setting could not be applied. Never dropped silently. */
+export interface SkillProblem {
+  readonly reason: SkillProblemReason;
+  readonly message: string;
+  readonly category?: SkillCategory;
+  readonly file?: string;
+  readonly identity?: string;
+  /** 1-based position of a YAML error in SKILL.md. */
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/** The part of extensions_config.json skills read: `skills` keyed by identity or bare name. */
+export interface SkillSettingsDocument {
+  readonly skills?: Readonly<Record<string, unknown>>;
+}

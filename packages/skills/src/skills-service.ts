@@ -1,0 +1,133 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ThinktankError, defaultArchiveLimits } from "@thinktank/core";
+import type { ArchiveLimits } from "@thinktank/core";
+import { findSkill } from "./find-skill.js";
+import { installSkill } from "./install-skill.js";
+import type { Skill } from "./skill-types.js";
+import type { SkillSettingsReader, SkillsSnapshot, SkillsSnapshotter } from "./skills-snapshotter.js";
+import type { SkillPackageSource } from "./unpack-skill-package.js";
+
+/** The part of the extensions store the skills service writes (the core ExtensionsStore fits). */
+export interface SkillSettingsStore extends SkillSettingsReader {
+  read(): Promise<{ readonly document: { readonly skills?: Readonly<Record<string, unknown>> }; readonly revision: number; readonly etag: string }>;
+  update<T>(
+    mutate: (draft: { skills: Record<string, { enabled: boolean; [key: string]: unknown }> }) => T | Promise<T>,
+    options?: { readonly ifMatch?: string },
+  ): Promise<{ readonly snapshot: { readonly revision: number; readonly etag: string } }>;
+}
+
+export interface SkillsServiceOptions {
+  readonly snapshotter: SkillsSnapshotter;
+  readonly store: SkillSettingsStore;
+  /** skills/custom: where installs go and the only place deletes may touch. */
+  readonly customRoot: string;
+  /** @default defaultArchiveLimits */
+  readonly limits?: ArchiveLimits;
+  /** Virtual root the model sees. @default "/mnt/skills" */
+  readonly containerPath?: string;
+}
+
+/**
+ * What the gateway and the CLI do with skills: list, get, enable or disable (in
+ * extensions_config.json, keyed by identity), delete a custom skill, install. Installs and
+ * deletes run one at a time; every change bumps the store's revision so the agent's
+ * snapshotter re-verifies on its next request.
+ */
+export class SkillsService {
+  private readonly snapshotter: SkillsSnapshotter;
+  private readonly store: SkillSettingsStore;
+  private readonly customRoot: string;
+  private readonly limits: ArchiveLimits;
+  private readonly containerPath: string;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: SkillsServiceOptions) {
+    this.snapshotter = options.snapshotter;
+    this.store = options.store;
+    this.customRoot = path.resolve(options.customRoot);
+    this.limits = options.limits ?? defaultArchiveLimits;
+    this.containerPath = options.containerPath ?? "/mnt/skills";
+  }
+
+  list(): Promise<SkillsSnapshot> {
+    return this.snapshotter.snapshot();
+  }
+
+  /** One skill by identity or name; `category` settles a name used in several categories. */
+  async get(name: string, category?: string): Promise<Skill> {
+    return findSkill((await this.snapshotter.snapshot()).skills, name, category);
+  }
+
+  /** Writes `skills["<identity>"].enabled`; `ifMatch` makes it conditional on the store's ETag. */
+  async setEnabled(name: string, enabled: boolean, options: { category?: string; ifMatch?: string } = {}): Promise<{ skill: Skill; etag: string }> {
+    const skill = await this.get(name, options.category);
+    const { snapshot } = await this.store.update(
+      (draft) => {
+        draft.skills ??= {};
+        const previous = draft.skills[skill.identity];
+        draft.skills[skill.identity] = { ...(previous && typeof previous === "object" ? previous : {}), enabled };
+      },
+      { ifMatch: options.ifMatch },
+    );
+    const updated = findSkill((await this.snapshotter.snapshot()).skills, skill.identity);
+    return { skill: updated, etag: snapshot.etag };
+  }
+
+  /** Deletes a custom skill's folder and its setting. Public and plugin skills are FORBIDDEN. */
+  remove(name: string, options: { category?: string } = {}): Promise<Skill> {
+    return this.serialize(async () => {
+      const skill = await this.get(name, options.category);
+      if (skill.category === "public") {
+        throw new ThinktankError("FORBIDDEN", `${skill.identity} ships with Thinktank and cannot be deleted; disable it instead`);
+      }
+      if (skill.category !== "custom") {
+        throw new ThinktankError("FORBIDDEN", `${skill.identity} belongs to a plugin; disable or uninstall the plugin instead`);
+      }
+      const relative = path.relative(this.customRoot, skill.dir);
+      if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
+        throw new ThinktankError("FORBIDDEN", `${skill.identity} is not inside ${this.customRoot}`);
+      }
+      // Rename first: the skill disappears at once and whole, then the files go.
+      const doomed = await fs.mkdtemp(path.join(this.customRoot, ".staging-delete-"));
+      try {
+        await fs.rename(skill.dir, path.join(doomed, "skill"));
+      } finally {
+        await fs.rm(doomed, { recursive: true, force: true });
+      }
+      await this.store.update((draft) => {
+        if (draft.skills) delete draft.skills[skill.identity];
+      });
+      return skill;
+    });
+  }
+
+  /** Installs into the custom folder (see installSkill), then bumps the store's revision. */
+  install(source: SkillPackageSource, options: { overwrite?: boolean } = {}): Promise<Skill> {
+    return this.serialize(async () => {
+      const installed = await installSkill({
+        customRoot: this.customRoot,
+        source,
+        overwrite: options.overwrite,
+        limits: this.limits,
+        containerPath: this.containerPath,
+        identityTaken: async (name) => {
+          const other = (await this.snapshotter.snapshot()).skills.find((skill) => skill.identity === `custom:${name}`);
+          if (other && path.resolve(other.dir) !== path.join(this.customRoot, name)) {
+            return `custom:${name} is already defined by ${other.file}; choose another name or delete that skill first`;
+          }
+          return undefined;
+        },
+      });
+      await this.store.update(() => undefined);
+      const current = (await this.snapshotter.snapshot()).skills.find((skill) => skill.identity === installed.identity);
+      return current ?? { ...installed, enabled: true };
+    });
+  }
+
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}

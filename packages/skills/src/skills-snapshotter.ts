@@ -1,0 +1,167 @@
+import { applySkillSettings } from "./apply-skill-settings.js";
+import { mergeSkillLists } from "./merge-skill-lists.js";
+import { renderSkillSystem } from "./render-skill-system.js";
+import { resolveSkillPath } from "./resolve-skill-path.js";
+import type { ResolvedSkillPath } from "./resolve-skill-path.js";
+import { SkillSourceIndex } from "./skill-source-index.js";
+import type { Skill, SkillProblem, SkillSettingsDocument, SkillSource } from "./skill-types.js";
+
+/** Reads extensions_config.json: the core ExtensionsStore fits, and so does anything with this shape. */
+export interface SkillSettingsReader {
+  read(): Promise<{ readonly document: SkillSettingsDocument; readonly revision: number; readonly etag?: string }>;
+}
+
+/** Everything the agent needs about skills for one request. Immutable; shared until something changes. */
+export interface SkillsSnapshot {
+  /** Every loaded skill, enabled or not, in a deterministic order. */
+  readonly skills: readonly Skill[];
+  /** Skipped SKILL.md files, duplicates and settings that could not be applied. */
+  readonly problems: readonly SkillProblem[];
+  /** The `<skill_system>` prompt section ("" when no skill is available). */
+  readonly promptSection: string;
+  /** Increases by one each time the snapshot is rebuilt. */
+  readonly version: number;
+  /** The extensions_config.json revision it was built from, and its ETag (for If-Match) when the reader gives one. */
+  readonly revision: number;
+  readonly etag: string | undefined;
+}
+
+export interface SkillsSnapshotterOptions {
+  readonly sources: readonly SkillSource[];
+  readonly settings: SkillSettingsReader;
+  /** Virtual root the model sees. @default "/mnt/skills" */
+  readonly containerPath?: string;
+  /**
+   * Every this many milliseconds a snapshot walks all sources again whatever the watchers
+   * said (a safety net for file systems where inotify misses changes, such as network
+   * mounts). A new extensions_config.json revision also triggers the walk. @default 30000
+   */
+  readonly verifyIntervalMs?: number;
+  /** Watch skill folders with fs.watch; false walks every source on every snapshot. @default true */
+  readonly watch?: boolean;
+  /** Milliseconds clock for the verification interval. @default Date.now */
+  readonly now?: () => number;
+  /** Told about problems when they first appear (a skipped SKILL.md, a duplicate, ...), and about watch failures. */
+  readonly onProblem?: (problem: SkillProblem) => void;
+}
+
+function sourceKey(source: SkillSource): string {
+  return `${source.category}\u0000${source.root}\u0000${source.containerPrefix}`;
+}
+
+/**
+ * Keeps the skills and the `<skill_system>` section current at the cost of almost nothing
+ * while nothing changes: a snapshot checks the watchers' dirty flags and the store's cached
+ * read (one stat), and returns the same frozen object. A changed SKILL.md is re-read alone;
+ * a new store revision (the gateway bumps it on every mutation, installs included) or the
+ * verification interval walks all sources, re-reading only files whose stat changed.
+ */
+export class SkillsSnapshotter {
+  private readonly settings: SkillSettingsReader;
+  private readonly containerPath: string;
+  private readonly verifyIntervalMs: number;
+  private readonly watch: boolean;
+  private readonly now: () => number;
+  private readonly onProblem: ((problem: SkillProblem) => void) | undefined;
+  private indexes: SkillSourceIndex[] = [];
+  private current: SkillsSnapshot | undefined;
+  private lastDocument: SkillSettingsDocument | undefined;
+  private lastVerifiedAt = Number.NEGATIVE_INFINITY;
+  private sourcesChanged = true;
+  private reported = new Set<string>();
+  private inflight: Promise<SkillsSnapshot> | undefined;
+
+  constructor(options: SkillsSnapshotterOptions) {
+    this.settings = options.settings;
+    this.containerPath = options.containerPath ?? "/mnt/skills";
+    this.verifyIntervalMs = options.verifyIntervalMs ?? 30_000;
+    this.watch = options.watch ?? true;
+    this.now = options.now ?? Date.now;
+    this.onProblem = options.onProblem;
+    this.setSources(options.sources);
+  }
+
+  /** Replaces the sources (e.g. when plugins are enabled); unchanged sources keep their index. */
+  setSources(sources: readonly SkillSource[]): void {
+    const existing = new Map(this.indexes.map((index) => [sourceKey(index.source), index]));
+    const next = sources.map((source) => {
+      const reused = existing.get(sourceKey(source));
+      existing.delete(sourceKey(source));
+      return (
+        reused ??
+        new SkillSourceIndex({
+          source,
+          containerPath: this.containerPath,
+          watch: this.watch,
+          onWatchError: (error) =>
+            this.onProblem?.({ reason: "unreadable", category: source.category, file: source.root, message: `${source.root}: cannot watch for changes (${error.message}); walking it on every snapshot instead` }),
+        })
+      );
+    });
+    for (const removed of existing.values()) removed.close();
+    this.indexes = next;
+    this.sourcesChanged = true;
+  }
+
+  /** The current snapshot; concurrent callers share one refresh. */
+  snapshot(): Promise<SkillsSnapshot> {
+    if (!this.inflight) {
+      this.inflight = this.refresh().finally(() => {
+        this.inflight = undefined;
+      });
+    }
+    return this.inflight;
+  }
+
+  /** Resolves a virtual `/mnt/skills/...` path against the current snapshot (see resolveSkillPath). */
+  async resolvePath(virtualPath: string): Promise<ResolvedSkillPath> {
+    const { skills } = await this.snapshot();
+    return resolveSkillPath(virtualPath, skills, { containerPath: this.containerPath });
+  }
+
+  close(): void {
+    for (const index of this.indexes) index.close();
+    this.indexes = [];
+  }
+
+  private async refresh(): Promise<SkillsSnapshot> {
+    // Let inotify events already queued reach the dirty flags: setImmediate runs after the poll phase.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const settings = await this.settings.read();
+    const now = this.now();
+    const verify = !this.current || settings.revision !== this.current.revision || now - this.lastVerifiedAt >= this.verifyIntervalMs;
+    let changed = this.sourcesChanged || !this.current;
+    this.sourcesChanged = false;
+    for (const index of this.indexes) {
+      if ((verify || index.isDirty) && (await index.refresh(verify))) changed = true;
+    }
+    if (verify) this.lastVerifiedAt = now;
+    if (!changed && this.current && settings.document === this.lastDocument && settings.revision === this.current.revision && settings.etag === this.current.etag) {
+      return this.current;
+    }
+
+    const merged = mergeSkillLists(this.indexes.map((index) => index.skills));
+    const applied = applySkillSettings(merged.skills, settings.document);
+    const problems = [...this.indexes.flatMap((index) => index.problems), ...merged.problems, ...applied.problems];
+    this.report(problems);
+    this.lastDocument = settings.document;
+    this.current = Object.freeze({
+      skills: Object.freeze(applied.skills.map((skill) => Object.freeze(skill))),
+      problems: Object.freeze(problems),
+      promptSection: renderSkillSystem(applied.skills, { containerPath: this.containerPath }),
+      version: (this.current?.version ?? 0) + 1,
+      revision: settings.revision,
+      etag: settings.etag,
+    });
+    return this.current;
+  }
+
+  private report(problems: readonly SkillProblem[]): void {
+    const seen = new Set<string>();
+    for (const problem of problems) {
+      seen.add(problem.message);
+      if (!this.reported.has(problem.message)) this.onProblem?.(problem);
+    }
+    this.reported = seen;
+  }
+}
