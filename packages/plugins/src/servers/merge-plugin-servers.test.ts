@@ -1,0 +1,124 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { McpManager } from "@thinktank/mcp";
+import { corpusAvailable, corpusDir, makeTempDir, writeTree } from "@thinktank/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadPlugin } from "../load-plugin.js";
+import { mergePluginServers } from "./merge-plugin-servers.js";
+
+let cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+function pluginWithServers(name: string, servers: Record<string, unknown>): ReturnType<typeof loadPlugin> {
+  const temp = makeTempDir();
+  cleanups.push(temp.cleanup);
+  const root = path.join(temp.dir, name);
+  writeTree(root, { ".mcp.json": JSON.stringify({ mcpServers: servers }) });
+  return loadPlugin(root);
+}
+
+describe("mergePluginServers", () => {
+  it("namespaces servers as <plugin>:<server> and expands ${CLAUDE_PLUGIN_ROOT} in memory", () => {
+    const plugin = pluginWithServers("tools", {
+      local: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.js", "--data", "${DATA_DIR:-/tmp/data}"], env: { TOKEN: "${TOKEN}" } },
+      remote: { type: "http", url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } },
+    });
+    const merge = mergePluginServers([plugin], { env: { TOKEN: "t", HOST: "example.com", API_TOKEN: "secret" } });
+    expect(Object.keys(merge.entries)).toEqual(["tools:local", "tools:remote"]);
+    expect(merge.entries["tools:local"]).toEqual({
+      command: "node",
+      args: [`${plugin.root}/server.js`, "--data", "${DATA_DIR:-/tmp/data}"],
+      env: { CLAUDE_PLUGIN_ROOT: plugin.root, TOKEN: "${TOKEN}" },
+      cwd: plugin.root,
+    });
+    expect(merge.entries["tools:remote"]).toEqual({ type: "http", url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${API_TOKEN}" } });
+    expect(merge.servers.map((s) => s.status)).toEqual(["available", "available"]);
+    expect(merge.servers[0]?.declared).toEqual({ command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.js", "--data", "${DATA_DIR:-/tmp/data}"], env: { TOKEN: "${TOKEN}" } });
+    const onDisk = fs.readFileSync(path.join(plugin.root, ".mcp.json"), "utf8");
+    expect(onDisk).toContain("${CLAUDE_PLUGIN_ROOT}");
+  });
+
+  it("lists unusable servers as unavailable with the reason and keeps the others", () => {
+    const plugin = pluginWithServers("mixed", {
+      "google calendar": { type: "http", url: "" },
+      needsToken: { type: "sse", url: "https://x/sse", headers: { Authorization: "Bearer ${MISSING_TOKEN}" } },
+      weird: { type: "websocket", url: "wss://x" },
+      nothing: {},
+      fine: { type: "http", url: "https://fine.example/mcp" },
+    });
+    const merge = mergePluginServers([plugin], { env: {} });
+    expect(merge.servers.map((s) => [s.name, s.status, s.reason])).toEqual([
+      ["mixed:google calendar", "unavailable", "'url' is empty"],
+      ["mixed:needsToken", "unavailable", "environment variable $MISSING_TOKEN is not set"],
+      ["mixed:weird", "unavailable", "unknown transport type 'websocket' (expected stdio, sse or http)"],
+      ["mixed:nothing", "unavailable", "a stdio server needs a 'command'"],
+      ["mixed:fine", "available", undefined],
+    ]);
+    expect(merge.entries["mixed:google calendar"]?.unavailable_reason).toBe("'url' is empty");
+    expect(merge.entries["mixed:fine"]?.unavailable_reason).toBeUndefined();
+  });
+
+  it("lets a configured server of the same name win and reports the clash", () => {
+    const plugin = pluginWithServers("sales", { slack: { type: "http", url: "https://plugin.example" }, hubspot: { type: "http", url: "https://h" } });
+    const merge = mergePluginServers([plugin], { env: {}, configured: { "sales:slack": { type: "http", url: "https://configured.example" } } });
+    expect(Object.keys(merge.entries)).toEqual(["sales:hubspot"]);
+    expect(merge.conflicts).toEqual([
+      { name: "sales:slack", plugin: "sales", server: "slack", message: "plugin 'sales' server 'slack' is not used: a configured server is named 'sales:slack'" },
+    ]);
+    expect(merge.servers[0]?.status).toBe("shadowed");
+  });
+
+  it.skipIf(!corpusAvailable())("merges the 153 corpus servers: empty URLs and unset tokens unavailable, none breaking the rest", () => {
+    const root = path.join(corpusDir(), "knowledge-work-plugins");
+    const marketplace = JSON.parse(fs.readFileSync(path.join(root, ".claude-plugin/marketplace.json"), "utf8")) as { plugins: { source: unknown }[] };
+    const folders = marketplace.plugins.map((p) => p.source).filter((s): s is string => typeof s === "string");
+    const plugins = folders.map((f) => loadPlugin(path.join(root, f)));
+    const merge = mergePluginServers(plugins, { env: { PATH: process.env.PATH } });
+    expect(merge.servers).toHaveLength(153);
+    const unavailable = merge.servers.filter((s) => s.status === "unavailable");
+    expect(unavailable.filter((s) => s.reason === "'url' is empty")).toHaveLength(32);
+    expect(unavailable.filter((s) => s.reason !== "'url' is empty").map((s) => [s.name, s.reason])).toEqual([
+      ["zoom-plugin:zoom-mcp", "environment variable $ZOOM_MCP_ACCESS_TOKEN is not set"],
+      ["zoom-plugin:zoom-docs-mcp", "environment variable $ZOOM_DOCS_MCP_ACCESS_TOKEN is not set"],
+      ["zoom-plugin:zoom-whiteboard-mcp", "environment variable $ZOOM_WHITEBOARD_MCP_ACCESS_TOKEN is not set"],
+    ]);
+    expect(Object.keys(merge.entries)).toHaveLength(153);
+    expect(merge.entries["pdf-viewer:pdf"]).toMatchObject({ command: "npx", args: ["-y", "@modelcontextprotocol/server-pdf", "--stdio"] });
+    expect(merge.entries["small-business:google drive"]).toMatchObject({ type: "http", url: "" });
+    const tokens = { ZOOM_MCP_ACCESS_TOKEN: "a", ZOOM_DOCS_MCP_ACCESS_TOKEN: "b", ZOOM_WHITEBOARD_MCP_ACCESS_TOKEN: "c" };
+    expect(mergePluginServers(plugins, { env: tokens }).servers.filter((s) => s.status === "unavailable")).toHaveLength(32);
+  });
+
+  it("hands the MCP manager entries it connects for real (a stdio server started from the plugin folder)", async () => {
+    const temp = makeTempDir();
+    cleanups.push(temp.cleanup);
+    const require = createRequire(import.meta.url);
+    const memoryServer = require.resolve("@modelcontextprotocol/server-memory/dist/index.js");
+    const root = path.join(temp.dir, "memplug");
+    writeTree(root, {
+      ".claude-plugin/plugin.json": JSON.stringify({ name: "memplug" }),
+      "launch.mjs": "await import(process.env.SERVER_JS);\n",
+      ".mcp.json": JSON.stringify({
+        memory: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/launch.mjs"], env: { SERVER_JS: "${MEMORY_SERVER_JS}", MEMORY_FILE_PATH: "${CLAUDE_PLUGIN_ROOT}/memory.jsonl" } },
+        broken: { type: "http", url: "" },
+      }),
+    });
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, MEMORY_SERVER_JS: memoryServer };
+    const merge = mergePluginServers([loadPlugin(root)], { env });
+    const manager = new McpManager(
+      { mcp: { connect_timeout_ms: 60_000, call_timeout_ms: 60_000, retries: 1, retry_base_delay_ms: 50, catalog_dir: path.join(temp.dir, "catalog") }, env },
+      merge.entries,
+    );
+    cleanups.push(() => manager.close());
+    const tools = await manager.listTools("memplug:memory");
+    expect(tools.map((t) => t.name)).toContain("create_entities");
+    await manager.callTool("memplug:memory", "create_entities", { entities: [{ name: "Acme", entityType: "company", observations: ["customer"] }] });
+    expect(fs.readFileSync(path.join(root, "memory.jsonl"), "utf8")).toContain("Acme");
+    const broken = await manager.connect("memplug:broken");
+    expect(broken).toMatchObject({ state: "unavailable", reason: "'url' is empty" });
+  }, 120_000);
+});

@@ -1,0 +1,112 @@
+import { resolveServerConfig, type McpServerEntry } from "@thinktank/mcp";
+import type { LoadedPlugin, PluginServerTransport } from "../plugin-types.js";
+
+export type PluginServerStatus = "available" | "unavailable" | "shadowed";
+
+/** A plugin's server as it joins the agent's servers. */
+export interface MergedPluginServer {
+  /** `<plugin>:<server>`. */
+  readonly name: string;
+  readonly plugin: string;
+  readonly server: string;
+  readonly file: string;
+  readonly transport: PluginServerTransport | undefined;
+  readonly typeFieldAbsent: boolean;
+  /**
+   * The entry handed to the MCP manager: as written, with `${CLAUDE_PLUGIN_ROOT}` replaced by the
+   * plugin's folder; a stdio server also gets CLAUDE_PLUGIN_ROOT in its env and, without a cwd of
+   * its own, the plugin folder as cwd. Other placeholders stay: the manager resolves them at
+   * connect time, in memory. An unusable server carries `unavailable_reason`.
+   */
+  readonly entry: McpServerEntry;
+  /** The entry exactly as the plugin wrote it (for display, after masking). */
+  readonly declared: Readonly<Record<string, unknown>>;
+  /** `available`: usable as far as config goes; `unavailable`: see reason; `shadowed`: a configured server has this name. */
+  readonly status: PluginServerStatus;
+  readonly reason?: string;
+}
+
+/** A plugin server left out because a configured server has the same name. */
+export interface PluginServerConflict {
+  readonly name: string;
+  readonly plugin: string;
+  readonly server: string;
+  readonly message: string;
+}
+
+export interface PluginServerMerge {
+  /** Every server of every plugin given, in plugin then file order, with its status. */
+  readonly servers: readonly MergedPluginServer[];
+  /** What joins the configured servers: every plugin server not shadowed (unavailable ones carry their reason). */
+  readonly entries: Readonly<Record<string, McpServerEntry>>;
+  readonly conflicts: readonly PluginServerConflict[];
+}
+
+export interface MergePluginServersOptions {
+  /** The configured `mcpServers` of extensions_config.json; a configured name always wins. @default {} */
+  readonly configured?: Readonly<Record<string, unknown>>;
+  /** The variables `${VAR}` placeholders will be resolved from (pass config.env): used to tell which servers are usable. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+const rootPlaceholder = "${CLAUDE_PLUGIN_ROOT}";
+
+/**
+ * Merges the MCP servers of (enabled) plugins into the agent's servers as `<plugin>:<server>`.
+ * Each server is checked the way the MCP manager will resolve it (the same function), so one
+ * that cannot be used (empty url, unset variable, unknown type) is listed as unavailable with
+ * the reason and never breaks the others. A configured server of the same name wins; the
+ * clash is reported in `conflicts`.
+ */
+export function mergePluginServers(plugins: readonly LoadedPlugin[], options: MergePluginServersOptions): PluginServerMerge {
+  const configured = options.configured ?? {};
+  const servers: MergedPluginServer[] = [];
+  const entries: Record<string, McpServerEntry> = {};
+  const conflicts: PluginServerConflict[] = [];
+  for (const plugin of plugins) {
+    for (const definition of plugin.servers) {
+      const name = `${plugin.name}:${definition.name}`;
+      const prepared = withPluginRoot(definition.entry, plugin.root, definition.transport);
+      const base = {
+        name,
+        plugin: plugin.name,
+        server: definition.name,
+        file: definition.file,
+        transport: definition.transport,
+        typeFieldAbsent: definition.typeFieldAbsent,
+        declared: definition.entry,
+      };
+      if (Object.hasOwn(configured, name)) {
+        const message = `plugin '${plugin.name}' server '${definition.name}' is not used: a configured server is named '${name}'`;
+        conflicts.push({ name, plugin: plugin.name, server: definition.name, message });
+        servers.push({ ...base, entry: prepared, status: "shadowed", reason: message });
+        continue;
+      }
+      const resolution = resolveServerConfig(prepared, { env: options.env });
+      const entry: McpServerEntry = resolution.ok ? prepared : { ...prepared, unavailable_reason: resolution.reason };
+      entries[name] = entry;
+      servers.push(resolution.ok ? { ...base, entry, status: "available" } : { ...base, entry, status: "unavailable", reason: resolution.reason });
+    }
+  }
+  return { servers, entries, conflicts };
+}
+
+/** Replaces `${CLAUDE_PLUGIN_ROOT}` in the fields that take paths and placeholders; gives stdio servers their plugin context. */
+function withPluginRoot(entry: Readonly<Record<string, unknown>>, root: string, transport: PluginServerTransport | undefined): McpServerEntry {
+  const replace = (value: unknown): unknown => {
+    if (typeof value === "string") return value.replaceAll(rootPlaceholder, root);
+    if (Array.isArray(value)) return value.map(replace);
+    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, replace(child)]));
+    return value;
+  };
+  const prepared: Record<string, unknown> = { ...entry };
+  for (const field of ["command", "args", "env", "cwd", "url", "headers"]) {
+    if (prepared[field] !== undefined) prepared[field] = replace(prepared[field]);
+  }
+  if (transport === "stdio") {
+    const env = prepared.env && typeof prepared.env === "object" && !Array.isArray(prepared.env) ? (prepared.env as Record<string, unknown>) : {};
+    if (prepared.env === undefined || prepared.env === env) prepared.env = { CLAUDE_PLUGIN_ROOT: root, ...env };
+    prepared.cwd ??= root;
+  }
+  return prepared as McpServerEntry;
+}
