@@ -83,7 +83,7 @@ export class ManagedServer {
     return {
       name: this.name,
       transport: this.transport,
-      description: typeof this.entry.description === "string" ? this.entry.description : undefined,
+      ...(typeof this.entry.description === "string" ? { description: this.entry.description } : {}),
       state: this.state,
       ...(this.reason ? { reason: this.reason } : {}),
       ...(toolCount !== undefined ? { toolCount, toolsFrom: this.tools ? ("live" as const) : ("cache" as const) } : {}),

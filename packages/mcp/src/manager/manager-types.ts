@@ -50,7 +50,7 @@ export type ServerState = "idle" | "connecting" | "connected" | "unavailable";
 export interface ServerStatus {
   readonly name: string;
   readonly transport: McpTransportKind | undefined;
-  readonly description: string | undefined;
+  readonly description?: string;
   readonly state: ServerState;
   readonly reason?: string;
   /** Tools of the live session, else of a cached list that matches the current config. */
