@@ -1,0 +1,36 @@
+import type { RunPatch, RunRecord, RunStatus, ThreadPatch, ThreadRecord, ThreadSearch } from "./agent-records.js";
+
+/**
+ * Thread and run records beside the checkpoints. Implemented over SQLite (the embedded default)
+ * and Postgres; every method is async so either fits. Timestamps come from the caller's clock.
+ */
+export interface MetadataStore {
+  createThread(thread: ThreadRecord): Promise<void>;
+  getThread(threadId: string): Promise<ThreadRecord | undefined>;
+  /** Applies the patch and sets updated_at; returns the new record, or undefined when the thread is gone. */
+  updateThread(threadId: string, patch: ThreadPatch, now: string): Promise<ThreadRecord | undefined>;
+  /** Deletes the thread and its runs; false when there was none. */
+  deleteThread(threadId: string): Promise<boolean>;
+  searchThreads(search: ThreadSearch): Promise<ThreadRecord[]>;
+  countThreads(search: Omit<ThreadSearch, "limit" | "offset" | "sort_by" | "sort_order">): Promise<number>;
+
+  createRun(run: RunRecord): Promise<void>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  updateRun(runId: string, patch: RunPatch, now: string): Promise<RunRecord | undefined>;
+  deleteRun(runId: string): Promise<boolean>;
+  /** Runs of a thread, newest first. */
+  listRuns(threadId: string, options: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]>;
+  /**
+   * After a restart no run is executing: pending and running runs become `error` and busy threads
+   * `idle` (or `interrupted` when an interrupt was pending). Returns how many runs were closed.
+   */
+  closeStaleRuns(now: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** True when every key of `filter` equals (deep, JSON-wise) the same key of `value`. */
+export function containsAll(value: Record<string, unknown> | null, filter: Record<string, unknown> | undefined): boolean {
+  if (!filter) return true;
+  if (!value) return Object.keys(filter).length === 0;
+  return Object.entries(filter).every(([key, expected]) => JSON.stringify(value[key]) === JSON.stringify(expected));
+}

@@ -1,0 +1,74 @@
+import { Command } from "@langchain/langgraph";
+import { isThinktankError } from "@thinktank/core";
+import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
+import type { RunRecord, RunStatus } from "../persistence/agent-records.js";
+import type { AgentStore } from "../persistence/open-agent-store.js";
+import type { RequestContext } from "../request/request-context.js";
+import type { RunEventLog } from "./run-event-log.js";
+import type { RunRequest } from "./run-request.js";
+import { StreamEventMapper, type ApiStreamMode } from "./stream-event-mapper.js";
+
+export interface RunOutcome {
+  readonly status: RunStatus;
+  readonly error?: { readonly error: string; readonly message: string };
+}
+
+/** Configurable keys a client may not set: they address the checkpointer. */
+const reservedConfigurable = new Set(["thread_id", "checkpoint_ns", "checkpoint_map"]);
+
+/**
+ * Runs graph lead_agent for one run and writes its events to `log`: `metadata` first, then the
+ * stream modes asked for, then `error` when the run fails. Never throws: the outcome says how it ended.
+ */
+export async function executeRun(options: {
+  run: RunRecord;
+  request: RunRequest;
+  store: AgentStore;
+  log: RunEventLog;
+  signal: AbortSignal;
+  prepare: () => Promise<RequestContext>;
+}): Promise<RunOutcome> {
+  const { run, request, store, log, signal } = options;
+  log.push("metadata", { run_id: run.run_id, attempt: 1 });
+  try {
+    const context = await options.prepare();
+    const graph = buildLeadAgentGraph(context, store.checkpointer);
+    const requested = streamModesOf(request);
+    const mapper = new StreamEventMapper(requested);
+    const configurable: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(request.config?.configurable ?? {})) if (!reservedConfigurable.has(key)) configurable[key] = value;
+    const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
+    const input = request.command ? new Command({ ...request.command } as ConstructorParameters<typeof Command>[0]) : (request.input ?? null);
+    const stream = await graph.stream(input as never, {
+      configurable: { ...configurable, thread_id: run.thread_id, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
+      recursionLimit: request.config?.recursion_limit ?? 25,
+      tags: request.config?.tags,
+      metadata: { run_id: run.run_id, thread_id: run.thread_id, assistant_id: run.assistant_id, graph_id: "lead_agent", model: context.modelName },
+      streamMode: mapper.libraryModes(),
+      interruptBefore: request.interrupt_before as never,
+      interruptAfter: request.interrupt_after as never,
+      signal,
+    });
+    for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
+      for (const event of mapper.map(mode, chunk)) log.push(event.event, event.data);
+    }
+    return { status: "success" };
+  } catch (error) {
+    if (signal.aborted) return { status: "interrupted" };
+    const described = describeError(error);
+    log.push("error", described);
+    return { status: "error", error: described };
+  }
+}
+
+function streamModesOf(request: RunRequest): ApiStreamMode[] {
+  const modes = request.stream_mode === undefined || request.stream_mode === null ? [] : Array.isArray(request.stream_mode) ? request.stream_mode : [request.stream_mode];
+  return modes.length > 0 ? [...modes] : ["values"];
+}
+
+/** `{ error, message }`: the ThinktankError code when there is one (e.g. MODEL_NOT_CONFIGURED), else the error's name. */
+export function describeError(error: unknown): { error: string; message: string } {
+  if (isThinktankError(error)) return { error: error.code, message: error.message };
+  if (error instanceof Error) return { error: error.name || "Error", message: error.message };
+  return { error: "Error", message: String(error) };
+}

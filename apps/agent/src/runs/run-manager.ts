@@ -1,0 +1,246 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import type { Config } from "@thinktank/core";
+import { ThinktankError } from "@thinktank/core";
+import { resolveAssistantId } from "../assistants/lead-assistant.js";
+import type { JsonObject, MultitaskStrategy, RunRecord, RunStatus, ThreadRecord } from "../persistence/agent-records.js";
+import type { AgentStore } from "../persistence/open-agent-store.js";
+import type { RequestContext, RequestInfo } from "../request/request-context.js";
+import type { ThreadService } from "../threads/thread-service.js";
+import { executeRun } from "./execute-run.js";
+import { RunEventLog } from "./run-event-log.js";
+import type { RunRequest } from "./run-request.js";
+
+export interface RunManagerOptions {
+  readonly config: Config;
+  readonly store: AgentStore;
+  readonly threads: ThreadService;
+  readonly prepare: (request: RequestInfo) => Promise<RequestContext>;
+  readonly clock: () => Date;
+  /** How long a finished run's events stay joinable. @default 600_000 (10 minutes) */
+  readonly eventRetentionMs?: number;
+  readonly onError?: (error: unknown, runId: string) => void;
+}
+
+interface ActiveRun {
+  readonly controller: AbortController;
+  action?: "interrupt" | "rollback";
+}
+
+/**
+ * Creates and executes runs. Runs of one thread execute one at a time in creation order;
+ * `multitask_strategy` decides what a new run does while another is pending or running:
+ * reject (409 THREAD_BUSY), enqueue (wait), interrupt (cancel the others), rollback (cancel and
+ * delete them). Events go to an in-memory log per run that streams and joins follow.
+ */
+export class RunManager {
+  readonly #options: RunManagerOptions;
+  readonly #logs = new Map<string, RunEventLog>();
+  readonly #active = new Map<string, ActiveRun>();
+  readonly #queued = new Map<string, Set<string>>();
+  readonly #tails = new Map<string, Promise<void>>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  /** What join returns for a finished run, kept as long as its events (a stateless run's thread is gone by then). */
+  readonly #results = new Map<string, JsonObject>();
+
+  constructor(options: RunManagerOptions) {
+    this.#options = options;
+  }
+
+  /** Validates and records a run, then starts it in the background. `threadId` undefined: a stateless run on a temporary thread. */
+  async create(threadId: string | undefined, request: RunRequest): Promise<{ run: RunRecord; temporary: boolean }> {
+    const assistantId = resolveAssistantId(request.assistant_id);
+    const threads = this.#options.threads;
+    const temporary = threadId === undefined && (request.on_completion ?? "delete") === "delete";
+    if (threadId === undefined) {
+      threadId = (await threads.create({ metadata: request.metadata })).thread_id;
+    } else if (!(await this.#options.store.metadata.getThread(threadId))) {
+      if (request.if_not_exists !== "create") throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId} (pass if_not_exists: "create" to create it)`);
+      await threads.create({ threadId, ifExists: "do_nothing" });
+    }
+    const strategy: MultitaskStrategy = request.multitask_strategy ?? "reject";
+    const inFlight = [...(this.#queued.get(threadId) ?? [])];
+    if (inFlight.length > 0 && strategy === "reject") {
+      throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running ${inFlight[0]}: wait for it, or pass multitask_strategy enqueue, interrupt or rollback`);
+    }
+    const now = this.#options.clock().toISOString();
+    const run: RunRecord = {
+      run_id: crypto.randomUUID(),
+      thread_id: threadId,
+      assistant_id: assistantId,
+      created_at: now,
+      updated_at: now,
+      status: "pending",
+      metadata: request.metadata ?? {},
+      kwargs: { ...request } as JsonObject,
+      multitask_strategy: strategy,
+    };
+    await this.#options.store.metadata.createRun(run);
+    await this.#options.store.metadata.updateThread(threadId, { status: "busy" }, now);
+    if (strategy === "interrupt" || strategy === "rollback") for (const other of inFlight) this.#cancelActive(other, strategy);
+    this.#schedule(run, request, temporary);
+    return { run, temporary };
+  }
+
+  async get(threadId: string, runId: string): Promise<RunRecord> {
+    const run = await this.#options.store.metadata.getRun(runId);
+    if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
+    return run;
+  }
+
+  async find(runId: string): Promise<RunRecord> {
+    const run = await this.#options.store.metadata.getRun(runId);
+    if (!run) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId}`);
+    return run;
+  }
+
+  list(threadId: string, options: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]> {
+    return this.#options.store.metadata.listRuns(threadId, options);
+  }
+
+  async delete(threadId: string, runId: string): Promise<void> {
+    await this.get(threadId, runId);
+    if (this.isActive(runId)) throw new ThinktankError("THREAD_BUSY", `run ${runId} is pending or running: cancel it first`);
+    await this.#options.store.metadata.deleteRun(runId);
+  }
+
+  /** The event log of a run still in memory (running, or finished within the retention time). */
+  events(runId: string): RunEventLog | undefined {
+    return this.#logs.get(runId);
+  }
+
+  isActive(runId: string): boolean {
+    return this.#active.has(runId) || [...this.#queued.values()].some((ids) => ids.has(runId));
+  }
+
+  /** Runs of a thread that are pending or running. */
+  inFlight(threadId: string): string[] {
+    return [...(this.#queued.get(threadId) ?? [])];
+  }
+
+  /** Waits until the run ends; returns the thread's values (with __interrupt__ / __error__ as the API does). */
+  async join(threadId: string, runId: string, signal?: AbortSignal): Promise<JsonObject> {
+    await this.get(threadId, runId);
+    const log = this.#logs.get(runId);
+    if (log) for await (const _event of log.follow(undefined, signal));
+    const result = this.#results.get(runId);
+    if (result) return result;
+    const thread = await this.#options.store.metadata.getThread(threadId);
+    return thread ? resultOf(thread) : {};
+  }
+
+  /** Cancels a pending or running run; `rollback` also deletes it once stopped. */
+  async cancel(threadId: string, runId: string, action: "interrupt" | "rollback", wait: boolean): Promise<void> {
+    const run = await this.#options.store.metadata.getRun(runId);
+    if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
+    if (!this.isActive(runId)) return;
+    this.#cancelActive(runId, action);
+    if (wait) await this.#tails.get(threadId);
+  }
+
+  /** Cancels every run of the thread and waits for them to stop (before deleting the thread). */
+  async cancelThread(threadId: string): Promise<void> {
+    for (const runId of this.inFlight(threadId)) this.#cancelActive(runId, "interrupt");
+    await this.#tails.get(threadId);
+  }
+
+  /** Stops every run (server shutdown) and waits for them to record their end. */
+  async shutdown(): Promise<void> {
+    for (const ids of this.#queued.values()) for (const runId of ids) this.#cancelActive(runId, "interrupt");
+    await Promise.allSettled([...this.#tails.values()]);
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+
+  #cancelActive(runId: string, action: "interrupt" | "rollback"): void {
+    const active = this.#active.get(runId);
+    if (active) {
+      active.action = action;
+      active.controller.abort();
+      return;
+    }
+    // Not started yet: mark it so #execute skips it.
+    const controller = new AbortController();
+    controller.abort();
+    this.#active.set(runId, { controller, action });
+  }
+
+  #schedule(run: RunRecord, request: RunRequest, temporary: boolean): void {
+    const threadId = run.thread_id;
+    const log = new RunEventLog();
+    this.#logs.set(run.run_id, log);
+    const queued = this.#queued.get(threadId) ?? new Set<string>();
+    queued.add(run.run_id);
+    this.#queued.set(threadId, queued);
+    const previous = this.#tails.get(threadId) ?? Promise.resolve();
+    const tail = previous
+      .then(() => delay(request.after_seconds))
+      .then(() => this.#execute(run, request, log, temporary))
+      .catch((error: unknown) => this.#options.onError?.(error, run.run_id))
+      .finally(() => {
+        queued.delete(run.run_id);
+        this.#active.delete(run.run_id);
+        if (this.#tails.get(threadId) === tail) this.#tails.delete(threadId);
+        if (queued.size === 0) this.#queued.delete(threadId);
+        log.close();
+        const timer = setTimeout(() => {
+          this.#timers.delete(timer);
+          this.#logs.delete(run.run_id);
+          this.#results.delete(run.run_id);
+        }, this.#options.eventRetentionMs ?? 600_000);
+        timer.unref();
+        this.#timers.add(timer);
+      });
+    this.#tails.set(threadId, tail);
+  }
+
+  async #execute(run: RunRecord, request: RunRequest, log: RunEventLog, temporary: boolean): Promise<void> {
+    const { store, clock, config } = this.#options;
+    const cancelled = this.#active.get(run.run_id);
+    if (cancelled?.controller.signal.aborted) {
+      await this.#finish(run, cancelled.action === "rollback" ? "rollback" : "interrupted", undefined, temporary);
+      return;
+    }
+    const controller = new AbortController();
+    const active: ActiveRun = { controller };
+    this.#active.set(run.run_id, active);
+    await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
+    const requestInfo: RequestInfo = {
+      config,
+      threadId: run.thread_id,
+      runId: run.run_id,
+      now: clock(),
+      userDataDir: path.join(config.sandbox.workspaces_dir, run.thread_id),
+    };
+    const outcome = await executeRun({ run, request, store, log, signal: controller.signal, prepare: () => this.#options.prepare(requestInfo) });
+    const status = active.action === "rollback" ? "rollback" : outcome.status;
+    await this.#finish(run, status, outcome.error, temporary);
+  }
+
+  async #finish(run: RunRecord, status: RunStatus | "rollback", error: { error: string; message: string } | undefined, temporary: boolean): Promise<void> {
+    const { store, threads, clock } = this.#options;
+    const now = clock().toISOString();
+    if (status === "rollback") await store.metadata.deleteRun(run.run_id);
+    else await store.metadata.updateRun(run.run_id, { status }, now);
+    const stillQueued = [...(this.#queued.get(run.thread_id) ?? [])].filter((id) => id !== run.run_id);
+    const thread = await threads.refresh(run.thread_id, status === "error" ? { status: "error", error: error ?? null } : {});
+    this.#results.set(run.run_id, error ? { __error__: error } : thread ? resultOf(thread) : {});
+    if (status === "success" && thread?.status === "interrupted") await store.metadata.updateRun(run.run_id, { status: "interrupted" }, now);
+    if (temporary && stillQueued.length === 0) {
+      await threads.delete(run.thread_id).catch(() => undefined);
+      return;
+    }
+    if (stillQueued.length > 0 && thread) await store.metadata.updateThread(run.thread_id, { status: "busy" }, now);
+  }
+}
+
+/** The thread's values as wait/join answer them: with `__interrupt__` when the run stopped at an interrupt. */
+function resultOf(thread: ThreadRecord): JsonObject {
+  const interrupts = Object.values(thread.interrupts).flat();
+  return { ...(thread.values ?? {}), ...(interrupts.length > 0 ? { __interrupt__: interrupts } : {}) };
+}
+
+function delay(seconds: number | undefined): Promise<void> {
+  if (!seconds) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+}

@@ -1,0 +1,75 @@
+import type { BaseMessageChunk } from "@langchain/core/messages";
+import type { StreamMode } from "@langchain/langgraph";
+import { toPlainJson } from "../server/to-plain-json.js";
+
+/** Stream modes a run may ask for (LangGraph Platform names). */
+export const supportedStreamModes = ["values", "updates", "messages", "messages-tuple", "custom", "debug", "tasks", "checkpoints"] as const;
+export type ApiStreamMode = (typeof supportedStreamModes)[number];
+
+interface MappedEvent {
+  readonly event: string;
+  readonly data: unknown;
+}
+
+/**
+ * Maps LangGraph's `[mode, chunk]` stream to the API's SSE events:
+ * - `messages-tuple` → `messages` events `[message chunk, metadata]`
+ * - `messages` (the older form) → `messages/metadata`, `messages/partial` (the message so far)
+ *   and `messages/complete` (each finished message once)
+ * - every other mode → an event of its own name.
+ */
+export class StreamEventMapper {
+  readonly #requested: ReadonlySet<ApiStreamMode>;
+  readonly #partial = new Map<string, BaseMessageChunk>();
+  readonly #completed = new Set<string>();
+
+  constructor(requested: readonly ApiStreamMode[]) {
+    this.#requested = new Set(requested);
+  }
+
+  /** The modes to ask LangGraph for. */
+  libraryModes(): StreamMode[] {
+    const modes = new Set<StreamMode>();
+    for (const mode of this.#requested) {
+      if (mode === "messages-tuple") modes.add("messages");
+      else if (mode === "messages") {
+        modes.add("messages");
+        modes.add("values");
+      } else modes.add(mode);
+    }
+    return [...modes];
+  }
+
+  map(mode: string, chunk: unknown): MappedEvent[] {
+    const events: MappedEvent[] = [];
+    if (mode === "messages") {
+      const [message, metadata] = chunk as [BaseMessageChunk, Record<string, unknown>];
+      if (this.#requested.has("messages-tuple")) events.push({ event: "messages", data: toPlainJson([message, metadata]) });
+      if (this.#requested.has("messages")) events.push(...this.#partialMessage(message, metadata));
+      return events;
+    }
+    if (mode === "values" && this.#requested.has("messages")) events.push(...this.#completeMessages(chunk));
+    if (this.#requested.has(mode as ApiStreamMode)) events.push({ event: mode, data: toPlainJson(chunk) });
+    return events;
+  }
+
+  #partialMessage(message: BaseMessageChunk, metadata: Record<string, unknown>): MappedEvent[] {
+    const id = message.id;
+    if (!id) return [];
+    const events: MappedEvent[] = [];
+    const previous = this.#partial.get(id);
+    if (!previous) events.push({ event: "messages/metadata", data: toPlainJson({ [id]: { metadata } }) });
+    const merged = previous ? previous.concat(message) : message;
+    this.#partial.set(id, merged);
+    events.push({ event: "messages/partial", data: toPlainJson([merged]) });
+    return events;
+  }
+
+  #completeMessages(values: unknown): MappedEvent[] {
+    const messages = (values as { messages?: unknown } | null)?.messages;
+    if (!Array.isArray(messages)) return [];
+    const fresh = messages.filter((message: { id?: string }) => typeof message?.id === "string" && !this.#completed.has(message.id));
+    for (const message of fresh) this.#completed.add((message as { id: string }).id);
+    return fresh.length > 0 ? [{ event: "messages/complete", data: toPlainJson(fresh) }] : [];
+  }
+}

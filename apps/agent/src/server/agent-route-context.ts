@@ -1,0 +1,13 @@
+import type { Config } from "@thinktank/core";
+import type { RunManager } from "../runs/run-manager.js";
+import type { ThreadService } from "../threads/thread-service.js";
+
+/** What the route modules share. */
+export interface AgentRouteContext {
+  readonly config: Config;
+  readonly threads: ThreadService;
+  readonly runs: RunManager;
+  readonly clock: () => Date;
+  /** When the server started (the fixed assistant's created_at). */
+  readonly startedAt: string;
+}

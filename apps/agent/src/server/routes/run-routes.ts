@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { ThinktankError } from "@thinktank/core";
+import type { RunStatus } from "../../persistence/agent-records.js";
+import { runRequestSchema, type RunRequest } from "../../runs/run-request.js";
+import type { AgentRouteContext } from "../agent-route-context.js";
+import { writeEmptyStream, writeRunEvents } from "../write-sse.js";
+
+interface ThreadParams {
+  thread_id: string;
+}
+interface RunParams extends ThreadParams {
+  run_id: string;
+}
+
+const runStatus = { enum: ["pending", "running", "error", "success", "timeout", "interrupted"] };
+const cancelQuery = { type: "object", properties: { wait: { type: "string" }, action: { enum: ["interrupt", "rollback"] } } };
+const truthy = (value: string | undefined): boolean => value === "1" || value === "true";
+
+/**
+ * Runs: create (background), stream (SSE), wait; list, get, delete, cancel, join, join-stream;
+ * and the stateless forms under /runs that use a temporary thread.
+ */
+export function registerRunRoutes(app: FastifyInstance, context: AgentRouteContext): void {
+  const { runs } = context;
+  const body = { body: runRequestSchema };
+  const runPath = (threadId: string, runId: string) => `/threads/${threadId}/runs/${runId}`;
+
+  const stream = async (threadId: string | undefined, request: RunRequest, reply: FastifyReply) => {
+    const { run } = await runs.create(threadId, request);
+    const log = runs.events(run.run_id);
+    const headers = { "content-location": runPath(run.thread_id, run.run_id), ...(threadId ? { location: `${runPath(run.thread_id, run.run_id)}/stream` } : {}) };
+    if (!log) return writeEmptyStream(reply, headers);
+    await writeRunEvents(reply, log, {
+      headers,
+      onDisconnect: () => {
+        if (request.on_disconnect === "cancel") void runs.cancel(run.thread_id, run.run_id, "interrupt", false);
+      },
+    });
+  };
+
+  const wait = async (threadId: string | undefined, request: RunRequest, reply: FastifyReply) => {
+    const { run } = await runs.create(threadId, request);
+    reply.header("content-location", runPath(run.thread_id, run.run_id));
+    return runs.join(run.thread_id, run.run_id);
+  };
+
+  app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs", { schema: body }, async (request, reply) => {
+    const { run } = await runs.create(request.params.thread_id, request.body);
+    reply.header("content-location", runPath(run.thread_id, run.run_id));
+    return run;
+  });
+  app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs/stream", { schema: body }, (request, reply) => stream(request.params.thread_id, request.body, reply));
+  app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs/wait", { schema: body }, (request, reply) => wait(request.params.thread_id, request.body, reply));
+
+  app.post<{ Body: RunRequest }>("/runs", { schema: body }, async (request, reply) => {
+    const { run } = await runs.create(undefined, request.body);
+    reply.header("content-location", runPath(run.thread_id, run.run_id));
+    return run;
+  });
+  app.post<{ Body: RunRequest }>("/runs/stream", { schema: body }, (request, reply) => stream(undefined, request.body, reply));
+  app.post<{ Body: RunRequest }>("/runs/wait", { schema: body }, (request, reply) => wait(undefined, request.body, reply));
+
+  app.get<{ Params: ThreadParams; Querystring: { limit?: number; offset?: number; status?: RunStatus } }>(
+    "/threads/:thread_id/runs",
+    { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, offset: { type: "integer", minimum: 0 }, status: runStatus, select: {} } } } },
+    async (request) => {
+      await context.threads.get(request.params.thread_id);
+      return runs.list(request.params.thread_id, { limit: request.query.limit ?? 10, offset: request.query.offset ?? 0, status: request.query.status });
+    },
+  );
+
+  app.get<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id", async (request) => runs.get(request.params.thread_id, request.params.run_id));
+
+  app.delete<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id", async (request, reply) => {
+    await runs.delete(request.params.thread_id, request.params.run_id);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Params: RunParams; Querystring: { wait?: string; action?: "interrupt" | "rollback" } }>(
+    "/threads/:thread_id/runs/:run_id/cancel",
+    { schema: { querystring: cancelQuery } },
+    async (request, reply) => {
+      const wait = truthy(request.query.wait);
+      await runs.cancel(request.params.thread_id, request.params.run_id, request.query.action ?? "interrupt", wait);
+      return reply.code(wait ? 204 : 202).send();
+    },
+  );
+
+  app.post<{ Body: { thread_id?: string; run_ids?: string[]; status?: string }; Querystring: { action?: "interrupt" | "rollback" } }>(
+    "/runs/cancel",
+    { schema: { querystring: cancelQuery, body: { type: "object", properties: { thread_id: { type: "string" }, run_ids: { type: "array", items: { type: "string" } }, status: { type: "string" } } } } },
+    async (request, reply) => {
+      const { thread_id: threadId, run_ids: runIds } = request.body ?? {};
+      if (!threadId) throw new ThinktankError("VALIDATION_FAILED", "body.thread_id is required");
+      for (const runId of runIds ?? runs.inFlight(threadId)) await runs.cancel(threadId, runId, request.query.action ?? "interrupt", false);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id/join", async (request) => runs.join(request.params.thread_id, request.params.run_id));
+
+  const joinStream = async (threadId: string, runId: string, lastEventId: string | undefined, cancelOnDisconnect: boolean, reply: FastifyReply) => {
+    const log = runs.events(runId);
+    if (!log) return writeEmptyStream(reply);
+    await writeRunEvents(reply, log, {
+      afterId: lastEventId,
+      onDisconnect: () => {
+        if (cancelOnDisconnect) void runs.cancel(threadId, runId, "interrupt", false);
+      },
+    });
+  };
+
+  app.get<{ Params: RunParams; Querystring: { cancel_on_disconnect?: string } }>("/threads/:thread_id/runs/:run_id/stream", async (request, reply) => {
+    await runs.get(request.params.thread_id, request.params.run_id);
+    const lastEventId = request.headers["last-event-id"];
+    await joinStream(request.params.thread_id, request.params.run_id, typeof lastEventId === "string" ? lastEventId : undefined, truthy(request.query.cancel_on_disconnect), reply);
+  });
+
+  app.get<{ Params: { run_id: string }; Querystring: { cancel_on_disconnect?: string } }>("/runs/:run_id/stream", async (request, reply) => {
+    const run = await runs.find(request.params.run_id);
+    const lastEventId = request.headers["last-event-id"];
+    await joinStream(run.thread_id, run.run_id, typeof lastEventId === "string" ? lastEventId : undefined, truthy(request.query.cancel_on_disconnect), reply);
+  });
+
+  app.get<{ Params: ThreadParams }>("/threads/:thread_id/stream", async (request, reply) => {
+    await context.threads.get(request.params.thread_id);
+    const [current] = runs.inFlight(request.params.thread_id);
+    if (!current) return writeEmptyStream(reply);
+    const lastEventId = request.headers["last-event-id"];
+    await joinStream(request.params.thread_id, current, typeof lastEventId === "string" ? lastEventId : undefined, false, reply);
+  });
+
+}

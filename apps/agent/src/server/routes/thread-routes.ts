@@ -1,0 +1,134 @@
+import type { FastifyInstance } from "fastify";
+import type { JsonObject, ThreadSearch, ThreadStatus } from "../../persistence/agent-records.js";
+import type { AgentRouteContext } from "../agent-route-context.js";
+
+interface ThreadParams {
+  thread_id: string;
+}
+
+const threadStatus = { enum: ["idle", "busy", "interrupted", "error"] };
+const searchProperties = {
+  metadata: { type: ["object", "null"] },
+  values: { type: ["object", "null"] },
+  status: { anyOf: [threadStatus, { type: "null" }] },
+  ids: { type: ["array", "null"], items: { type: "string" } },
+  limit: { type: "integer", minimum: 1, maximum: 1000, default: 10 },
+  offset: { type: "integer", minimum: 0, default: 0 },
+  sort_by: { enum: ["thread_id", "status", "created_at", "updated_at", "state_updated_at", null] },
+  sort_order: { enum: ["asc", "desc", null] },
+};
+
+interface SearchBody {
+  metadata?: JsonObject | null;
+  values?: JsonObject | null;
+  status?: ThreadStatus | null;
+  ids?: string[] | null;
+  limit: number;
+  offset: number;
+  sort_by?: ThreadSearch["sort_by"] | null;
+  sort_order?: "asc" | "desc" | null;
+}
+
+interface HistoryBody {
+  limit?: number;
+  before?: string | { configurable?: { checkpoint_id?: string } };
+  metadata?: JsonObject;
+  checkpoint?: JsonObject;
+}
+
+/** Threads: create, search, count, get, patch, delete, prune; state (get, update, at a checkpoint) and history. */
+export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteContext): void {
+  const { threads, runs } = context;
+
+  app.post<{ Body: { thread_id?: string; metadata?: JsonObject; if_exists?: "raise" | "do_nothing" } }>(
+    "/threads",
+    { schema: { body: { type: "object", properties: { thread_id: { type: "string", pattern: "^[A-Za-z0-9_-]{1,128}$" }, metadata: { type: "object" }, if_exists: { enum: ["raise", "do_nothing"] } } } } },
+    async (request) => threads.create({ threadId: request.body?.thread_id, metadata: request.body?.metadata, ifExists: request.body?.if_exists }),
+  );
+
+  app.post<{ Body: SearchBody }>("/threads/search", { schema: { body: { type: "object", properties: searchProperties } } }, async (request) => {
+    const body = request.body ?? { limit: 10, offset: 0 };
+    return threads.search({
+      metadata: body.metadata ?? undefined,
+      values: body.values ?? undefined,
+      status: body.status ?? undefined,
+      ids: body.ids ?? undefined,
+      limit: body.limit ?? 10,
+      offset: body.offset ?? 0,
+      sort_by: body.sort_by ?? "updated_at",
+      sort_order: body.sort_order ?? "desc",
+    });
+  });
+
+  app.post<{ Body: SearchBody }>("/threads/count", { schema: { body: { type: "object", properties: searchProperties } } }, async (request) =>
+    threads.count({ metadata: request.body?.metadata ?? undefined, values: request.body?.values ?? undefined, status: request.body?.status ?? undefined }),
+  );
+
+  app.post<{ Body: { thread_ids: string[]; strategy?: "delete" } }>(
+    "/threads/prune",
+    { schema: { body: { type: "object", required: ["thread_ids"], properties: { thread_ids: { type: "array", items: { type: "string" } }, strategy: { enum: ["delete"] } } } } },
+    async (request) => {
+      let pruned = 0;
+      for (const threadId of request.body.thread_ids) {
+        await runs.cancelThread(threadId);
+        pruned += await threads.delete(threadId).then(
+          () => 1,
+          () => 0,
+        );
+      }
+      return { pruned_count: pruned };
+    },
+  );
+
+  app.get<{ Params: ThreadParams }>("/threads/:thread_id", async (request) => threads.get(request.params.thread_id));
+
+  app.patch<{ Params: ThreadParams; Body: { metadata: JsonObject } }>(
+    "/threads/:thread_id",
+    { schema: { body: { type: "object", properties: { metadata: { type: "object" } } } } },
+    async (request) => threads.patchMetadata(request.params.thread_id, request.body?.metadata ?? {}),
+  );
+
+  app.delete<{ Params: ThreadParams }>("/threads/:thread_id", async (request, reply) => {
+    await threads.get(request.params.thread_id);
+    await runs.cancelThread(request.params.thread_id);
+    await threads.delete(request.params.thread_id);
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: ThreadParams }>("/threads/:thread_id/state", async (request) => threads.state(request.params.thread_id));
+
+  app.get<{ Params: ThreadParams & { checkpoint_id: string } }>("/threads/:thread_id/state/:checkpoint_id", async (request) =>
+    threads.state(request.params.thread_id, { checkpoint_id: request.params.checkpoint_id }),
+  );
+
+  app.post<{ Params: ThreadParams; Body: { checkpoint?: { checkpoint_id?: string; checkpoint_ns?: string } } }>(
+    "/threads/:thread_id/state/checkpoint",
+    { schema: { body: { type: "object", properties: { checkpoint: { type: ["object", "null"] } } } } },
+    async (request) => threads.state(request.params.thread_id, request.body?.checkpoint ?? undefined),
+  );
+
+  app.post<{ Params: ThreadParams; Body: { values?: unknown; as_node?: string; checkpoint_id?: string; checkpoint?: { checkpoint_id?: string } } }>(
+    "/threads/:thread_id/state",
+    { schema: { body: { type: "object", properties: { values: {}, as_node: { type: ["string", "null"] }, checkpoint_id: { type: ["string", "null"] }, checkpoint: { type: ["object", "null"] } } } } },
+    async (request) =>
+      threads.updateState(request.params.thread_id, request.body?.values ?? null, {
+        asNode: request.body?.as_node ?? undefined,
+        checkpointId: request.body?.checkpoint_id ?? request.body?.checkpoint?.checkpoint_id ?? undefined,
+      }),
+  );
+
+  const history = (threadId: string, body: HistoryBody) => {
+    const before = typeof body.before === "string" ? body.before : body.before?.configurable?.checkpoint_id;
+    return threads.history(threadId, { limit: body.limit ?? 10, before, metadata: body.metadata ?? undefined, checkpoint: body.checkpoint ?? undefined });
+  };
+  app.post<{ Params: ThreadParams; Body: HistoryBody }>(
+    "/threads/:thread_id/history",
+    { schema: { body: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, before: {}, metadata: { type: ["object", "null"] }, checkpoint: { type: ["object", "null"] } } } } },
+    async (request) => history(request.params.thread_id, request.body ?? {}),
+  );
+  app.get<{ Params: ThreadParams; Querystring: { limit?: number; before?: string } }>(
+    "/threads/:thread_id/history",
+    { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, before: { type: "string" } } } } },
+    async (request) => history(request.params.thread_id, request.query),
+  );
+}

@@ -1,0 +1,62 @@
+import type { Writable } from "node:stream";
+import { isThinktankError, loadConfig, type Config } from "@thinktank/core";
+import { buildAgentServer, type AgentServer, type AgentServerDeps } from "./server/build-agent-server.js";
+import { isLoopbackHost } from "./server/check-api-key.js";
+
+export interface StartAgentServerOptions {
+  /** The environment (config overrides, keys). The entry point passes process.env. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  /** Where the start-up line and start-up errors go. */
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly deps?: (config: Config) => AgentServerDeps;
+}
+
+export type StartResult = { ok: true; server: AgentServer; url: string } | { ok: false; exitCode: number };
+
+/**
+ * Loads config, builds the agent server and listens on agent.host:agent.port. Refuses a
+ * non-loopback host without THINKTANK_API_KEY, and says plainly which port is taken and how to
+ * pick another. Never calls process.exit: the caller owns the process.
+ */
+export async function startAgentServer(options: StartAgentServerOptions): Promise<StartResult> {
+  const fail = (message: string, exitCode = 1): StartResult => {
+    options.stderr.write(`thinktank agent: ${message}\n`);
+    return { ok: false, exitCode };
+  };
+  let config: Config;
+  try {
+    config = loadConfig({ env: options.env, cwd: options.cwd });
+  } catch (error) {
+    return fail(isThinktankError(error) ? error.message : String(error));
+  }
+  const { host, port } = config.agent;
+  if (config.api_key === undefined && !isLoopbackHost(host)) {
+    return fail(`refusing to listen on ${host} without THINKTANK_API_KEY: set the key, or listen on 127.0.0.1 (agent.host in config.yaml, AGENT_HOST).`);
+  }
+  let server: AgentServer;
+  try {
+    server = await buildAgentServer(config, options.deps?.(config) ?? {});
+  } catch (error) {
+    return fail(isThinktankError(error) ? `${error.code}: ${error.message}` : String(error));
+  }
+  try {
+    await server.app.listen({ host, port });
+  } catch (error) {
+    await server.close().catch(() => undefined);
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      return fail(
+        `port ${port} on ${host} is already taken (another agent server or another program listens there). ` +
+          `Pick another port: AGENT_PORT=${port === 65535 ? port - 1 : port + 1} npm start, or agent.port in config.yaml.`,
+      );
+    }
+    return fail(`cannot listen on ${host}:${port}: ${(error as Error).message}`);
+  }
+  const address = server.app.server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
+  const auth = config.api_key ? "API key required" : "no API key: loopback only";
+  options.stdout.write(`thinktank agent: listening on ${url} (graph lead_agent; threads: ${server.store.description}; ${auth})\n`);
+  return { ok: true, server, url };
+}

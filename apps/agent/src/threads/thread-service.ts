@@ -1,0 +1,130 @@
+import crypto from "node:crypto";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { ThinktankError } from "@thinktank/core";
+import { buildLeadAgentGraph, leadAgentGraphId, type LeadAgentGraph } from "../graph/build-lead-agent-graph.js";
+import type { JsonObject, ThreadRecord, ThreadSearch } from "../persistence/agent-records.js";
+import type { AgentStore } from "../persistence/open-agent-store.js";
+import { leadAssistantId } from "../assistants/lead-assistant.js";
+import { interruptsByTask, toApiThreadState, type ApiThreadState } from "./thread-state.js";
+
+/** Reads and writes of threads that do not run the model: records, state, history, state updates. */
+export class ThreadService {
+  readonly #store: AgentStore;
+  readonly #clock: () => Date;
+  /** A graph whose model refuses to run: reading or updating state needs the graph's shape only. */
+  readonly #stateGraph: LeadAgentGraph;
+
+  constructor(store: AgentStore, clock: () => Date) {
+    this.#store = store;
+    this.#clock = clock;
+    const noModel = {
+      invoke: () => {
+        throw new ThinktankError("INTERNAL", "the state-only graph never calls a model");
+      },
+    } as unknown as BaseChatModel;
+    this.#stateGraph = buildLeadAgentGraph({ model: noModel, modelName: "none", systemPrompt: "", tools: [] }, store.checkpointer);
+  }
+
+  /** The graph's nodes and edges for GET /assistants/:id/graph. */
+  async drawableGraph(): Promise<unknown> {
+    return (await this.#stateGraph.getGraphAsync()).toJSON();
+  }
+
+  async create(options: { threadId?: string; metadata?: JsonObject; ifExists?: "raise" | "do_nothing" }): Promise<ThreadRecord> {
+    const threadId = options.threadId ?? crypto.randomUUID();
+    const existing = await this.#store.metadata.getThread(threadId);
+    if (existing) {
+      if (options.ifExists === "do_nothing") return existing;
+      throw new ThinktankError("CONFLICT", `thread ${threadId} already exists`);
+    }
+    const now = this.#clock().toISOString();
+    const thread: ThreadRecord = {
+      thread_id: threadId,
+      created_at: now,
+      updated_at: now,
+      state_updated_at: now,
+      metadata: { graph_id: leadAgentGraphId, assistant_id: leadAssistantId, ...withoutUndefined(options.metadata ?? {}) },
+      status: "idle",
+      values: null,
+      interrupts: {},
+      error: null,
+    };
+    await this.#store.metadata.createThread(thread);
+    return thread;
+  }
+
+  async get(threadId: string): Promise<ThreadRecord> {
+    const thread = await this.#store.metadata.getThread(threadId);
+    if (!thread) throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId}`);
+    return thread;
+  }
+
+  async patchMetadata(threadId: string, metadata: JsonObject): Promise<ThreadRecord> {
+    const thread = await this.get(threadId);
+    const updated = await this.#store.metadata.updateThread(threadId, { metadata: { ...thread.metadata, ...metadata } }, this.#clock().toISOString());
+    if (!updated) throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId}`);
+    return updated;
+  }
+
+  /** Removes the record, its runs and its checkpoints. The caller cancels running runs first. */
+  async delete(threadId: string): Promise<void> {
+    await this.get(threadId);
+    await this.#store.checkpointer.deleteThread(threadId);
+    await this.#store.metadata.deleteThread(threadId);
+  }
+
+  search(search: ThreadSearch): Promise<ThreadRecord[]> {
+    return this.#store.metadata.searchThreads(search);
+  }
+
+  count(search: Omit<ThreadSearch, "limit" | "offset" | "sort_by" | "sort_order">): Promise<number> {
+    return this.#store.metadata.countThreads(search);
+  }
+
+  async state(threadId: string, checkpoint?: { checkpoint_id?: string; checkpoint_ns?: string }): Promise<ApiThreadState> {
+    await this.get(threadId);
+    const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId, ...checkpoint } });
+    if (checkpoint?.checkpoint_id && snapshot.config?.configurable?.checkpoint_id !== checkpoint.checkpoint_id) {
+      throw new ThinktankError("NOT_FOUND", `thread ${threadId} has no checkpoint ${checkpoint.checkpoint_id}`);
+    }
+    return toApiThreadState(snapshot);
+  }
+
+  async history(threadId: string, options: { limit: number; before?: string; metadata?: JsonObject; checkpoint?: JsonObject }): Promise<ApiThreadState[]> {
+    await this.get(threadId);
+    const states: ApiThreadState[] = [];
+    const config = { configurable: { thread_id: threadId, checkpoint_ns: "", ...options.checkpoint } };
+    const before = options.before ? { configurable: { thread_id: threadId, checkpoint_id: options.before } } : undefined;
+    for await (const snapshot of this.#stateGraph.getStateHistory(config, { limit: options.limit, before, filter: options.metadata })) {
+      states.push(toApiThreadState(snapshot));
+    }
+    return states;
+  }
+
+  /** Writes values as if node `asNode` had returned them; returns the new checkpoint. */
+  async updateState(threadId: string, values: unknown, options: { asNode?: string; checkpointId?: string }): Promise<{ checkpoint: unknown }> {
+    const thread = await this.get(threadId);
+    if (thread.status === "busy") throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running; update its state when the run ends`);
+    const config = { configurable: { thread_id: threadId, ...(options.checkpointId ? { checkpoint_id: options.checkpointId } : {}) } };
+    const next = await this.#stateGraph.updateState(config, values, options.asNode);
+    await this.refresh(threadId);
+    return { checkpoint: next.configurable ?? null };
+  }
+
+  /** Copies the latest state into the thread record (values, interrupts, status). */
+  async refresh(threadId: string, extra: { status?: ThreadRecord["status"]; error?: ThreadRecord["error"] } = {}): Promise<ThreadRecord | undefined> {
+    const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId } });
+    const interrupts = interruptsByTask(snapshot);
+    const status = extra.status ?? (Object.keys(interrupts).length > 0 ? "interrupted" : "idle");
+    const now = this.#clock().toISOString();
+    return this.#store.metadata.updateThread(
+      threadId,
+      { values: toApiThreadState(snapshot).values, interrupts, status, error: extra.error ?? null, state_updated_at: now },
+      now,
+    );
+  }
+}
+
+function withoutUndefined(value: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}
