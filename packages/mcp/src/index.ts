@@ -14,3 +14,5 @@ export { redactUrl } from "./servers/redact-url.js";
 export type { McpServerEntry, McpTransportKind, ResolvedServerConfig, StdioServerConfig, RemoteServerConfig, ServerResolution } from "./servers/server-entry.js";
 export { McpManager } from "./manager/mcp-manager.js";
 export type { McpManagerOptions, McpSettings, ManagerLogger, ServerState, ServerStatus, CallOptions, ToolsChangedEvent, SyncReport, ConnectProgress } from "./manager/manager-types.js";
+export { loadManagedTools, loadAllManagedTools } from "./langchain/load-managed-tools.js";
+export type { LoadManagedToolsOptions } from "./langchain/load-managed-tools.js";

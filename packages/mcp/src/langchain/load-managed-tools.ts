@@ -1,0 +1,74 @@
+import type { DynamicStructuredTool } from "@langchain/core/tools";
+import { loadMcpTools } from "@langchain/mcp-adapters";
+import type { LoadMcpToolsOptions } from "@langchain/mcp-adapters";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ReadResourceRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { McpManager } from "../manager/mcp-manager.js";
+
+export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
+  /**
+   * The name a LangChain tool gets (for instance the model-facing name from modelToolNames).
+   * @default the adapters' naming: the MCP tool name, with prefixToolNameWithServerName / additionalToolNamePrefix
+   */
+  readonly toolName?: (server: string, tool: string) => string;
+  /**
+   * Re-list the server's tools live instead of using the last known list (live session or disk cache).
+   * @default false
+   */
+  readonly fresh?: boolean;
+}
+
+/**
+ * A server's MCP tools as LangChain tools for direct mode, built by @langchain/mcp-adapters over
+ * the manager: every call goes through McpManager.callTool, so the shared session, retries,
+ * restarts and timeouts apply, and no second connection is opened. A RunnableConfig `timeout`
+ * or `signal` on an invocation is passed to the call.
+ */
+export async function loadManagedTools(manager: McpManager, server: string, options: LoadManagedToolsOptions = {}): Promise<DynamicStructuredTool[]> {
+  const { toolName, fresh = false, ...adapterOptions } = options;
+  let listed: readonly { name: string }[] = [];
+  const client = {
+    async listTools() {
+      const known = fresh ? undefined : manager.knownTools(server);
+      listed = known ?? (await manager.listTools(server));
+      // The adapters fill in missing `properties` in place: give them copies, not the manager's list.
+      return { tools: structuredClone(listed) };
+    },
+    callTool(params: { name: string; arguments?: Record<string, unknown> }, _resultSchema?: unknown, requestOptions?: { timeout?: number; signal?: AbortSignal }) {
+      return manager.callTool(server, params.name, params.arguments ?? {}, {
+        ...(requestOptions?.timeout ? { timeoutMs: requestOptions.timeout } : {}),
+        ...(requestOptions?.signal ? { signal: requestOptions.signal } : {}),
+      });
+    },
+    readResource(params: ReadResourceRequest["params"]) {
+      return manager.readResource(server, params);
+    },
+  };
+  const tools = await loadMcpTools(server, client as unknown as Client, adapterOptions);
+  if (toolName) {
+    // The adapters named each tool `<prefix><MCP name>`; map back to the MCP name, then rename.
+    const prefix = `${adapterOptions.additionalToolNamePrefix ? `${adapterOptions.additionalToolNamePrefix}__` : ""}${adapterOptions.prefixToolNameWithServerName ? `${server}__` : ""}`;
+    const originals = new Map(listed.map((tool) => [`${prefix}${tool.name}`, tool.name]));
+    for (const tool of tools) tool.name = toolName(server, originals.get(tool.name) ?? tool.name);
+  }
+  return tools;
+}
+
+/**
+ * Every managed server's tools as LangChain tools. A server that cannot be reached is left out
+ * and reported with its reason; it never hides the others.
+ */
+export async function loadAllManagedTools(
+  manager: McpManager,
+  options: LoadManagedToolsOptions & { readonly servers?: readonly string[] } = {},
+): Promise<{ tools: DynamicStructuredTool[]; unavailable: { server: string; reason: string }[] }> {
+  const { servers = manager.serverNames(), ...toolOptions } = options;
+  const tools: DynamicStructuredTool[] = [];
+  const unavailable: { server: string; reason: string }[] = [];
+  const results = await Promise.allSettled(servers.map((server) => loadManagedTools(manager, server, toolOptions)));
+  for (const [index, result] of results.entries()) {
+    if (result.status === "fulfilled") tools.push(...result.value);
+    else unavailable.push({ server: servers[index] as string, reason: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+  }
+  return { tools, unavailable };
+}
