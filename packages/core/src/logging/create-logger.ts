@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import type { DestinationStream, Logger } from "pino";
 import type { LogLevel } from "../config/config-types.js";
-import { redactSecrets } from "./redact-secrets.js";
+import { redactSecrets, redactString } from "./redact-secrets.js";
 import { maskUrlSecrets } from "./secret-patterns.js";
 
 export interface CreateLoggerOptions {
@@ -26,6 +26,13 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
       level: options.level ?? "info",
       name: options.name,
       formatters: { log: (object) => redactSecrets(object) },
+      hooks: {
+        // The message and its format arguments never reach `formatters.log`: mask them here.
+        logMethod(args, method) {
+          const masked = args.map((arg: unknown) => (typeof arg === "string" ? redactString(arg) : arg)) as Parameters<typeof method>;
+          method.apply(this, masked);
+        },
+      },
       serializers: {
         err: pino.stdSerializers.err,
         req: serializeRequest,

@@ -29,7 +29,8 @@ function walk(value: unknown, depth: number, seen: WeakSet<object>): unknown {
   return copy;
 }
 
-function redactString(text: string): string {
+/** One string: `Bearer`/`Basic` credentials, URL passwords and secret query parameters masked. */
+export function redactString(text: string): string {
   let result = text.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${redactedMarker}`);
   if (result.includes("://") || result.includes("?")) result = maskUrlSecrets(result);
   return result;

@@ -6,7 +6,7 @@
 /** What a masked value is replaced with (fixed, so a length never leaks). */
 export const redactedMarker = "[redacted]";
 
-const secretNamePattern = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|signature|session[-_]?id|^pat$|^auth$/i;
+const secretNamePattern = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|signature|session[-_]?id|^(pat|auth|key|sig|code|pass)$/i;
 
 /** Keys and header, variable, flag or query-parameter names whose values are secrets. */
 export function isSecretName(name: string): boolean {
@@ -33,9 +33,9 @@ export function looksLikeSecret(value: string): boolean {
  * decides which values stay, e.g. `${VAR}` placeholders). Text that is not a URL comes back as it is.
  */
 export function maskUrlSecrets(url: string, keep: (value: string) => boolean = () => false): string {
-  const userInfo = /^([a-z][a-z0-9+.-]*:\/\/[^/?#:@]*:)([^/?#@]*)@/i;
+  const userInfo = /\b([a-z][a-z0-9+.-]*:\/\/[^/?#:@\s]*:)([^/?#@\s]*)@/gi;
   let masked = url.replace(userInfo, (whole, head: string, password: string) => (keep(decodeSafe(password)) ? whole : `${head}${redactedMarker}@`));
-  masked = masked.replace(/([?&;])([^=&#;]+)=([^&#;]*)/g, (whole, separator: string, name: string, value: string) => {
+  masked = masked.replace(/([?&;])([^=&#;\s?]+)=([^&#;\s]*)/g, (whole, separator: string, name: string, value: string) => {
     const decoded = decodeSafe(value);
     if (keep(decoded)) return whole;
     return isSecretName(decodeSafe(name)) || looksLikeSecret(decoded) ? `${separator}${name}=${redactedMarker}` : whole;

@@ -19,7 +19,10 @@ export function parseJsonDocument(text: string, file: string): unknown {
     const reason = error instanceof Error ? error.message : String(error);
     const offset = errorOffset(reason, body);
     const { line, column } = locationOf(body, offset);
-    const shortReason = reason.replace(/ in JSON at position \d+.*$/s, "").replace(/, ".*" is not valid JSON$/s, "");
+    const shortReason = reason
+      .replace(/ in JSON at position \d+.*$/s, "")
+      .replace(/, ".*" is not valid JSON$/s, "")
+      .replace(/[\u0000-\u001f]/g, (char) => JSON.stringify(char).slice(1, -1));
     throw new ThinktankError("STORE_CORRUPT", `${file}:${line}:${column}: not valid JSON: ${shortReason}`, {
       cause: error,
       details: { file, line, column, reason: shortReason },
@@ -91,7 +94,10 @@ export function scanForError(text: string): number {
   };
   const number = (): void => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(index, index + 400));
-    if (!match || match[0] === "-") fail();
+    if (!match) {
+      if (text[index] === "-") index++;
+      fail();
+    }
     index += (match as RegExpExecArray)[0].length;
   };
   const value = (): void => {

@@ -21,18 +21,11 @@ export interface ValidateDocumentOptions {
  * each entry against its section's schema. Returns every problem, each with its path.
  */
 export class ExtensionsValidator {
-  private readonly validators: Readonly<Record<ExtensionsSection, ValidateFunction>>;
+  private readonly ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
+  /** Compiled on first use: a reader that never writes never pays for compiling. */
+  private readonly validators = new Map<ExtensionsSection, ValidateFunction>();
 
-  constructor(options: ExtensionsValidatorOptions = {}) {
-    const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
-    const schemaOf = (section: ExtensionsSection): object => options.schemas?.[section] ?? extensionsEntrySchemas[section];
-    this.validators = {
-      mcpServers: ajv.compile(schemaOf("mcpServers")),
-      skills: ajv.compile(schemaOf("skills")),
-      plugins: ajv.compile(schemaOf("plugins")),
-      tools: ajv.compile(schemaOf("tools")),
-    };
-  }
+  constructor(private readonly options: ExtensionsValidatorOptions = {}) {}
 
   validate(document: unknown, options: ValidateDocumentOptions = {}): ExtensionsProblem[] {
     if (!isPlainObject(document)) return [problem([], "the document must be a JSON object")];
@@ -59,7 +52,11 @@ export class ExtensionsValidator {
 
   /** Checks one entry of a section; paths start at the section. */
   validateEntry(section: ExtensionsSection, name: string, entry: unknown): ExtensionsProblem[] {
-    const validate = this.validators[section];
+    let validate = this.validators.get(section);
+    if (!validate) {
+      validate = this.ajv.compile(this.options.schemas?.[section] ?? extensionsEntrySchemas[section]);
+      this.validators.set(section, validate);
+    }
     if (validate(entry)) return [];
     return describeErrors(validate.errors ?? [], [section, name]);
   }
