@@ -119,6 +119,10 @@ describe("extractZip", () => {
     await expectRefused([{ name: "zeros.bin", data: Buffer.alloc(40 * mebibyte) }], "ARCHIVE_COMPRESSION_RATIO");
   });
 
+  it("refuses a zip bomb by ratio counted while inflating when the header lies about the size", async () => {
+    await expectRefused([{ name: "zeros.bin", data: Buffer.alloc(40 * mebibyte), declaredSize: 1000 }], "ARCHIVE_COMPRESSION_RATIO");
+  });
+
   it("refuses a zip bomb by ratio spread over many small entries", async () => {
     const entries = Array.from({ length: 40 }, (_, i) => ({ name: `z${i}.bin`, data: Buffer.alloc(512 * 1024) }));
     await expectRefused(entries, "ARCHIVE_COMPRESSION_RATIO");

@@ -64,6 +64,12 @@ export function readZipEntries(archive: Buffer, limits: ArchiveLimits): ZipEntry
   checkLayout(plans);
   let declaredTotal = 0;
   for (const plan of plans) {
+    if (plan.declaredSize > limits.ratioFloorBytes && plan.declaredSize > limits.maxCompressionRatio * Math.max(1, plan.compressedSize)) {
+      throw new ThinktankError(
+        "ARCHIVE_COMPRESSION_RATIO",
+        `entry "${plan.path}" declares ${plan.declaredSize} bytes from ${plan.compressedSize} compressed: more than ${limits.maxCompressionRatio} times`,
+      );
+    }
     if (plan.declaredSize > limits.maxFileBytes) {
       throw new ThinktankError("ARCHIVE_TOO_LARGE", `entry "${plan.path}" declares ${plan.declaredSize} bytes; one file may have at most ${limits.maxFileBytes}`);
     }
