@@ -1,0 +1,210 @@
+import http from "node:http";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
+import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+
+let fixture: AgentFixture;
+let agent: AgentProcess;
+let client: Client;
+
+beforeAll(async () => {
+  fixture = await makeAgentFixture();
+  agent = await startAgentProcess(fixture.env);
+  client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
+});
+
+afterAll(async () => {
+  await agent?.stop();
+  fixture?.cleanup();
+});
+
+type Message = { type: string; content: unknown; tool_calls?: { name: string; args: Record<string, unknown>; id: string }[]; tool_call_id?: string };
+const human = (content: string) => ({ messages: [{ type: "human", content }] });
+const lastMessage = (values: unknown): Message => ((values as { messages: Message[] }).messages.at(-1) as Message);
+
+async function collect(stream: AsyncIterable<{ event: string; data: unknown }>): Promise<{ event: string; data: unknown }[]> {
+  const parts: { event: string; data: unknown }[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+async function rawRequest(path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${agent.url}${path}`, { ...init, headers: { "content-type": "application/json", ...init.headers } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe("agent server over the LangGraph SDK", () => {
+  it("serves graph lead_agent as an assistant, by graph id and by assistant id", async () => {
+    const [assistant] = await client.assistants.search({ graphId: "lead_agent" });
+    expect(assistant?.graph_id).toBe("lead_agent");
+    const byId = await client.assistants.get(assistant!.assistant_id);
+    expect(byId.assistant_id).toBe(assistant!.assistant_id);
+    expect((await client.assistants.get("lead_agent")).assistant_id).toBe(assistant!.assistant_id);
+    const schemas = await client.assistants.getSchemas("lead_agent");
+    expect(Object.keys((schemas.state_schema as { properties: object }).properties)).toEqual(["messages", "activeSkill"]);
+    const graph = await client.assistants.getGraph("lead_agent");
+    expect(graph.nodes.map((node) => node.id)).toEqual(expect.arrayContaining(["model", "tools"]));
+  });
+
+  it("answers a run with wait, and keeps the conversation on the thread", async () => {
+    const thread = await client.threads.create({ metadata: { owner: "wait-test" } });
+    const values = await client.runs.wait(thread.thread_id, "lead_agent", { input: human("hello there") });
+    expect(lastMessage(values)).toMatchObject({ type: "ai", content: "Hello from the script. You said: hello there" });
+    const second = await client.runs.wait(thread.thread_id, "lead_agent", { input: human("what did I say") });
+    expect(lastMessage(second).content).toBe("You are on step 0; the last thing you said was: what did I say");
+    const state = await client.threads.getState(thread.thread_id);
+    expect((state.values as { messages: Message[] }).messages.map((m) => m.type)).toEqual(["human", "ai", "human", "ai"]);
+    const found = await client.threads.search({ metadata: { owner: "wait-test", graph_id: "lead_agent" } });
+    expect(found.map((t) => t.thread_id)).toEqual([thread.thread_id]);
+    expect(found[0]?.status).toBe("idle");
+  });
+
+  it("streams values, updates and messages-tuple events in order through a tool call round trip", async () => {
+    const thread = await client.threads.create();
+    const parts = await collect(
+      client.runs.stream(thread.thread_id, "lead_agent", { input: human("read /mnt/skills/public/notes/SKILL.md"), streamMode: ["values", "updates", "messages-tuple"] }),
+    );
+    expect(parts[0]?.event).toBe("metadata");
+    const updates = parts.filter((p) => p.event === "updates").map((p) => Object.keys(p.data as object)[0]);
+    expect(updates).toEqual(["model", "tools", "model"]);
+    // The tool call carries an id and the tool result answers that id.
+    const toolUpdate = parts.find((p) => p.event === "updates" && "tools" in (p.data as object))?.data as { tools: { messages: Message[] } };
+    const callUpdate = parts.find((p) => p.event === "updates" && "model" in (p.data as object))?.data as { model: { messages: Message[] } };
+    const call = callUpdate.model.messages[0]?.tool_calls?.[0];
+    expect(call).toMatchObject({ name: "read_file", args: { path: "/mnt/skills/public/notes/SKILL.md" } });
+    expect(toolUpdate.tools.messages[0]?.tool_call_id).toBe(call?.id);
+    // Events arrive in order: the model's update before the tool's, the final values last.
+    const order = parts.map((p) => p.event);
+    expect(order.indexOf("messages")).toBeGreaterThan(0);
+    expect(order.at(-1)).toBe("values");
+    const final = lastMessage(parts.at(-1)?.data);
+    expect(final.content).toContain("The secret word is pelican.");
+    // The streamed message chunks of the final answer add up to its text.
+    const finalChunks = parts
+      .filter((p) => p.event === "messages")
+      .map((p) => (p.data as [Message & { id: string }, unknown])[0])
+      .filter((m) => m.type === "ai" && typeof m.content === "string");
+    const lastId = finalChunks.at(-1)?.id;
+    expect(finalChunks.filter((m) => m.id === lastId).map((m) => m.content).join("")).toBe(final.content);
+  });
+
+  it("streams the older messages mode as metadata, partial and complete events", async () => {
+    const thread = await client.threads.create();
+    const parts = await collect(client.runs.stream(thread.thread_id, "lead_agent", { input: human("hi"), streamMode: "messages" }));
+    const events = parts.map((p) => p.event);
+    expect(events[0]).toBe("metadata");
+    expect(events).toContain("messages/metadata");
+    expect(events).toContain("messages/partial");
+    const partials = parts.filter((p) => p.event === "messages/partial").map((p) => (p.data as Message[])[0]?.content);
+    expect(partials.at(-1)).toBe("Hello from the script. You said: hi");
+    const completed = parts.filter((p) => p.event === "messages/complete").flatMap((p) => p.data as Message[]);
+    expect(completed.map((m) => m.type)).toEqual(["human", "ai"]);
+    expect(events).not.toContain("values");
+  });
+
+  it("interrupts on request_human_input and resumes with the user's answer", async () => {
+    const thread = await client.threads.create();
+    const paused = (await client.runs.wait(thread.thread_id, "lead_agent", { input: human("ask me") })) as Record<string, unknown>;
+    expect(paused.__interrupt__).toEqual([expect.objectContaining({ value: { question: "Which colour?" } })]);
+    const threadRecord = await client.threads.get(thread.thread_id);
+    expect(threadRecord.status).toBe("interrupted");
+    expect(Object.values(threadRecord.interrupts).flat()[0]).toMatchObject({ value: { question: "Which colour?" } });
+    const state = await client.threads.getState(thread.thread_id);
+    expect(state.next).toEqual(["tools"]);
+    const parts = await collect(client.runs.stream(thread.thread_id, "lead_agent", { command: { resume: "teal" }, streamMode: "values" }));
+    expect(lastMessage(parts.at(-1)?.data).content).toBe("Your colour is teal.");
+    expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+  });
+
+  it("creates background runs, joins them, lists and gets them", async () => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("background job") });
+    expect(run.status).toBe("pending");
+    const joined = await client.runs.join(thread.thread_id, run.run_id);
+    expect(lastMessage(joined).content).toBe("Hello from the script. You said: background job");
+    const fetched = await client.runs.get(thread.thread_id, run.run_id);
+    expect(fetched.status).toBe("success");
+    const listed = await client.runs.list(thread.thread_id);
+    expect(listed.map((r) => r.run_id)).toEqual([run.run_id]);
+    // A finished run's events can still be joined as a stream.
+    const replay = await collect(client.runs.joinStream(thread.thread_id, run.run_id));
+    expect(replay[0]?.event).toBe("metadata");
+  });
+
+  it("rejects a second run on a busy thread, and enqueues it when asked", async () => {
+    const thread = await client.threads.create();
+    const first = await client.runs.create(thread.thread_id, "lead_agent", { input: human("one"), afterSeconds: 1 });
+    const busy = await rawRequest(`/threads/${thread.thread_id}/runs`, { method: "POST", body: JSON.stringify({ assistant_id: "lead_agent", input: human("two") }) });
+    expect(busy.status).toBe(409);
+    expect(busy.body.code).toBe("THREAD_BUSY");
+    const second = await client.runs.create(thread.thread_id, "lead_agent", { input: human("two"), multitaskStrategy: "enqueue" });
+    await client.runs.join(thread.thread_id, second.run_id);
+    const messages = (await client.threads.getState(thread.thread_id)).values as { messages: Message[] };
+    expect(messages.messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["one", "two"]);
+    expect((await client.runs.get(thread.thread_id, first.run_id)).status).toBe("success");
+  });
+
+  it("cancels a pending run", async () => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("slow"), afterSeconds: 2 });
+    await client.runs.cancel(thread.thread_id, run.run_id, true);
+    expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
+    expect((await client.threads.getState(thread.thread_id)).values).toEqual({});
+  });
+
+  it("runs without a thread (stateless wait)", async () => {
+    const values = await client.runs.wait(null, "lead_agent", { input: human("stateless") });
+    expect(lastMessage(values).content).toBe("Hello from the script. You said: stateless");
+  });
+
+  it("patches, lists history of and deletes a thread", async () => {
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "lead_agent", { input: human("x") });
+    const patched = await client.threads.update(thread.thread_id, { metadata: { title: "first" } });
+    expect(patched.metadata).toMatchObject({ title: "first", graph_id: "lead_agent" });
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 10 });
+    expect(history.length).toBeGreaterThan(2);
+    expect(history[0]?.checkpoint?.checkpoint_id).toBeTruthy();
+    const earlier = await client.threads.getState(thread.thread_id, history[1]!.checkpoint.checkpoint_id!);
+    expect(earlier.checkpoint.checkpoint_id).toBe(history[1]?.checkpoint.checkpoint_id);
+    await client.threads.updateState(thread.thread_id, { values: { activeSkill: "public:notes" }, asNode: "model" });
+    expect(((await client.threads.getState(thread.thread_id)).values as { activeSkill: string }).activeSkill).toBe("public:notes");
+    await client.threads.delete(thread.thread_id);
+    const gone = await rawRequest(`/threads/${thread.thread_id}`);
+    expect(gone).toEqual({ status: 404, body: { code: "THREAD_NOT_FOUND", message: `no thread ${thread.thread_id}` } });
+  });
+
+  it("answers bad input with a code and a clear message", async () => {
+    const noThread = await rawRequest(`/threads/00000000-0000-4000-8000-000000000000/runs/wait`, { method: "POST", body: JSON.stringify({ assistant_id: "lead_agent", input: human("x") }) });
+    expect(noThread.status).toBe(404);
+    expect(noThread.body.code).toBe("THREAD_NOT_FOUND");
+    const badMode = await rawRequest(`/runs/wait`, { method: "POST", body: JSON.stringify({ assistant_id: "lead_agent", stream_mode: "everything" }) });
+    expect(badMode.status).toBe(400);
+    expect(badMode.body.code).toBe("VALIDATION_FAILED");
+    const noAssistant = await rawRequest(`/runs/wait`, { method: "POST", body: JSON.stringify({ assistant_id: "other_graph", input: human("x") }) });
+    expect(noAssistant.status).toBe(404);
+    expect(noAssistant.body.code).toBe("ASSISTANT_NOT_FOUND");
+    const noBody = await rawRequest(`/threads/search`, { method: "POST", body: "{not json" });
+    expect(noBody.status).toBe(400);
+    const unknownRoute = await rawRequest(`/nope`);
+    expect(unknownRoute).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
+    const refused = await rawRequest(`/assistants`, { method: "POST", body: JSON.stringify({ graph_id: "lead_agent" }) });
+    expect(refused).toMatchObject({ status: 403, body: { code: "FORBIDDEN" } });
+  });
+
+  it("refuses requests whose Host is not loopback when there is no API key", async () => {
+    // fetch may not set Host, so this request goes through node:http (what a DNS-rebound page would send).
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.get(`${agent.url}/info`, { headers: { host: "evil.example:2024" } }, (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+      });
+      request.on("error", reject);
+    });
+    expect(status).toBe(403);
+    expect((JSON.parse(body) as { code: string }).code).toBe("FORBIDDEN");
+    expect((await fetch(`${agent.url}/info`)).status).toBe(200);
+  });
+});
