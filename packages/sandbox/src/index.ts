@@ -1,2 +1,20 @@
 // Public API of @thinktank/sandbox: every export is listed here by name.
-export {};
+export { createSandboxExecutor } from "./executor/sandbox-executor.js";
+export type { SandboxExecutorOptions } from "./executor/sandbox-executor-options.js";
+export type {
+  SandboxExecutor,
+  SandboxRequest,
+  SandboxResult,
+  SandboxLanguage,
+  SandboxMount,
+  SandboxLimits,
+  SandboxLimitName,
+  SandboxWarmRequest,
+  SandboxCheck,
+  SandboxProblem,
+} from "./sandbox-types.js";
+export { sandboxPaths } from "./sandbox-paths.js";
+export { defaultLimits } from "./request/resolve-limits.js";
+export type { SandboxConfig } from "./request/resolve-limits.js";
+export { threadWorkspacePath, createThreadWorkspace } from "./workspaces/thread-workspace.js";
+export { checkSandbox } from "./executor/check-sandbox.js";

@@ -1,0 +1,161 @@
+import fs from "node:fs";
+import path from "node:path";
+import { discoverHost, discoverPython } from "../host/discover-host.js";
+import type { HostLayout, Interpreter } from "../host/discover-host.js";
+import { isReachableBy } from "../host/path-access.js";
+import { writeSyntheticEtc } from "../host/synthetic-etc.js";
+import { sandboxPaths } from "../sandbox-paths.js";
+import { bootstrapArguments } from "../worker/bootstraps.js";
+import { bwrapArguments } from "./bwrap-arguments.js";
+import { hostIdentity } from "./host-identity.js";
+import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
+import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
+import { missingTool } from "./unavailable.js";
+
+export interface BubblewrapLauncherOptions {
+  /** Folder for the synthetic /etc and the workers' folders (created by the executor). */
+  readonly runtimeDir: string;
+  readonly searchPath: string;
+  readonly bwrapCommand: string;
+  readonly nodePath: string;
+  readonly pythonCommand: string;
+  /** The uid the host process runs as. */
+  readonly hostUid: number;
+  /** Who runs the sandbox when the host is root (RLIMIT_NPROC does not apply to root). */
+  readonly sandboxIds: { readonly uid: number; readonly gid: number };
+}
+
+const bootstrapEnvFor = (): Record<string, string> => ({
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  HOME: sandboxPaths.workspace,
+  TMPDIR: sandboxPaths.tmp,
+  LANG: "C.UTF-8",
+});
+
+/** The default backend: each worker is a bubblewrap sandbox (see `bwrapArguments`). */
+export class BubblewrapLauncher implements Launcher {
+  readonly backend = "bubblewrap" as const;
+  private layout: Promise<HostLayout> | undefined;
+  private python: Promise<Interpreter | { problem: string }> | undefined;
+  private etcDir: string | undefined;
+
+  constructor(private readonly options: BubblewrapLauncherOptions) {}
+
+  /** The host layout, discovered once. */
+  host(): Promise<HostLayout> {
+    this.layout ??= discoverHost(this.options);
+    return this.layout;
+  }
+
+  private get asRoot(): boolean {
+    return this.options.hostUid === 0;
+  }
+
+  async describe(): Promise<Record<string, string | number | boolean | undefined>> {
+    const host = await this.host();
+    return {
+      bwrap: host.bwrap ?? "not found",
+      bwrapVersion: host.bwrapVersion,
+      disableUserns: host.features.disableUserns,
+      tmpfsSize: host.features.tmpfsSize,
+      prlimit: host.prlimit ?? "not found",
+      node: host.node.executable,
+    };
+  }
+
+  identity(spec: WorkerSpec): string {
+    return hostIdentity([spec.workspaceDir, ...spec.mounts.map((mount) => mount.hostPath)]);
+  }
+
+  async plan(spec: WorkerSpec, workerId: string): Promise<PlanResult> {
+    const host = await this.host();
+    if (!host.bwrap) return missingTool("bwrap", this.options.searchPath);
+    if (!host.prlimit) return missingTool("prlimit", this.options.searchPath);
+    const interpreter = await this.interpreter(spec, host);
+    if ("problem" in interpreter) return { ok: false, code: "SANDBOX_UNAVAILABLE", message: `${interpreter.problem}. Fix: install python3 or set the executor's pythonCommand` };
+
+    const { uid, gid } = this.options.sandboxIds;
+    this.etcDir ??= writeSyntheticEtc(path.join(this.options.runtimeDir, "etc"));
+    const workersDir = path.join(this.options.runtimeDir, "workers");
+    fs.mkdirSync(workersDir, { recursive: true, mode: 0o755 });
+    const runDir = path.join(workersDir, workerId);
+    fs.mkdirSync(runDir, { mode: this.asRoot ? 0o750 : 0o700 });
+    if (this.asRoot) {
+      fs.chownSync(runDir, 0, gid);
+      const workspace = fs.statSync(spec.workspaceDir);
+      if (workspace.uid !== uid) fs.chownSync(spec.workspaceDir, uid, gid);
+    }
+
+    // bubblewrap resolves bind sources as the sandbox user: as root, stage what that user cannot reach.
+    const sources = [...host.systemEntries.filter((entry) => !entry.symlink).map((entry) => entry.path), ...interpreter.binds, this.etcDir, runDir, spec.workspaceDir, ...spec.mounts.map((mount) => mount.hostPath)];
+    const staged = new Map<string, string>();
+    if (this.asRoot) {
+      for (const source of sources) {
+        if (isReachableBy(source, uid, gid)) continue;
+        const stagePoint = path.join(runDir, `stage-${staged.size}`);
+        if (fs.statSync(source).isDirectory()) fs.mkdirSync(stagePoint, { mode: 0o755 });
+        else fs.writeFileSync(stagePoint, "", { mode: 0o644 });
+        staged.set(source, stagePoint);
+      }
+    }
+    const alternatives = fs.existsSync("/etc/alternatives") ? "/etc/alternatives" : undefined;
+    const programBase = path.posix.join(sandboxPaths.tmp, "thinktank-main");
+    const args = bwrapArguments({
+      features: host.features,
+      systemEntries: host.systemEntries,
+      etcDir: this.etcDir,
+      alternativesDir: alternatives,
+      interpreterBinds: interpreter.binds,
+      runDir,
+      workspaceDir: spec.workspaceDir,
+      mounts: spec.mounts,
+      tmpMb: spec.limits.tmpMb,
+      env: bootstrapEnvFor(),
+      sourceOf: (hostPath) => staged.get(hostPath) ?? hostPath,
+      command: [host.prlimit, ...limitArguments(spec.limits, { processes: true }), interpreter.executable, ...bootstrapArguments(spec.language, programBase, nodeHeapMb(spec.limits))],
+    });
+
+    let command = host.bwrap;
+    let commandArgs = args;
+    if (staged.size > 0) {
+      if (!host.unshare || !host.setpriv || !host.mount) return missingTool(!host.unshare ? "unshare" : !host.setpriv ? "setpriv" : "mount", this.options.searchPath);
+      // A private mount namespace where the unreachable folders are bound onto reachable stage points; then drop to the sandbox user.
+      const bindPairs = [...staged].flatMap(([source, stagePoint]) => [source, stagePoint]);
+      const script = `while [ "$1" != "--" ]; do "$MOUNT" --bind "$1" "$2" || exit 125; shift 2; done; shift; exec "$@"`;
+      command = host.unshare;
+      commandArgs = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script.replace("$MOUNT", host.mount), "sh", ...bindPairs, "--", host.setpriv, `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--", host.bwrap, ...args];
+    }
+    return {
+      ok: true,
+      plan: {
+        command,
+        args: commandArgs,
+        env: {},
+        cwd: "/",
+        ...(this.asRoot && staged.size === 0 ? { uid, gid } : {}),
+        detached: false,
+        baseEnv: bootstrapEnvFor(),
+        bridge: { kind: "proxy", listenPath: path.join(runDir, "bridge.sock"), sandboxPath: sandboxPaths.bridgeSocket, ...(this.asRoot ? { owner: { uid: 0, gid } } : {}) },
+        envCommand: "/usr/bin/env",
+        // Killing bubblewrap kills the sandbox's pid 1 (--die-with-parent), and with it every process in the pid namespace.
+        killTree: (pid) => {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+            // already gone
+          }
+        },
+        // Nothing can outlive bubblewrap: when the sandbox's pid 1 ends, the kernel kills the rest of its pid namespace.
+        afterExit: () => undefined,
+        cleanup: () => fs.rmSync(runDir, { recursive: true, force: true }),
+      },
+    };
+  }
+
+  private interpreter(spec: WorkerSpec, host: HostLayout): Promise<Interpreter | { problem: string }> {
+    if (spec.language === "javascript") return Promise.resolve(host.node);
+    if (spec.language === "shell") return Promise.resolve({ executable: "/bin/sh", binds: [] });
+    this.python ??= discoverPython(this.options.pythonCommand, this.options.searchPath, host.systemEntries);
+    return this.python;
+  }
+}

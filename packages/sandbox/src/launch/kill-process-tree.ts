@@ -1,0 +1,57 @@
+import fs from "node:fs";
+
+/**
+ * Kills a process, its process group and every descendant still attached to it (found through
+ * /proc), so a program cannot outlive its timeout by forking. Without a pid namespace a descendant
+ * that has already been re-parented to init cannot be found: only the bubblewrap backend is airtight.
+ */
+export function killProcessTree(rootPid: number): void {
+  // Freeze first, so nothing forks or re-parents between looking and killing; repeat until no new process appears.
+  const victims = new Set<number>([rootPid]);
+  signal(rootPid, "SIGSTOP");
+  for (let round = 0; round < 10; round++) {
+    const fresh = descendantsOf(rootPid).filter((pid) => !victims.has(pid));
+    if (fresh.length === 0) break;
+    for (const pid of fresh) {
+      victims.add(pid);
+      signal(pid, "SIGSTOP");
+    }
+  }
+  signal(-rootPid, "SIGKILL");
+  for (const pid of victims) signal(pid, "SIGKILL");
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
+
+/** Every process whose chain of parents reaches `rootPid`. */
+export function descendantsOf(rootPid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The command name (field 2) may contain spaces: fields resume after the last ")".
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const list = children.get(parent) ?? [];
+      list.push(Number(entry));
+      children.set(parent, list);
+    } catch {
+      // exited while we looked
+    }
+  }
+  const found: number[] = [];
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,53 @@
+import type { ErrorCode, SandboxBackend } from "@thinktank/core";
+import type { SandboxLanguage, SandboxLimits, SandboxMount } from "../sandbox-types.js";
+
+/** What fixes a worker when it starts: a warm worker can serve any request with the same spec. */
+export interface WorkerSpec {
+  readonly language: SandboxLanguage;
+  readonly workspaceDir: string;
+  readonly mounts: readonly SandboxMount[];
+  readonly limits: SandboxLimits;
+}
+
+/** How to start one worker process, and what to undo once it has ended. */
+export interface LaunchPlan {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** The environment of the launched process: never the host's. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  readonly uid?: number;
+  readonly gid?: number;
+  /** Start in a new process group (the local backend kills the group). */
+  readonly detached: boolean;
+  /** The environment every program starts from (PATH, HOME, TMPDIR, LANG); the request's env is merged over it. */
+  readonly baseEnv: Readonly<Record<string, string>>;
+  /** Where the program reaches the bridge: a proxy the worker listens on, or the host socket itself. */
+  readonly bridge: BridgeExposure;
+  /** /usr/bin/env, used by the shell job to set exactly the job's environment. */
+  readonly envCommand: string;
+  /** Kills the program and everything it started, while the launched process is alive. */
+  killTree(pid: number): void;
+  /** Called once the launched process has exited: kills anything it left behind (the local backend's process group). */
+  afterExit(pid: number): void;
+  /** Removes the worker's files once it has ended. */
+  cleanup(): void;
+}
+
+export type BridgeExposure =
+  /** The worker proxies connections from `listenPath` (inside a folder the sandbox sees) to the request's socket. */
+  | { readonly kind: "proxy"; readonly listenPath: string; readonly sandboxPath: string; readonly owner?: { readonly uid: number; readonly gid: number } }
+  /** No isolation: the program connects to the host socket directly. */
+  | { readonly kind: "direct" };
+
+export type PlanResult = { ok: true; plan: LaunchPlan } | { ok: false; code: ErrorCode; message: string };
+
+/** A backend: turns a worker spec into a launch plan. */
+export interface Launcher {
+  readonly backend: SandboxBackend;
+  plan(spec: WorkerSpec, workerId: string): Promise<PlanResult>;
+  /** What the backend found on the host (tool paths, versions), for diagnostics. */
+  describe(): Promise<Readonly<Record<string, string | number | boolean | undefined>>>;
+  /** Identity of the spec's host folders (device and inode), so a warm worker bound to a replaced folder is not reused. */
+  identity(spec: WorkerSpec): string;
+}

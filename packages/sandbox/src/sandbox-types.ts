@@ -1,0 +1,123 @@
+import type { ErrorCode, SandboxBackend } from "@thinktank/core";
+
+/** What the sandbox runs: bundled JavaScript (ESM), Python source, or a shell command line. */
+export type SandboxLanguage = "javascript" | "python" | "shell";
+
+/** A host folder (or file) made visible inside the sandbox, always read-only. */
+export interface SandboxMount {
+  /** Absolute path on the host. */
+  readonly hostPath: string;
+  /** Absolute path inside the sandbox, e.g. `/mnt/code-api` or `/mnt/skills`. */
+  readonly sandboxPath: string;
+}
+
+/** Resource limits of one run. Every field has a default from config.yaml (see `resolveLimits`). */
+export interface SandboxLimits {
+  /** Memory per process in MiB (RLIMIT_DATA; node's heap is capped below it). @default config.sandbox.memory_mb */
+  readonly memoryMb: number;
+  /** Processes and threads inside the sandbox (RLIMIT_NPROC, counted per sandbox). @default config.sandbox.max_processes */
+  readonly maxProcesses: number;
+  /** CPU seconds per process (RLIMIT_CPU). @default config.sandbox.cpu_seconds */
+  readonly cpuSeconds: number;
+  /** Largest file a process may write, in MiB (RLIMIT_FSIZE). @default config.sandbox.max_file_mb */
+  readonly maxFileMb: number;
+  /** Size of the private /tmp (and of /dev/shm), in MiB. @default 64 */
+  readonly tmpMb: number;
+  /** Bytes of stdout returned; the rest is counted and replaced by a marker. @default config.code_execution.max_stdout_bytes */
+  readonly maxStdoutBytes: number;
+  /** Bytes of stderr returned. @default config.code_execution.max_stderr_bytes */
+  readonly maxStderrBytes: number;
+  /** Total output (stdout + stderr) after which the program is stopped, so a flood cannot run on. @default 16 MiB */
+  readonly killAfterOutputBytes: number;
+}
+
+export interface SandboxRequest {
+  readonly language: SandboxLanguage;
+  /** JavaScript already bundled as an ES module, Python source, or a shell command line. */
+  readonly source: string;
+  /** Host folder mounted read-write at `SANDBOX_WORKSPACE_PATH`; also the working directory. Must exist. */
+  readonly workspaceDir: string;
+  /** Extra read-only mounts (the code API at /mnt/code-api, the skills tree at /mnt/skills, ...). */
+  readonly mounts?: readonly SandboxMount[];
+  /**
+   * The only environment the program sees (never the host's). Merged over a small default
+   * (PATH, HOME = the workspace, TMPDIR, LANG). Applied when the program starts, so variables an
+   * interpreter reads while booting (NODE_OPTIONS) have no effect; PYTHONPATH is honoured.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** A host Unix socket (the MCP bridge) exposed at `SANDBOX_BRIDGE_SOCKET_PATH`; sets THINKTANK_BRIDGE_SOCKET. */
+  readonly bridgeSocket?: string;
+  /** The per-execution bridge secret; sets THINKTANK_BRIDGE_TOKEN. */
+  readonly bridgeToken?: string;
+  /** Wall-clock limit; the whole process tree is killed when it passes. @default config.code_execution.timeout_seconds */
+  readonly timeoutMs?: number;
+  /** Bytes fed to the program's standard input (closed right after). @default empty */
+  readonly stdin?: string | Uint8Array;
+  readonly limits?: Partial<SandboxLimits>;
+}
+
+/** Which limit ended a run. */
+export type SandboxLimitName = "wall_time" | "cpu" | "memory" | "processes" | "file_size" | "output";
+
+export interface SandboxResult {
+  /** The program's exit code; null when the host stopped it (timeout, output flood) or it could not start. */
+  readonly exitCode: number | null;
+  /**
+   * The signal that ended the program, as far as it can be told. Inside the bubblewrap pid namespace
+   * a death by signal n reaches the host as exit code 128 + n (the shell convention).
+   */
+  readonly signal?: string;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  readonly timedOut: boolean;
+  /** From handing the program over to the end of the last process. */
+  readonly durationMs: number;
+  /** Set when a limit ended the run. */
+  readonly limit?: SandboxLimitName;
+  /** True when a pre-started worker ran the program. */
+  readonly warm: boolean;
+  /** Set when the run did not complete normally: the sandbox is unavailable, the request is invalid, a limit was hit. */
+  readonly error?: { readonly code: ErrorCode; readonly message: string };
+}
+
+/** The part of a request that fixes a worker at start-up (used to pre-start workers). */
+export type SandboxWarmRequest = Pick<SandboxRequest, "language" | "workspaceDir" | "mounts" | "limits">;
+
+/** One thing `checkSandbox` found wrong, and how to fix it. */
+export interface SandboxProblem {
+  readonly problem: string;
+  readonly fix: string;
+}
+
+export interface SandboxCheck {
+  readonly ok: boolean;
+  readonly backend: SandboxBackend;
+  /** False for the local backend: programs run with the host user's rights. */
+  readonly isolated: boolean;
+  /** One line for a log or a CLI: what works, or the first problem and its fix. */
+  readonly summary: string;
+  readonly problems: readonly SandboxProblem[];
+  readonly details: Readonly<Record<string, string | number | boolean | undefined>>;
+}
+
+/**
+ * Runs untrusted programs. `run` never throws: every failure comes back as a result with `error`
+ * (Cloudflare codemode style).
+ */
+export interface SandboxExecutor {
+  readonly backend: SandboxBackend;
+  run(request: SandboxRequest): Promise<SandboxResult>;
+  /** Diagnoses the backend (tools installed, namespaces allowed) by starting a real sandbox. */
+  check(): Promise<SandboxCheck>;
+  /**
+   * Starts workers for this shape of request ahead of time (e.g. when a thread is created); resolves
+   * when they are ready. Fire and forget is fine: it never rejects.
+   */
+  prewarm(request: SandboxWarmRequest): Promise<void>;
+  /** The thread's workspace under config.sandbox.workspaces_dir, created with the right owner. Throws on an unsafe id. */
+  workspaceFor(threadId: string): string;
+  /** Stops every idle worker and removes the executor's runtime folder. */
+  close(): Promise<void>;
+}

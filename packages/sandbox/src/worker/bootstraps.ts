@@ -1,0 +1,95 @@
+/**
+ * The programs a worker starts with. Each one tells the host it is ready by writing "R" on fd 3,
+ * reads its job from fd 3 until end of file, closes fd 3 (the program never talks to the host
+ * through it), installs the job's environment and runs the job's program in a fresh process.
+ * Workers are single-use: one job, then the process exits.
+ */
+import type { SandboxLanguage } from "../sandbox-types.js";
+
+/** Node (ESM): the job is JSON `{ env, source }`; the program is written to `argv[1]` and imported. */
+const nodeBootstrap = `
+import fs from "node:fs";
+import net from "node:net";
+import { pathToFileURL } from "node:url";
+const programPath = process.argv[1];
+const channel = new net.Socket({ fd: 3, readable: true, writable: true });
+const chunks = [];
+channel.on("data", (chunk) => chunks.push(chunk));
+channel.on("end", () => {
+  channel.destroy();
+  const job = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  for (const name of Object.keys(process.env)) delete process.env[name];
+  Object.assign(process.env, job.env);
+  fs.writeFileSync(programPath, job.source);
+  process.argv.splice(1, process.argv.length - 1, programPath);
+  import(pathToFileURL(programPath).href).catch((error) => {
+    process.exitCode = 1;
+    console.error(error);
+  });
+});
+channel.write("R");
+`;
+
+/** Python: the job is JSON `{ env, source }`; the program runs as a fresh __main__ from `sys.argv[1]`. */
+const pythonBootstrap = `
+import json, os, sys, types
+def _thinktank_main():
+    os.write(3, b"R")
+    chunks = []
+    while True:
+        chunk = os.read(3, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(3)
+    job = json.loads(b"".join(chunks))
+    os.environ.clear()
+    os.environ.update(job["env"])
+    extra = [entry for entry in job["env"].get("PYTHONPATH", "").split(os.pathsep) if entry]
+    sys.path[1:1] = extra
+    program_path = sys.argv[1]
+    with open(program_path, "w", encoding="utf-8") as handle:
+        handle.write(job["source"])
+    sys.argv = [program_path]
+    module = types.ModuleType("__main__")
+    module.__file__ = program_path
+    sys.modules["__main__"] = module
+    code = compile(job["source"], program_path, "exec")
+    try:
+        exec(code, module.__dict__)
+    except SystemExit:
+        raise
+    except BaseException as error:
+        import traceback
+        traceback.print_exception(type(error), error, error.__traceback__.tb_next)
+        sys.exit(1)
+_thinktank_main()
+`;
+
+/** Shell: the job is a script from \`shellJob\` that execs the command with exactly the job's environment. */
+const shellBootstrap = `printf R >&3; job=$(cat <&3); exec 3<&-; eval "$job"`;
+
+/** The interpreter arguments that run a worker's bootstrap (after the interpreter's own path); the program is written to `programBase` + .mjs / .py. */
+export function bootstrapArguments(language: SandboxLanguage, programBase: string, nodeHeapMb: number): string[] {
+  switch (language) {
+    case "javascript":
+      return [`--max-old-space-size=${nodeHeapMb}`, "--input-type=module", "-e", nodeBootstrap, `${programBase}.mjs`];
+    case "python":
+      // -s: no user site-packages; -B: no .pyc writes into read-only trees.
+      return ["-s", "-B", "-c", pythonBootstrap, `${programBase}.py`];
+    case "shell":
+      return ["-c", shellBootstrap, "sh"];
+  }
+}
+
+/** What is written to a worker's fd 3 to start its program. */
+export function encodeJob(language: SandboxLanguage, source: string, env: Readonly<Record<string, string>>, envCommand: string): string {
+  if (language !== "shell") return JSON.stringify({ env, source });
+  const assignments = Object.entries(env).map(([name, value]) => quote(`${name}=${value}`));
+  return `exec ${quote(envCommand)} -i ${assignments.join(" ")} /bin/sh -c ${quote(source)} sh`;
+}
+
+/** Single-quotes a word for sh. */
+function quote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}

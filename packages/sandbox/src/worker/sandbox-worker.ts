@@ -1,0 +1,218 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import type { Duplex, Writable } from "node:stream";
+import { CappedOutput } from "../output/capped-output.js";
+import type { LaunchPlan } from "../launch/launch-plan.js";
+import { BridgeProxy } from "./bridge-proxy.js";
+
+export interface WorkerJob {
+  /** What goes to the bootstrap on fd 3 (see `encodeJob`). */
+  readonly payload: string;
+  readonly stdin: Buffer;
+  readonly timeoutMs: number;
+  readonly maxStdoutBytes: number;
+  readonly maxStderrBytes: number;
+  readonly killAfterOutputBytes: number;
+  /** The host bridge socket the worker's proxy forwards to. */
+  readonly bridgeSocket: string | undefined;
+}
+
+export interface WorkerOutcome {
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** The bootstrap reported ready: the sandbox and the interpreter came up. */
+  readonly started: boolean;
+  readonly timedOut: boolean;
+  readonly outputLimitHit: boolean;
+  readonly stdout: CappedOutput;
+  readonly stderr: CappedOutput;
+  readonly durationMs: number;
+  /** The process could not be spawned at all (e.g. ENOENT). */
+  readonly spawnError?: string;
+}
+
+/** @default 2,000 ms to wait for pipes to close after the process exited */
+const closeGraceMs = 2_000;
+
+/**
+ * One sandboxed interpreter, started ahead of its job and used once. Output that arrives before the
+ * job (a start-up error) is kept and reported with the job's output.
+ */
+export class SandboxWorker {
+  private readonly child: ChildProcess;
+  private readonly early = { stdout: new CappedOutput(8192), stderr: new CappedOutput(8192) };
+  private collectors: { stdout: CappedOutput; stderr: CappedOutput } | undefined;
+  private exited = false;
+  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private spawnError: string | undefined;
+  private started = false;
+  private claimed = false;
+  private readonly exitListeners: Array<() => void> = [];
+  /** Resolves true when the bootstrap is ready for a job, false if the worker ended first. */
+  readonly ready: Promise<boolean>;
+  private readonly closed: Promise<void>;
+
+  private constructor(
+    private readonly plan: LaunchPlan,
+    private readonly proxy: BridgeProxy | undefined,
+    /** Identity of the host folders bound at start (see `Launcher.identity`). */
+    readonly identity: string,
+    private readonly now: () => number,
+  ) {
+    this.child = spawn(plan.command, [...plan.args], {
+      cwd: plan.cwd,
+      env: { ...plan.env },
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      detached: plan.detached,
+      ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
+    });
+    const channel = this.child.stdio[3] as Duplex;
+    this.ready = new Promise((resolve) => {
+      channel.once("data", () => {
+        this.started = true;
+        resolve(true);
+      });
+      this.onExit(() => resolve(this.started));
+    });
+    channel.on("error", () => undefined);
+    this.child.stdin?.on("error", () => undefined);
+    this.child.stdout?.on("data", (chunk: Buffer) => this.output("stdout", chunk));
+    this.child.stderr?.on("data", (chunk: Buffer) => this.output("stderr", chunk));
+    this.closed = new Promise((resolve) => {
+      let settled = false;
+      const settle = (): void => {
+        if (settled) return;
+        settled = true;
+        this.proxy?.close();
+        try {
+          plan.cleanup();
+        } catch {
+          // best effort: the runtime folder is removed on close anyway
+        }
+        resolve();
+      };
+      this.child.once("error", (error) => {
+        this.spawnError = error.message;
+        this.markExited(null, null);
+        settle();
+      });
+      this.child.once("exit", (code, signal) => {
+        this.markExited(code, signal);
+        if (this.child.pid !== undefined) plan.afterExit(this.child.pid);
+        // A straggler holding the pipes open must not hold the result back.
+        setTimeout(() => {
+          this.child.stdout?.destroy();
+          this.child.stderr?.destroy();
+          settle();
+        }, closeGraceMs).unref();
+      });
+      this.child.once("close", settle);
+    });
+  }
+
+  static async start(plan: LaunchPlan, identity: string, now: () => number): Promise<SandboxWorker> {
+    const proxy = plan.bridge.kind === "proxy" ? await BridgeProxy.listen(plan.bridge.listenPath, plan.bridge.owner) : undefined;
+    return new SandboxWorker(plan, proxy, identity, now);
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  get isReady(): boolean {
+    return this.started;
+  }
+
+  /** Where the program finds the bridge socket. */
+  bridgePathFor(hostSocket: string): string {
+    return this.plan.bridge.kind === "proxy" ? this.plan.bridge.sandboxPath : hostSocket;
+  }
+
+  get baseEnv(): Readonly<Record<string, string>> {
+    return this.plan.baseEnv;
+  }
+
+  get envCommand(): string {
+    return this.plan.envCommand;
+  }
+
+  onExit(listener: () => void): void {
+    if (this.exited) listener();
+    else this.exitListeners.push(listener);
+  }
+
+  /** Runs the job; resolves once every process of the worker is gone. Never rejects. */
+  async run(job: WorkerJob): Promise<WorkerOutcome> {
+    if (this.claimed) throw new Error("a sandbox worker runs one job only");
+    this.claimed = true;
+    const startedAt = this.now();
+    const stdout = new CappedOutput(job.maxStdoutBytes);
+    const stderr = new CappedOutput(job.maxStderrBytes);
+    this.collectors = { stdout, stderr };
+    let timedOut = false;
+    let outputLimitHit = false;
+    const kill = (): void => {
+      if (!this.exited && this.child.pid !== undefined) this.plan.killTree(this.child.pid);
+    };
+    const checkOutput = (): void => {
+      if (!outputLimitHit && stdout.totalBytes + stderr.totalBytes > job.killAfterOutputBytes) {
+        outputLimitHit = true;
+        kill();
+      }
+    };
+    this.outputCheck = checkOutput;
+    stdout.push(this.early.stdout.bytes());
+    stderr.push(this.early.stderr.bytes());
+    this.proxy?.attach(job.bridgeSocket);
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, job.timeoutMs);
+    if (!this.exited) {
+      (this.child.stdio[3] as Writable).end(job.payload);
+      this.child.stdin?.end(job.stdin);
+    }
+    await this.closed;
+    clearTimeout(timer);
+    return {
+      exitCode: this.exitInfo?.code ?? null,
+      signal: this.exitInfo?.signal ?? null,
+      started: this.started,
+      timedOut,
+      outputLimitHit,
+      stdout,
+      stderr,
+      durationMs: this.now() - startedAt,
+      ...(this.spawnError ? { spawnError: this.spawnError } : {}),
+    };
+  }
+
+  /** Stops an idle (or running) worker and everything it started. */
+  kill(): void {
+    if (!this.exited && this.child.pid !== undefined) this.plan.killTree(this.child.pid);
+  }
+
+  /** Resolves when the worker has ended and its files are removed. */
+  whenClosed(): Promise<void> {
+    return this.closed;
+  }
+
+  private outputCheck: () => void = () => undefined;
+
+  private output(stream: "stdout" | "stderr", chunk: Buffer): void {
+    if (!this.collectors) {
+      this.early[stream].push(chunk);
+      return;
+    }
+    this.collectors[stream].push(chunk);
+    this.outputCheck();
+  }
+
+  private markExited(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.exitInfo = { code, signal };
+    for (const listener of this.exitListeners.splice(0)) listener();
+  }
+}
