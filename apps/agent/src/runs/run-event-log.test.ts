@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { RunEventLog } from "./run-event-log.js";
+
+async function take(iterable: AsyncIterable<{ id: string; event: string }>): Promise<string[]> {
+  const seen: string[] = [];
+  for await (const event of iterable) seen.push(`${event.id}:${event.event}`);
+  return seen;
+}
+
+describe("RunEventLog", () => {
+  it("replays past events and follows new ones until closed", async () => {
+    const log = new RunEventLog();
+    log.push("metadata", {});
+    const following = take(log.follow());
+    log.push("values", { a: 1 });
+    setTimeout(() => {
+      log.push("values", { a: 2 });
+      log.close();
+    }, 10);
+    expect(await following).toEqual(["0:metadata", "1:values", "2:values"]);
+  });
+
+  it("resumes after a Last-Event-ID, and ignores pushes once closed", async () => {
+    const log = new RunEventLog();
+    for (const name of ["metadata", "values", "updates"]) log.push(name, null);
+    log.close();
+    log.push("late", null);
+    expect(await take(log.follow("0"))).toEqual(["1:values", "2:updates"]);
+    expect(await take(log.follow("garbage"))).toHaveLength(3);
+  });
+
+  it("stops following when the signal aborts", async () => {
+    const log = new RunEventLog();
+    log.push("metadata", null);
+    const controller = new AbortController();
+    const following = take(log.follow(undefined, controller.signal));
+    setTimeout(() => controller.abort(), 10);
+    expect(await following).toEqual(["0:metadata"]);
+  });
+});
