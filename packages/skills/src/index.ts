@@ -29,3 +29,5 @@ export type { InstallSkillOptions } from "./install-skill.js";
 export { validateSkillPackage } from "./validate-skill-package.js";
 export { SkillsService } from "./skills-service.js";
 export type { SkillSettingsStore, SkillsServiceOptions } from "./skills-service.js";
+export { toSkillJson, skillJsonSchema, skillProblemJsonSchema } from "./skill-json.js";
+export type { SkillJson } from "./skill-json.js";

@@ -1,4 +1,6 @@
 import type { CliCommand } from "../cli-command.js";
+import { skillsCommand } from "./skills.js";
+import { mcpCommand } from "./mcp.js";
 
 /** Every top-level command, in the order `thinktank help` lists them. Add new ones here. */
-export const commands: readonly CliCommand[] = [];
+export const commands: readonly CliCommand[] = [skillsCommand, mcpCommand];

@@ -1,0 +1,117 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ExtensionsStore, archiveLimitsFromConfig, loadConfig } from "@thinktank/core";
+import type { Config } from "@thinktank/core";
+import { SkillsService, SkillsSnapshotter, defaultSkillSources, loadSkills, toSkillJson, validateSkillPackage } from "@thinktank/skills";
+import type { CliCommand, CliIo } from "../cli-command.js";
+
+const usage = ["skills list [--json]", "skills validate PATH [--json]", "skills install PATH [--overwrite] [--json]"];
+
+/** `thinktank skills list|validate|install`: the same library and rules as the gateway's /api/skills. */
+export const skillsCommand: CliCommand = {
+  name: "skills",
+  summary: "List, validate and install Agent Skills",
+  usage,
+  async run(args, io) {
+    const [subcommand, ...rest] = args;
+    switch (subcommand) {
+      case "list":
+        return list(rest, io);
+      case "validate":
+        return validate(rest, io);
+      case "install":
+        return install(rest, io);
+      default:
+        io.stderr.write(`${subcommand ? `thinktank skills: unknown subcommand '${subcommand}'\n` : ""}Usage:\n${usage.map((line) => `  thinktank ${line}`).join("\n")}\n`);
+        return 2;
+    }
+  },
+};
+
+function parse(args: string[], io: CliIo, options: { overwrite?: boolean } = {}): { json: boolean; overwrite: boolean; positionals: string[] } | undefined {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { json: { type: "boolean", default: false }, ...(options.overwrite ? { overwrite: { type: "boolean" as const, default: false } } : {}) },
+    });
+    return { json: values.json === true, overwrite: (values as { overwrite?: boolean }).overwrite === true, positionals };
+  } catch (error) {
+    io.stderr.write(`thinktank skills: ${error instanceof Error ? error.message : String(error)}\n`);
+    return undefined;
+  }
+}
+
+function configFor(io: CliIo): Config {
+  return loadConfig({ env: io.env, cwd: io.cwd });
+}
+
+async function list(args: string[], io: CliIo): Promise<number> {
+  const parsed = parse(args, io);
+  if (!parsed) return 2;
+  const config = configFor(io);
+  const { document } = await new ExtensionsStore(config.extensions_config).read();
+  const { skills, problems } = await loadSkills({ sources: defaultSkillSources(config.skills.path), settings: document, containerPath: config.skills.container_path });
+  if (parsed.json) {
+    io.stdout.write(`${JSON.stringify({ skills: skills.map(toSkillJson), problems }, null, 2)}\n`);
+    return 0;
+  }
+  const width = Math.max(8, ...skills.map((skill) => skill.identity.length));
+  for (const skill of skills) {
+    const firstLine = skill.description.split("\n")[0] ?? "";
+    const summary = firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine;
+    io.stdout.write(`${skill.identity.padEnd(width)}  ${skill.enabled ? "enabled " : "disabled"}  ${summary}\n`);
+    for (const warning of skill.warnings) io.stdout.write(`${"".padEnd(width)}  warning   ${warning}\n`);
+  }
+  if (skills.length === 0) io.stdout.write(`no skills in ${config.skills.path}\n`);
+  for (const problem of problems) io.stderr.write(`skipped: ${problem.message}\n`);
+  return 0;
+}
+
+async function validate(args: string[], io: CliIo): Promise<number> {
+  const parsed = parse(args, io);
+  if (!parsed) return 2;
+  const [target] = parsed.positionals;
+  if (!target || parsed.positionals.length > 1) {
+    io.stderr.write("Usage: thinktank skills validate PATH   (a skill folder, its SKILL.md, or a .skill/.zip archive)\n");
+    return 2;
+  }
+  const config = configFor(io);
+  const result = await validateSkillPackage({ kind: "path", path: path.resolve(io.cwd, target) }, { limits: archiveLimitsFromConfig(config) });
+  const valid = result.problems.length === 0;
+  if (parsed.json) io.stdout.write(`${JSON.stringify({ valid, name: result.name ?? null, problems: result.problems }, null, 2)}\n`);
+  else if (valid) io.stdout.write(`${target}: valid skill "${result.name}"\n`);
+  else {
+    io.stdout.write(`${target}: not a valid skill (${result.problems.length} problem${result.problems.length === 1 ? "" : "s"})\n`);
+    for (const problem of result.problems) io.stdout.write(`  - ${problem}\n`);
+  }
+  return valid ? 0 : 1;
+}
+
+async function install(args: string[], io: CliIo): Promise<number> {
+  const parsed = parse(args, io, { overwrite: true });
+  if (!parsed) return 2;
+  const [target] = parsed.positionals;
+  if (!target || parsed.positionals.length > 1) {
+    io.stderr.write("Usage: thinktank skills install PATH [--overwrite]   (a skill folder or a .skill/.zip archive)\n");
+    return 2;
+  }
+  const config = configFor(io);
+  const store = new ExtensionsStore(config.extensions_config);
+  const snapshotter = new SkillsSnapshotter({ sources: defaultSkillSources(config.skills.path), settings: store, containerPath: config.skills.container_path, watch: false });
+  try {
+    const service = new SkillsService({
+      snapshotter,
+      store,
+      customRoot: path.join(config.skills.path, "custom"),
+      limits: archiveLimitsFromConfig(config),
+      containerPath: config.skills.container_path,
+    });
+    const skill = await service.install({ kind: "path", path: path.resolve(io.cwd, target) }, { overwrite: parsed.overwrite });
+    if (parsed.json) io.stdout.write(`${JSON.stringify(toSkillJson(skill), null, 2)}\n`);
+    else io.stdout.write(`installed ${skill.identity} (${skill.enabled ? "enabled" : "disabled"}) at ${skill.containerPath}\n`);
+    return 0;
+  } finally {
+    snapshotter.close();
+  }
+}

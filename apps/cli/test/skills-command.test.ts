@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { buildZip } from "@thinktank/core";
+import { makeTempDir, writeTree } from "@thinktank/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "../src/run-cli.js";
+
+const skillText = (name: string, description = `Does ${name} things.`): string => `---\nname: ${name}\ndescription: ${description}\n---\n`;
+
+let temp: { dir: string; cleanup: () => void };
+beforeEach(() => {
+  temp = makeTempDir("tt-cli-skills-");
+  writeTree(temp.dir, {
+    "config.yaml": "skills:\n  path: skills\n",
+    "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: { "public:docx": { enabled: false } }, plugins: {}, tools: {} }),
+    "skills/public/pdf/SKILL.md": skillText("pdf"),
+    "skills/public/docx/SKILL.md": skillText("docx"),
+    "skills/public/broken/SKILL.md": "---\nname: broken\n---\n",
+    "skills/custom/.gitkeep": "",
+  });
+});
+afterEach(() => temp.cleanup());
+
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+  stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()));
+  const code = await runCli(argv, { stdout, stderr, stdin: new PassThrough(), env: {}, cwd: temp.dir });
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+describe("thinktank skills", () => {
+  it("lists skills with their state, and reports skipped ones", async () => {
+    const result = await run("skills", "list");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/public:docx\s+disabled\s+Does docx things\./);
+    expect(result.stdout).toMatch(/public:pdf\s+enabled\s+Does pdf things\./);
+    expect(result.stderr).toMatch(/skipped: .*broken.*description is required/);
+    const json = JSON.parse((await run("skills", "list", "--json")).stdout) as { skills: { identity: string; enabled: boolean; location: string }[]; problems: unknown[] };
+    expect(json.skills.map((s) => [s.identity, s.enabled, s.location])).toEqual([
+      ["public:docx", false, "/mnt/skills/public/docx/SKILL.md"],
+      ["public:pdf", true, "/mnt/skills/public/pdf/SKILL.md"],
+    ]);
+    expect(json.problems).toHaveLength(1);
+  });
+
+  it("validates a folder, a SKILL.md or an archive, printing every problem and exiting 1 when invalid", async () => {
+    expect(await run("skills", "validate", "skills/public/pdf")).toMatchObject({ code: 0, stdout: 'skills/public/pdf: valid skill "pdf"\n' });
+    expect((await run("skills", "validate", "skills/public/pdf/SKILL.md")).code).toBe(0);
+    writeTree(temp.dir, { "bad/Bad_Skill/SKILL.md": "---\nname: Bad_Skill\ndescription: has <angle> brackets\nmetadata: [1]\n---\n" });
+    const bad = await run("skills", "validate", "bad/Bad_Skill");
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain("not a valid skill (3 problems)");
+    expect(bad.stdout).toContain("may only contain lowercase letters");
+    expect(bad.stdout).toContain("must not contain '<' or '>'");
+    expect(bad.stdout).toContain("metadata must be a map of strings");
+    fs.writeFileSync(path.join(temp.dir, "evil.zip"), buildZip([{ name: "x/SKILL.md", data: skillText("x") }, { name: "../escape", data: "x" }]));
+    const evil = await run("skills", "validate", "evil.zip", "--json");
+    expect(evil.code).toBe(1);
+    expect(JSON.parse(evil.stdout)).toMatchObject({ valid: false, problems: [expect.stringContaining("ARCHIVE_PATH_TRAVERSAL")] });
+    expect((await run("skills", "validate")).code).toBe(2);
+  });
+
+  it("installs through the library and the store, refusing a second install without --overwrite", async () => {
+    writeTree(temp.dir, { "incoming/fresh/SKILL.md": skillText("fresh") });
+    const before = JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")) as { revision?: number };
+    const result = await run("skills", "install", "incoming/fresh");
+    expect(result).toMatchObject({ code: 0, stdout: "installed custom:fresh (enabled) at /mnt/skills/custom/fresh/SKILL.md\n" });
+    expect(fs.existsSync(path.join(temp.dir, "skills/custom/fresh/SKILL.md"))).toBe(true);
+    const after = JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")) as { revision: number };
+    expect(after.revision).toBe((before.revision ?? 0) + 1);
+    const again = await run("skills", "install", "incoming/fresh");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("SKILL_NAME_CONFLICT");
+    expect((await run("skills", "install", "incoming/fresh", "--overwrite")).code).toBe(0);
+  });
+});

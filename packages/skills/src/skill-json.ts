@@ -1,0 +1,93 @@
+import type { Skill } from "./skill-types.js";
+
+/** A skill as the gateway and `thinktank skills list --json` show it (snake_case, like every route). */
+export interface SkillJson {
+  readonly identity: string;
+  readonly name: string;
+  readonly category: string;
+  readonly description: string;
+  readonly enabled: boolean;
+  /** The virtual SKILL.md path the model reads. */
+  readonly location: string;
+  /** Folder inside its source ("pdf", "meeting-sdk/web"). */
+  readonly relative_path: string;
+  readonly license: string | null;
+  readonly compatibility: string | null;
+  readonly allowed_tools: readonly string[];
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly argument_hint: string | null;
+  readonly user_invocable: boolean;
+  readonly disable_model_invocation: boolean;
+  readonly when_to_use: string | null;
+  readonly model: string | null;
+  /** Every frontmatter field as written. */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+  readonly warnings: readonly string[];
+}
+
+export function toSkillJson(skill: Skill): SkillJson {
+  return {
+    identity: skill.identity,
+    name: skill.name,
+    category: skill.category,
+    description: skill.description,
+    enabled: skill.enabled,
+    location: skill.containerPath,
+    relative_path: skill.relativePath,
+    license: skill.license ?? null,
+    compatibility: skill.compatibility ?? null,
+    allowed_tools: skill.allowedTools,
+    metadata: skill.metadata,
+    argument_hint: skill.argumentHint ?? null,
+    user_invocable: skill.userInvocable,
+    disable_model_invocation: skill.disableModelInvocation,
+    when_to_use: skill.whenToUse ?? null,
+    model: skill.model ?? null,
+    frontmatter: skill.frontmatter,
+    warnings: skill.warnings,
+  };
+}
+
+const nullableString = { type: ["string", "null"] } as const;
+
+/** JSON Schema of SkillJson, for route responses and the OpenAPI document. */
+export const skillJsonSchema = {
+  type: "object",
+  required: ["identity", "name", "category", "description", "enabled", "location", "relative_path", "allowed_tools", "metadata", "frontmatter", "warnings"],
+  properties: {
+    identity: { type: "string", description: "`<category>:<name>`, the key in extensions_config.json `skills`" },
+    name: { type: "string" },
+    category: { type: "string", description: "public, custom or plugin:<plugin>" },
+    description: { type: "string" },
+    enabled: { type: "boolean" },
+    location: { type: "string", description: "virtual path of SKILL.md, e.g. /mnt/skills/public/pdf/SKILL.md" },
+    relative_path: { type: "string" },
+    license: nullableString,
+    compatibility: nullableString,
+    allowed_tools: { type: "array", items: { type: "string" } },
+    metadata: { type: "object", additionalProperties: { type: "string" } },
+    argument_hint: nullableString,
+    user_invocable: { type: "boolean" },
+    disable_model_invocation: { type: "boolean" },
+    when_to_use: nullableString,
+    model: nullableString,
+    frontmatter: { type: "object", additionalProperties: true },
+    warnings: { type: "array", items: { type: "string" } },
+  },
+} as const;
+
+/** JSON Schema of SkillProblem. */
+export const skillProblemJsonSchema = {
+  type: "object",
+  required: ["reason", "message"],
+  properties: {
+    reason: { type: "string", enum: ["invalid-frontmatter", "missing-description", "unreadable", "symlink", "misplaced", "duplicate", "ambiguous-setting"] },
+    message: { type: "string" },
+    category: { type: "string" },
+    file: { type: "string" },
+    identity: { type: "string" },
+    line: { type: "integer" },
+    column: { type: "integer" },
+  },
+} as const;
+
