@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import { ExtensionsStore, loadConfig } from "@thinktank/core";
+import type { Config } from "@thinktank/core";
+import { McpManager } from "@thinktank/mcp";
+import type { ConnectProgress, McpServerEntry } from "@thinktank/mcp";
+import type { CliIo } from "../cli-command.js";
+
+/** What the `mcp` subcommands work with: the config, the configured servers, and a manager over them. */
+export interface McpCliContext {
+  readonly config: Config;
+  readonly entries: Readonly<Record<string, McpServerEntry>>;
+  /** Entries switched off with `enabled: false` (listed, never connected). */
+  readonly disabled: readonly string[];
+  readonly manager: McpManager;
+}
+
+/**
+ * Loads config.yaml (THINKTANK_CONFIG, else ./config.yaml), reads the servers of
+ * extensions_config.json through the store (read-only), and builds a manager over them.
+ * Plugin servers join here once the plugins library exports its merged server list.
+ */
+export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
+  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  const entries = fs.existsSync(config.extensions_config) ? await readConfiguredServers(config.extensions_config) : {};
+  const disabled = Object.entries(entries)
+    .filter(([, entry]) => entry.enabled === false)
+    .map(([name]) => name)
+    .sort();
+  const manager = new McpManager({ mcp: config.mcp, env: config.env }, entries);
+  return { config, entries, disabled, manager };
+}
+
+async function readConfiguredServers(file: string): Promise<Record<string, McpServerEntry>> {
+  const snapshot = await new ExtensionsStore(file).read();
+  return structuredClone(snapshot.document.mcpServers) as Record<string, McpServerEntry>;
+}
+
+/**
+ * A progress line on stderr while servers connect, only on a terminal (redrawn in place, cleared
+ * at the end); nothing at all when stderr is a pipe or a file.
+ */
+export function connectProgressPrinter(io: CliIo): { start: (total: number) => void; onProgress: (progress: ConnectProgress) => void; finish: () => void } {
+  if (!io.stderr.isTTY) return { start: () => {}, onProgress: () => {}, finish: () => {} };
+  let drawn = false;
+  return {
+    start(total) {
+      if (total === 0) return;
+      io.stderr.write(`connecting to ${total} MCP server${total === 1 ? "" : "s"}...`);
+      drawn = true;
+    },
+    onProgress(progress) {
+      const mark = progress.status.state === "connected" ? "ok" : progress.status.state;
+      io.stderr.write(`\r\x1b[2Kconnecting to MCP servers ${progress.done}/${progress.total}: ${progress.server} ${mark}`);
+      drawn = true;
+    },
+    finish() {
+      if (drawn) io.stderr.write("\r\x1b[2K");
+    },
+  };
+}

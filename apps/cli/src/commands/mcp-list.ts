@@ -1,0 +1,86 @@
+import { parseArgs } from "node:util";
+import { ThinktankError } from "@thinktank/core";
+import type { CatalogTool, ServerStatus } from "@thinktank/mcp";
+import type { CliIo } from "../cli-command.js";
+import { connectProgressPrinter, openMcpContext } from "./mcp-context.js";
+import type { McpCliContext } from "./mcp-context.js";
+
+/** A row of `mcp list`: a managed server's status, or a disabled entry. */
+type ListedServer = Omit<ServerStatus, "state"> & { readonly state: ServerStatus["state"] | "disabled" };
+
+/**
+ * `thinktank mcp list [--server S] [--json] [--cached]`: every configured server with its
+ * transport, state and tool count (connecting to them, `--cached` reads the disk cache instead);
+ * with `--server`, that server's tools.
+ */
+export async function runMcpList(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { server: { type: "string" }, json: { type: "boolean", default: false }, cached: { type: "boolean", default: false } },
+    allowPositionals: false,
+  });
+  const context = await openMcpContext(io);
+  try {
+    if (values.server !== undefined) return await listOneServer(context, values.server, values, io);
+    const progress = connectProgressPrinter(io);
+    if (!values.cached) {
+      progress.start(context.manager.serverNames().length);
+      await context.manager.connectAll({ onProgress: progress.onProgress });
+      progress.finish();
+    }
+    const rows: ListedServer[] = [...context.manager.status(), ...context.disabled.map((name) => disabledRow(name, context))];
+    rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (values.json) io.stdout.write(`${JSON.stringify({ servers: rows }, null, 2)}\n`);
+    else io.stdout.write(rows.length === 0 ? `no MCP servers configured (${context.config.extensions_config})\n` : serverTable(rows));
+    return 0;
+  } finally {
+    await context.manager.close();
+  }
+}
+
+async function listOneServer(context: McpCliContext, server: string, values: { json?: boolean; cached?: boolean }, io: CliIo): Promise<number> {
+  if (context.disabled.includes(server)) {
+    throw new ThinktankError("SERVICE_UNAVAILABLE", `MCP server '${server}' is disabled in ${context.config.extensions_config}`, { details: { server } });
+  }
+  let tools: readonly CatalogTool[];
+  if (values.cached) {
+    const known = context.manager.knownTools(server);
+    if (!known) throw new ThinktankError("NOT_FOUND", `no cached tool list for MCP server '${server}' in ${context.config.mcp.catalog_dir}; run without --cached to connect`, { details: { server } });
+    tools = known;
+  } else {
+    tools = await context.manager.listTools(server);
+  }
+  const status = context.manager.statusOf(server);
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ server: status, tools }, null, 2)}\n`);
+    return 0;
+  }
+  const lines = [`${server} (${status.transport ?? "unknown transport"}, ${status.state}, ${tools.length} tool${tools.length === 1 ? "" : "s"})`];
+  const width = Math.max(0, ...tools.map((tool) => tool.name.length));
+  for (const tool of tools) lines.push(`  ${tool.name.padEnd(width)}  ${firstLine(tool.description ?? tool.title ?? "")}`.trimEnd());
+  io.stdout.write(`${lines.join("\n")}\n`);
+  return 0;
+}
+
+function disabledRow(name: string, context: McpCliContext): ListedServer {
+  const entry = context.entries[name];
+  return {
+    name,
+    transport: undefined,
+    state: "disabled",
+    ...(typeof entry?.description === "string" ? { description: entry.description } : {}),
+  };
+}
+
+function serverTable(rows: readonly ListedServer[]): string {
+  const header = ["SERVER", "TRANSPORT", "STATE", "TOOLS", "DETAILS"];
+  const cells = rows.map((row) => [row.name, row.transport ?? "-", row.state, row.toolCount === undefined ? "-" : String(row.toolCount), row.reason ?? firstLine(row.description ?? "")]);
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => (cell[column] as string).length)));
+  const render = (cell: string[]): string => cell.map((value, column) => (column === 4 ? value : value.padEnd(widths[column] as number))).join("  ").trimEnd();
+  return `${[render(header), ...cells.map(render)].join("\n")}\n`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0]?.trim() ?? "";
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}

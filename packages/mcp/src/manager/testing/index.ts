@@ -1,0 +1,6 @@
+// Test doubles for other packages' tests (`@thinktank/mcp/testing`): a real stdio MCP server with
+// awkward behaviours, the installed reference servers, and small waiting helpers.
+export { testServerPath, testServerEntry } from "./test-server-entry.js";
+export { referenceServerScript, referenceStdioEntry, startEverythingOverHttp } from "./reference-servers.js";
+export type { ReferenceServer, RunningHttpServer } from "./reference-servers.js";
+export { waitFor, processAlive } from "./wait-for.js";
