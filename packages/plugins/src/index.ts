@@ -1,2 +1,42 @@
 // Public API of @thinktank/plugins: every export is listed here by name.
-export {};
+export { loadPlugin, assertPluginValid, describeProblem } from "./load-plugin.js";
+export type { LoadPluginOptions } from "./load-plugin.js";
+export type {
+  LoadedPlugin,
+  PluginManifest,
+  PluginAuthor,
+  ComponentPaths,
+  PluginProblem,
+  PluginCommand,
+  PluginAgent,
+  PluginHook,
+  PluginHookHandler,
+  PluginSkill,
+  PluginServerDefinition,
+  PluginServerTransport,
+} from "./plugin-types.js";
+export { readPluginManifest, manifestFile } from "./manifest/read-plugin-manifest.js";
+export type { ManifestReading } from "./manifest/read-plugin-manifest.js";
+export { pluginManifestSchema } from "./manifest/plugin-manifest-schema.js";
+export { isValidPluginName, pluginNamePattern } from "./manifest/plugin-name.js";
+export { readMarketplace } from "./marketplace/read-marketplace.js";
+export type { Marketplace, MarketplaceEntry } from "./marketplace/read-marketplace.js";
+export { defaultSourceResolvers, resolveRelativeSource, resolveMarketplacePlugin, sourceTypeOf } from "./marketplace/plugin-source-resolvers.js";
+export type { PluginSourceResolver, PluginSourceResolvers, ResolvedPluginSource } from "./marketplace/plugin-source-resolvers.js";
+export { entryManifest } from "./marketplace/entry-manifest.js";
+export { PluginInstaller } from "./install/plugin-installer.js";
+export type { PluginInstallerOptions, PluginInstallResult, PluginInstallSource } from "./install/plugin-installer.js";
+export { installedPluginsDir } from "./install/plugin-paths.js";
+export { mergePluginServers } from "./servers/merge-plugin-servers.js";
+export type { MergedPluginServer, PluginServerMerge, PluginServerConflict, PluginServerStatus, MergePluginServersOptions } from "./servers/merge-plugin-servers.js";
+export { SlashCommands } from "./commands/slash-commands.js";
+export type { SlashCommandEntry, SlashCommandExpansion, SlashCommandResolution, SlashCommandsOptions } from "./commands/slash-commands.js";
+export { expandCommandBody } from "./commands/expand-command-body.js";
+export { splitArguments } from "./commands/split-arguments.js";
+export { editDistance, nearMatches } from "./commands/edit-distance.js";
+export { InstalledPlugins } from "./snapshot/installed-plugins.js";
+export type { InstalledPluginsOptions } from "./snapshot/installed-plugins.js";
+export { PluginSnapshotter } from "./snapshot/plugin-snapshotter.js";
+export type { PluginSnapshot, PluginSnapshotterOptions, PluginSettingsReader, PluginSkillSource } from "./snapshot/plugin-snapshotter.js";
+export { isPluginEnabled } from "./snapshot/plugin-enablement.js";
+export type { PluginSettingsDocument } from "./snapshot/plugin-enablement.js";

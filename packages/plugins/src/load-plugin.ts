@@ -12,6 +12,8 @@ import { readPluginManifest } from "./manifest/read-plugin-manifest.js";
 export interface LoadPluginOptions {
   /** The name to use when the plugin has no manifest. @default the folder's name */
   readonly fallbackName?: string;
+  /** The name to namespace components with whatever the manifest says (an installed plugin's folder name). */
+  readonly name?: string;
 }
 
 /**
@@ -23,7 +25,7 @@ export function loadPlugin(root: string, options: LoadPluginOptions = {}): Loade
   const reading = readPluginManifest(root, options.fallbackName ?? path.basename(root));
   const problems: PluginProblem[] = [...reading.problems];
   const manifest = reading.manifest;
-  const name = manifest.name;
+  const name = options.name ?? manifest.name;
   const skills = readPluginSkills(root, name, manifest, problems);
   const commands = readCommands(root, name, manifest, problems);
   const agents = readAgents(root, name, manifest, problems);

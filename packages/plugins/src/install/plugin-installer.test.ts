@@ -101,13 +101,13 @@ describe("PluginInstaller", () => {
   });
 
   it.each([
-    ["a symlink", [{ name: "p/commands/link.md", unixMode: 0o120777, data: "/etc/passwd" }], "ARCHIVE_SYMLINK"],
-    ["a '..' entry", [{ name: "p/../../evil.md", data: "x" }], "ARCHIVE_PATH_TRAVERSAL"],
-    ["an absolute entry", [{ name: "/etc/evil.md", data: "x" }], "ARCHIVE_ABSOLUTE_PATH"],
-    ["a FIFO", [{ name: "p/commands/fifo", unixMode: 0o010644 }], "ARCHIVE_SPECIAL_FILE"],
-    ["a lying size", [{ name: "p/commands/a.md", data: "hello", declaredSize: 2 }], "ARCHIVE_CORRUPT"],
-    ["a bomb", [{ name: "p/commands/big.md", data: Buffer.alloc(8 * 1024 * 1024, 0x61) }], "ARCHIVE_COMPRESSION_RATIO"],
-  ] as const)("refuses an archive with %s (%s) and leaves nothing behind", async (_label, entries, code) => {
+    ["a symlink", "ARCHIVE_SYMLINK", [{ name: "p/commands/link.md", unixMode: 0o120777, data: "/etc/passwd" }]],
+    ["a '..' entry", "ARCHIVE_PATH_TRAVERSAL", [{ name: "p/../../evil.md", data: "x" }]],
+    ["an absolute entry", "ARCHIVE_ABSOLUTE_PATH", [{ name: "/etc/evil.md", data: "x" }]],
+    ["a FIFO", "ARCHIVE_SPECIAL_FILE", [{ name: "p/commands/fifo", unixMode: 0o010644 }]],
+    ["a lying size", "ARCHIVE_CORRUPT", [{ name: "p/commands/a.md", data: "hello", declaredSize: 2 }]],
+    ["a bomb", "ARCHIVE_COMPRESSION_RATIO", [{ name: "p/commands/big.md", data: Buffer.alloc(8 * 1024 * 1024, 0x61) }]],
+  ] as const)("refuses an archive with %s (%s) and leaves nothing behind", async (_label, code, entries) => {
     const error = await failure(installer.installArchive(buildZip(entries), "hostile.zip"));
     expect(error.code).toBe(code);
     expect(installed()).toEqual([]);
