@@ -81,7 +81,8 @@ function renderTypedDict(typedDict: PythonTypedDict, entry: CodeApiToolEntry): s
   if (typedDict.docs.description) doc.push(...(doc.length > 0 ? [""] : []), ...textLines(typedDict.docs.description));
   if (doc.length === 0) doc.push(typedDict.docs.title ?? `Part of \`${entry.tool}\`'s schema.`);
   const keyDocs = typedDict.fields.map((field) => {
-    const sentences = [field.docs.description ? textLines(field.docs.description).join(" ") : "", constraintSentence(field.docs)].filter((s) => s !== "");
+    const description = field.docs.description ? textLines(field.docs.description).join(" ") : "";
+    const sentences = [description && !/[.!?:]$/.test(description) ? `${description}.` : description, constraintSentence(field.docs)].filter((s) => s !== "");
     return `    ${field.key}${field.required ? " (required)" : ""}: ${sentences.join(" ") || "(no description)"}`;
   });
   if (keyDocs.length > 0) doc.push("", "Keys:", ...keyDocs);

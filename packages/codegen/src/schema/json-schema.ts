@@ -19,15 +19,6 @@ export function schemaList(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** True when a schema says nothing about the value's type: `{}`, `true`, or only annotations. */
-export function isTypeless(schema: unknown): boolean {
-  if (schema === true) return true;
-  const object = schemaObject(schema);
-  if (!object) return false;
-  const shaping = ["type", "properties", "items", "prefixItems", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "additionalProperties", "patternProperties", "required"];
-  return !shaping.some((keyword) => keyword in object);
-}
-
 /**
  * Resolves a local `$ref` (`#`, `#/$defs/Name`, `#/properties/a~1b/items`) against the document
  * root. Remote references, anchors and pointers that lead nowhere answer undefined: the caller
@@ -56,6 +47,6 @@ export function resolveLocalRef(root: unknown, ref: string): { pointer: string; 
 
 /** The last readable segment of a pointer, the seed of a type name (`/$defs/user_profile` → `user_profile`). */
 export function pointerName(pointer: string): string {
-  const tokens = pointer.split("/").filter((t) => t !== "" && !/^[0-9]+$/.test(t) && !["$defs", "definitions", "properties", "items", "anyOf", "oneOf", "allOf"].includes(t));
+  const tokens = pointer.split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~")).filter((t) => t !== "" && !/^[0-9]+$/.test(t) && !["$defs", "definitions", "properties", "items", "anyOf", "oneOf", "allOf"].includes(t));
   return tokens.at(-1) ?? "Definition";
 }

@@ -5,7 +5,7 @@ import { schemaAnnotations } from "../schema/schema-annotations.js";
 import { typeScriptDocComment } from "./typescript-doc-comment.js";
 import { SchemaToTypeScript, TypeScriptNamePool } from "./schema-to-typescript.js";
 import type { TypeScriptType } from "./typescript-type.js";
-import { printTypeScriptType } from "./typescript-type.js";
+import { typeAliasDeclaration } from "./typescript-type.js";
 import { toolHints } from "./tool-hints.js";
 
 /** The import every wrapper uses, relative to `servers/<dir>/<file>.ts`. */
@@ -33,14 +33,14 @@ export function renderTypeScriptTool(tool: CodegenTool, entry: CodeApiToolEntry)
     "",
   ];
   for (const named of [...input.namedTypes, ...(output?.namedTypes ?? [])]) {
-    lines.push(...typeScriptDocComment(named.docs, ""), `export type ${named.name} = ${printTypeScriptType(named.type, "")};`, "");
+    lines.push(...typeScriptDocComment(named.docs, ""), typeAliasDeclaration(named.name, named.type), "");
   }
   const inputDocs = schemaAnnotations(tool.inputSchema);
   lines.push(...typeScriptDocComment({ ...inputDocs, title: undefined, description: `Arguments of \`${entry.tool}\`.` }, ""));
-  lines.push(`export type Input = ${printTypeScriptType(inputType, "")};`, "");
+  lines.push(typeAliasDeclaration("Input", inputType), "");
   if (responseType) {
     lines.push(...typeScriptDocComment({ ...schemaAnnotations(tool.outputSchema), title: undefined, description: `What \`${entry.tool}\` returns (its outputSchema).` }, ""));
-    lines.push(`export type Response = ${printTypeScriptType(responseType, "")};`, "");
+    lines.push(typeAliasDeclaration("Response", responseType), "");
   } else {
     lines.push(...typeScriptDocComment({ tags: [], deprecated: false }, "", noOutputSchemaDoc), "export type Response = unknown;", "");
   }

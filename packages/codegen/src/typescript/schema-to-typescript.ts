@@ -5,6 +5,9 @@ import { schemaAnnotations } from "../schema/schema-annotations.js";
 import type { TypeScriptProperty, TypeScriptType } from "./typescript-type.js";
 import { intersectionOf, keyword, neverType, unionOf, unknownType } from "./typescript-type.js";
 
+/** Keywords that shape a value; a schema with only `$ref` among them is a pure reference. */
+const shapingKeywords = new Set(["type", "properties", "items", "prefixItems", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "additionalProperties", "patternProperties", "required", "nullable"]);
+
 /** A named type a file declares for a `$ref` target (`export type Filter = ...`). */
 export interface TypeScriptNamedType {
   readonly name: string;
@@ -53,6 +56,12 @@ export class SchemaToTypeScript {
 
   /** The type of the document's root. */
   rootType(): TypeScriptType {
+    // A root that is only a reference (`{ "$ref": "#/$defs/Params" }`) reads best as `Input = Params`.
+    const root = schemaObject(this.#root);
+    if (root && typeof root.$ref === "string" && Object.keys(root).every((k) => !shapingKeywords.has(k) || k === "$ref")) {
+      const resolved = resolveLocalRef(this.#root, root.$ref);
+      if (resolved && resolved.pointer !== "") return { kind: "name", name: this.#namedType(resolved.pointer, resolved.schema) };
+    }
     return this.convert(this.#root, true);
   }
 

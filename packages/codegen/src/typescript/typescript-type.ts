@@ -62,6 +62,12 @@ export function propertyKey(name: string): string {
   return identifierPattern.test(name) ? name : JSON.stringify(name);
 }
 
+/** `export type Name = <type>;`, with no trailing space when the type starts on its own line. */
+export function typeAliasDeclaration(name: string, type: TypeScriptType): string {
+  const text = printTypeScriptType(type, "");
+  return `export type ${name} =${text.startsWith("\n") ? "" : " "}${text};`;
+}
+
 /** Prints a type; `indent` is the indentation of the line the type starts on. */
 export function printTypeScriptType(type: TypeScriptType, indent: string): string {
   switch (type.kind) {
