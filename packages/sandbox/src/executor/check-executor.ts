@@ -27,6 +27,9 @@ export async function checkExecutor(input: CheckExecutorInput): Promise<SandboxC
   const workspace = fs.mkdtempSync(path.join(input.runtimeDir, "check-"));
   const problems: SandboxProblem[] = [];
   const details: Record<string, string | number | boolean | undefined> = { ...input.details, ...(await input.launcher.describe()) };
+  if (typeof details.bash === "string" && details.bash.startsWith("not found")) {
+    problems.push({ problem: "bash was not found: descriptors the host process inherited would reach sandboxed programs", fix: "install bash (`apt-get install bash`)" });
+  }
   try {
     for (const { language, source } of probes) {
       const result = await input.probe({ language, source, workspaceDir: workspace, timeoutMs: 60_000 });

@@ -23,6 +23,8 @@ export interface HostLayout {
   readonly unshare: string | undefined;
   readonly mount: string | undefined;
   readonly setpriv: string | undefined;
+  /** Closes descriptors the host process inherited before a worker starts (see `withInheritedFdsClosed`). */
+  readonly bash: string | undefined;
   readonly systemEntries: readonly SystemEntry[];
   readonly node: Interpreter;
 }
@@ -68,6 +70,7 @@ export async function discoverHost(options: DiscoverHostOptions): Promise<HostLa
     unshare: findExecutable("unshare", options.searchPath),
     mount: findExecutable("mount", options.searchPath),
     setpriv: findExecutable("setpriv", options.searchPath),
+    bash: findExecutable("bash", options.searchPath),
     systemEntries,
     node: { executable: nodeExecutable, binds: extraBinds([path.dirname(path.dirname(nodeExecutable))], systemEntries) },
   };

@@ -7,6 +7,7 @@ import { writeSyntheticEtc } from "../host/synthetic-etc.js";
 import { sandboxPaths } from "../sandbox-paths.js";
 import { bootstrapArguments } from "../worker/bootstraps.js";
 import { bwrapArguments } from "./bwrap-arguments.js";
+import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 import { hostIdentity } from "./host-identity.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
@@ -59,6 +60,7 @@ export class BubblewrapLauncher implements Launcher {
       disableUserns: host.features.disableUserns,
       tmpfsSize: host.features.tmpfsSize,
       prlimit: host.prlimit ?? "not found",
+      bash: host.bash ?? "not found (descriptors inherited by the host process reach the sandbox)",
       node: host.node.executable,
     };
   }
@@ -125,11 +127,12 @@ export class BubblewrapLauncher implements Launcher {
       command = host.unshare;
       commandArgs = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script.replace("$MOUNT", host.mount), "sh", ...bindPairs, "--", host.setpriv, `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--", host.bwrap, ...args];
     }
+    const launch = withInheritedFdsClosed(host.bash, command, commandArgs);
     return {
       ok: true,
       plan: {
-        command,
-        args: commandArgs,
+        command: launch.command,
+        args: launch.args,
         env: {},
         cwd: "/",
         ...(this.asRoot && staged.size === 0 ? { uid, gid } : {}),

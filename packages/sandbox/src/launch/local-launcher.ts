@@ -7,6 +7,7 @@ import { hostIdentity } from "./host-identity.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
 import { killProcessTree } from "./kill-process-tree.js";
+import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 
 export interface LocalLauncherOptions {
   readonly runtimeDir: string;
@@ -47,12 +48,13 @@ export class LocalLauncher implements Launcher {
     fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
     const interpreterCommand = [interpreter.executable, ...bootstrapArguments(spec.language, path.join(runDir, "main"), nodeHeapMb(spec.limits))];
     const [command, ...args] = host.prlimit ? [host.prlimit, ...limitArguments(spec.limits, { processes: false }), ...interpreterCommand] : interpreterCommand;
+    const launch = withInheritedFdsClosed(host.bash, command as string, args);
     const baseEnv = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: spec.workspaceDir, TMPDIR: runDir, LANG: "C.UTF-8" };
     return {
       ok: true,
       plan: {
-        command: command as string,
-        args,
+        command: launch.command,
+        args: launch.args,
         env: baseEnv,
         cwd: spec.workspaceDir,
         detached: true,

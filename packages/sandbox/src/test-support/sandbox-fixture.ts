@@ -1,0 +1,62 @@
+// Test support (not exported): a config, an executor and thread workspaces in a temp folder.
+import fs from "node:fs";
+import path from "node:path";
+import { loadConfig } from "@thinktank/core";
+import type { Config, SandboxBackend } from "@thinktank/core";
+import { makeTempDir } from "@thinktank/testing";
+import { createSandboxExecutor } from "../executor/sandbox-executor.js";
+import type { SandboxExecutorOptions } from "../executor/sandbox-executor-options.js";
+import type { SandboxExecutor } from "../sandbox-types.js";
+
+export interface SandboxFixture {
+  readonly root: string;
+  readonly config: Config;
+  readonly executor: SandboxExecutor;
+  workspace(threadId: string): string;
+  cleanup(): Promise<void>;
+}
+
+/** False only when THINKTANK_SKIP_SANDBOX=1 (a host without user namespaces); the skip is printed. */
+export function sandboxTestsEnabled(): boolean {
+  if (process.env.THINKTANK_SKIP_SANDBOX === "1") {
+    console.warn("THINKTANK_SKIP_SANDBOX=1: bubblewrap sandbox tests are skipped on purpose.");
+    return false;
+  }
+  return true;
+}
+
+export function sandboxFixture(options: { backend?: SandboxBackend; warmPoolSize?: number; sandbox?: Partial<Config["sandbox"]>; executor?: Partial<SandboxExecutorOptions> } = {}): SandboxFixture {
+  const temp = makeTempDir("thinktank-sandbox-test-");
+  // Reachable by the unprivileged sandbox user when the tests run as root (mkdtemp makes 0700 folders).
+  fs.chmodSync(temp.dir, 0o755);
+  const loaded = loadConfig({ cwd: temp.dir, env: {} });
+  const config: Config = {
+    ...loaded,
+    sandbox: { ...loaded.sandbox, backend: options.backend ?? "bubblewrap", warm_pool_size: options.warmPoolSize ?? 0, ...options.sandbox },
+  };
+  const executor = createSandboxExecutor({ config, searchPath: process.env.PATH, ...options.executor });
+  return {
+    root: temp.dir,
+    config,
+    executor,
+    workspace: (threadId) => executor.workspaceFor(threadId),
+    cleanup: async () => {
+      await executor.close();
+      temp.cleanup();
+    },
+  };
+}
+
+/** Host processes whose command line contains `marker` (sandboxed processes are visible from the host). */
+export function processesWithMarker(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (fs.readFileSync(path.join("/proc", entry, "cmdline"), "utf8").includes(marker)) found.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
+}
