@@ -1,6 +1,8 @@
 import type { CliCommand } from "../cli-command.js";
 import { skillsCommand } from "./skills.js";
 import { mcpCommand } from "./mcp.js";
+import { startCommand } from "./start.js";
+import { gatewayCommand } from "./gateway.js";
 
 /** Every top-level command, in the order `thinktank help` lists them. Add new ones here. */
-export const commands: readonly CliCommand[] = [skillsCommand, mcpCommand];
+export const commands: readonly CliCommand[] = [skillsCommand, mcpCommand, startCommand, gatewayCommand];

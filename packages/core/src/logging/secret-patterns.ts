@@ -6,7 +6,7 @@
 /** What a masked value is replaced with (fixed, so a length never leaks). */
 export const redactedMarker = "[redacted]";
 
-const secretNamePattern = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|signature|session[-_]?id|^(pat|auth|key|sig|code|pass)$/i;
+const secretNamePattern = /authorization|cookie|passw(or)?d|secret|token|api[-_]?key|apikey|access[-_]?key|private[-_]?key|credential|signature|session[-_]?id|^(pat|auth|key|sig|pass)$/i;
 
 /** Keys and header, variable, flag or query-parameter names whose values are secrets. */
 export function isSecretName(name: string): boolean {

@@ -1,0 +1,120 @@
+import type { ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "@thinktank/core";
+import type { Config } from "@thinktank/core";
+import { assertSafeBinding } from "@thinktank/gateway";
+import type { CliCommand, CliIo } from "../cli-command.js";
+import { stopSignal } from "./stop-signal.js";
+
+const cliBin = fileURLToPath(new URL("../../bin/thinktank.js", import.meta.url));
+/** The agent server's entry (apps/agent/src/start.ts): run with tsx, serves until SIGTERM/SIGINT. */
+const agentEntry = fileURLToPath(new URL("../../../agent/src/start.ts", import.meta.url));
+const graceMs = 10_000;
+
+interface Service {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+}
+
+/**
+ * `thinktank start`: the gateway and the agent server as child processes, their output prefixed
+ * with `[gateway]` / `[agent]`. Ctrl-C or SIGTERM stops both (SIGTERM to each one's process
+ * group, SIGKILL after 10 s); if either dies, the other is stopped and the exit code is 1.
+ */
+export const startCommand: CliCommand = {
+  name: "start",
+  summary: "Start the gateway (:8001) and the agent server (:2024); Ctrl-C stops both",
+  usage: ["start                   ports, hosts and the API key from config.yaml or the environment"],
+  async run(args, io) {
+    if (args.length > 0) {
+      io.stderr.write(`thinktank start: takes no arguments (got ${args.join(" ")})\n`);
+      return 2;
+    }
+    const config = loadConfig({ env: io.env, cwd: io.cwd });
+    assertSafeBinding(config.gateway.host, config.api_key);
+    const say = (line: string): void => void io.stdout.write(`[start] ${line}\n`);
+    // The children load the same config.yaml even if they resolve paths differently.
+    const env = { ...io.env, ...(config.config_path ? { THINKTANK_CONFIG: config.config_path } : {}) };
+
+    const stop = stopSignal(); // before launching: a Ctrl-C from now on stops the children too
+    const services: Service[] = [launch("gateway", [cliBin, "gateway"], env, io)];
+    if (fs.existsSync(agentEntry)) services.push(launch("agent", ["--import", import.meta.resolve("tsx"), agentEntry], env, io));
+    else say("the agent server has no start entry yet (apps/agent/src/start.ts): starting the gateway only");
+    for (const service of services) say(`${service.name} started (pid ${service.child.pid})`);
+
+    const firstExit = Promise.race(services.map((service) => service.exited.then((code) => ({ service, code }))));
+    void waitUntilHealthy(config, stop.signal).then((ready) => {
+      if (ready) say(`ready: gateway ${ready}  (API docs ${ready}/docs)${services.length > 1 ? `, agent http://${clientHost(config.agent.host)}:${config.agent.port}` : ""}`);
+    });
+    const outcome = await Promise.race([firstExit, new Promise<"stop">((resolve) => stop.signal.addEventListener("abort", () => resolve("stop"), { once: true }))]);
+    stop.dispose();
+    if (outcome !== "stop") say(`${outcome.service.name} exited (code ${outcome.code}); stopping the rest`);
+    else say("stopping");
+    await Promise.all(services.map((service) => shutDown(service)));
+    say("stopped");
+    return outcome === "stop" ? 0 : 1;
+  },
+};
+
+function launch(name: string, args: string[], env: Record<string, string | undefined>, io: CliIo): Service {
+  // Own process group (detached) so stopping also reaches whatever the service started; an IPC
+  // channel so the service notices if this process dies without a chance to stop it.
+  const child = spawn(process.execPath, args, { cwd: io.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const prefix = (stream: NodeJS.ReadableStream | null, out: NodeJS.WritableStream): void => {
+    if (stream) readline.createInterface({ input: stream }).on("line", (line) => out.write(`[${name}] ${line}\n`));
+  };
+  prefix(child.stdout, io.stdout);
+  prefix(child.stderr, io.stderr);
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 128 : null))));
+  child.on("error", (error) => io.stderr.write(`[${name}] could not start: ${error.message}\n`));
+  return { name, child, exited };
+}
+
+async function shutDown(service: Service): Promise<void> {
+  const { child } = service;
+  if (child.exitCode !== null || child.signalCode !== null) {
+    signalGroup(child, "SIGKILL"); // the service is gone; make sure nothing it started lingers
+    return;
+  }
+  signalGroup(child, "SIGTERM");
+  const timer = setTimeout(() => signalGroup(child, "SIGKILL"), graceMs);
+  await service.exited;
+  clearTimeout(timer);
+  signalGroup(child, "SIGKILL");
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Polls the gateway's /healthz until it answers (URL returned) or the signal aborts / a minute passes. */
+async function waitUntilHealthy(config: Config, signal: AbortSignal): Promise<string | undefined> {
+  const base = `http://${clientHost(config.gateway.host)}:${config.gateway.port}`;
+  const deadline = Date.now() + 60_000;
+  while (!signal.aborted && Date.now() < deadline) {
+    try {
+      const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return base;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return undefined;
+}
+
+/** Where a client on this machine reaches a server bound to `host`. */
+function clientHost(host: string): string {
+  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
+  if (host === "::" || host === "[::]") return "[::1]";
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}

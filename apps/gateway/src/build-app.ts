@@ -1,0 +1,82 @@
+/**
+ * The gateway's Fastify app. `buildApp(config, deps)` only builds; `startGateway` listens.
+ *
+ * Adding an area's routes: write `routes/<area>.ts` default-exporting a `RoutePlugin`
+ * (`async (app, { config, deps }) => { app.get(...) }`), give every route JSON Schemas for its
+ * params/query/body/response (they become the OpenAPI document), throw ThinktankError for
+ * failures (the error handler turns them into `{ code, message }`), then add ONE line to
+ * `routePlugins` below. Auth, request ids, logging, multipart, limits and errors already apply.
+ * Put the area's service on `GatewayDeps` (gateway-deps.ts) rather than building it in the route.
+ */
+import multipart from "@fastify/multipart";
+import type { Config } from "@thinktank/core";
+import Fastify from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { createAuthHook } from "./auth-hook.js";
+import { errorResponseSchema, toErrorResponse } from "./error-response.js";
+import type { GatewayDeps } from "./gateway-deps.js";
+import { registerOpenApi } from "./openapi.js";
+import { requestIdFor } from "./request-id.js";
+import type { RoutePlugin, RouteSummary } from "./route-plugin.js";
+import healthRoutes from "./routes/health.js";
+import mcpRoutes from "./routes/mcp.js";
+import skillsRoutes from "./routes/skills.js";
+
+const routePlugins: readonly RoutePlugin[] = [
+  healthRoutes,
+  mcpRoutes,
+  skillsRoutes,
+  // skillsRoutes, pluginsRoutes, toolsRoutes: one line each
+];
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Every route registered so far (HEAD twins of GET routes left out). */
+    routeTable: readonly RouteSummary[];
+  }
+}
+
+const mebibyte = 1024 * 1024;
+
+export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
+  const maxBytes = Math.floor(config.gateway.max_upload_mb * mebibyte);
+  const app = Fastify({
+    // pino's own Logger type is wider than Fastify's; the instance is the same pino logger.
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    bodyLimit: maxBytes,
+  });
+
+  const routeTable: RouteSummary[] = [];
+  app.decorate("routeTable", routeTable);
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide);
+    for (const method of methods) if (method !== "HEAD") routeTable.push({ method, url: route.url, hidden });
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("onRequest", createAuthHook(config.api_key));
+
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body, internal } = toErrorResponse(error, request.id);
+    if (internal) request.log.error({ err: error }, "request failed");
+    else request.log.info({ code: body.code, status }, body.message);
+    if (body.code === "UNAUTHORIZED") reply.header("www-authenticate", 'Bearer realm="thinktank"');
+    return reply.status(status).type("application/json; charset=utf-8").send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` });
+  });
+
+  app.addSchema(errorResponseSchema);
+  app.register(multipart, {
+    limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: mebibyte, parts: 40, headerPairs: 200 },
+  });
+  registerOpenApi(app);
+  for (const plugin of routePlugins) app.register(plugin, { config, deps });
+  return app;
+}

@@ -1,0 +1,35 @@
+import type { Config, Logger } from "@thinktank/core";
+import { createLogger, ExtensionsStore } from "@thinktank/core";
+
+/** An MCP server a plugin brings, as the plugins library reports it for GET /api/mcp/servers. */
+export interface PluginServer {
+  /** The namespaced name the agent uses, e.g. `github-tools:github`. */
+  readonly name: string;
+  /** The plugin it comes from. */
+  readonly plugin: string;
+  /** The server entry as the plugin's .mcp.json writes it (placeholders unresolved; masked before it is shown). */
+  readonly entry: Readonly<Record<string, unknown>>;
+  /** Whether the agent uses it (its plugin is enabled and the entry is not disabled). @default true */
+  readonly enabled?: boolean;
+}
+
+/**
+ * The services routes use. `createGatewayDeps` builds the real ones from config; tests build
+ * their own or override some. Areas add their service here as one more (optional until wired) field.
+ */
+export interface GatewayDeps {
+  readonly logger: Logger;
+  /** extensions_config.json: the gateway is its only writer. */
+  readonly store: ExtensionsStore;
+  /** MCP servers merged in from enabled plugins (the plugins area provides it). */
+  readonly listPluginServers?: () => Promise<readonly PluginServer[]>;
+}
+
+/** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
+export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
+  return {
+    logger: overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" }),
+    store: overrides.store ?? new ExtensionsStore(config.extensions_config),
+    ...overrides,
+  };
+}

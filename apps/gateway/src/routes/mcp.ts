@@ -1,0 +1,166 @@
+import { maskServerEntry, mcpServerEntrySchema, ThinktankError } from "@thinktank/core";
+import type { ExtensionsSnapshot, McpServerEntry } from "@thinktank/core";
+import type { FastifyReply } from "fastify";
+import { errorResponses } from "../error-response.js";
+import type { RoutePlugin } from "../route-plugin.js";
+
+/** Names a PUT may create: no `:` (plugin servers are `<plugin>:<server>`), no `/`. */
+const configNamePattern = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$";
+
+const serverViewSchema = {
+  type: "object",
+  required: ["name", "source", "transport", "enabled", "config"],
+  properties: {
+    name: { type: "string" },
+    source: { type: "string", description: '"config" (extensions_config.json) or "plugin:<plugin>"' },
+    transport: { type: "string", enum: ["stdio", "sse", "http", "unknown"] },
+    enabled: { type: "boolean" },
+    config: { type: "object", additionalProperties: true, description: "The entry as written, secrets masked, placeholders shown as written" },
+  },
+} as const;
+
+const nameParams = (pattern: string) => ({ type: "object", required: ["name"], properties: { name: { type: "string", pattern } } }) as const;
+const preconditionHeaders = {
+  type: "object",
+  properties: {
+    "if-match": { type: "string", description: "Write only if the config's ETag still matches (else 412)" },
+    "if-none-match": { type: "string", description: "`*`: create only, 412 if the server exists" },
+  },
+} as const;
+
+interface ServerView {
+  name: string;
+  source: string;
+  transport: "stdio" | "sse" | "http" | "unknown";
+  enabled: boolean;
+  config: Record<string, unknown>;
+}
+
+/** GET/PUT/DELETE /api/mcp/servers: the `mcpServers` section of extensions_config.json, plus plugin servers (read-only). */
+const mcpRoutes: RoutePlugin = async (app, { deps }) => {
+  const listAll = async (snapshot: ExtensionsSnapshot): Promise<ServerView[]> => {
+    const configured = Object.entries(snapshot.document.mcpServers).map(([name, entry]) => view(name, "config", entry as Readonly<Record<string, unknown>>));
+    const fromPlugins = (await deps.listPluginServers?.()) ?? [];
+    return [...configured, ...fromPlugins.map((server) => view(server.name, `plugin:${server.plugin}`, server.entry, server.enabled))];
+  };
+
+  app.get(
+    "/api/mcp/servers",
+    {
+      schema: {
+        summary: "List configured and plugin-provided MCP servers (secrets masked)",
+        tags: ["mcp"],
+        response: { 200: { type: "object", required: ["servers"], properties: { servers: { type: "array", items: serverViewSchema } } }, ...errorResponses(500) },
+      },
+    },
+    async (_request, reply) => {
+      const snapshot = await deps.store.read();
+      reply.header("etag", snapshot.etag);
+      return { servers: await listAll(snapshot) };
+    },
+  );
+
+  app.get<{ Params: { name: string } }>(
+    "/api/mcp/servers/:name",
+    {
+      schema: {
+        summary: "One MCP server (secrets masked)",
+        tags: ["mcp"],
+        params: nameParams("^[^/]{1,256}$"),
+        response: { 200: serverViewSchema, ...errorResponses(400, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      const snapshot = await deps.store.read();
+      reply.header("etag", snapshot.etag);
+      const found = (await listAll(snapshot)).find((server) => server.name === request.params.name);
+      if (!found) throw notFound(request.params.name);
+      return found;
+    },
+  );
+
+  app.put<{ Params: { name: string }; Body: McpServerEntry; Headers: { "if-match"?: string; "if-none-match"?: string } }>(
+    "/api/mcp/servers/:name",
+    {
+      schema: {
+        summary: "Create or replace one MCP server entry",
+        description: "Placeholders (`$VAR`, `${VAR}`) are stored as written and resolved only when the agent connects. Answers 201 when created, 200 when replaced.",
+        tags: ["mcp"],
+        params: nameParams(configNamePattern),
+        headers: preconditionHeaders,
+        body: mcpServerEntrySchema,
+        response: { 200: serverViewSchema, 201: serverViewSchema, ...errorResponses(400, 401, 412, 413, 415, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.params;
+      const createOnly = request.headers["if-none-match"]?.trim() === "*";
+      const { snapshot, result: existed } = await deps.store.update(
+        (draft) => {
+          const existed = Object.hasOwn(draft.mcpServers, name);
+          if (existed && createOnly) throw new ThinktankError("PRECONDITION_FAILED", `MCP server '${name}' already exists (If-None-Match: *)`);
+          draft.mcpServers[name] = request.body;
+          return existed;
+        },
+        { ifMatch: request.headers["if-match"] },
+      );
+      request.log.info({ server: name, revision: snapshot.revision }, existed ? "MCP server replaced" : "MCP server created");
+      setEtag(reply, snapshot);
+      const stored = snapshot.document.mcpServers[name] as Readonly<Record<string, unknown>>;
+      return reply.status(existed ? 200 : 201).send(view(name, "config", stored));
+    },
+  );
+
+  app.delete<{ Params: { name: string }; Headers: { "if-match"?: string } }>(
+    "/api/mcp/servers/:name",
+    {
+      schema: {
+        summary: "Remove one MCP server entry",
+        tags: ["mcp"],
+        params: nameParams(configNamePattern),
+        headers: preconditionHeaders,
+        response: { 204: { type: "null", description: "Removed" }, ...errorResponses(400, 401, 404, 412, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.params;
+      const { snapshot } = await deps.store.update(
+        (draft) => {
+          if (!Object.hasOwn(draft.mcpServers, name)) throw notFound(name);
+          delete draft.mcpServers[name];
+        },
+        { ifMatch: request.headers["if-match"] },
+      );
+      request.log.info({ server: name, revision: snapshot.revision }, "MCP server removed");
+      setEtag(reply, snapshot);
+      return reply.status(204).send();
+    },
+  );
+};
+
+function view(name: string, source: string, entry: Readonly<Record<string, unknown>>, enabled?: boolean): ServerView {
+  return {
+    name,
+    source,
+    transport: transportOf(entry),
+    enabled: enabled ?? entry.enabled !== false,
+    config: maskServerEntry(entry),
+  };
+}
+
+function transportOf(entry: Readonly<Record<string, unknown>>): ServerView["transport"] {
+  const type = typeof entry.type === "string" ? entry.type.trim().toLowerCase() : "";
+  if (type === "") return entry.command === undefined && entry.url !== undefined ? "http" : "stdio";
+  if (type === "stdio" || type === "sse" || type === "http") return type;
+  return ["streamable-http", "streamablehttp", "streamable_http"].includes(type) ? "http" : "unknown";
+}
+
+function notFound(name: string): ThinktankError {
+  return new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${name}' in extensions_config.json`, { details: { name } });
+}
+
+function setEtag(reply: FastifyReply, snapshot: ExtensionsSnapshot): void {
+  reply.header("etag", snapshot.etag);
+}
+
+export default mcpRoutes;

@@ -1,0 +1,171 @@
+import { ThinktankError } from "@thinktank/core";
+import { pluginNamePattern, type PluginManager } from "@thinktank/plugins";
+import type { FastifyRequest } from "fastify";
+import { errorResponses } from "../error-response.js";
+import type { RoutePlugin } from "../route-plugin.js";
+
+const nameParams = { type: "object", required: ["name"], properties: { name: { type: "string", pattern: pluginNamePattern } } } as const;
+const anyObject = { type: "object", additionalProperties: true } as const;
+const list = (items: object) => ({ type: "array", items }) as const;
+
+const summarySchema = {
+  type: "object",
+  required: ["name", "enabled", "state", "counts", "problems"],
+  properties: {
+    name: { type: "string" },
+    version: { type: "string" },
+    description: { type: "string" },
+    enabled: { type: "boolean" },
+    state: { type: "string", enum: ["enabled", "disabled", "invalid"], description: "invalid: installed but with errors, so the agent leaves it out" },
+    counts: anyObject,
+    problems: anyObject,
+  },
+} as const;
+
+const detailProperties = {
+  name: { type: "string" },
+  version: { type: "string" },
+  description: { type: "string" },
+  enabled: { type: "boolean" },
+  state: { type: "string" },
+  manifest: anyObject,
+  manifestSource: { type: "string", enum: ["file", "folder"] },
+  skills: list(anyObject),
+  commands: list(anyObject),
+  agents: list(anyObject),
+  hooks: {
+    type: "object",
+    properties: { executed: { type: "boolean", description: "Always false: hooks are listed, never run" }, note: { type: "string" }, items: list(anyObject) },
+  },
+  servers: list({ ...anyObject, description: "`<plugin>:<server>` with transport, status (available | unavailable | shadowed), reason, and the entry as written with secrets masked" }),
+  problems: list(anyObject),
+} as const;
+
+const detailSchema = { type: "object", required: ["name", "enabled", "state", "manifest", "skills", "commands", "agents", "hooks", "servers"], properties: detailProperties } as const;
+const installSchema = {
+  type: "object",
+  required: [...detailSchema.required, "source", "warnings"],
+  properties: { ...detailProperties, source: anyObject, warnings: list(anyObject) },
+} as const;
+
+const installBodyDescription =
+  "JSON `{ path }` (a folder or .zip on the server) or `{ marketplace, plugin }` (the path of a marketplace.json or its folder, and an entry name); or multipart/form-data with the zip in the field `file`";
+
+/** /api/plugins: Claude Code plugins (list, describe, install, enable/disable, uninstall). */
+const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
+  const plugins = (): PluginManager => {
+    if (!deps.plugins) throw new ThinktankError("NOT_CONFIGURED", "the plugins service is not configured in this gateway");
+    return deps.plugins;
+  };
+  app.addHook("onClose", async () => deps.plugins?.close());
+
+  app.get(
+    "/api/plugins",
+    { schema: { summary: "List installed plugins", tags: ["plugins"], response: { 200: { type: "object", required: ["plugins"], properties: { plugins: list(summarySchema), revision: { type: "integer" } } }, ...errorResponses(500) } } },
+    async () => plugins().list(),
+  );
+
+  app.get<{ Params: { name: string } }>(
+    "/api/plugins/:name",
+    {
+      schema: {
+        summary: "One plugin: manifest, skills, commands, agents, hooks (listed, never executed) and MCP servers with status",
+        tags: ["plugins"],
+        params: nameParams,
+        response: { 200: detailSchema, ...errorResponses(400, 404, 500) },
+      },
+    },
+    async (request) => plugins().get(request.params.name),
+  );
+
+  app.get<{ Params: { name: string } }>(
+    "/api/plugins/:name/commands",
+    {
+      schema: {
+        summary: "The slash commands of one plugin: its commands and user-invocable skills, as /<plugin>:<name>",
+        tags: ["plugins"],
+        params: nameParams,
+        response: { 200: { type: "object", required: ["plugin", "enabled", "commands"], properties: { plugin: { type: "string" }, enabled: { type: "boolean" }, commands: list(anyObject) } }, ...errorResponses(400, 404, 500) },
+      },
+    },
+    async (request) => plugins().commands(request.params.name),
+  );
+
+  app.post(
+    "/api/plugins/install",
+    {
+      schema: {
+        summary: "Install a plugin from an uploaded zip, a server path, or a marketplace entry",
+        description: `${installBodyDescription}. Answers 201 with the plugin, enabled. Sources a marketplace names other than a relative path (github, url, git-subdir, npm) answer 422 UNSUPPORTED_SOURCE.`,
+        tags: ["plugins"],
+        consumes: ["application/json", "multipart/form-data"],
+        response: { 201: installSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const result = request.isMultipart() ? await installUpload(request, plugins()) : await installJson(request.body, plugins());
+      request.log.info({ plugin: result.name, source: result.source.type }, "plugin installed");
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.put<{ Params: { name: string }; Body: { enabled: boolean } }>(
+    "/api/plugins/:name",
+    {
+      schema: {
+        summary: "Enable or disable a plugin (its skills, commands and servers come and go on the agent's next request)",
+        tags: ["plugins"],
+        params: nameParams,
+        body: { type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } },
+        response: { 200: detailSchema, ...errorResponses(400, 401, 404, 415, 500, 503) },
+      },
+    },
+    async (request) => {
+      const detail = await plugins().setEnabled(request.params.name, request.body.enabled);
+      request.log.info({ plugin: request.params.name, enabled: request.body.enabled }, "plugin switched");
+      return detail;
+    },
+  );
+
+  app.delete<{ Params: { name: string } }>(
+    "/api/plugins/:name",
+    {
+      schema: { summary: "Uninstall a plugin", tags: ["plugins"], params: nameParams, response: { 204: { type: "null", description: "Removed" }, ...errorResponses(400, 401, 404, 500, 503) } },
+    },
+    async (request, reply) => {
+      const removed = await plugins().uninstall(request.params.name);
+      request.log.info({ plugin: removed.name, revision: removed.revision }, "plugin uninstalled");
+      return reply.status(204).send();
+    },
+  );
+};
+
+async function installUpload(request: FastifyRequest, plugins: PluginManager): ReturnType<PluginManager["installArchive"]> {
+  const file = await request.file();
+  if (!file) throw new ThinktankError("BAD_REQUEST", "the multipart request has no file: send the plugin zip in the field 'file'");
+  if (file.fieldname !== "file") throw new ThinktankError("BAD_REQUEST", `the upload is in the field '${file.fieldname}'; send it in the field 'file'`);
+  const archive = await file.toBuffer();
+  return plugins.installArchive(archive, file.filename);
+}
+
+function installJson(body: unknown, plugins: PluginManager): ReturnType<PluginManager["installPath"]> {
+  const problem = installBodyProblem(body);
+  if (problem) throw new ThinktankError("VALIDATION_FAILED", `body: ${problem}`, { details: { problems: [{ path: "body", message: problem }] } });
+  const request = body as { path?: string; marketplace?: string; plugin?: string };
+  if (request.path !== undefined) return plugins.installPath(request.path);
+  return plugins.installFromMarketplace(request.marketplace!, request.plugin!);
+}
+
+function installBodyProblem(body: unknown): string | undefined {
+  const expected = "send { \"path\": \"<folder or zip>\" }, { \"marketplace\": \"<marketplace.json or its folder>\", \"plugin\": \"<name>\" }, or a multipart upload in the field 'file'";
+  if (!body || typeof body !== "object" || Array.isArray(body)) return expected;
+  const fields = body as Record<string, unknown>;
+  const keys = Object.keys(fields).sort().join(",");
+  if (keys !== "path" && keys !== "marketplace,plugin") return `unexpected fields (${keys || "none"}): ${expected}`;
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value !== "string" || value.trim() === "") return `'${key}' must be a non-empty string`;
+  }
+  return undefined;
+}
+
+export default pluginsRoutes;

@@ -1,0 +1,186 @@
+import path from "node:path";
+import { ThinktankError, archiveLimitsFromConfig } from "@thinktank/core";
+import { createSkillsService, skillJsonSchema, skillProblemJsonSchema, toSkillJson } from "@thinktank/skills";
+import type { SkillJson, SkillPackageSource, SkillsService, SkillsSnapshot } from "@thinktank/skills";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { errorResponses } from "../error-response.js";
+import type { GatewayDeps } from "../gateway-deps.js";
+import type { RoutePlugin } from "../route-plugin.js";
+
+const nameParams = { type: "object", required: ["name"], properties: { name: { type: "string", minLength: 1, maxLength: 300 } } } as const;
+const categoryQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { category: { type: "string", description: "public, custom or plugin:<plugin>: picks one skill when a name is used in several categories" } },
+} as const;
+const listSchema = {
+  type: "object",
+  required: ["skills", "problems"],
+  properties: {
+    skills: { type: "array", items: skillJsonSchema },
+    problems: { type: "array", items: skillProblemJsonSchema, description: "SKILL.md files skipped, duplicates, and settings that could not be applied" },
+  },
+} as const;
+const installJsonBody = {
+  type: "object",
+  required: ["path"],
+  additionalProperties: false,
+  properties: {
+    path: { type: "string", minLength: 1, description: "A .skill/.zip archive or a skill folder on the gateway's machine (relative paths resolve against config.yaml's folder)" },
+    overwrite: { type: "boolean", default: false, description: "Replace an installed custom skill of the same name" },
+  },
+} as const;
+// The multipart parser leaves the body empty (validated as null); the fields are read from the stream.
+const installMultipartBody = {
+  type: "object",
+  nullable: true,
+  description: "Field `file`: the .skill or .zip archive. Field `overwrite`: true to replace an installed custom skill of the same name.",
+  properties: { file: { type: "string", description: "the archive (binary)" }, overwrite: { type: "string", enum: ["true", "false"] } },
+} as const;
+
+/** The service from deps, for a gateway that wires one itself (with plugin skill sources). */
+type SkillsDeps = GatewayDeps & { readonly skills?: SkillsService };
+
+/** GET/PUT/DELETE /api/skills/:name, GET /api/skills, POST /api/skills/install. */
+const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
+  let service = (deps as SkillsDeps).skills;
+  if (!service) {
+    const created = createSkillsService({
+      skillsRoot: config.skills.path,
+      store: deps.store,
+      containerPath: config.skills.container_path,
+      limits: archiveLimitsFromConfig(config),
+      onProblem: (problem) => app.log.warn({ skillProblem: problem.reason, file: problem.file }, problem.message),
+    });
+    service = created.service;
+    app.addHook("onClose", async () => created.snapshotter.close());
+  }
+  const skills = service;
+  // One JSON body per snapshot: GET /api/skills does no per-skill work while nothing changes.
+  const listBodies = new WeakMap<SkillsSnapshot, { skills: SkillJson[]; problems: SkillsSnapshot["problems"] }>();
+
+  app.get(
+    "/api/skills",
+    { schema: { summary: "List every skill (public, custom, plugin), with skipped files and setting problems", tags: ["skills"], response: { 200: listSchema, ...errorResponses(500) } } },
+    async (_request, reply) => {
+      const snapshot = await skills.list();
+      setEtag(reply, snapshot.etag);
+      let body = listBodies.get(snapshot);
+      if (!body) {
+        body = { skills: snapshot.skills.map(toSkillJson), problems: snapshot.problems };
+        listBodies.set(snapshot, body);
+      }
+      return body;
+    },
+  );
+
+  app.get<{ Params: { name: string }; Querystring: { category?: string } }>(
+    "/api/skills/:name",
+    {
+      schema: {
+        summary: "One skill by name or identity (`custom:pdf`); ?category= when the name is used in several categories",
+        tags: ["skills"],
+        params: nameParams,
+        querystring: categoryQuery,
+        response: { 200: skillJsonSchema, ...errorResponses(400, 404, 409, 500) },
+      },
+    },
+    async (request, reply) => {
+      const skill = await skills.get(request.params.name, request.query.category);
+      setEtag(reply, (await skills.list()).etag);
+      return toSkillJson(skill);
+    },
+  );
+
+  app.put<{ Params: { name: string }; Querystring: { category?: string }; Body: { enabled: boolean }; Headers: { "if-match"?: string } }>(
+    "/api/skills/:name",
+    {
+      schema: {
+        summary: "Enable or disable a skill (written to extensions_config.json under its identity)",
+        tags: ["skills"],
+        params: nameParams,
+        querystring: categoryQuery,
+        headers: { type: "object", properties: { "if-match": { type: "string", description: "Write only if the config's ETag still matches (else 412)" } } },
+        body: { type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } },
+        response: { 200: skillJsonSchema, ...errorResponses(400, 401, 404, 409, 412, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { skill, etag } = await skills.setEnabled(request.params.name, request.body.enabled, { category: request.query.category, ifMatch: request.headers["if-match"] });
+      request.log.info({ skill: skill.identity, enabled: skill.enabled }, "skill setting changed");
+      setEtag(reply, etag);
+      return toSkillJson(skill);
+    },
+  );
+
+  app.delete<{ Params: { name: string }; Querystring: { category?: string } }>(
+    "/api/skills/:name",
+    {
+      schema: {
+        summary: "Delete a custom skill (public and plugin skills answer 403)",
+        tags: ["skills"],
+        params: nameParams,
+        querystring: categoryQuery,
+        response: { 204: { type: "null", description: "Deleted" }, ...errorResponses(400, 401, 403, 404, 409, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const skill = await skills.remove(request.params.name, { category: request.query.category });
+      request.log.info({ skill: skill.identity }, "custom skill deleted");
+      return reply.status(204).send();
+    },
+  );
+
+  app.post<{ Querystring: { overwrite?: boolean }; Body: { path: string; overwrite?: boolean } | undefined }>(
+    "/api/skills/install",
+    {
+      schema: {
+        summary: "Install a skill into skills/custom from an uploaded archive (multipart field `file`) or a path on the server (JSON `{ path }`)",
+        description:
+          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio) and the skill validated strictly; after any failure nothing is left behind. `overwrite=true` (query or form field) replaces an installed custom skill atomically.",
+        tags: ["skills"],
+        querystring: { type: "object", additionalProperties: false, properties: { overwrite: { type: "boolean" } } },
+        body: { content: { "application/json": { schema: installJsonBody }, "multipart/form-data": { schema: installMultipartBody } } },
+        response: { 201: skillJsonSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { source, overwrite } = request.isMultipart() ? await readUpload(request) : fromJson(request.body, config.base_dir);
+      const skill = await skills.install(source, { overwrite: overwrite ?? request.query.overwrite ?? false });
+      request.log.info({ skill: skill.identity }, "skill installed");
+      return reply.status(201).send(toSkillJson(skill));
+    },
+  );
+};
+
+function fromJson(body: { path: string; overwrite?: boolean } | undefined, baseDir: string): { source: SkillPackageSource; overwrite: boolean | undefined } {
+  if (!body) throw new ThinktankError("BAD_REQUEST", "send a multipart upload with field `file`, or JSON { \"path\": \"...\" }");
+  return { source: { kind: "path", path: path.resolve(baseDir, body.path) }, overwrite: body.overwrite };
+}
+
+/** Reads the multipart form: one `file` part (the archive) and an optional `overwrite` field. */
+async function readUpload(request: FastifyRequest): Promise<{ source: SkillPackageSource; overwrite: boolean | undefined }> {
+  let data: Buffer | undefined;
+  let overwrite: boolean | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === "file") {
+      if (part.fieldname !== "file") throw new ThinktankError("BAD_REQUEST", `unexpected file field '${part.fieldname}': send the archive as field 'file'`);
+      if (data) throw new ThinktankError("BAD_REQUEST", "send one archive per request");
+      data = await part.toBuffer();
+    } else if (part.fieldname === "overwrite") {
+      const value = String(part.value).trim().toLowerCase();
+      if (value !== "true" && value !== "false") throw new ThinktankError("BAD_REQUEST", `form field 'overwrite' must be true or false, got '${String(part.value)}'`);
+      overwrite = value === "true";
+    } else {
+      throw new ThinktankError("BAD_REQUEST", `unexpected form field '${part.fieldname}': only 'file' and 'overwrite' are read`);
+    }
+  }
+  if (!data) throw new ThinktankError("BAD_REQUEST", "multipart upload without field 'file': send the .skill or .zip archive as 'file'");
+  return { source: { kind: "archive", data }, overwrite };
+}
+
+function setEtag(reply: FastifyReply, etag: string | undefined): void {
+  if (etag) reply.header("etag", etag);
+}
+
+export default skillsRoutes;

@@ -1,0 +1,21 @@
+import type { Config } from "@thinktank/core";
+import { createGatewayDeps } from "./gateway-deps.js";
+import type { GatewayDeps } from "./gateway-deps.js";
+import { startGateway } from "./start-gateway.js";
+
+export interface RunGatewayOptions {
+  /** Services to use instead of the real ones. @default createGatewayDeps(config) */
+  readonly deps?: GatewayDeps;
+  /** Aborting it stops the gateway (the CLI aborts on SIGINT, SIGTERM, or when its parent goes away). */
+  readonly signal: AbortSignal;
+}
+
+/** Runs the gateway in the foreground until `signal` aborts, then closes it (in-flight requests finish first). */
+export async function runGateway(config: Config, options: RunGatewayOptions): Promise<void> {
+  const deps = options.deps ?? createGatewayDeps(config);
+  const running = await startGateway(config, deps);
+  if (!options.signal.aborted) await new Promise((resolve) => options.signal.addEventListener("abort", resolve, { once: true }));
+  deps.logger.info("gateway stopping");
+  await running.close();
+  deps.logger.info("gateway stopped");
+}

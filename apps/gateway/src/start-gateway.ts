@@ -1,0 +1,58 @@
+import { ThinktankError } from "@thinktank/core";
+import type { Config } from "@thinktank/core";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./build-app.js";
+import type { GatewayDeps } from "./gateway-deps.js";
+
+export interface RunningGateway {
+  readonly app: FastifyInstance;
+  /** e.g. http://127.0.0.1:8001 (the real port when config asked for port 0). */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Checks the address is safe, checks extensions_config.json reads, then listens.
+ * Without THINKTANK_API_KEY only a loopback address is accepted. A taken port is reported
+ * plainly (PORT_IN_USE) with how to choose another.
+ */
+export async function startGateway(config: Config, deps: GatewayDeps): Promise<RunningGateway> {
+  const { host, port } = config.gateway;
+  assertSafeBinding(host, config.api_key);
+  await deps.store.read();
+  const app = buildApp(config, deps);
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    await app.close();
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new ThinktankError("PORT_IN_USE", `gateway: port ${port} on ${host} is already in use by another program. Stop it, or pick another port with GATEWAY_PORT=<port> or gateway.port in config.yaml.`, {
+        cause: error,
+        details: { host, port },
+      });
+    }
+    throw error;
+  }
+  const address = app.server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
+  if (config.api_key) app.log.info({ url }, `gateway listening on ${url}; mutating routes need the API key`);
+  else app.log.warn({ url }, `gateway listening on ${url} (loopback only): THINKTANK_API_KEY is not set, so any local process may change extensions; set it to listen on other addresses`);
+  return { app, url, port: actualPort, close: () => app.close() };
+}
+
+/** Refuses a non-loopback address without an API key (DESIGN.md §3). */
+export function assertSafeBinding(host: string, apiKey: string | undefined): void {
+  if (apiKey || isLoopback(host)) return;
+  throw new ThinktankError(
+    "CONFIG_INVALID",
+    `gateway: refusing to listen on ${host} without an API key: anyone who can reach it could change your extensions. Set THINKTANK_API_KEY, or listen on 127.0.0.1 (GATEWAY_HOST=127.0.0.1 or gateway.host in config.yaml).`,
+    { details: { host } },
+  );
+}
+
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare) || /^::ffff:127(\.\d{1,3}){3}$/.test(bare);
+}
