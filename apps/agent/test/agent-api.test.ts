@@ -143,6 +143,11 @@ describe("agent server over the LangGraph SDK", () => {
     const messages = (await client.threads.getState(thread.thread_id)).values as { messages: Message[] };
     expect(messages.messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["one", "two"]);
     expect((await client.runs.get(thread.thread_id, first.run_id)).status).toBe("success");
+    // Two requests at the same moment: exactly one gets the thread.
+    const racing = await Promise.allSettled([1, 2].map((n) => client.runs.create(thread.thread_id, "lead_agent", { input: human(`race ${n}`), afterSeconds: 1 })));
+    expect(racing.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const winner = racing.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ run_id: string }>;
+    await client.runs.join(thread.thread_id, winner.value.run_id);
   });
 
   it("cancels a pending run", async () => {
@@ -151,6 +156,25 @@ describe("agent server over the LangGraph SDK", () => {
     await client.runs.cancel(thread.thread_id, run.run_id, true);
     expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
     expect((await client.threads.getState(thread.thread_id)).values).toEqual({});
+  });
+
+  it("resumes a run's stream after a Last-Event-ID", async () => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("resume me"), streamMode: ["values", "updates"] });
+    await client.runs.join(thread.thread_id, run.run_id);
+    const all = await collect(client.runs.joinStream(thread.thread_id, run.run_id));
+    const rest = await collect(client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "1" }));
+    expect(all.length).toBeGreaterThan(3);
+    expect(rest.map((p) => p.event)).toEqual(all.slice(2).map((p) => p.event));
+  });
+
+  it("allows browser calls from loopback origins only (CORS)", async () => {
+    const preflight = (origin: string) =>
+      fetch(`${agent.url}/threads/search`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" } });
+    const local = await preflight("http://localhost:3000");
+    expect(local.headers.get("access-control-allow-origin")).toBe("http://localhost:3000");
+    const foreign = await preflight("https://evil.example");
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
   });
 
   it("runs without a thread (stateless wait)", async () => {

@@ -59,7 +59,7 @@ export class RunManager {
       await threads.create({ threadId, ifExists: "do_nothing" });
     }
     const strategy: MultitaskStrategy = request.multitask_strategy ?? "reject";
-    const inFlight = [...(this.#queued.get(threadId) ?? [])];
+    const inFlight = this.inFlight(threadId);
     if (inFlight.length > 0 && strategy === "reject") {
       throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running ${inFlight[0]}: wait for it, or pass multitask_strategy enqueue, interrupt or rollback`);
     }
@@ -75,8 +75,18 @@ export class RunManager {
       kwargs: { ...request } as JsonObject,
       multitask_strategy: strategy,
     };
-    await this.#options.store.metadata.createRun(run);
-    await this.#options.store.metadata.updateThread(threadId, { status: "busy" }, now);
+    // Claim the thread before the first await, so two requests at once cannot both pass the busy check.
+    const queued = this.#queued.get(threadId) ?? new Set<string>();
+    queued.add(run.run_id);
+    this.#queued.set(threadId, queued);
+    try {
+      await this.#options.store.metadata.createRun(run);
+      await this.#options.store.metadata.updateThread(threadId, { status: "busy" }, now);
+    } catch (error) {
+      queued.delete(run.run_id);
+      if (queued.size === 0) this.#queued.delete(threadId);
+      throw error;
+    }
     if (strategy === "interrupt" || strategy === "rollback") for (const other of inFlight) this.#cancelActive(other, strategy);
     this.#schedule(run, request, temporary);
     return { run, temporary };
@@ -169,9 +179,7 @@ export class RunManager {
     const threadId = run.thread_id;
     const log = new RunEventLog();
     this.#logs.set(run.run_id, log);
-    const queued = this.#queued.get(threadId) ?? new Set<string>();
-    queued.add(run.run_id);
-    this.#queued.set(threadId, queued);
+    const queued = this.#queued.get(threadId) ?? new Set<string>([run.run_id]);
     const previous = this.#tails.get(threadId) ?? Promise.resolve();
     const tail = previous
       .then(() => delay(request.after_seconds))
