@@ -31,3 +31,5 @@ export { SkillsService } from "./skills-service.js";
 export type { SkillSettingsStore, SkillsServiceOptions } from "./skills-service.js";
 export { toSkillJson, skillJsonSchema, skillProblemJsonSchema } from "./skill-json.js";
 export type { SkillJson } from "./skill-json.js";
+export { createSkillsService } from "./create-skills-service.js";
+export type { CreateSkillsServiceOptions } from "./create-skills-service.js";

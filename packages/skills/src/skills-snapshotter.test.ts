@@ -149,6 +149,20 @@ describe("SkillsSnapshotter", () => {
     expect(without.problems).toEqual([]);
   });
 
+  it("asks a sources function on every snapshot and follows its answer", async () => {
+    writeTree(temp.dir, { "plugins/zoom/skills/sdk/SKILL.md": skill("sdk") });
+    let withPlugin = false;
+    snapshotter = new SkillsSnapshotter({
+      sources: async () => [...defaultSkillSources(path.join(temp.dir, "skills")), ...(withPlugin ? [pluginSkillSource("zoom", path.join(temp.dir, "plugins/zoom/skills"))] : [])],
+      settings: store,
+    });
+    const first = await snapshotter.snapshot();
+    expect(names(first)).toEqual(["public:docx", "public:pdf"]);
+    expect(await snapshotter.snapshot()).toBe(first);
+    withPlugin = true;
+    expect(names(await snapshotter.snapshot())).toEqual(["public:docx", "public:pdf", "plugin:zoom:sdk"]);
+  });
+
   it("resolves virtual paths against the current snapshot", async () => {
     const snapshots = make();
     expect((await snapshots.resolvePath("/mnt/skills/public/pdf/SKILL.md")).file).toBe(path.join(temp.dir, "skills/public/pdf/SKILL.md"));

@@ -27,7 +27,12 @@ export interface SkillsSnapshot {
 }
 
 export interface SkillsSnapshotterOptions {
-  readonly sources: readonly SkillSource[];
+  /**
+   * The folders to search, or a function asked on every snapshot (it must be cheap): e.g.
+   * `async () => [...defaultSkillSources(root), ...(await plugins.snapshot()).skillSources]`.
+   * Sources that stay the same keep their index and watchers.
+   */
+  readonly sources: readonly SkillSource[] | (() => readonly SkillSource[] | Promise<readonly SkillSource[]>);
   readonly settings: SkillSettingsReader;
   /** Virtual root the model sees. @default "/mnt/skills" */
   readonly containerPath?: string;
@@ -64,6 +69,8 @@ export class SkillsSnapshotter {
   private readonly now: () => number;
   private readonly onProblem: ((problem: SkillProblem) => void) | undefined;
   private indexes: SkillSourceIndex[] = [];
+  private readonly sourcesProvider: (() => readonly SkillSource[] | Promise<readonly SkillSource[]>) | undefined;
+  private sourcesSignature = "";
   private current: SkillsSnapshot | undefined;
   private lastDocument: SkillSettingsDocument | undefined;
   private lastVerifiedAt = Number.NEGATIVE_INFINITY;
@@ -78,7 +85,8 @@ export class SkillsSnapshotter {
     this.watch = options.watch ?? true;
     this.now = options.now ?? Date.now;
     this.onProblem = options.onProblem;
-    this.setSources(options.sources);
+    if (typeof options.sources === "function") this.sourcesProvider = options.sources;
+    else this.setSources(options.sources);
   }
 
   /** Replaces the sources (e.g. when plugins are enabled); unchanged sources keep their index. */
@@ -100,6 +108,7 @@ export class SkillsSnapshotter {
     });
     for (const removed of existing.values()) removed.close();
     this.indexes = next;
+    this.sourcesSignature = sources.map(sourceKey).join("\u0001");
     this.sourcesChanged = true;
   }
 
@@ -127,6 +136,10 @@ export class SkillsSnapshotter {
   private async refresh(): Promise<SkillsSnapshot> {
     // Let inotify events already queued reach the dirty flags: setImmediate runs after the poll phase.
     await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.sourcesProvider) {
+      const sources = await this.sourcesProvider();
+      if (sources.map(sourceKey).join("\u0001") !== this.sourcesSignature) this.setSources(sources);
+    }
     const settings = await this.settings.read();
     const now = this.now();
     const verify = !this.current || settings.revision !== this.current.revision || now - this.lastVerifiedAt >= this.verifyIntervalMs;

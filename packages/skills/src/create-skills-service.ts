@@ -1,0 +1,47 @@
+import path from "node:path";
+import type { ArchiveLimits } from "@thinktank/core";
+import { defaultSkillSources } from "./skill-sources.js";
+import type { SkillProblem, SkillSource } from "./skill-types.js";
+import { SkillsService } from "./skills-service.js";
+import type { SkillSettingsStore } from "./skills-service.js";
+import { SkillsSnapshotter } from "./skills-snapshotter.js";
+
+export interface CreateSkillsServiceOptions {
+  /** The skills folder (config.skills.path): public/ and custom/ live in it. */
+  readonly skillsRoot: string;
+  readonly store: SkillSettingsStore;
+  /** Virtual root the model sees (config.skills.container_path). @default "/mnt/skills" */
+  readonly containerPath?: string;
+  /** @default defaultArchiveLimits */
+  readonly limits?: ArchiveLimits;
+  /** More sources, asked on every snapshot: the enabled plugins' skills folders. @default none */
+  readonly extraSources?: () => readonly SkillSource[] | Promise<readonly SkillSource[]>;
+  /** @default true */
+  readonly watch?: boolean;
+  /** Told about each skipped SKILL.md, duplicate or bad setting when it first appears. */
+  readonly onProblem?: (problem: SkillProblem) => void;
+}
+
+/**
+ * The usual wiring: a snapshotter over skills/public, skills/custom and any extra sources,
+ * and a service that installs into skills/custom. Close the snapshotter when done.
+ */
+export function createSkillsService(options: CreateSkillsServiceOptions): { service: SkillsService; snapshotter: SkillsSnapshotter } {
+  const builtIn = defaultSkillSources(options.skillsRoot);
+  const extra = options.extraSources;
+  const snapshotter = new SkillsSnapshotter({
+    sources: extra ? async () => [...builtIn, ...(await extra())] : builtIn,
+    settings: options.store,
+    containerPath: options.containerPath,
+    watch: options.watch,
+    onProblem: options.onProblem,
+  });
+  const service = new SkillsService({
+    snapshotter,
+    store: options.store,
+    customRoot: path.join(options.skillsRoot, "custom"),
+    limits: options.limits,
+    containerPath: options.containerPath,
+  });
+  return { service, snapshotter };
+}
