@@ -1,3 +1,4 @@
+import { redactSecrets } from "@thinktank/core";
 import { ErrorCode as JsonRpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 
 /** What went wrong talking to a server, and whether trying again (after a reconnect) may help. */
@@ -28,7 +29,7 @@ export function classifyFailure(error: unknown): FailureClass {
   if (error instanceof McpError) {
     if (error.code === JsonRpcErrorCode.ConnectionClosed) return { transient: true, reason: "the connection closed" };
     if (error.code === JsonRpcErrorCode.RequestTimeout) return { transient: true, reason: "a request timed out" };
-    return { transient: false, reason: error.message };
+    return { transient: false, reason: describe(error) };
   }
   const codes = errorCodesIn(error);
   const spawnProblem = codes.map((code) => permanentSpawnCodes[code]).find(Boolean);
@@ -68,8 +69,9 @@ function httpStatusOf(error: unknown): number | undefined {
   return undefined;
 }
 
+/** One line about an error, with credentials that may ride in messages (Bearer tokens, URL passwords) masked. */
 function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
+  if (!(error instanceof Error)) return redactSecrets(String(error));
   const cause = error.cause instanceof Error && !error.message.includes(error.cause.message) ? ` (${error.cause.message})` : "";
-  return `${error.message}${cause}`.replace(/\s+/g, " ").slice(0, 300);
+  return redactSecrets(`${error.message}${cause}`.replace(/\s+/g, " ").slice(0, 300));
 }

@@ -199,10 +199,10 @@ describe("McpManager failures", () => {
   it("times out a server that never finishes initialize, and stops its process", async () => {
     const manager = makeManager(
       { silent: testServerEntry({ TEST_SERVER_SILENT: "1", TEST_SERVER_START_LOG: startLog("silent") }) },
-      { settings: { connect_timeout_ms: 500, retries: 1 } },
+      { settings: { connect_timeout_ms: 2000, retries: 1 } },
     );
     const status = await manager.connect("silent");
-    expect(status).toMatchObject({ state: "unavailable", reason: "did not finish connecting within 500 ms (after 2 attempts; tried again on next use)" });
+    expect(status).toMatchObject({ state: "unavailable", reason: "did not finish connecting within 2000 ms (after 2 attempts; tried again on next use)" });
     expect(starts("silent")).toHaveLength(2);
     for (const pid of starts("silent")) await waitFor(`process ${pid} to end`, () => !processAlive(pid));
   });
@@ -284,5 +284,18 @@ describe("McpManager tool lists and the disk cache", () => {
     expect(readCatalog(catalogDir()).servers.map((s) => s.server)).toEqual(["change", "keep"]);
     expect(events.filter((e) => e.cause === "removed").map((e) => e.server).sort()).toEqual(["plugin:server", "remove"]);
     expect(manager.serverNames()).toEqual(["added", "change", "keep"]);
+  });
+
+  it("sync refreshes the cached tool list of a changed server that was never connected in this process", async () => {
+    const first = makeManager({ a: testServerEntry() });
+    await first.listTools("a");
+    await first.close();
+    const manager = makeManager({ a: testServerEntry() });
+    expect(manager.statusOf("a")).toMatchObject({ state: "idle", toolsFrom: "cache" });
+    const changedEntry = testServerEntry({ TEST_SERVER_PAGE_SIZE: "3" });
+    expect(manager.sync({ a: changedEntry }).changed).toEqual(["a"]);
+    await manager.settled();
+    expect(manager.statusOf("a")).toMatchObject({ state: "connected", toolCount: 7 });
+    expect(readCatalog(catalogDir()).servers[0]?.configHash).toBe(entryHash(changedEntry));
   });
 });

@@ -41,8 +41,9 @@ export class McpManager {
   /**
    * Adopts a new set of server entries (disabled ones are left out). Servers whose resolved config
    * is unchanged keep their session; changed ones are replaced (and reconnected in the background
-   * if they were connected, so the cached tool list follows); removed ones are closed and their
-   * cached tool list deleted. Call settled() to wait for that background work.
+   * when their tool list was known, live or cached, so the cache follows the config); removed ones
+   * are closed and their cached tool list deleted. New ones connect on first use or connectAll.
+   * Call settled() to wait for the background work.
    */
   sync(entries: Readonly<Record<string, McpServerEntry>>): SyncReport {
     this.assertOpen();
@@ -68,8 +69,9 @@ export class McpManager {
         continue;
       }
       report.changed.push(name);
-      const wasConnected = current.status().state === "connected";
-      this.track(current.dispose(false).then(() => (wasConnected ? next.connect() : undefined)));
+      // Its tool list is known (live or cached) but may no longer be right: fetch it again.
+      const refresh = current.status().state === "connected" || current.knownTools() !== undefined;
+      this.track(current.dispose(false).then(() => (refresh ? next.connect() : undefined)));
     }
     const sorted = (list: string[]): string[] => list.sort();
     return { added: sorted(report.added), removed: sorted(report.removed), changed: sorted(report.changed), unchanged: sorted(report.unchanged) };

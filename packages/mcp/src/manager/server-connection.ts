@@ -1,3 +1,4 @@
+import { redactSecrets } from "@thinktank/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -142,7 +143,7 @@ export class ServerConnection {
   }
 
   private keepStderrLine(line: string): void {
-    const trimmed = line.trim();
+    const trimmed = redactSecrets(line.trim());
     if (!trimmed) return;
     this.options.logger.debug({ server: this.options.server, line: trimmed.slice(0, 500) }, "mcp server stderr");
     this.stderrLines.push(trimmed.slice(0, 500));

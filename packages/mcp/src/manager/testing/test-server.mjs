@@ -9,9 +9,6 @@
 //   TEST_SERVER_SILENT=1    never answer initialize (a server that hangs at connect)
 //   TEST_SERVER_PAGE_SIZE   list tools in pages of this size, with nextCursor
 import fs from "node:fs";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const env = process.env;
 if (env.TEST_SERVER_START_LOG) fs.appendFileSync(env.TEST_SERVER_START_LOG, `${process.pid}\n`);
@@ -27,6 +24,10 @@ if (env.TEST_SERVER_SILENT === "1") {
 }
 
 async function start() {
+  // Loaded here, not at the top: the start log above is written before the SDK loads.
+  const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { CallToolRequestSchema, ListToolsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
   const objectSchema = (properties = {}, required = []) => ({ type: "object", properties, required });
   const tools = [
     { name: "echo", description: "Echoes text back, as text and as structured content.", inputSchema: objectSchema({ text: { type: "string" } }, ["text"]), outputSchema: objectSchema({ echoed: { type: "string" } }, ["echoed"]) },
