@@ -28,6 +28,13 @@ describe("classifyFailure", () => {
     else expect(result.reason).toMatch(reason);
   });
 
+  it("treats HTTP 400/404 on an established session as a lost session worth a new one", () => {
+    expect(classifyFailure(new StreamableHTTPError(404, "Session not found"), "session")).toEqual({ transient: true, reason: "the server no longer knows this session (HTTP 404)" });
+    expect(classifyFailure(new StreamableHTTPError(400, "No valid session ID"), "session").transient).toBe(true);
+    expect(classifyFailure(new StreamableHTTPError(404, "Not found"), "connect").transient).toBe(false);
+    expect(classifyFailure(new StreamableHTTPError(403, "Forbidden"), "session").transient).toBe(false);
+  });
+
   it("masks credentials that ride in error messages", () => {
     const result = classifyFailure(new Error("request to https://user:hunter2@api.example.com failed with Bearer abcdefghijklmnop"));
     expect(result.reason).not.toContain("hunter2");

@@ -22,9 +22,11 @@ const permanentSpawnCodes: Readonly<Record<string, string>> = { ENOENT: "command
 /**
  * Sorts a failure into transient (the connection closed, the process exited, the host refused,
  * a connect timed out, an HTTP 5xx/429) or permanent (the command does not exist, HTTP 4xx, a
- * protocol error). Only transient failures are retried.
+ * protocol error). Only transient failures are retried. On an established session (`phase`
+ * "session"), an HTTP 400/404 from the transport means the server no longer knows the session
+ * (it restarted): that is transient too, and a new session fixes it.
  */
-export function classifyFailure(error: unknown): FailureClass {
+export function classifyFailure(error: unknown, phase: "connect" | "session" = "connect"): FailureClass {
   if (error instanceof ConnectTimeoutError) return { transient: true, reason: error.message };
   if (error instanceof McpError) {
     if (error.code === JsonRpcErrorCode.ConnectionClosed) return { transient: true, reason: "the connection closed" };
@@ -41,6 +43,7 @@ export function classifyFailure(error: unknown): FailureClass {
   if (systemCode) return { transient: true, reason: `${systemCode}: ${describe(error)}` };
   const status = httpStatusOf(error);
   if (status !== undefined) {
+    if (phase === "session" && (status === 400 || status === 404)) return { transient: true, reason: `the server no longer knows this session (HTTP ${status})` };
     const transient = status >= 500 || status === 408 || status === 429;
     return { transient, reason: `HTTP ${status}: ${describe(error)}` };
   }

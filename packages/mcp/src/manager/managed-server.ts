@@ -183,7 +183,7 @@ export class ManagedServer {
             details: { server: this.name, timeout_ms: timeoutMs },
           });
         }
-        const failure = classifyFailure(error);
+        const failure = classifyFailure(error, "session");
         if (!failure.transient) {
           throw new ThinktankError("MCP_PROTOCOL_ERROR", `MCP server '${this.name}' answered ${what} with an error: ${failure.reason}`, {
             cause: error,

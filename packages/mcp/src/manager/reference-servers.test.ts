@@ -119,4 +119,14 @@ describe("reference servers", () => {
     expect(textOf(await mcp.callTool("remote", "echo", { message: "after" }))).toBe("Echo: after");
     expect(mcp.statusOf("remote").state).toBe("connected");
   });
+
+  it("a streamable HTTP server that restarts between two calls: the lost session is replaced without an error", async () => {
+    const port = await freePort();
+    const first = await start("streamableHttp", port);
+    const mcp = makeManager({ remote: { type: "http", url: first.url } });
+    expect(textOf(await mcp.callTool("remote", "echo", { message: "first session" }))).toBe("Echo: first session");
+    await first.kill();
+    await start("streamableHttp", port);
+    expect(textOf(await mcp.callTool("remote", "echo", { message: "second session" }))).toBe("Echo: second session");
+  });
 });
