@@ -20,12 +20,14 @@ import { requestIdFor } from "./request-id.js";
 import type { RoutePlugin, RouteSummary } from "./route-plugin.js";
 import healthRoutes from "./routes/health.js";
 import mcpRoutes from "./routes/mcp.js";
+import pluginsRoutes from "./routes/plugins.js";
 import skillsRoutes from "./routes/skills.js";
 
 const routePlugins: readonly RoutePlugin[] = [
   healthRoutes,
   mcpRoutes,
   skillsRoutes,
+  pluginsRoutes,
   // skillsRoutes, pluginsRoutes, toolsRoutes: one line each
 ];
 

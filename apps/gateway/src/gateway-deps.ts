@@ -1,5 +1,6 @@
 import type { Config, Logger } from "@thinktank/core";
-import { createLogger, ExtensionsStore } from "@thinktank/core";
+import { archiveLimitsFromConfig, createLogger, ExtensionsStore } from "@thinktank/core";
+import { PluginManager } from "@thinktank/plugins";
 
 /** An MCP server a plugin brings, as the plugins library reports it for GET /api/mcp/servers. */
 export interface PluginServer {
@@ -23,13 +24,21 @@ export interface GatewayDeps {
   readonly store: ExtensionsStore;
   /** MCP servers merged in from enabled plugins (the plugins area provides it). */
   readonly listPluginServers?: () => Promise<readonly PluginServer[]>;
+  /** Installed plugins: list, describe, install, enable/disable, uninstall (routes/plugins.ts). */
+  readonly plugins?: PluginManager;
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
 export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
+  const store = overrides.store ?? new ExtensionsStore(config.extensions_config);
+  const plugins =
+    overrides.plugins ??
+    new PluginManager({ pluginsDir: config.plugins.path, store, env: config.env, containerPath: config.skills.container_path, limits: archiveLimitsFromConfig(config) });
   return {
     logger: overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" }),
-    store: overrides.store ?? new ExtensionsStore(config.extensions_config),
+    store,
+    plugins,
+    listPluginServers: () => plugins.pluginServers(),
     ...overrides,
   };
 }

@@ -40,3 +40,7 @@ export { PluginSnapshotter } from "./snapshot/plugin-snapshotter.js";
 export type { PluginSnapshot, PluginSnapshotterOptions, PluginSettingsReader, PluginSkillSource } from "./snapshot/plugin-snapshotter.js";
 export { isPluginEnabled } from "./snapshot/plugin-enablement.js";
 export type { PluginSettingsDocument } from "./snapshot/plugin-enablement.js";
+export { PluginManager } from "./service/plugin-manager.js";
+export type { PluginManagerOptions, PluginServerListing, PluginInstallView } from "./service/plugin-manager.js";
+export type { PluginSummaryView, PluginDetailView, PluginState } from "./service/plugin-views.js";
+export { skillContainerPrefix } from "./snapshot/skill-container-prefix.js";

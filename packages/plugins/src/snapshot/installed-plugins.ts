@@ -88,6 +88,12 @@ export class InstalledPlugins {
     return this.cached;
   }
 
+  /** Tells the cache a folder changed (this process just installed or removed it), without waiting for the watcher. */
+  markChanged(name: string): void {
+    this.listDirty = true;
+    this.dirty.add(name);
+  }
+
   /** One installed plugin by name (its folder's name). */
   get(name: string): LoadedPlugin | undefined {
     return this.list().find((plugin) => plugin.name === name);

@@ -4,6 +4,7 @@ import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import { mergePluginServers, type PluginServerMerge } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins, type InstalledPluginsOptions } from "./installed-plugins.js";
 import { isPluginEnabled, type PluginSettingsDocument } from "./plugin-enablement.js";
+import { skillContainerPrefix } from "./skill-container-prefix.js";
 
 /** One folder the skills loader searches, in the skills package's SkillSource shape. */
 export interface PluginSkillSource {
@@ -104,7 +105,7 @@ function build(installed: readonly LoadedPlugin[], document: PluginSettingsDocum
     plugin.skillRoots.map((relative) => ({
       category: `plugin:${plugin.name}` as const,
       root: path.join(plugin.root, relative),
-      containerPrefix: relative === "skills" ? `plugins/${plugin.name}` : `plugins/${plugin.name}/${relative}`,
+      containerPrefix: skillContainerPrefix(plugin.name, relative),
     })),
   );
   return Object.freeze({

@@ -1,0 +1,150 @@
+import { ThinktankError, type ArchiveLimits, type ExtensionsStore } from "@thinktank/core";
+import { SlashCommands } from "../commands/slash-commands.js";
+import { PluginInstaller, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
+import type { PluginSourceResolvers } from "../marketplace/plugin-source-resolvers.js";
+import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
+import { mergePluginServers } from "../servers/merge-plugin-servers.js";
+import { InstalledPlugins } from "../snapshot/installed-plugins.js";
+import { isPluginEnabled, type PluginSettingsDocument } from "../snapshot/plugin-enablement.js";
+import { commandView, detailView, serverView, summaryView, type PluginDetailView, type PluginSummaryView } from "./plugin-views.js";
+
+export interface PluginManagerOptions {
+  /** config.plugins.path. */
+  readonly pluginsDir: string;
+  /** The extensions store (the gateway is its only writer). */
+  readonly store: Pick<ExtensionsStore, "read" | "update">;
+  /** Variables plugin servers' placeholders resolve from, to tell which are usable (config.env). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Virtual root of skills as the model sees them. @default "/mnt/skills" */
+  readonly containerPath?: string;
+  /** Archive and folder limits (archiveLimitsFromConfig(config)). @default defaultArchiveLimits */
+  readonly limits?: ArchiveLimits;
+  /** @default only relative marketplace sources */
+  readonly sourceResolvers?: PluginSourceResolvers;
+  /** Watch installed/ for changes. @default true */
+  readonly watch?: boolean;
+}
+
+/** A plugin server as GET /api/mcp/servers lists it (the gateway's PluginServer shape). */
+export interface PluginServerListing {
+  readonly name: string;
+  readonly plugin: string;
+  readonly entry: Readonly<Record<string, unknown>>;
+  readonly enabled: boolean;
+  readonly status: string;
+  readonly reason?: string;
+}
+
+/** What an install answers: the plugin's detail, where it came from, and warnings. */
+export interface PluginInstallView extends PluginDetailView {
+  readonly source: PluginInstallSource;
+  readonly warnings: readonly PluginProblem[];
+}
+
+/**
+ * The gateway's face of the plugins library: listing and describing installed plugins in the
+ * API's JSON shapes, installs, enable/disable, uninstall, and plugin servers for the MCP list.
+ */
+export class PluginManager {
+  private readonly options: PluginManagerOptions;
+  private readonly installed: InstalledPlugins;
+  private readonly installer: PluginInstaller;
+  private readonly containerPath: string;
+
+  constructor(options: PluginManagerOptions) {
+    this.options = options;
+    this.containerPath = options.containerPath ?? "/mnt/skills";
+    this.installed = new InstalledPlugins({ pluginsDir: options.pluginsDir, ...(options.watch !== undefined ? { watch: options.watch } : {}) });
+    this.installer = new PluginInstaller({
+      pluginsDir: options.pluginsDir,
+      store: options.store,
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.sourceResolvers ? { sourceResolvers: options.sourceResolvers } : {}),
+    });
+  }
+
+  async list(): Promise<{ plugins: PluginSummaryView[]; revision: number }> {
+    const { document, revision, plugins } = await this.current();
+    return { plugins: plugins.map((plugin) => summaryView(plugin, isPluginEnabled(document, plugin.name))), revision };
+  }
+
+  async get(name: string): Promise<PluginDetailView> {
+    const { document, plugins } = await this.current();
+    const plugin = findPlugin(plugins, name);
+    const enabled = isPluginEnabled(document, name);
+    const merge = mergePluginServers([plugin], { env: this.options.env, configured: document.mcpServers ?? {} });
+    return detailView(plugin, enabled, merge.servers, this.containerPath);
+  }
+
+  /** The slash commands a user can type for one plugin (commands, then user-invocable skills). */
+  async commands(name: string): Promise<{ plugin: string; enabled: boolean; commands: Record<string, unknown>[] }> {
+    const { document, plugins } = await this.current();
+    const plugin = findPlugin(plugins, name);
+    return { plugin: name, enabled: isPluginEnabled(document, name), commands: new SlashCommands([plugin]).entries.map(commandView) };
+  }
+
+  installArchive(archive: Buffer, fileName?: string): Promise<PluginInstallView> {
+    return this.afterInstall(this.installer.installArchive(archive, fileName));
+  }
+
+  installPath(location: string): Promise<PluginInstallView> {
+    return this.afterInstall(this.installer.installPath(location));
+  }
+
+  installFromMarketplace(marketplace: string, plugin: string): Promise<PluginInstallView> {
+    return this.afterInstall(this.installer.installFromMarketplace(marketplace, plugin));
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<PluginDetailView> {
+    await this.installer.setEnabled(name, enabled);
+    return this.get(name);
+  }
+
+  async uninstall(name: string): Promise<{ name: string; revision: number }> {
+    try {
+      return await this.installer.uninstall(name);
+    } finally {
+      this.installed.markChanged(name);
+    }
+  }
+
+  /** Every installed plugin's servers as `<plugin>:<server>`; `enabled` only for enabled, valid plugins' usable, unshadowed ones. */
+  async pluginServers(): Promise<PluginServerListing[]> {
+    const { document, plugins } = await this.current();
+    const merge = mergePluginServers(plugins, { env: this.options.env, configured: document.mcpServers ?? {} });
+    const active = new Set(plugins.filter((p) => isPluginEnabled(document, p.name) && !p.problems.some((q) => q.severity === "error")).map((p) => p.name));
+    return merge.servers.map((server) => {
+      const view = serverView(server);
+      return {
+        name: server.name,
+        plugin: server.plugin,
+        entry: server.declared,
+        enabled: active.has(server.plugin) && server.status !== "shadowed",
+        status: String(view.status),
+        ...(server.reason ? { reason: server.reason } : {}),
+      };
+    });
+  }
+
+  close(): void {
+    this.installed.close();
+  }
+
+  private async current(): Promise<{ document: PluginSettingsDocument; revision: number; plugins: readonly LoadedPlugin[] }> {
+    const { document, revision } = await this.options.store.read();
+    return { document, revision, plugins: this.installed.list() };
+  }
+
+  private async afterInstall(pending: Promise<PluginInstallResult>): Promise<PluginInstallView> {
+    const result = await pending;
+    this.installed.markChanged(result.plugin.name);
+    const detail = await this.get(result.plugin.name);
+    return { ...detail, source: result.source, warnings: result.warnings };
+  }
+}
+
+function findPlugin(plugins: readonly LoadedPlugin[], name: string): LoadedPlugin {
+  const plugin = plugins.find((p) => p.name === name);
+  if (!plugin) throw new ThinktankError("PLUGIN_NOT_FOUND", `no plugin named '${name}' is installed`, { details: { name } });
+  return plugin;
+}

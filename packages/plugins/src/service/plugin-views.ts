@@ -1,0 +1,134 @@
+import path from "node:path";
+import { maskServerEntry } from "@thinktank/core";
+import type { SlashCommandEntry } from "../commands/slash-commands.js";
+import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
+import type { MergedPluginServer } from "../servers/merge-plugin-servers.js";
+import { skillContainerPrefix } from "../snapshot/skill-container-prefix.js";
+
+/** `enabled`, `disabled`, or `invalid` (installed but with errors: left out of the agent). */
+export type PluginState = "enabled" | "disabled" | "invalid";
+
+/** One row of GET /api/plugins. */
+export interface PluginSummaryView {
+  readonly name: string;
+  readonly version?: string;
+  readonly description?: string;
+  readonly enabled: boolean;
+  readonly state: PluginState;
+  readonly counts: { readonly skills: number; readonly commands: number; readonly agents: number; readonly hooks: number; readonly servers: number };
+  readonly problems: { readonly errors: number; readonly warnings: number };
+}
+
+/** GET /api/plugins/:name. */
+export interface PluginDetailView extends Omit<PluginSummaryView, "counts" | "problems"> {
+  readonly manifest: Readonly<Record<string, unknown>>;
+  readonly manifestSource: "file" | "folder";
+  readonly skills: readonly Record<string, unknown>[];
+  readonly commands: readonly Record<string, unknown>[];
+  readonly agents: readonly Record<string, unknown>[];
+  readonly hooks: { readonly executed: false; readonly note: string; readonly items: readonly Record<string, unknown>[] };
+  readonly servers: readonly Record<string, unknown>[];
+  readonly problems: readonly PluginProblem[];
+}
+
+const hooksNote = "Hooks are parsed and listed for review; Thinktank never executes them.";
+
+export function summaryView(plugin: LoadedPlugin, enabled: boolean): PluginSummaryView {
+  const errors = plugin.problems.filter((p) => p.severity === "error").length;
+  return {
+    name: plugin.name,
+    ...(typeof plugin.manifest.version === "string" ? { version: plugin.manifest.version } : {}),
+    ...(typeof plugin.manifest.description === "string" ? { description: plugin.manifest.description } : {}),
+    enabled,
+    state: stateOf(errors, enabled),
+    counts: { skills: plugin.skills.length, commands: plugin.commands.length, agents: plugin.agents.length, hooks: plugin.hooks.length, servers: plugin.servers.length },
+    problems: { errors, warnings: plugin.problems.length - errors },
+  };
+}
+
+export function detailView(plugin: LoadedPlugin, enabled: boolean, servers: readonly MergedPluginServer[], containerPath: string): PluginDetailView {
+  const summary = summaryView(plugin, enabled);
+  return {
+    name: summary.name,
+    ...(summary.version !== undefined ? { version: summary.version } : {}),
+    ...(summary.description !== undefined ? { description: summary.description } : {}),
+    enabled,
+    state: summary.state,
+    manifest: plugin.manifest,
+    manifestSource: plugin.manifestSource,
+    skills: plugin.skills.map((skill) => {
+      const root = plugin.skillRoots.find((r) => skill.dir === r || skill.dir.startsWith(`${r}/`)) ?? "skills";
+      const inside = skill.dir.slice(root.length + 1);
+      return {
+        name: skill.name,
+        identity: skill.identity,
+        description: skill.description,
+        file: skill.file,
+        containerPath: path.posix.join(containerPath, skillContainerPrefix(plugin.name, root), inside, "SKILL.md"),
+        nested: skill.nested,
+        ...(skill.parentDir ? { parentDir: skill.parentDir } : {}),
+        userInvocable: skill.userInvocable,
+        ...(skill.argumentHint !== undefined ? { argumentHint: skill.argumentHint } : {}),
+        ...(skill.allowedTools ? { allowedTools: skill.allowedTools } : {}),
+      };
+    }),
+    commands: plugin.commands.map((command) => ({
+      name: command.name,
+      invocation: `/${plugin.name}:${command.name}`,
+      description: command.description,
+      file: command.file,
+      ...(command.argumentHint !== undefined ? { argumentHint: command.argumentHint } : {}),
+      ...(command.allowedTools ? { allowedTools: command.allowedTools } : {}),
+      ...(command.model ? { model: command.model } : {}),
+      disableModelInvocation: command.disableModelInvocation,
+    })),
+    agents: plugin.agents.map((agent) => ({
+      name: agent.name,
+      description: agent.description,
+      file: agent.file,
+      ...(agent.tools ? { tools: agent.tools } : {}),
+      ...(agent.model ? { model: agent.model } : {}),
+    })),
+    hooks: {
+      executed: false,
+      note: hooksNote,
+      items: plugin.hooks.map((hook) => ({ event: hook.event, ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}), file: hook.file, handlers: hook.handlers.map((h) => maskServerEntry(h)) })),
+    },
+    servers: servers.map(serverView),
+    problems: plugin.problems,
+  };
+}
+
+/** A plugin server for display: the entry as written, secrets masked, with its status. */
+export function serverView(server: MergedPluginServer): Record<string, unknown> {
+  return {
+    name: server.name,
+    server: server.server,
+    transport: server.transport ?? "unknown",
+    ...(server.typeFieldAbsent ? { typeFieldAbsent: true } : {}),
+    status: server.status,
+    ...(server.reason ? { reason: server.reason } : {}),
+    file: server.file,
+    config: maskServerEntry(server.declared),
+  };
+}
+
+/** GET /api/plugins/:name/commands: what a user can type, commands and user-invocable skills. */
+export function commandView(entry: SlashCommandEntry): Record<string, unknown> {
+  return {
+    invocation: entry.invocation,
+    kind: entry.kind,
+    name: entry.name,
+    description: entry.description,
+    file: entry.file,
+    ...(entry.argumentHint !== undefined ? { argumentHint: entry.argumentHint } : {}),
+    ...(entry.allowedTools ? { allowedTools: entry.allowedTools } : {}),
+    ...(entry.model ? { model: entry.model } : {}),
+    ...(entry.identity ? { identity: entry.identity } : {}),
+  };
+}
+
+function stateOf(errors: number, enabled: boolean): PluginState {
+  if (errors > 0) return "invalid";
+  return enabled ? "enabled" : "disabled";
+}
