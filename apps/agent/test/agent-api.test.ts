@@ -12,7 +12,7 @@ beforeAll(async () => {
   fixture = await makeAgentFixture();
   agent = await startAgentProcess(fixture.env);
   client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
-});
+}, 180_000);
 
 afterAll(async () => {
   await agent?.stop();
@@ -34,7 +34,7 @@ async function rawRequest(path: string, init: RequestInit = {}): Promise<{ statu
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-describe("agent server over the LangGraph SDK", () => {
+describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   it("serves graph lead_agent as an assistant, by graph id and by assistant id", async () => {
     const [assistant] = await client.assistants.search({ graphId: "lead_agent" });
     expect(assistant?.graph_id).toBe("lead_agent");

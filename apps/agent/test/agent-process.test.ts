@@ -24,7 +24,8 @@ async function start(env: Record<string, string>): Promise<AgentProcess> {
 const human = (content: string) => ({ messages: [{ type: "human", content }] });
 type Message = { type: string; content: unknown };
 
-describe("the agent server process", () => {
+// Each test starts one or two server processes: generous time for a loaded machine.
+describe("the agent server process", { timeout: 180_000 }, () => {
   it("keeps a thread across a restart (SQLite under the data dir)", async () => {
     const made = await fixture();
     const first = await start(made.env);

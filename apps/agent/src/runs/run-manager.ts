@@ -164,15 +164,9 @@ export class RunManager {
 
   #cancelActive(runId: string, action: "interrupt" | "rollback"): void {
     const active = this.#active.get(runId);
-    if (active) {
-      active.action = action;
-      active.controller.abort();
-      return;
-    }
-    // Not started yet: mark it so #execute skips it.
-    const controller = new AbortController();
-    controller.abort();
-    this.#active.set(runId, { controller, action });
+    if (!active) return;
+    active.action = action;
+    active.controller.abort();
   }
 
   #schedule(run: RunRecord, request: RunRequest, temporary: boolean): void {
@@ -180,10 +174,13 @@ export class RunManager {
     const log = new RunEventLog();
     this.#logs.set(run.run_id, log);
     const queued = this.#queued.get(threadId) ?? new Set<string>([run.run_id]);
+    // One controller for the run's whole life: cancelling a queued or delayed run stops it before it starts.
+    const active: ActiveRun = { controller: new AbortController() };
+    this.#active.set(run.run_id, active);
     const previous = this.#tails.get(threadId) ?? Promise.resolve();
     const tail = previous
-      .then(() => delay(request.after_seconds))
-      .then(() => this.#execute(run, request, log, temporary))
+      .then(() => delay(request.after_seconds, active.controller.signal))
+      .then(() => this.#execute(run, request, log, active, temporary))
       .catch((error: unknown) => this.#options.onError?.(error, run.run_id))
       .finally(() => {
         queued.delete(run.run_id);
@@ -202,16 +199,12 @@ export class RunManager {
     this.#tails.set(threadId, tail);
   }
 
-  async #execute(run: RunRecord, request: RunRequest, log: RunEventLog, temporary: boolean): Promise<void> {
+  async #execute(run: RunRecord, request: RunRequest, log: RunEventLog, active: ActiveRun, temporary: boolean): Promise<void> {
     const { store, clock, config } = this.#options;
-    const cancelled = this.#active.get(run.run_id);
-    if (cancelled?.controller.signal.aborted) {
-      await this.#finish(run, cancelled.action === "rollback" ? "rollback" : "interrupted", undefined, temporary);
+    if (active.controller.signal.aborted) {
+      await this.#finish(run, active.action === "rollback" ? "rollback" : "interrupted", undefined, temporary);
       return;
     }
-    const controller = new AbortController();
-    const active: ActiveRun = { controller };
-    this.#active.set(run.run_id, active);
     await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
     const requestInfo: RequestInfo = {
       config,
@@ -220,7 +213,7 @@ export class RunManager {
       now: clock(),
       userDataDir: path.join(config.sandbox.workspaces_dir, run.thread_id),
     };
-    const outcome = await executeRun({ run, request, store, log, signal: controller.signal, prepare: () => this.#options.prepare(requestInfo) });
+    const outcome = await executeRun({ run, request, store, log, signal: active.controller.signal, prepare: () => this.#options.prepare(requestInfo) });
     const status = active.action === "rollback" ? "rollback" : outcome.status;
     await this.#finish(run, status, outcome.error, temporary);
   }
@@ -248,7 +241,16 @@ function resultOf(thread: ThreadRecord): JsonObject {
   return { ...(thread.values ?? {}), ...(interrupts.length > 0 ? { __interrupt__: interrupts } : {}) };
 }
 
-function delay(seconds: number | undefined): Promise<void> {
-  if (!seconds) return Promise.resolve();
-  return new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+/** Waits `after_seconds`, or less when the run is cancelled meanwhile. */
+function delay(seconds: number | undefined, signal: AbortSignal): Promise<void> {
+  if (!seconds || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, seconds * 1000);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

@@ -24,7 +24,7 @@ export async function startAgentProcess(env: Record<string, string>, options: { 
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`agent server did not start in time:\n${output}`)), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => reject(new Error(`agent server did not start in time:\n${output}`)), options.timeoutMs ?? 150_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -56,7 +56,7 @@ export async function startAgentProcess(env: Record<string, string>, options: { 
 }
 
 /** Runs start.ts expecting it to fail; resolves with its exit code and output. */
-export function runAgentProcessToExit(env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
+export function runAgentProcessToExit(env: Record<string, string>, timeoutMs = 150_000): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", startScript], { env: testEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
