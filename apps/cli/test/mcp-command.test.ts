@@ -83,6 +83,30 @@ describe("thinktank mcp list", () => {
     ]);
   });
 
+  it("adds the enabled plugins' servers as <plugin>:<server>; a configured name wins; a disabled plugin's servers are gone", async () => {
+    const plugin = path.join(temp.dir, "plugins", "installed", "docs-helper");
+    fs.mkdirSync(path.join(plugin, ".claude-plugin"), { recursive: true });
+    fs.writeFileSync(path.join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "docs-helper", version: "1.0.0" }));
+    const pluginServers = { search: testServerEntry(), remote: { type: "http", url: "" }, shadowed: testServerEntry() };
+    fs.writeFileSync(path.join(plugin, ".mcp.json"), JSON.stringify({ mcpServers: pluginServers }));
+    const configFile = path.join(temp.dir, "extensions_config.json");
+    const document = JSON.parse(fs.readFileSync(configFile, "utf8")) as { mcpServers: Record<string, unknown>; plugins: Record<string, unknown> };
+    document.mcpServers["docs-helper:shadowed"] = { command: "/nonexistent/configured-wins" };
+    fs.writeFileSync(configFile, JSON.stringify(document));
+    const servers = (JSON.parse((await run(["list", "--json"])).stdout) as { servers: { name: string; state: string; reason?: string }[] }).servers;
+    const byName = Object.fromEntries(servers.map((s) => [s.name, s]));
+    expect(byName["docs-helper:search"]?.state).toBe("connected");
+    expect(byName["docs-helper:remote"]).toMatchObject({ state: "unavailable", reason: "'url' is empty" });
+    expect(byName["docs-helper:shadowed"]).toMatchObject({ state: "unavailable", reason: "command not found (/nonexistent/configured-wins)" });
+    const call = await run(["call", "docs-helper:search.echo", "--args", '{"text":"from a plugin"}']);
+    expect([call.code, call.stdout]).toEqual([0, "from a plugin\n"]);
+
+    document.plugins["docs-helper"] = { enabled: false };
+    fs.writeFileSync(configFile, JSON.stringify(document));
+    const after = (JSON.parse((await run(["list", "--json", "--cached"])).stdout) as { servers: { name: string }[] }).servers.map((s) => s.name);
+    expect(after.filter((name) => name.startsWith("docs-helper:"))).toEqual(["docs-helper:shadowed"]);
+  });
+
   it("shows progress on a terminal only", async () => {
     const onTerminal = await run(["list"], { tty: true });
     expect(onTerminal.stderr).toContain("connecting to 4 MCP servers...");

@@ -3,6 +3,7 @@ import { ExtensionsStore, loadConfig } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import { McpManager } from "@thinktank/mcp";
 import type { ConnectProgress, McpServerEntry } from "@thinktank/mcp";
+import { PluginSnapshotter } from "@thinktank/plugins";
 import type { CliIo } from "../cli-command.js";
 
 /** What the `mcp` subcommands work with: the config, the configured servers, and a manager over them. */
@@ -16,12 +17,12 @@ export interface McpCliContext {
 
 /**
  * Loads config.yaml (THINKTANK_CONFIG, else ./config.yaml), reads the servers of
- * extensions_config.json through the store (read-only), and builds a manager over them.
- * Plugin servers join here once the plugins library exports its merged server list.
+ * extensions_config.json through the store (read-only), adds the enabled plugins' servers as
+ * `<plugin>:<server>` (a configured name wins), and builds a manager over them.
  */
 export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
   const config = loadConfig({ env: io.env, cwd: io.cwd });
-  const entries = fs.existsSync(config.extensions_config) ? await readConfiguredServers(config.extensions_config) : {};
+  const entries = fs.existsSync(config.extensions_config) ? await readServers(config) : {};
   const disabled = Object.entries(entries)
     .filter(([, entry]) => entry.enabled === false)
     .map(([name]) => name)
@@ -30,9 +31,16 @@ export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
   return { config, entries, disabled, manager };
 }
 
-async function readConfiguredServers(file: string): Promise<Record<string, McpServerEntry>> {
-  const snapshot = await new ExtensionsStore(file).read();
-  return structuredClone(snapshot.document.mcpServers) as Record<string, McpServerEntry>;
+async function readServers(config: Config): Promise<Record<string, McpServerEntry>> {
+  const store = new ExtensionsStore(config.extensions_config);
+  const configured = structuredClone((await store.read()).document.mcpServers) as Record<string, McpServerEntry>;
+  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env });
+  try {
+    const { servers } = await plugins.snapshot();
+    return { ...structuredClone(servers.entries), ...configured };
+  } finally {
+    plugins.close();
+  }
 }
 
 /**
