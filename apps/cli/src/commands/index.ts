@@ -1,8 +1,9 @@
 import type { CliCommand } from "../cli-command.js";
 import { skillsCommand } from "./skills.js";
+import { pluginsCommand } from "./plugins.js";
 import { mcpCommand } from "./mcp.js";
 import { startCommand } from "./start.js";
 import { gatewayCommand } from "./gateway.js";
 
 /** Every top-level command, in the order `thinktank help` lists them. Add new ones here. */
-export const commands: readonly CliCommand[] = [skillsCommand, mcpCommand, startCommand, gatewayCommand];
+export const commands: readonly CliCommand[] = [skillsCommand, pluginsCommand, mcpCommand, startCommand, gatewayCommand];

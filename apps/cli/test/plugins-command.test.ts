@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { makeTempDir, writeTree } from "@thinktank/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "../src/run-cli.js";
+
+let temp: { dir: string; cleanup: () => void };
+beforeEach(() => {
+  temp = makeTempDir("tt-cli-plugins-");
+  writeTree(temp.dir, {
+    "config.yaml": "plugins:\n  path: plugins\n",
+    "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
+    "src/sales/.claude-plugin/plugin.json": JSON.stringify({ name: "sales", version: "1.2.0" }),
+    "src/sales/commands/call-prep.md": "---\ndescription: Prepare\n---\nPrepare $ARGUMENTS",
+    "src/sales/skills/research/SKILL.md": "---\nname: Research\ndescription: r\n---\n",
+    "market/.claude-plugin/marketplace.json": JSON.stringify({ name: "m", plugins: [{ name: "legal", source: "./legal" }, { name: "far", source: { source: "github", repo: "a/b" } }] }),
+    "market/legal/commands/review.md": "Review $1",
+  });
+});
+afterEach(() => temp.cleanup());
+
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+  stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()));
+  const code = await runCli(argv, { stdout, stderr, stdin: new PassThrough(), env: {}, cwd: temp.dir });
+  return { code, stdout: out.join(""), stderr: err.join("") };
+}
+
+describe("thinktank plugins", () => {
+  it("installs from a path and from a marketplace, then lists them", async () => {
+    expect(await run("plugins", "list")).toMatchObject({ code: 0, stdout: "no plugins installed\n" });
+    const first = await run("plugins", "install", "src/sales");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("installed sales 1.2.0 (enabled): 1 skills, 1 commands, 0 agents, 0 servers");
+    expect(first.stdout).toContain("warning: skills/research/SKILL.md: skill name 'Research' differs from its folder 'research'");
+    const second = await run("plugins", "install", "--marketplace", "market", "--plugin", "legal", "--json");
+    expect(JSON.parse(second.stdout)).toMatchObject({ name: "legal", source: { type: "marketplace", marketplaceName: "m" } });
+    const listed = await run("plugins", "list");
+    expect(listed.stdout).toMatch(/legal\s+-\s+enabled\s+0 skills, 1 commands/);
+    expect(listed.stdout).toMatch(/sales\s+1\.2\.0\s+enabled\s+1 skills, 1 commands/);
+    const json = JSON.parse((await run("plugins", "list", "--json")).stdout) as { plugins: { name: string }[] };
+    expect(json.plugins.map((p) => p.name)).toEqual(["legal", "sales"]);
+    expect(JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")).plugins).toEqual({ sales: { enabled: true }, legal: { enabled: true } });
+  });
+
+  it("reports errors with their code and usage mistakes with exit code 2", async () => {
+    await run("plugins", "install", "src/sales");
+    expect(await run("plugins", "install", "src/sales")).toMatchObject({ code: 1, stderr: expect.stringContaining("PLUGIN_NAME_CONFLICT") });
+    expect(await run("plugins", "install", "--marketplace", "market", "--plugin", "far")).toMatchObject({ code: 1, stderr: expect.stringContaining("UNSUPPORTED_SOURCE: plugin 'far' has a 'github' source") });
+    expect((await run("plugins", "install")).code).toBe(2);
+    expect((await run("plugins", "install", "--marketplace", "market")).code).toBe(2);
+    expect((await run("plugins", "remove")).code).toBe(2);
+    expect((await run("plugins", "list", "--bogus")).code).toBe(2);
+  });
+});
