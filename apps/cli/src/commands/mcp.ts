@@ -1,6 +1,7 @@
 import { isThinktankError } from "@thinktank/core";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { runMcpCall } from "./mcp-call.js";
+import { runMcpGenerate } from "./mcp-generate.js";
 import { runMcpList } from "./mcp-list.js";
 
 /** One `thinktank mcp <name>` subcommand. */
@@ -13,6 +14,7 @@ export interface McpSubcommand {
 export const mcpSubcommands: Readonly<Record<string, McpSubcommand>> = {
   list: { usage: "mcp list [--server S] [--json] [--cached]", run: runMcpList },
   call: { usage: "mcp call SERVER.TOOL --args '<json>' [--json] [--interactive] [--output FILE] [--timeout MS]", run: runMcpCall },
+  generate: { usage: "mcp generate [--server S] [--clean] [--output DIR] [--catalog DIR] [--cached] [--language typescript|python] [--json]", run: runMcpGenerate },
 };
 
 /** `thinktank mcp`: the configured MCP servers, their tools, and calling one. */

@@ -104,6 +104,19 @@ describe("generateCodeApi", () => {
     expect(fs.existsSync(path.join(outDir, "servers", "alpha", "stray.ts"))).toBe(false);
   });
 
+  it("keeps servers absent from the input when prune is false", async () => {
+    const outDir = tempDir();
+    await generateCodeApi({ servers: [alpha, beta], outDir });
+    const result = await generateCodeApi({ servers: [alpha], outDir, prune: false, force: ["alpha"] });
+    expect(result).toMatchObject({ generated: ["alpha"], removed: [] });
+    expect(fs.existsSync(path.join(outDir, "servers", "beta-two", "only.ts"))).toBe(true);
+    const manifest = readCodeApiManifest(outDir);
+    expect(manifest.state === "ok" && Object.keys(manifest.manifest.servers).sort()).toEqual(["alpha", "beta:two"]);
+    // A later run that prunes removes it.
+    expect((await generateCodeApi({ servers: [alpha], outDir })).removed).toEqual(["beta:two"]);
+    expect(fs.existsSync(path.join(outDir, "servers", "beta-two"))).toBe(false);
+  });
+
   it("follows a change of languages: dropping Python removes its folder", async () => {
     const outDir = tempDir();
     await generateCodeApi({ servers: [alpha], outDir });

@@ -28,6 +28,12 @@ export interface GenerateCodeApiOptions {
    */
   readonly force?: boolean | readonly string[];
   /**
+   * Delete servers generated before and absent from `servers`. With `false` they stay as they are
+   * (for regenerating a subset), unless a listed server now needs their folder.
+   * @default true
+   */
+  readonly prune?: boolean;
+  /**
    * Remove everything generated before (per the manifest) and start over.
    * @default false
    */
@@ -123,7 +129,8 @@ function generateLocked(options: GenerateCodeApiOptions, outDir: string, languag
     options.onProgress?.({ server: server.server, action: "generated", done: position + 1, total });
   }
 
-  const removed = Object.keys(previous.servers).filter((name) => !entries.has(name));
+  if (options.prune === false) carryOver(previous.servers, servers);
+  const removed = Object.keys(previous.servers).filter((name) => !Object.hasOwn(servers, name));
   removeStaleFolders(outDir, previous, servers, languages);
   filesWritten += writeSharedFiles(outDir, languages);
   fs.rmSync(staging, { recursive: true, force: true });
@@ -150,6 +157,16 @@ function previousManifest(outDir: string, clean: boolean): { servers: Readonly<R
     return { servers: {} };
   }
   return read.manifest;
+}
+
+/** Keeps earlier servers absent from this run, when no server of this run took their folders. */
+function carryOver(previous: Readonly<Record<string, CodeApiManifestServer>>, current: Record<string, CodeApiManifestServer>): void {
+  const dirs = new Set(Object.values(current).map((s) => s.dir));
+  const packages = new Set(Object.values(current).map((s) => s.pythonPackage));
+  for (const [name, old] of Object.entries(previous)) {
+    if (Object.hasOwn(current, name) || dirs.has(old.dir) || packages.has(old.pythonPackage)) continue;
+    current[name] = old;
+  }
 }
 
 /** Deletes folders of removed servers, of servers that were renamed, and of languages no longer generated. */
