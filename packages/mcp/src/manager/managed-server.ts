@@ -160,7 +160,7 @@ export class ManagedServer {
         await this.context.sleep(delay);
       }
       if (options.signal?.aborted) throw options.signal.reason;
-      if (this.disposed) throw this.unavailable("it was removed from the configuration");
+      if (this.disposed) throw this.unavailable("its session was closed (removed from the configuration, or the manager closed)");
       if (this.configProblem) throw this.unavailable(this.configProblem);
       let connection: ServerConnection;
       try {
@@ -235,7 +235,7 @@ export class ManagedServer {
     try {
       await connection.open(this.context.settings.connect_timeout_ms);
       const tools = await connection.listAllTools(this.context.settings.connect_timeout_ms);
-      if (this.disposed) throw new ConnectFailure({ transient: false, reason: "it was removed from the configuration" });
+      if (this.disposed) throw new ConnectFailure({ transient: false, reason: "its session was closed (removed from the configuration, or the manager closed)" });
       this.connection = connection;
       this.state = "connected";
       this.reason = undefined;
