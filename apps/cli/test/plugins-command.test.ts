@@ -37,7 +37,7 @@ describe("thinktank plugins", () => {
     const first = await run("plugins", "install", "src/sales");
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("installed sales 1.2.0 (enabled): 1 skills, 1 commands, 0 agents, 0 servers");
-    expect(first.stdout).toContain("warning: skills/research/SKILL.md: skill name 'Research' differs from its folder 'research'");
+    expect(first.stdout).toContain(`warning: skills/research/SKILL.md: name "Research" may only contain lowercase letters a-z, digits and hyphens`);
     const second = await run("plugins", "install", "--marketplace", "market", "--plugin", "legal", "--json");
     expect(JSON.parse(second.stdout)).toMatchObject({ name: "legal", source: { type: "marketplace", marketplaceName: "m" } });
     const listed = await run("plugins", "list");

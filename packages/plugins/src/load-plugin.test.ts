@@ -182,4 +182,11 @@ describe("loadPlugin", () => {
     const solo = loadPlugin(plugin({ ...manifest({ name: "p", skills: "./solo" }), "solo/SKILL.md": "---\nname: solo\ndescription: S\n---\n" }));
     expect(() => assertPluginValid(solo)).toThrow(/'skills' path \.\/solo holds a SKILL\.md itself/);
   });
+  it("reads skills with the skills package's parser: no description skips the skill, broken YAML refuses the plugin", () => {
+    const loaded = loadPlugin(plugin({ "skills/a/SKILL.md": "---\nname: a\n---\nbody", "skills/b/SKILL.md": "---\nname: b\ndescription: B\n---\n" }));
+    expect(loaded.skills.map((s) => s.name)).toEqual(["b"]);
+    expect(loaded.problems).toEqual([expect.objectContaining({ severity: "warning", file: "skills/a/SKILL.md", message: expect.stringContaining("skipped: description is required") })]);
+    const broken = loadPlugin(plugin({ "skills/a/SKILL.md": "---\nname: a\ndescription: [oops\n---\n" }));
+    expect(() => assertPluginValid(broken)).toThrow(/skills\/a\/SKILL\.md:\d+: invalid YAML in frontmatter/);
+  });
 });

@@ -4,31 +4,6 @@
  */
 
 /**
- * A tool list: YAML lists are kept (items as strings); a string is split on commas and on spaces
- * outside parentheses, so "Read, WebFetch, Bash" and "Bash(git add:*) Read" both come out right.
- */
-export function toolList(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return value.map((item) => String(item).trim()).filter((item) => item !== "");
-  if (typeof value !== "string") return [String(value)];
-  const tools: string[] = [];
-  let current = "";
-  let depth = 0;
-  for (const character of value) {
-    if (character === "(") depth++;
-    if (character === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (character === "," || /\s/.test(character))) {
-      if (current.trim() !== "") tools.push(current.trim());
-      current = "";
-      continue;
-    }
-    current += character;
-  }
-  if (current.trim() !== "") tools.push(current.trim());
-  return tools;
-}
-
-/**
  * An argument hint as text. `argument-hint: [date range, defaults to next 7 days]` is a YAML flow
  * list; the author meant the brackets literally, so a list is shown as `[a, b]` again.
  * Returns whether the value had to be rebuilt, for a warning.

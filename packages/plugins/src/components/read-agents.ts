@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { PluginAgent, PluginManifest, PluginProblem } from "../plugin-types.js";
 import { componentLocations, markdownFiles } from "./component-paths.js";
-import { firstLine, text, toolList } from "./frontmatter-values.js";
+import { firstLine, text } from "./frontmatter-values.js";
+import { splitAllowedTools } from "@thinktank/skills";
 import { readMarkdownComponent } from "./read-markdown-component.js";
 
 /**
@@ -21,7 +22,7 @@ export function readAgents(root: string, plugin: string, manifest: PluginManifes
         problems.push({ severity: "warning", file: file.relative, message: `an agent named '${name}' was already read from another file; this one is ignored` });
         continue;
       }
-      const tools = toolList(data.tools);
+      const tools = data.tools === undefined || data.tools === null ? undefined : splitAllowedTools(data.tools);
       const model = text(data.model);
       agents.push({
         plugin,

@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { PluginCommand, PluginManifest, PluginProblem } from "../plugin-types.js";
 import { componentLocations, markdownFiles } from "./component-paths.js";
-import { firstLine, flag, hintText, text, toolList } from "./frontmatter-values.js";
+import { firstLine, flag, hintText, text } from "./frontmatter-values.js";
+import { splitAllowedTools } from "@thinktank/skills";
 import { readMarkdownComponent } from "./read-markdown-component.js";
 
 /**
@@ -25,7 +26,7 @@ export function readCommands(root: string, plugin: string, manifest: PluginManif
       if (hint.rebuilt) {
         problems.push({ severity: "warning", file: file.relative, message: `argument-hint is not a string in YAML (quote it); shown as ${JSON.stringify(hint.text)}` });
       }
-      const allowedTools = toolList(data["allowed-tools"]);
+      const allowedTools = data["allowed-tools"] === undefined || data["allowed-tools"] === null ? undefined : splitAllowedTools(data["allowed-tools"]);
       const model = text(data.model);
       commands.push({
         plugin,

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "@thinktank/core";
+import { parseSkill } from "@thinktank/skills";
 import type { PluginManifest, PluginProblem, PluginSkill } from "../plugin-types.js";
 import { manifestFile } from "../manifest/read-plugin-manifest.js";
 import { componentLocations } from "./component-paths.js";
-import { firstLine, flag, hintText, text, toolList } from "./frontmatter-values.js";
+import { skillContainerPrefix } from "../snapshot/skill-container-prefix.js";
 
 const skillFile = "SKILL.md";
-const specName = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 export interface PluginSkillsReading {
   readonly skills: PluginSkill[];
@@ -24,8 +24,10 @@ function isSkippedFolder(name: string): boolean {
  * The plugin's skills: every `SKILL.md` below `skills/` (or below each manifest `skills` folder),
  * found the way the skills loader finds them, so the API lists what the agent sees. One directly
  * under a skills folder is a top-level skill; one deeper inside another skill's folder is a nested
- * skill (`nested`, with `parentDir`). The name is the frontmatter `name` as written (it may differ
- * from the folder or hold `/`: warnings). A second skill with a name already used is ignored.
+ * skill (`nested`, with `parentDir`). Each is read with the skills package's parser: the name is
+ * the frontmatter `name` as written (it may differ from the folder or hold `/`: warnings), a skill
+ * without a description is skipped (a warning), broken YAML is an error. A second skill with a
+ * name already used is ignored.
  */
 export function readPluginSkills(root: string, plugin: string, manifest: PluginManifest, problems: PluginProblem[]): PluginSkillsReading {
   const skills: PluginSkill[] = [];
@@ -41,7 +43,7 @@ export function readPluginSkills(root: string, plugin: string, manifest: PluginM
     }
     roots.push(location.relative);
     for (const found of findSkillFolders(location.absolute, location.relative, undefined)) {
-      const skill = readSkill(root, plugin, found.dir, found.parentDir, problems);
+      const skill = readSkill(root, plugin, location.relative, found.dir, found.parentDir, problems);
       if (!skill) continue;
       const earlier = skills.find((s) => s.name === skill.name);
       if (earlier) {
@@ -54,38 +56,38 @@ export function readPluginSkills(root: string, plugin: string, manifest: PluginM
   return { skills, roots };
 }
 
-function readSkill(root: string, plugin: string, dir: string, parentDir: string | undefined, problems: PluginProblem[]): PluginSkill | undefined {
+function readSkill(root: string, plugin: string, skillsRoot: string, dir: string, parentDir: string | undefined, problems: PluginProblem[]): PluginSkill | undefined {
   const file = `${dir}/${skillFile}`;
-  const parsed = parseFrontmatter(fs.readFileSync(path.join(root, file), "utf8"));
+  const text = fs.readFileSync(path.join(root, file), "utf8");
+  // The skills package's parser, so the API lists each skill exactly as the agent loads it.
+  const relativePath = path.posix.relative(skillsRoot, dir);
+  const source = { category: `plugin:${plugin}` as const, root: path.join(root, skillsRoot), containerPrefix: skillContainerPrefix(plugin, skillsRoot) };
+  const parsed = parseSkill(text, { source, relativePath, dir: path.join(root, dir), file: path.join(root, file), containerPath: "/" });
   if (!parsed.ok) {
-    problems.push({ severity: "error", file, message: parsed.problem.message, ...(parsed.problem.line ? { line: parsed.problem.line } : {}) });
+    const { problem } = parsed;
+    const message = problem.message.replace(`${path.join(root, file)}`, "").replace(/^(\s*\(line[^)]*\))?:\s*/, "");
+    // Broken YAML refuses the install; a skill without a description is skipped, as the agent skips it.
+    const severity = problem.reason === "invalid-frontmatter" || problem.reason === "unreadable" ? "error" : "warning";
+    problems.push({ severity, file, message: severity === "warning" ? `skipped: ${message}` : message, ...(problem.line ? { line: problem.line } : {}) });
     return undefined;
   }
-  const data = parsed.data;
-  const folder = path.posix.basename(dir);
-  const name = text(data.name)?.trim() || folder;
-  if (name !== folder) problems.push({ severity: "warning", file, message: `skill name '${name}' differs from its folder '${folder}'; the name is used` });
-  if (!specName.test(name)) problems.push({ severity: "warning", file, message: `skill name '${name}' is outside the Agent Skills charset (lowercase letters, digits, '-'); kept as written` });
-  const description = text(data.description)?.trim();
-  if (!description) problems.push({ severity: "warning", file, message: "has no description; the first line of the body is used" });
-  else if (description.length > 1024) problems.push({ severity: "warning", file, message: `description is ${description.length} characters (the Agent Skills limit is 1024)` });
-  const hint = hintText(data["argument-hint"]);
-  if (hint.rebuilt) problems.push({ severity: "warning", file, message: `argument-hint is not a string in YAML (quote it); shown as ${JSON.stringify(hint.text)}` });
-  const allowedTools = toolList(data["allowed-tools"]);
+  const skill = parsed.skill;
+  for (const warning of skill.warnings) problems.push({ severity: "warning", file, message: warning });
+  const body = parseFrontmatter(text);
   return {
     plugin,
-    name,
-    identity: `plugin:${plugin}:${name}`,
+    name: skill.name,
+    identity: skill.identity,
     dir,
     file,
-    description: description || firstLine(parsed.body),
-    userInvocable: flag(data["user-invocable"], true),
-    ...(hint.text !== undefined ? { argumentHint: hint.text } : {}),
-    ...(allowedTools ? { allowedTools } : {}),
+    description: skill.description,
+    userInvocable: skill.userInvocable,
+    ...(skill.argumentHint !== undefined ? { argumentHint: skill.argumentHint } : {}),
+    ...(skill.allowedTools.length > 0 ? { allowedTools: skill.allowedTools } : {}),
     nested: parentDir !== undefined,
     ...(parentDir !== undefined ? { parentDir } : {}),
-    frontmatter: data,
-    body: parsed.body,
+    frontmatter: skill.frontmatter,
+    body: body.ok ? body.body : "",
   };
 }
 
