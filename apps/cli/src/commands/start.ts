@@ -47,11 +47,13 @@ export const startCommand: CliCommand = {
     for (const service of services) say(`${service.name} started (pid ${service.child.pid})`);
 
     const firstExit = Promise.race(services.map((service) => service.exited.then((code) => ({ service, code }))));
-    void waitUntilHealthy(config, stop.signal).then((ready) => {
+    const finished = new AbortController(); // ends the health polling however this returns
+    void waitUntilHealthy(config, AbortSignal.any([stop.signal, finished.signal])).then((ready) => {
       if (ready) say(`ready: gateway ${ready}  (API docs ${ready}/docs)${services.length > 1 ? `, agent http://${clientHost(config.agent.host)}:${config.agent.port}` : ""}`);
     });
     const outcome = await Promise.race([firstExit, new Promise<"stop">((resolve) => stop.signal.addEventListener("abort", () => resolve("stop"), { once: true }))]);
     stop.dispose();
+    finished.abort();
     if (outcome !== "stop") say(`${outcome.service.name} exited (code ${outcome.code}); stopping the rest`);
     else say("stopping");
     await Promise.all(services.map((service) => shutDown(service)));

@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { freePort, makeTempDir, repositoryRoot } from "@thinktank/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const cli = path.join(repositoryRoot(), "apps/cli/bin/thinktank.js");
+
+let dir: string;
+let cleanup: () => void;
+const started: number[] = [];
+beforeEach(() => {
+  ({ dir, cleanup } = makeTempDir("tt-start-"));
+  fs.writeFileSync(path.join(dir, "extensions_config.json"), '{"mcpServers": {}, "skills": {}, "plugins": {}, "tools": {}}\n');
+  fs.mkdirSync(path.join(dir, "skills", "public"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "config.yaml"), "log:\n  level: warn\nsandbox:\n  backend: local\n");
+});
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone, as it should be
+    }
+  }
+  cleanup();
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("thinktank start", () => {
+  it("starts the services as child processes, and SIGINT stops all of them with no orphans", async () => {
+    const gatewayPort = await freePort();
+    const agentPort = await freePort();
+    const child = spawn(process.execPath, [cli, "start"], {
+      cwd: dir,
+      env: { ...process.env, THINKTANK_CONFIG: path.join(dir, "config.yaml"), GATEWAY_PORT: String(gatewayPort), AGENT_PORT: String(agentPort), THINKTANK_API_KEY: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    started.push(child.pid as number);
+    const lines: string[] = [];
+    readline.createInterface({ input: child.stdout }).on("line", (line) => lines.push(line));
+    readline.createInterface({ input: child.stderr }).on("line", (line) => lines.push(line));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+
+    const deadline = Date.now() + 120_000;
+    while (!lines.some((line) => line.startsWith("[start] ready:"))) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`thinktank start did not get ready:\n${lines.join("\n")}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const childPids = lines.flatMap((line) => /^\[start\] (\w+) started \(pid (\d+)\)$/.exec(line)?.slice(2, 3) ?? []).map(Number);
+    started.push(...childPids);
+    expect(childPids.length).toBeGreaterThanOrEqual(1);
+    expect(lines).toContain(`[start] gateway started (pid ${childPids[0]})`);
+    expect(childPids.every(alive)).toBe(true);
+    const health = await fetch(`http://127.0.0.1:${gatewayPort}/healthz`);
+    expect(await health.json()).toEqual({ status: "ok" });
+    expect(lines.some((line) => line.startsWith("[gateway] "))).toBe(true);
+
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(lines).toContain("[start] stopped");
+    expect(childPids.filter(alive)).toEqual([]);
+    await expect(fetch(`http://127.0.0.1:${gatewayPort}/healthz`)).rejects.toThrow();
+  }, 180_000);
+
+  it("stops the others and exits 1 when a service cannot start (port taken)", async () => {
+    const blocker = (await import("node:net")).createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const child = spawn(process.execPath, [cli, "start"], {
+        cwd: dir,
+        env: { ...process.env, THINKTANK_CONFIG: path.join(dir, "config.yaml"), GATEWAY_PORT: String(port), AGENT_PORT: String(await freePort()), THINKTANK_API_KEY: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      started.push(child.pid as number);
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += String(chunk)));
+      child.stderr.on("data", (chunk) => (output += String(chunk)));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(1);
+      expect(output).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(output).toMatch(/\[start\] gateway exited \(code 1\); stopping the rest/);
+      const pids = [...output.matchAll(/started \(pid (\d+)\)/g)].map((match) => Number(match[1]));
+      started.push(...pids);
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      blocker.close();
+    }
+  }, 180_000);
+
+  it("refuses to start on a public address without an API key", async () => {
+    const child = spawn(process.execPath, [cli, "start"], {
+      cwd: dir,
+      env: { ...process.env, THINKTANK_CONFIG: path.join(dir, "config.yaml"), GATEWAY_HOST: "0.0.0.0", THINKTANK_API_KEY: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    started.push(child.pid as number);
+    let output = "";
+    child.stderr.on("data", (chunk) => (output += String(chunk)));
+    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(1);
+    expect(output).toContain("refusing to listen on 0.0.0.0 without an API key");
+  }, 60_000);
+});
