@@ -9,9 +9,14 @@ import path from "node:path";
 export function replaceDirectory(target: string, files: ReadonlyMap<string, string>, stagingRoot: string): void {
   fs.mkdirSync(stagingRoot, { recursive: true });
   const staging = fs.mkdtempSync(path.join(stagingRoot, `${path.basename(target)}-`));
+  const folders = new Set([staging]);
   for (const [relative, content] of files) {
     const file = path.join(staging, relative);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const folder = path.dirname(file);
+    if (!folders.has(folder)) {
+      fs.mkdirSync(folder, { recursive: true });
+      folders.add(folder);
+    }
     fs.writeFileSync(file, content);
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });

@@ -21,11 +21,11 @@ export function pythonUnion(members: readonly PythonType[]): PythonType {
   const seen = new Set<string>();
   for (const member of flat) {
     if (member.kind === "literal") continue;
-    const key = printPythonType(member);
-    if (!seen.has(key)) {
-      seen.add(key);
-      others.push(member);
-    }
+    // Names and classes are compared by text; structured members are kept (printing them costs more than it saves).
+    const key = member.kind === "name" ? member.text : member.kind === "class" ? `"${member.name}` : undefined;
+    if (key !== undefined && seen.has(key)) continue;
+    if (key !== undefined) seen.add(key);
+    others.push(member);
   }
   const all = literals.length > 0 ? [{ kind: "literal", values: literals } as const, ...others] : others;
   return all.length === 1 ? (all[0] as PythonType) : { kind: "union", members: all };
