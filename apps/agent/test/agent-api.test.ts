@@ -177,6 +177,25 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
   });
 
+  it("cancels the run when a stream with on_disconnect=cancel is dropped", async () => {
+    const thread = await client.threads.create();
+    const controller = new AbortController();
+    let runId = "";
+    try {
+      for await (const part of client.runs.stream(thread.thread_id, "lead_agent", { input: human("drop me"), afterSeconds: 2, onDisconnect: "cancel", signal: controller.signal })) {
+        if (part.event === "metadata") {
+          runId = (part.data as { run_id: string }).run_id;
+          controller.abort();
+        }
+      }
+    } catch {
+      // The SDK may end the loop or throw an AbortError: either way the connection is gone.
+    }
+    expect(runId).not.toBe("");
+    await client.runs.join(thread.thread_id, runId);
+    expect((await client.runs.get(thread.thread_id, runId)).status).toBe("interrupted");
+  });
+
   it("runs without a thread (stateless wait)", async () => {
     const values = await client.runs.wait(null, "lead_agent", { input: human("stateless") });
     expect(lastMessage(values).content).toBe("Hello from the script. You said: stateless");

@@ -17,8 +17,8 @@ export interface RunOutcome {
 const reservedConfigurable = new Set(["thread_id", "checkpoint_ns", "checkpoint_map"]);
 
 /**
- * Runs graph lead_agent for one run and writes its events to `log`: `metadata` first, then the
- * stream modes asked for, then `error` when the run fails. Never throws: the outcome says how it ended.
+ * Runs graph lead_agent for one run and writes its events to `log` (after the `metadata` event the
+ * run manager wrote): the stream modes asked for, then `error` when the run fails. Never throws: the outcome says how it ended.
  */
 export async function executeRun(options: {
   run: RunRecord;
@@ -29,7 +29,6 @@ export async function executeRun(options: {
   prepare: () => Promise<RequestContext>;
 }): Promise<RunOutcome> {
   const { run, request, store, log, signal } = options;
-  log.push("metadata", { run_id: run.run_id, attempt: 1 });
   try {
     const context = await options.prepare();
     const graph = buildLeadAgentGraph(context, store.checkpointer);

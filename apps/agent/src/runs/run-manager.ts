@@ -172,6 +172,8 @@ export class RunManager {
   #schedule(run: RunRecord, request: RunRequest, temporary: boolean): void {
     const threadId = run.thread_id;
     const log = new RunEventLog();
+    // The first event at once, so a client learns the run id even while the run waits its turn.
+    log.push("metadata", { run_id: run.run_id, attempt: 1 });
     this.#logs.set(run.run_id, log);
     const queued = this.#queued.get(threadId) ?? new Set<string>([run.run_id]);
     // One controller for the run's whole life: cancelling a queued or delayed run stops it before it starts.
