@@ -1,0 +1,16 @@
+import type { RankingWeights } from "./search-types.js";
+
+/** The ranking used unless a caller overrides it; see `RankingWeights` for what each knob does. */
+export const defaultRankingWeights: RankingWeights = {
+  fields: { name: 3, server: 2, title: 2, lead: 2, body: 0.6, params: 0.5, paramDocs: 0.3 },
+  lengthNormalization: { name: 0.5, server: 0, title: 0.5, lead: 0.6, body: 0.75, params: 0.5, paramDocs: 0.75 },
+  k1: 2,
+  synonym: 0.5,
+  quoted: 0.4,
+  serverBoost: 0.5,
+  mentionBoost: 1.5,
+  coverage: 0.5,
+  fullMatch: 0.2,
+  nameMatch: 1.5,
+  deprecated: 0.6,
+};

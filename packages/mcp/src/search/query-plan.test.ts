@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { defaultSynonymGroups } from "./default-synonyms.js";
+import { planQuery } from "./query-plan.js";
+import { SynonymTable } from "./synonym-table.js";
+import { TextAnalyzer } from "./text-analyzer.js";
+
+const analyzer = new TextAnalyzer();
+const synonyms = new SynonymTable(defaultSynonymGroups, analyzer);
+const weights = { synonym: 0.5, quoted: 0.4 };
+const plan = (query: string, known: string[] = []) => planQuery(query, analyzer, synonyms, weights, (term) => known.includes(term)).concepts;
+const alternativesOf = (query: string, term: string, known: string[] = []) =>
+  plan(query, known)
+    .find((concept) => concept.term === term)
+    ?.alternatives.map((alternative) => `${alternative.terms.join("+")}@${alternative.weight}`);
+
+describe("planQuery", () => {
+  it("makes one concept per distinct word and adds synonyms at the synonym weight", () => {
+    expect(plan("delete delete the repo").map((concept) => concept.term)).toEqual(["delet", "repo"]);
+    expect(alternativesOf("remove a ticket", "ticket")).toEqual(expect.arrayContaining(["ticket@1", "issu@0.5", "bug@0.5"]));
+  });
+
+  it("matches multi-word synonyms in both directions", () => {
+    expect(alternativesOf("open a pr", "pr")).toEqual(expect.arrayContaining(["pull+request@0.5", "merg+request@0.5"]));
+    expect(alternativesOf("review the pull request", "pull")).toContain("pr@0.5");
+    expect(alternativesOf("review the pull request", "request")).toContain("pr@0.5");
+  });
+
+  it("skips a synonym that is itself a word of the query", () => {
+    expect(alternativesOf("create new page", "creat")).not.toContain("new@0.5");
+  });
+
+  it("joins two adjacent words into a word the index knows", () => {
+    expect(alternativesOf("sync the app in argo cd", "argo", ["argocd"])).toContain("argocd@1");
+    expect(alternativesOf("sync the app in argo cd", "argo", [])).not.toContain("argocd@1");
+    expect(plan("for the record", ["forth"]).map((concept) => concept.term)).toEqual(["record"]);
+  });
+
+  it("treats a CamelCase product name as one word that its parts also match", () => {
+    expect(plan("open an issue on GitHub").map((concept) => concept.term)).toEqual(["open", "issu", "github"]);
+    expect(alternativesOf("open an issue on GitHub", "github")).toContain("git+hub@1");
+  });
+
+  it("weighs words that appear only inside quotes lower", () => {
+    expect(alternativesOf("post 'deploy finished' on slack", "finish")?.[0]).toBe("finish@0.4");
+    expect(alternativesOf("post 'deploy finished' on slack", "post")?.[0]).toBe("post@1");
+    expect(alternativesOf("it's the customer's invoice", "custom")?.[0]).toBe("custom@1");
+  });
+
+  it("answers no concepts for a query of filler words", () => {
+    expect(plan("can you please do it for me")).toEqual([]);
+  });
+});

@@ -1,0 +1,62 @@
+/** How much of each tool a search result carries. */
+export type SearchDetail = "name" | "desc" | "full";
+
+export const searchDetails: readonly SearchDetail[] = ["name", "desc", "full"];
+
+export interface ToolSearchOptions {
+  /** Only tools of this server. An unknown server is an MCP_SERVER_NOT_FOUND error naming the known ones. */
+  readonly server?: string;
+  /** name: server, name, score; desc: adds the first sentence of the description; full: adds the whole description, schemas and wrapper path. @default "name" */
+  readonly detail?: SearchDetail;
+  /** How many results; capped at the index's `maxLimit`. @default the index's `defaultLimit` */
+  readonly limit?: number;
+}
+
+export interface ToolSearchResult {
+  readonly server: string;
+  readonly name: string;
+  /** Relevance (higher is better); comparable only within one search. */
+  readonly score: number;
+  readonly title?: string;
+  /** desc: the first sentence (at most 200 characters); full: the whole description. */
+  readonly description?: string;
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  /** Where the typed wrapper of this tool lives in the sandbox (full only). */
+  readonly wrapperPath?: string;
+}
+
+/** Maps a tool to the path of its generated wrapper; the code generator supplies the real mapping. */
+export type WrapperPathResolver = (server: string, tool: string) => string;
+
+/**
+ * The knobs of the ranking. The defaults were tuned on the dev half of the gold set
+ * (packages/mcp/eval) and are checked on the held-out half.
+ */
+export interface RankingWeights {
+  /** BM25F weight of each field. */
+  readonly fields: Readonly<Record<FieldName, number>>;
+  /** BM25F length normalisation of each field (0: none, 1: full). */
+  readonly lengthNormalization: Readonly<Record<FieldName, number>>;
+  /** BM25 term-frequency saturation. */
+  readonly k1: number;
+  /** Weight of a synonym relative to the query's own word. */
+  readonly synonym: number;
+  /** Weight of words that appear only inside quotes (content such as a message text, not the task). */
+  readonly quoted: number;
+  /** How strongly a server whose vocabulary (names, tool names, first sentences) matches the query lifts its tools (0: off). */
+  readonly serverBoost: number;
+  /** How strongly naming a server in the query ("... in slack", "gcloud ...") lifts its tools, scaled by how rare the name is (0: off). */
+  readonly mentionBoost: number;
+  /** How much the share of the query's concepts a tool matches counts (0: off, 1: a tool matching half the concepts scores half). */
+  readonly coverage: number;
+  /** A concept counts as fully matched once it scores this share of its best possible score (lower: weak matches count more). */
+  readonly fullMatch: number;
+  /** Bonus for a tool whose name words are all asked for, relative to its score (0: off). */
+  readonly nameMatch: number;
+  /** Score multiplier for a tool whose description says it is deprecated (1: no penalty). */
+  readonly deprecated: number;
+}
+
+export const fieldNames = ["name", "server", "title", "lead", "body", "params", "paramDocs"] as const;
+export type FieldName = (typeof fieldNames)[number];

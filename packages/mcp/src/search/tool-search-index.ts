@@ -1,0 +1,273 @@
+import { createHash } from "node:crypto";
+import { ThinktankError } from "@thinktank/core";
+import type { CatalogServer } from "../catalog/catalog-types.js";
+import { defaultRankingWeights } from "./default-ranking-weights.js";
+import { defaultSynonymGroups } from "./default-synonyms.js";
+import { defaultWrapperPath } from "./default-wrapper-path.js";
+import { summarizeDescription } from "./describe-tool.js";
+import { planQuery } from "./query-plan.js";
+import { scoreSegment, type ScoredTool } from "./score-tools.js";
+import type { SearchStats } from "./search-stats.js";
+import { searchDetails, type RankingWeights, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
+import { buildServerSegment, fieldCount, type ServerSegment } from "./server-segment.js";
+import { serverMentions, serverRelevance } from "./server-signals.js";
+import { SynonymTable } from "./synonym-table.js";
+import { TextAnalyzer, type TextAnalyzerOptions } from "./text-analyzer.js";
+
+export interface ToolSearchIndexOptions {
+  /** Results when a search names no limit (config.search.default_limit). @default 10 */
+  readonly defaultLimit?: number;
+  /** The most results one search returns; larger limits are capped (config.search.max_limit). @default 50 */
+  readonly maxLimit?: number;
+  /** Maps a tool to its generated wrapper's path (detail "full"). @default defaultWrapperPath */
+  readonly wrapperPath?: WrapperPathResolver;
+  /** Ranking knobs; unspecified ones keep their defaults. @default defaultRankingWeights */
+  readonly weights?: Partial<RankingWeights>;
+  /** Synonym groups. @default defaultSynonymGroups */
+  readonly synonyms?: readonly (readonly string[])[];
+  /** Tokenisation options (stop words, minimum word length). */
+  readonly analyzer?: TextAnalyzerOptions;
+}
+
+/** What `syncServers` did. */
+export interface SearchIndexSyncReport {
+  readonly added: string[];
+  readonly updated: string[];
+  readonly removed: string[];
+  readonly unchanged: string[];
+}
+
+/**
+ * Ranked keyword search over tool catalogs (the engine of `search_tools`). Each server is indexed
+ * on its own, so refreshing one server's tool list re-indexes only that server. Built-in and
+ * registered tools join as extra "servers" in the same catalog format.
+ */
+export class ToolSearchIndex {
+  readonly #analyzer: TextAnalyzer;
+  readonly #synonyms: SynonymTable;
+  readonly #weights: RankingWeights;
+  readonly #defaultLimit: number;
+  readonly #maxLimit: number;
+  readonly #wrapperPath: WrapperPathResolver;
+  readonly #segments = new Map<string, ServerSegment>();
+  readonly #documentFrequency = new Map<string, number>();
+  readonly #fieldLengthSums = new Float64Array(fieldCount);
+  readonly #serverPostings = new Map<string, Map<string, number>>();
+  readonly #profileLengths = new Map<string, number>();
+  readonly #serverNames = new Map<string, Set<string>>();
+  #toolCount = 0;
+  #profileLengthSum = 0;
+
+  constructor(options: ToolSearchIndexOptions = {}) {
+    this.#defaultLimit = positiveInteger(options.defaultLimit ?? 10, "defaultLimit");
+    this.#maxLimit = positiveInteger(options.maxLimit ?? 50, "maxLimit");
+    this.#wrapperPath = options.wrapperPath ?? defaultWrapperPath;
+    this.#weights = { ...defaultRankingWeights, ...options.weights };
+    this.#analyzer = new TextAnalyzer(options.analyzer);
+    this.#synonyms = new SynonymTable(options.synonyms ?? defaultSynonymGroups, this.#analyzer);
+  }
+
+  /** Number of tools indexed. */
+  get toolCount(): number {
+    return this.#toolCount;
+  }
+
+  /** The most results one search returns. */
+  get maxLimit(): number {
+    return this.#maxLimit;
+  }
+
+  /** The number of results a search with this `limit` option returns at most (default applied, cap enforced). */
+  effectiveLimit(limit: number | undefined): number {
+    return Math.min(limit === undefined ? this.#defaultLimit : positiveInteger(limit, "limit"), this.#maxLimit);
+  }
+
+  /** A tool as plain text (name, title, description), e.g. for embedding; undefined when not indexed. */
+  toolText(server: string, name: string): string | undefined {
+    const tool = this.#segments.get(server)?.tools.find((candidate) => candidate.name === name);
+    if (!tool) return undefined;
+    const title = typeof tool.title === "string" ? `${tool.title}\n` : "";
+    return `${server} ${tool.name}\n${title}${(tool.description ?? "").slice(0, 1000)}`;
+  }
+
+  /** Names of the indexed servers, sorted. */
+  serverNames(): string[] {
+    return [...this.#segments.keys()].sort();
+  }
+
+  /** Indexes a server, replacing its previous tool list. Returns false (and does nothing) when the list is unchanged. */
+  setServer(server: CatalogServer): boolean {
+    const fingerprint = fingerprintOf(server);
+    const previous = this.#segments.get(server.server);
+    if (previous?.fingerprint === fingerprint) return false;
+    const segment = buildServerSegment(server, fingerprint, this.#analyzer);
+    if (previous) this.#account(previous, -1);
+    this.#segments.set(server.server, segment);
+    this.#account(segment, 1);
+    return true;
+  }
+
+  /** Drops a server's tools; false when it was not indexed. */
+  removeServer(name: string): boolean {
+    const segment = this.#segments.get(name);
+    if (!segment) return false;
+    this.#account(segment, -1);
+    this.#segments.delete(name);
+    return true;
+  }
+
+  /** Makes the index hold exactly these servers, re-indexing only those whose tool lists changed. */
+  syncServers(servers: readonly CatalogServer[]): SearchIndexSyncReport {
+    const report: SearchIndexSyncReport = { added: [], updated: [], removed: [], unchanged: [] };
+    const wanted = new Set(servers.map((server) => server.server));
+    for (const name of this.serverNames()) {
+      if (!wanted.has(name)) {
+        this.removeServer(name);
+        report.removed.push(name);
+      }
+    }
+    for (const server of servers) {
+      const existed = this.#segments.has(server.server);
+      const changed = this.setServer(server);
+      (changed ? (existed ? report.updated : report.added) : report.unchanged).push(server.server);
+    }
+    return report;
+  }
+
+  /**
+   * The tools that best match a natural-language query, best first; ties go by server, then name.
+   * An empty query with a server filter lists that server's tools by name.
+   */
+  search(query: string, options: ToolSearchOptions = {}): ToolSearchResult[] {
+    const detail = options.detail ?? "name";
+    if (!searchDetails.includes(detail)) {
+      throw new ThinktankError("VALIDATION_FAILED", `detail must be one of ${searchDetails.join(", ")}; got ${JSON.stringify(detail)}`);
+    }
+    const limit = this.effectiveLimit(options.limit);
+    if (typeof query !== "string") throw new ThinktankError("VALIDATION_FAILED", `query must be a string; got ${typeof query}`);
+    let segments = [...this.#segments.values()];
+    if (options.server !== undefined) {
+      const segment = this.#segments.get(options.server);
+      if (!segment) {
+        const known = this.serverNames();
+        throw new ThinktankError("MCP_SERVER_NOT_FOUND", `unknown server '${options.server}'; known servers: ${known.join(", ") || "(none)"}`, {
+          details: { server: options.server, known },
+        });
+      }
+      segments = [segment];
+    }
+    if (query.trim() === "") {
+      if (options.server === undefined) throw new ThinktankError("VALIDATION_FAILED", "query is empty: say what the tool should do, or pass a server to list its tools");
+      const all = segments.flatMap((segment) => segment.tools.map((_, tool) => ({ segment, tool, score: 0 })));
+      return this.#present(all.sort(compareScored).slice(0, limit), detail);
+    }
+    const plan = planQuery(query, this.#analyzer, this.#synonyms, this.#weights, (term) => this.#documentFrequency.has(term));
+    if (plan.concepts.length === 0) return [];
+    const stats = this.#stats();
+    const relevance = serverRelevance(plan, stats, this.#weights);
+    const mentions = serverMentions(plan, stats, this.#segments);
+    const scored: ScoredTool[] = [];
+    for (const segment of segments) {
+      const serverFactor =
+        (1 + this.#weights.serverBoost * (relevance.get(segment.server) ?? 0)) * (1 + this.#weights.mentionBoost * (mentions.get(segment.server) ?? 0));
+      scoreSegment(plan, segment, stats, this.#weights, serverFactor, scored);
+    }
+    return this.#present(topK(scored, limit), detail);
+  }
+
+  #present(scored: readonly ScoredTool[], detail: ToolSearchOptions["detail"]): ToolSearchResult[] {
+    return scored.map(({ segment, tool: index, score }) => {
+      const tool = segment.tools[index]!;
+      const annotations = tool.annotations as Record<string, unknown> | undefined;
+      const title = typeof tool.title === "string" ? tool.title : typeof annotations?.title === "string" ? annotations.title : undefined;
+      const base = { server: segment.server, name: tool.name, score: Math.round(score * 1000) / 1000 };
+      if (detail === "name") return base;
+      const withTitle = title ? { ...base, title } : base;
+      if (detail === "desc") return { ...withTitle, description: summarizeDescription(tool.description ?? "") };
+      return {
+        ...withTitle,
+        description: tool.description ?? "",
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        wrapperPath: this.#wrapperPath(segment.server, tool.name),
+      };
+    });
+  }
+
+  #stats(): SearchStats {
+    const averageFieldLengths = new Float64Array(fieldCount);
+    for (let f = 0; f < fieldCount; f++) averageFieldLengths[f] = this.#toolCount ? (this.#fieldLengthSums[f] as number) / this.#toolCount : 0;
+    return {
+      toolCount: this.#toolCount,
+      documentFrequency: this.#documentFrequency,
+      averageFieldLengths,
+      serverCount: this.#segments.size,
+      serverPostings: this.#serverPostings,
+      profileLengths: this.#profileLengths,
+      averageProfileLength: this.#segments.size ? this.#profileLengthSum / this.#segments.size : 1,
+      serverNames: this.#serverNames,
+    };
+  }
+
+  /** Adds (sign 1) or subtracts (sign -1) a segment's share of the collection statistics. */
+  #account(segment: ServerSegment, sign: 1 | -1): void {
+    this.#toolCount += sign * segment.tools.length;
+    for (const [term, postings] of segment.postings) {
+      const next = (this.#documentFrequency.get(term) ?? 0) + sign * postings.tools.length;
+      if (next > 0) this.#documentFrequency.set(term, next);
+      else this.#documentFrequency.delete(term);
+    }
+    for (let i = 0; i < segment.fieldLengths.length; i++) {
+      const field = i % fieldCount;
+      this.#fieldLengthSums[field] = (this.#fieldLengthSums[field] as number) + sign * (segment.fieldLengths[i] as number);
+    }
+    for (const [term, frequency] of segment.profile) {
+      let servers = this.#serverPostings.get(term);
+      if (sign > 0) {
+        if (!servers) this.#serverPostings.set(term, (servers = new Map()));
+        servers.set(segment.server, frequency);
+      } else if (servers) {
+        servers.delete(segment.server);
+        if (servers.size === 0) this.#serverPostings.delete(term);
+      }
+    }
+    for (const term of segment.nameOfServer) {
+      let servers = this.#serverNames.get(term);
+      if (sign > 0) {
+        if (!servers) this.#serverNames.set(term, (servers = new Set()));
+        servers.add(segment.server);
+      } else if (servers) {
+        servers.delete(segment.server);
+        if (servers.size === 0) this.#serverNames.delete(term);
+      }
+    }
+    this.#profileLengthSum += sign * segment.profileLength;
+    if (sign > 0) this.#profileLengths.set(segment.server, segment.profileLength);
+    else this.#profileLengths.delete(segment.server);
+  }
+}
+
+function compareScored(a: ScoredTool, b: ScoredTool): number {
+  if (a.score !== b.score) return b.score - a.score;
+  if (a.segment.server !== b.segment.server) return a.segment.server < b.segment.server ? -1 : 1;
+  const nameA = a.segment.tools[a.tool]!.name;
+  const nameB = b.segment.tools[b.tool]!.name;
+  return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
+}
+
+/** The best `k` by score (ties: server, then name) without sorting everything. */
+function topK(scored: ScoredTool[], k: number): ScoredTool[] {
+  if (scored.length <= k * 4) return scored.sort(compareScored).slice(0, k);
+  const sortedScores = scored.map((s) => s.score).sort((a, b) => b - a);
+  const threshold = sortedScores[k - 1] as number;
+  return scored.filter((s) => s.score >= threshold).sort(compareScored).slice(0, k);
+}
+
+function fingerprintOf(server: CatalogServer): string {
+  return createHash("sha1").update(JSON.stringify([server.tools, server.package ?? null, server.serverInfo ?? null])).digest("hex");
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new ThinktankError("VALIDATION_FAILED", `${name} must be a positive integer; got ${JSON.stringify(value)}`);
+  return value;
+}
