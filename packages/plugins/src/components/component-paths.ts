@@ -84,3 +84,21 @@ export function markdownFiles(location: ComponentLocation): ComponentLocation[] 
       kind: "file" as const,
     }));
 }
+
+/**
+ * The JSON files of a component that lives in files (hooks, MCP servers): the default file when it
+ * exists, plus the files the manifest field names when it is a path or a list of paths (a folder
+ * is an error; a file named twice is read once). An inline object in the field is the caller's.
+ */
+export function jsonComponentFiles(root: string, field: string, value: unknown, defaultFile: string, problems: PluginProblem[]): ComponentLocation[] {
+  const files = componentLocations(root, field, undefined, defaultFile, problems).filter((location) => location.kind === "file");
+  if (typeof value !== "string" && !Array.isArray(value)) return files;
+  for (const location of componentLocations(root, field, value as ComponentPaths, "", problems)) {
+    if (location.kind !== "file") {
+      problems.push({ severity: "error", file: manifestFile, message: `'${field}' path ./${location.relative} is a folder; it must name a JSON file` });
+      continue;
+    }
+    if (!files.some((file) => file.relative === location.relative)) files.push(location);
+  }
+  return files;
+}

@@ -1,6 +1,6 @@
 import type { PluginHook, PluginHookHandler, PluginManifest, PluginProblem } from "../plugin-types.js";
 import { manifestFile, typeName } from "../manifest/read-plugin-manifest.js";
-import { componentLocations, type ComponentLocation } from "./component-paths.js";
+import { jsonComponentFiles } from "./component-paths.js";
 import { readJsonFile } from "./read-json-file.js";
 
 /**
@@ -11,17 +11,8 @@ import { readJsonFile } from "./read-json-file.js";
  */
 export function readHooks(root: string, manifest: PluginManifest, problems: PluginProblem[]): PluginHook[] {
   const hooks: PluginHook[] = [];
-  const files: ComponentLocation[] = componentLocations(root, "hooks", undefined, "hooks/hooks.json", problems).filter((l) => l.kind === "file");
   const field = manifest.hooks;
-  if (field !== undefined && (typeof field === "string" || Array.isArray(field))) {
-    for (const location of componentLocations(root, "hooks", field as string | string[], "", problems)) {
-      if (location.kind !== "file") {
-        problems.push({ severity: "error", file: manifestFile, message: `'hooks' path ./${location.relative} is a folder; it must name a JSON file` });
-        continue;
-      }
-      if (!files.some((f) => f.relative === location.relative)) files.push(location);
-    }
-  }
+  const files = jsonComponentFiles(root, "hooks", field, "hooks/hooks.json", problems);
   for (const file of files) {
     const read = readJsonFile(file.absolute, file.relative);
     if (!read.ok) {

@@ -1,16 +1,8 @@
+import { transportKindOf, type McpServerEntry } from "@thinktank/mcp";
 import type { PluginManifest, PluginProblem, PluginServerDefinition, PluginServerTransport } from "../plugin-types.js";
 import { manifestFile, typeName } from "../manifest/read-plugin-manifest.js";
-import { componentLocations, type ComponentLocation } from "./component-paths.js";
+import { jsonComponentFiles } from "./component-paths.js";
 import { readJsonFile } from "./read-json-file.js";
-
-const transportAliases: Readonly<Record<string, PluginServerTransport>> = {
-  stdio: "stdio",
-  sse: "sse",
-  http: "http",
-  "streamable-http": "http",
-  streamablehttp: "http",
-  streamable_http: "http",
-};
 
 /**
  * The MCP servers a plugin declares: `.mcp.json` when it exists, plus the manifest's `mcpServers`
@@ -20,17 +12,8 @@ const transportAliases: Readonly<Record<string, PluginServerTransport>> = {
  * used is decided later, at merge time.
  */
 export function readPluginServers(root: string, manifest: PluginManifest, problems: PluginProblem[]): PluginServerDefinition[] {
-  const files: ComponentLocation[] = componentLocations(root, "mcpServers", undefined, ".mcp.json", problems).filter((l) => l.kind === "file");
   const field = manifest.mcpServers;
-  if (field !== undefined && (typeof field === "string" || Array.isArray(field))) {
-    for (const location of componentLocations(root, "mcpServers", field as string | string[], "", problems)) {
-      if (location.kind !== "file") {
-        problems.push({ severity: "error", file: manifestFile, message: `'mcpServers' path ./${location.relative} is a folder; it must name a JSON file` });
-        continue;
-      }
-      if (!files.some((f) => f.relative === location.relative)) files.push(location);
-    }
-  }
+  const files = jsonComponentFiles(root, "mcpServers", field, ".mcp.json", problems);
   const servers: PluginServerDefinition[] = [];
   const add = (value: unknown, file: string): void => {
     for (const server of parseServerMap(value, file, problems)) {
@@ -75,14 +58,9 @@ function parseServerMap(value: unknown, file: string, problems: PluginProblem[])
   return servers;
 }
 
-/** `type` when present (common spellings of streamable HTTP included); else stdio with a command, http with a url. */
+/** The MCP library's reading of the transport; `typeFieldAbsent` when it had to infer it. */
 export function transportOf(entry: Readonly<Record<string, unknown>>): { transport: PluginServerTransport | undefined; typeFieldAbsent: boolean } {
-  if (typeof entry.type === "string" && entry.type.trim() !== "") {
-    return { transport: transportAliases[entry.type.trim().toLowerCase()], typeFieldAbsent: false };
-  }
-  if (entry.type !== undefined) return { transport: undefined, typeFieldAbsent: false };
-  if (entry.url !== undefined && entry.command === undefined) return { transport: "http", typeFieldAbsent: true };
-  return { transport: "stdio", typeFieldAbsent: true };
+  return { transport: transportKindOf(entry as McpServerEntry), typeFieldAbsent: entry.type === undefined };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
