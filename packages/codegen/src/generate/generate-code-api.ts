@@ -39,7 +39,7 @@ export interface GenerateCodeApiOptions {
    */
   readonly clean?: boolean;
   /**
-   * Where the folder is mounted in the sandbox; only the index's wrapper paths use it.
+   * Where the folder is mounted in the sandbox, as the index's wrapper paths and the README show it.
    * @default "/mnt/code-api"
    */
   readonly mountPath?: string;
@@ -132,7 +132,7 @@ function generateLocked(options: GenerateCodeApiOptions, outDir: string, languag
   if (options.prune === false) carryOver(previous.servers, servers);
   const removed = Object.keys(previous.servers).filter((name) => !Object.hasOwn(servers, name));
   removeStaleFolders(outDir, previous, servers, languages);
-  filesWritten += writeSharedFiles(outDir, languages);
+  filesWritten += writeSharedFiles(outDir, languages, index.mountPath);
   fs.rmSync(staging, { recursive: true, force: true });
   const manifest: CodeApiManifest = { generator: "thinktank-codegen", version: codegenVersion, languages: [...languages], servers };
   writeCodeApiManifest(outDir, manifest);
@@ -182,9 +182,9 @@ function removeStaleFolders(outDir: string, previous: { servers: Readonly<Record
 }
 
 /** The runtime helpers, the package.json that makes the wrappers ES modules, and the README. */
-function writeSharedFiles(outDir: string, languages: readonly CodeApiLanguage[]): number {
+function writeSharedFiles(outDir: string, languages: readonly CodeApiLanguage[], mountPath: string): number {
   const runtime = runtimeFiles();
-  const files: [string, string][] = [["README.md", codeApiReadme(languages)]];
+  const files: [string, string][] = [["README.md", codeApiReadme(languages, mountPath)]];
   if (languages.includes("typescript")) {
     files.push(["runtime/call-mcp-tool.ts", runtime.typescript], ["package.json", `${JSON.stringify({ private: true, type: "module" }, null, 2)}\n`]);
   }

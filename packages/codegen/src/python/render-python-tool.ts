@@ -7,12 +7,13 @@ import { constraintSentence, isPythonFieldName, pythonDocstring, pythonString, t
 import type { PythonType } from "./python-type.js";
 import { printPythonType } from "./python-type.js";
 import type { PythonTypedDict } from "./schema-to-python.js";
-import { PythonNamePool, SchemaToPython } from "./schema-to-python.js";
+import { SchemaToPython } from "./schema-to-python.js";
+import { TypeNamePool } from "../names/type-name-pool.js";
 
 /** The source of `python/servers/<package>/<module>.py` for one tool, and the warnings met on the way. */
 export function renderPythonTool(tool: CodegenTool, entry: CodeApiToolEntry): { source: string; warnings: string[] } {
   const warnings: string[] = [];
-  const names = new PythonNamePool(pythonReservedTypeNames);
+  const names = new TypeNamePool(pythonReservedTypeNames);
   const input = new SchemaToPython({ root: tool.inputSchema, rootName: "Input", names, warn: (m) => warnings.push(`inputSchema: ${m}`) });
   const inputType = input.rootType();
   const output = tool.outputSchema === undefined ? undefined : new SchemaToPython({ root: tool.outputSchema, rootName: "Response", names, warn: (m) => warnings.push(`outputSchema: ${m}`) });

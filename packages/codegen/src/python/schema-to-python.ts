@@ -1,4 +1,5 @@
 import { identifierCase } from "../names/identifier-case.js";
+import type { TypeNamePool } from "../names/type-name-pool.js";
 import { pointerName, resolveLocalRef, schemaList, schemaObject, schemaTypes } from "../schema/json-schema.js";
 import { schemaAnnotations } from "../schema/schema-annotations.js";
 import type { SchemaAnnotations } from "../schema/schema-annotations.js";
@@ -14,21 +15,6 @@ export interface PythonTypedDict {
   readonly fields: readonly { readonly key: string; readonly type: PythonType; readonly required: boolean; readonly docs: SchemaAnnotations }[];
 }
 
-/** The class names one module has handed out, shared by its Input and Response converters. */
-export class PythonNamePool {
-  readonly #taken: Set<string>;
-  constructor(reserved: Iterable<string>) {
-    this.#taken = new Set(reserved);
-  }
-  take(seed: string): string {
-    const base = identifierCase.pascal(seed, "Definition");
-    let name = base;
-    for (let n = 2; this.#taken.has(name); n++) name = `${base}${n}`;
-    this.#taken.add(name);
-    return name;
-  }
-}
-
 /**
  * Converts one schema document to Python annotations. Objects with declared properties become
  * TypedDicts (optional keys as NotRequired), named after where they sit (`InputFilters`,
@@ -40,13 +26,13 @@ export class SchemaToPython {
   readonly typedDicts: PythonTypedDict[] = [];
   readonly #root: unknown;
   readonly #rootName: string;
-  readonly #names: PythonNamePool;
+  readonly #names: TypeNamePool;
   readonly #warn: (message: string) => void;
   readonly #classByPointer = new Map<string, string>();
   readonly #inlineStack: string[] = [];
   readonly #converted = new WeakMap<object, PythonType>();
 
-  constructor(options: { root: unknown; rootName: string; names: PythonNamePool; warn: (message: string) => void }) {
+  constructor(options: { root: unknown; rootName: string; names: TypeNamePool; warn: (message: string) => void }) {
     this.#root = options.root;
     this.#rootName = options.rootName;
     this.#names = options.names;

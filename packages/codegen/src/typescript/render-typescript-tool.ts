@@ -3,7 +3,8 @@ import type { CodeApiToolEntry } from "../names/code-api-index.js";
 import { typeScriptReservedTypeNames } from "../names/reserved-words.js";
 import { schemaAnnotations } from "../schema/schema-annotations.js";
 import { typeScriptDocComment } from "./typescript-doc-comment.js";
-import { SchemaToTypeScript, TypeScriptNamePool } from "./schema-to-typescript.js";
+import { SchemaToTypeScript } from "./schema-to-typescript.js";
+import { TypeNamePool } from "../names/type-name-pool.js";
 import type { TypeScriptType } from "./typescript-type.js";
 import { typeAliasDeclaration } from "./typescript-type.js";
 import { toolHints } from "./tool-hints.js";
@@ -21,7 +22,7 @@ const noOutputSchemaDoc = [
 /** The source of `servers/<dir>/<file>.ts` for one tool, and the warnings met on the way. */
 export function renderTypeScriptTool(tool: CodegenTool, entry: CodeApiToolEntry): { source: string; warnings: string[] } {
   const warnings: string[] = [];
-  const names = new TypeScriptNamePool([...typeScriptReservedTypeNames, entry.functionName]);
+  const names = new TypeNamePool([...typeScriptReservedTypeNames, entry.functionName]);
   const input = new SchemaToTypeScript({ root: tool.inputSchema, rootName: "Input", names, warn: (m) => warnings.push(`inputSchema: ${m}`) });
   const inputType = input.rootType();
   const output = tool.outputSchema === undefined ? undefined : new SchemaToTypeScript({ root: tool.outputSchema, rootName: "Response", names, warn: (m) => warnings.push(`outputSchema: ${m}`) });

@@ -1,4 +1,4 @@
-import { identifierCase } from "../names/identifier-case.js";
+import type { TypeNamePool } from "../names/type-name-pool.js";
 import { pointerName, resolveLocalRef, schemaList, schemaObject, schemaTypes } from "../schema/json-schema.js";
 import type { SchemaAnnotations } from "../schema/schema-annotations.js";
 import { schemaAnnotations } from "../schema/schema-annotations.js";
@@ -15,22 +15,6 @@ export interface TypeScriptNamedType {
   readonly docs: SchemaAnnotations;
 }
 
-/** The type names one file has handed out, shared by its Input and Response converters. */
-export class TypeScriptNamePool {
-  readonly #taken: Set<string>;
-  constructor(reserved: Iterable<string>) {
-    this.#taken = new Set(reserved);
-  }
-  /** A PascalCase name not yet taken in the file: `Filter`, then `Filter2`, ... */
-  take(seed: string): string {
-    const base = identifierCase.pascal(seed, "Definition");
-    let name = base;
-    for (let n = 2; this.#taken.has(name); n++) name = `${base}${n}`;
-    this.#taken.add(name);
-    return name;
-  }
-}
-
 /**
  * Converts one schema document (a tool's inputSchema or outputSchema) to TypeScript. `$ref`s
  * become named types, declared once each, so recursive schemas stay finite; a ref in a "direct"
@@ -42,12 +26,12 @@ export class SchemaToTypeScript {
   readonly namedTypes: TypeScriptNamedType[] = [];
   readonly #root: unknown;
   readonly #rootName: string;
-  readonly #names: TypeScriptNamePool;
+  readonly #names: TypeNamePool;
   readonly #warn: (message: string) => void;
   readonly #namesByPointer = new Map<string, string>();
   #inlineStack: string[] = [""];
 
-  constructor(options: { root: unknown; rootName: string; names: TypeScriptNamePool; warn: (message: string) => void }) {
+  constructor(options: { root: unknown; rootName: string; names: TypeNamePool; warn: (message: string) => void }) {
     this.#root = options.root;
     this.#rootName = options.rootName;
     this.#names = options.names;
