@@ -38,8 +38,14 @@ interface ServerView {
 
 /** GET/PUT/DELETE /api/mcp/servers: the `mcpServers` section of extensions_config.json, plus plugin servers (read-only). */
 const mcpRoutes: RoutePlugin = async (app, { deps }) => {
+  // Snapshots are immutable, so the masked views of one can be kept until the file changes.
+  const configuredViews = new WeakMap<ExtensionsSnapshot, ServerView[]>();
   const listAll = async (snapshot: ExtensionsSnapshot): Promise<ServerView[]> => {
-    const configured = Object.entries(snapshot.document.mcpServers).map(([name, entry]) => view(name, "config", entry as Readonly<Record<string, unknown>>));
+    let configured = configuredViews.get(snapshot);
+    if (!configured) {
+      configured = Object.entries(snapshot.document.mcpServers).map(([name, entry]) => view(name, "config", entry as Readonly<Record<string, unknown>>));
+      configuredViews.set(snapshot, configured);
+    }
     const fromPlugins = (await deps.listPluginServers?.()) ?? [];
     return [...configured, ...fromPlugins.map((server) => view(server.name, `plugin:${server.plugin}`, server.entry, server.enabled))];
   };
