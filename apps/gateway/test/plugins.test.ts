@@ -133,6 +133,15 @@ describe("plugin routes", () => {
     expect(fs.readdirSync(path.join(pluginsDir, ".staging"))).toEqual([]);
   });
 
+  it("answers an upload over gateway.max_upload_mb with 413 PAYLOAD_TOO_LARGE", async () => {
+    gateway = await createTestGateway({ configYaml: "gateway:\n  max_upload_mb: 0.01\n" });
+    const big = buildZip([{ name: "p/commands/a.md", data: Buffer.from(Array.from({ length: 40_000 }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 90))).join("")), method: "store" }]);
+    const response = await gateway.app.inject({ method: "POST", url: "/api/plugins/install", ...multipartUpload("file", "big.zip", big) });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+    expect(fs.existsSync(path.join(gateway.dir, "plugins", "installed"))).toBe(false);
+  });
+
   it("answers bad requests with a code and a message", async () => {
     gateway = await createTestGateway();
     const post = (payload: unknown) => gateway!.app.inject({ method: "POST", url: "/api/plugins/install", payload: payload as object });

@@ -120,7 +120,7 @@ export class PluginInstaller {
 
   private requireInstalled(name: string): string {
     const folder = path.join(installedPluginsDir(this.options.pluginsDir), name);
-    if (!isValidPluginName(name) || !fs.existsSync(path.join(folder))) throw notInstalled(name);
+    if (!isValidPluginName(name) || !fs.existsSync(folder)) throw notInstalled(name);
     return folder;
   }
 
