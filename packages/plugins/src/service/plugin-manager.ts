@@ -3,10 +3,10 @@ import { SlashCommands } from "../commands/slash-commands.js";
 import { PluginInstaller, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
 import type { PluginSourceResolvers } from "../marketplace/plugin-source-resolvers.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
-import { mergePluginServers } from "../servers/merge-plugin-servers.js";
+import { mergePluginServers, type PluginServerStatus } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins } from "../snapshot/installed-plugins.js";
 import { isPluginEnabled, type PluginSettingsDocument } from "../snapshot/plugin-enablement.js";
-import { commandView, detailView, serverView, summaryView, type PluginDetailView, type PluginSummaryView } from "./plugin-views.js";
+import { commandView, detailView, summaryView, type PluginDetailView, type PluginSummaryView } from "./plugin-views.js";
 
 export interface PluginManagerOptions {
   /** config.plugins.path. */
@@ -31,7 +31,7 @@ export interface PluginServerListing {
   readonly plugin: string;
   readonly entry: Readonly<Record<string, unknown>>;
   readonly enabled: boolean;
-  readonly status: string;
+  readonly status: PluginServerStatus;
   readonly reason?: string;
 }
 
@@ -108,22 +108,19 @@ export class PluginManager {
     }
   }
 
-  /** Every installed plugin's servers as `<plugin>:<server>`; `enabled` only for enabled, valid plugins' usable, unshadowed ones. */
+  /** Every installed plugin's servers as `<plugin>:<server>`: `enabled` when its plugin is enabled and valid and no configured server has its name; `status` and `reason` say whether it can be used. */
   async pluginServers(): Promise<PluginServerListing[]> {
     const { document, plugins } = await this.current();
     const merge = mergePluginServers(plugins, { env: this.options.env, configured: document.mcpServers ?? {} });
     const active = new Set(plugins.filter((p) => isPluginEnabled(document, p.name) && !p.problems.some((q) => q.severity === "error")).map((p) => p.name));
-    return merge.servers.map((server) => {
-      const view = serverView(server);
-      return {
-        name: server.name,
-        plugin: server.plugin,
-        entry: server.declared,
-        enabled: active.has(server.plugin) && server.status !== "shadowed",
-        status: String(view.status),
-        ...(server.reason ? { reason: server.reason } : {}),
-      };
-    });
+    return merge.servers.map((server) => ({
+      name: server.name,
+      plugin: server.plugin,
+      entry: server.declared,
+      enabled: active.has(server.plugin) && server.status !== "shadowed",
+      status: server.status,
+      ...(server.reason ? { reason: server.reason } : {}),
+    }));
   }
 
   close(): void {
