@@ -179,6 +179,14 @@ describe("generateCodeApi", () => {
     expect(fs.readdirSync(outDir).sort()).toEqual(["notes.txt", "package.json"]);
   });
 
+  it("handles servers named like Object.prototype members", async () => {
+    const outDir = tempDir();
+    const odd = [{ server: "__proto__", tools: [tool("a")] }, { server: "constructor", tools: [tool("b")] }];
+    expect((await generateCodeApi({ servers: odd, outDir })).generated).toEqual(["__proto__", "constructor"]);
+    expect((await generateCodeApi({ servers: odd, outDir })).unchanged).toEqual(["__proto__", "constructor"]);
+    expect(fs.readFileSync(path.join(outDir, "servers", "proto", "a.ts"), "utf8")).toContain('callMCPTool<Response>("__proto__", "a"');
+  });
+
   it("reports progress per server", async () => {
     const outDir = tempDir();
     const events: string[] = [];

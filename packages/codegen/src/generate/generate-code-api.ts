@@ -101,13 +101,14 @@ function generateLocked(options: GenerateCodeApiOptions, outDir: string, languag
   const generated: string[] = [];
   const unchanged: string[] = [];
   const warnings: CodegenWarning[] = [];
-  const servers: Record<string, CodeApiManifestServer> = {};
+  // No prototype: a server may be called `__proto__` or `constructor`.
+  const servers: Record<string, CodeApiManifestServer> = Object.create(null) as Record<string, CodeApiManifestServer>;
   let filesWritten = 0;
   const total = options.servers.length;
   for (const [position, server] of options.servers.entries()) {
     const entry = entries.get(server.server) as CodeApiServerEntry;
     const hash = serverHash(server, entry, languages);
-    const before = previous.servers[server.server];
+    const before = Object.hasOwn(previous.servers, server.server) ? previous.servers[server.server] : undefined;
     const present = (!languages.includes("typescript") || fs.existsSync(path.join(outDir, "servers", entry.dir))) && (!languages.includes("python") || fs.existsSync(path.join(outDir, "python", "servers", entry.pythonPackage)));
     servers[server.server] = {
       hash,
