@@ -1,5 +1,5 @@
 import { stem } from "porter2";
-import { splitWords } from "./split-words.js";
+import { splitChunk } from "./split-words.js";
 import { defaultStopWords } from "./stop-words.js";
 
 export interface TextAnalyzerOptions {
@@ -18,6 +18,7 @@ export class TextAnalyzer {
   readonly #stopWords: ReadonlySet<string>;
   readonly #minLength: number;
   readonly #stems = new Map<string, string>();
+  readonly #chunks = new Map<string, readonly string[]>();
 
   constructor(options: TextAnalyzerOptions = {}) {
     this.#stopWords = options.stopWords ?? defaultStopWords;
@@ -27,9 +28,16 @@ export class TextAnalyzer {
   /** The terms of a text, in order (repeats kept: term frequency matters). */
   terms(text: string): string[] {
     const terms: string[] = [];
-    for (const word of splitWords(text)) {
-      const term = this.term(word);
-      if (term !== undefined) terms.push(term);
+    for (const match of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const chunk = match[0];
+      let chunkTerms = this.#chunks.get(chunk);
+      if (chunkTerms === undefined) {
+        const { parts, whole } = splitChunk(chunk);
+        chunkTerms = [...parts, ...(whole === undefined ? [] : [whole])].map((word) => this.term(word)).filter((term): term is string => term !== undefined);
+        // Bounded: identifiers and numbers would otherwise grow the memo without limit.
+        if (this.#chunks.size < 200_000) this.#chunks.set(chunk, chunkTerms);
+      }
+      for (const term of chunkTerms) terms.push(term);
     }
     return terms;
   }
@@ -40,7 +48,7 @@ export class TextAnalyzer {
     let stemmed = this.#stems.get(word);
     if (stemmed === undefined) {
       stemmed = /^[a-z]+$/.test(word) ? stem(word) : word;
-      this.#stems.set(word, stemmed);
+      if (this.#stems.size < 200_000) this.#stems.set(word, stemmed);
     }
     return stemmed;
   }

@@ -6,7 +6,7 @@ import { defaultSynonymGroups } from "./default-synonyms.js";
 import { defaultWrapperPath } from "./default-wrapper-path.js";
 import { summarizeDescription } from "./describe-tool.js";
 import { planQuery } from "./query-plan.js";
-import { scoreSegment, type ScoredTool } from "./score-tools.js";
+import { fieldFactors, prepareQuery, scoreSegment, ScoringScratch, TopTools, type ScoredTool } from "./score-tools.js";
 import type { SearchStats } from "./search-stats.js";
 import { searchDetails, type RankingWeights, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
 import { buildServerSegment, fieldCount, type ServerSegment } from "./server-segment.js";
@@ -55,8 +55,12 @@ export class ToolSearchIndex {
   readonly #serverPostings = new Map<string, Map<string, number>>();
   readonly #profileLengths = new Map<string, number>();
   readonly #serverNames = new Map<string, Set<string>>();
+  readonly #factors = new Map<string, { version: number; factors: Float32Array }>();
+  readonly #scratch = new ScoringScratch();
   #toolCount = 0;
   #profileLengthSum = 0;
+  /** Bumped whenever the collection changes, so cached BM25F factors are recomputed. */
+  #version = 0;
 
   constructor(options: ToolSearchIndexOptions = {}) {
     this.#defaultLimit = positiveInteger(options.defaultLimit ?? 10, "defaultLimit");
@@ -158,21 +162,23 @@ export class ToolSearchIndex {
     }
     if (query.trim() === "") {
       if (options.server === undefined) throw new ThinktankError("VALIDATION_FAILED", "query is empty: say what the tool should do, or pass a server to list its tools");
-      const all = segments.flatMap((segment) => segment.tools.map((_, tool) => ({ segment, tool, score: 0 })));
-      return this.#present(all.sort(compareScored).slice(0, limit), detail);
+      const top = new TopTools(limit);
+      for (const segment of segments) segment.tools.forEach((_, tool) => top.offer(segment, tool, 0));
+      return this.#present(top.results(), detail);
     }
     const plan = planQuery(query, this.#analyzer, this.#synonyms, this.#weights, (term) => this.#documentFrequency.has(term));
     if (plan.concepts.length === 0) return [];
     const stats = this.#stats();
     const relevance = serverRelevance(plan, stats, this.#weights);
     const mentions = serverMentions(plan, stats, this.#segments);
-    const scored: ScoredTool[] = [];
+    const prepared = prepareQuery(plan, stats, this.#weights);
+    const top = new TopTools(limit);
     for (const segment of segments) {
       const serverFactor =
         (1 + this.#weights.serverBoost * (relevance.get(segment.server) ?? 0)) * (1 + this.#weights.mentionBoost * (mentions.get(segment.server) ?? 0));
-      scoreSegment(plan, segment, stats, this.#weights, serverFactor, scored);
+      scoreSegment(prepared, segment, this.#factorsOf(segment, stats), this.#weights, serverFactor, this.#scratch, top);
     }
-    return this.#present(topK(scored, limit), detail);
+    return this.#present(top.results(), detail);
   }
 
   #present(scored: readonly ScoredTool[], detail: ToolSearchOptions["detail"]): ToolSearchResult[] {
@@ -194,6 +200,14 @@ export class ToolSearchIndex {
     });
   }
 
+  #factorsOf(segment: ServerSegment, stats: SearchStats): Float32Array {
+    const cached = this.#factors.get(segment.server);
+    if (cached?.version === this.#version) return cached.factors;
+    const factors = fieldFactors(segment, stats, this.#weights);
+    this.#factors.set(segment.server, { version: this.#version, factors });
+    return factors;
+  }
+
   #stats(): SearchStats {
     const averageFieldLengths = new Float64Array(fieldCount);
     for (let f = 0; f < fieldCount; f++) averageFieldLengths[f] = this.#toolCount ? (this.#fieldLengthSums[f] as number) / this.#toolCount : 0;
@@ -211,6 +225,8 @@ export class ToolSearchIndex {
 
   /** Adds (sign 1) or subtracts (sign -1) a segment's share of the collection statistics. */
   #account(segment: ServerSegment, sign: 1 | -1): void {
+    this.#version++;
+    if (sign < 0) this.#factors.delete(segment.server);
     this.#toolCount += sign * segment.tools.length;
     for (const [term, postings] of segment.postings) {
       const next = (this.#documentFrequency.get(term) ?? 0) + sign * postings.tools.length;
@@ -245,22 +261,6 @@ export class ToolSearchIndex {
     if (sign > 0) this.#profileLengths.set(segment.server, segment.profileLength);
     else this.#profileLengths.delete(segment.server);
   }
-}
-
-function compareScored(a: ScoredTool, b: ScoredTool): number {
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.segment.server !== b.segment.server) return a.segment.server < b.segment.server ? -1 : 1;
-  const nameA = a.segment.tools[a.tool]!.name;
-  const nameB = b.segment.tools[b.tool]!.name;
-  return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
-}
-
-/** The best `k` by score (ties: server, then name) without sorting everything. */
-function topK(scored: ScoredTool[], k: number): ScoredTool[] {
-  if (scored.length <= k * 4) return scored.sort(compareScored).slice(0, k);
-  const sortedScores = scored.map((s) => s.score).sort((a, b) => b - a);
-  const threshold = sortedScores[k - 1] as number;
-  return scored.filter((s) => s.score >= threshold).sort(compareScored).slice(0, k);
 }
 
 function fingerprintOf(server: CatalogServer): string {
