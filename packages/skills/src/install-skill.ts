@@ -1,3 +1,4 @@
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ThinktankError, defaultArchiveLimits } from "@thinktank/core";
@@ -66,7 +67,8 @@ export async function installSkill(options: InstallSkillOptions): Promise<Parsed
     if (!loaded.ok) throw new ThinktankError("INTERNAL", `installed ${name} but cannot read it back: ${loaded.problem.message}`);
     return loaded.skill;
   } finally {
-    await fs.rm(staging, { recursive: true, force: true });
+    // Synchronous: a few thousand unlinks at most (the entry limit), far faster than awaiting each.
+    fsSync.rmSync(staging, { recursive: true, force: true });
   }
 }
 

@@ -18,7 +18,7 @@ export interface LoadSkillsOptions {
 export async function loadSkills(options: LoadSkillsOptions): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
   const indexes = options.sources.map((source) => new SkillSourceIndex({ source, containerPath: options.containerPath, watch: false }));
   try {
-    for (const index of indexes) await index.refresh(true);
+    for (const index of indexes) await index.refresh("full");
     const merged = mergeSkillLists(indexes.map((index) => index.skills));
     const applied = applySkillSettings(merged.skills, options.settings ?? {});
     return { skills: applied.skills, problems: [...indexes.flatMap((index) => index.problems), ...merged.problems, ...applied.problems] };

@@ -1,4 +1,4 @@
-import fs from "node:fs/promises";
+import fs from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "@thinktank/core";
 import { checkSkillFrontmatter } from "./check-skill-frontmatter.js";
@@ -13,11 +13,19 @@ export type ReadSkillResult = { ok: true; skill: ParsedSkill } | { ok: false; pr
  * parsed, or the description is missing.
  */
 export async function readSkill(source: SkillSource, relativePath: string, containerPath: string): Promise<ReadSkillResult> {
+  return readSkillSync(source, relativePath, containerPath);
+}
+
+/**
+ * readSkill without the thread-pool round trip: one small file read costs microseconds, and
+ * the source index reads hundreds in a row (see SkillSourceIndex).
+ */
+export function readSkillSync(source: SkillSource, relativePath: string, containerPath: string): ReadSkillResult {
   const dir = relativePath === "" ? source.root : path.join(source.root, ...relativePath.split("/"));
   const file = path.join(dir, "SKILL.md");
   let text: string;
   try {
-    text = await fs.readFile(file, "utf8");
+    text = fs.readFileSync(file, "utf8");
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     return { ok: false, problem: { reason: "unreadable", category: source.category, file, message: `${file}: cannot be read (${reason})` } };

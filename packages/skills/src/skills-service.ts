@@ -1,3 +1,4 @@
+import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ThinktankError, defaultArchiveLimits } from "@thinktank/core";
@@ -93,7 +94,7 @@ export class SkillsService {
       try {
         await fs.rename(skill.dir, path.join(doomed, "skill"));
       } finally {
-        await fs.rm(doomed, { recursive: true, force: true });
+        fsSync.rmSync(doomed, { recursive: true, force: true });
       }
       await this.store.update((draft) => {
         if (draft.skills) delete draft.skills[skill.identity];

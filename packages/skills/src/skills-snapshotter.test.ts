@@ -106,7 +106,7 @@ describe("SkillsSnapshotter", () => {
     expect(next.promptSection).toContain("<name>docx</name>");
   });
 
-  it("catches changes no watcher saw, at the next store revision or verification interval", async () => {
+  it("catches changes no watcher saw at the next verification interval", async () => {
     const snapshots = make();
     await snapshots.snapshot();
     // A write through a hard link outside the watched folders raises no inotify event there.
@@ -114,13 +114,10 @@ describe("SkillsSnapshotter", () => {
     fs.linkSync(path.join(temp.dir, "skills/public/pdf/SKILL.md"), outside);
     fs.writeFileSync(outside, skill("pdf", "Changed behind the watcher's back."));
     await new Promise((resolve) => setTimeout(resolve, 50));
+    // Until then the cached snapshot stands: nothing is walked per request.
     expect((await snapshots.snapshot()).skills.find((s) => s.name === "pdf")?.description).toBe("Does pdf things.");
-    await store.touch();
-    expect((await snapshots.snapshot()).skills.find((s) => s.name === "pdf")?.description).toBe("Changed behind the watcher's back.");
-
-    fs.writeFileSync(outside, skill("pdf", "Changed again."));
     clock += 60_000;
-    expect((await snapshots.snapshot()).skills.find((s) => s.name === "pdf")?.description).toBe("Changed again.");
+    expect((await snapshots.snapshot()).skills.find((s) => s.name === "pdf")?.description).toBe("Changed behind the watcher's back.");
   });
 
   it("without watchers, walks on every snapshot and still sees every change", async () => {

@@ -39,7 +39,7 @@ export interface SkillsSnapshotterOptions {
   /**
    * Every this many milliseconds a snapshot walks all sources again whatever the watchers
    * said (a safety net for file systems where inotify misses changes, such as network
-   * mounts). A new extensions_config.json revision also triggers the walk. @default 30000
+   * mounts). @default 30000
    */
   readonly verifyIntervalMs?: number;
   /** Watch skill folders with fs.watch; false walks every source on every snapshot. @default true */
@@ -57,9 +57,10 @@ function sourceKey(source: SkillSource): string {
 /**
  * Keeps the skills and the `<skill_system>` section current at the cost of almost nothing
  * while nothing changes: a snapshot checks the watchers' dirty flags and the store's cached
- * read (one stat), and returns the same frozen object. A changed SKILL.md is re-read alone;
- * a new store revision (the gateway bumps it on every mutation, installs included) or the
- * verification interval walks all sources, re-reading only files whose stat changed.
+ * read (one stat), and returns the same frozen object. A changed SKILL.md is re-read alone.
+ * A new store revision (the gateway bumps it on every mutation, installs included) re-lists
+ * the source folders; the verification interval walks all sources, re-reading only files
+ * whose stat changed, in case a watcher missed something.
  */
 export class SkillsSnapshotter {
   private readonly settings: SkillSettingsReader;
@@ -134,7 +135,10 @@ export class SkillsSnapshotter {
   }
 
   private async refresh(): Promise<SkillsSnapshot> {
-    // Let inotify events already queued reach the dirty flags: setImmediate runs after the poll phase.
+    // Let inotify events already queued reach the dirty flags. Two setImmediate hops always
+    // straddle one poll phase of the event loop (one hop does not when called from the poll
+    // phase itself), and the poll phase is where watch events are read.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.sourcesProvider) {
       const sources = await this.sourcesProvider();
@@ -142,11 +146,13 @@ export class SkillsSnapshotter {
     }
     const settings = await this.settings.read();
     const now = this.now();
-    const verify = !this.current || settings.revision !== this.current.revision || now - this.lastVerifiedAt >= this.verifyIntervalMs;
+    const verify = !this.current || now - this.lastVerifiedAt >= this.verifyIntervalMs;
+    // A new revision may mean an install or delete by another process: re-list the source folders.
+    const mode = verify ? "full" : this.current && settings.revision !== this.current.revision ? "roots" : "changes";
     let changed = this.sourcesChanged || !this.current;
     this.sourcesChanged = false;
     for (const index of this.indexes) {
-      if ((verify || index.isDirty) && (await index.refresh(verify))) changed = true;
+      if ((mode !== "changes" || index.isDirty) && (await index.refresh(mode))) changed = true;
     }
     if (verify) this.lastVerifiedAt = now;
     if (!changed && this.current && settings.document === this.lastDocument && settings.revision === this.current.revision && settings.etag === this.current.etag) {

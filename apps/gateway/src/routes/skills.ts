@@ -56,8 +56,8 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
     app.addHook("onClose", async () => created.snapshotter.close());
   }
   const skills = service;
-  // One JSON body per snapshot: GET /api/skills does no per-skill work while nothing changes.
-  const listBodies = new WeakMap<SkillsSnapshot, { skills: SkillJson[]; problems: SkillsSnapshot["problems"] }>();
+  // One serialized body per snapshot: while nothing changes, GET /api/skills sends the same bytes.
+  const listBodies = new WeakMap<SkillsSnapshot, Buffer>();
 
   app.get(
     "/api/skills",
@@ -67,10 +67,11 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       setEtag(reply, snapshot.etag);
       let body = listBodies.get(snapshot);
       if (!body) {
-        body = { skills: snapshot.skills.map(toSkillJson), problems: snapshot.problems };
+        const list: { skills: SkillJson[]; problems: SkillsSnapshot["problems"] } = { skills: snapshot.skills.map(toSkillJson), problems: snapshot.problems };
+        body = Buffer.from(JSON.stringify(list));
         listBodies.set(snapshot, body);
       }
-      return body;
+      return reply.type("application/json; charset=utf-8").send(body);
     },
   );
 

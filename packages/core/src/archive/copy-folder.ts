@@ -1,5 +1,4 @@
-import fs from "node:fs/promises";
-import { constants as fsConstants } from "node:fs";
+import fs, { constants as fsConstants } from "node:fs";
 import path from "node:path";
 import { ThinktankError } from "../errors/thinktank-error.js";
 import { defaultArchiveLimits } from "./archive-limits.js";
@@ -18,18 +17,24 @@ interface FolderEntry {
  * same rules as extractZip: names are checked, symbolic links and special files are refused
  * (ARCHIVE_SYMLINK, ARCHIVE_SPECIAL_FILE), the entry count and the bytes actually read are
  * limited, and only regular files and folders are created. Everything is checked before the
- * first copy; on any failure the destination is removed.
+ * first copy; on any failure the destination is removed. File work is synchronous in slices
+ * of a few milliseconds, as in extractZip.
  */
 export async function copyFolder(source: string, destination: string, options: ExtractZipOptions = {}): Promise<ExtractedArchive> {
   const limits = options.limits ?? defaultArchiveLimits;
-  const root = await resolveFolder(source);
-  const entries = await walk(root, limits);
-  await fs.mkdir(destination, { mode: 0o700 });
+  const root = resolveFolder(source);
+  const entries = walk(root, limits);
+  fs.mkdirSync(destination, { mode: 0o700 });
   try {
     const files: string[] = [];
     const skipped: string[] = [];
     let bytes = 0;
+    let sliceStart = performance.now();
     for (const entry of entries) {
+      if (performance.now() - sliceStart > sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
       const relative = entry.segments.join("/");
       if (options.skip?.(entry.segments)) {
         skipped.push(relative);
@@ -37,30 +42,32 @@ export async function copyFolder(source: string, destination: string, options: E
       }
       const target = path.join(destination, ...entry.segments);
       if (entry.kind === "directory") {
-        await fs.mkdir(target, { recursive: true, mode: 0o755 });
+        fs.mkdirSync(target, { recursive: true, mode: 0o755 });
         continue;
       }
-      const data = await readRegularFile(path.join(root, ...entry.segments), relative, limits);
+      const data = readRegularFile(path.join(root, ...entry.segments), relative, limits);
       bytes += data.length;
       if (bytes > limits.maxTotalBytes) {
         throw new ThinktankError("ARCHIVE_TOO_LARGE", `the folder holds more than ${limits.maxTotalBytes} bytes (reached at "${relative}")`);
       }
-      await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
-      await fs.writeFile(target, data, { flag: "wx", mode: entry.mode });
+      fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+      fs.writeFileSync(target, data, { flag: "wx", mode: entry.mode });
       files.push(relative);
     }
-    await fs.chmod(destination, 0o755);
+    fs.chmodSync(destination, 0o755);
     return { files, skipped, bytes };
   } catch (error) {
-    await fs.rm(destination, { recursive: true, force: true });
+    fs.rmSync(destination, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function resolveFolder(source: string): Promise<string> {
+const sliceMs = 8;
+
+function resolveFolder(source: string): string {
   try {
-    const real = await fs.realpath(source);
-    if ((await fs.stat(real)).isDirectory()) return real;
+    const real = fs.realpathSync(source);
+    if (fs.statSync(real).isDirectory()) return real;
   } catch (error) {
     throw new ThinktankError("NOT_FOUND", `folder not found: ${source}`, { cause: error });
   }
@@ -68,12 +75,12 @@ async function resolveFolder(source: string): Promise<string> {
 }
 
 /** Lists the tree depth first in a stable (sorted) order, refusing links and special files. */
-async function walk(root: string, limits: ArchiveLimits): Promise<FolderEntry[]> {
+function walk(root: string, limits: ArchiveLimits): FolderEntry[] {
   const entries: FolderEntry[] = [];
   const pending: string[][] = [[]];
   while (pending.length > 0) {
     const segments = pending.pop() as string[];
-    const children = (await fs.readdir(path.join(root, ...segments), { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const children = fs.readdirSync(path.join(root, ...segments), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const child of children) {
       const childSegments = [...segments, child.name];
       const relative = childSegments.join("/");
@@ -86,7 +93,7 @@ async function walk(root: string, limits: ArchiveLimits): Promise<FolderEntry[]>
         entries.push({ segments: childSegments, kind: "directory", mode: 0o755 });
         pending.push(childSegments);
       } else if (child.isFile()) {
-        const stat = await fs.lstat(path.join(root, ...childSegments));
+        const stat = fs.lstatSync(path.join(root, ...childSegments));
         if (stat.size > limits.maxFileBytes) {
           throw new ThinktankError("ARCHIVE_TOO_LARGE", `"${relative}" has ${stat.size} bytes; one file may have at most ${limits.maxFileBytes}`);
         }
@@ -100,18 +107,21 @@ async function walk(root: string, limits: ArchiveLimits): Promise<FolderEntry[]>
 }
 
 /** Reads a file without following a link swapped in since the walk, and counts what it reads. */
-async function readRegularFile(file: string, relative: string, limits: ArchiveLimits): Promise<Buffer> {
-  const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ELOOP") throw new ThinktankError("ARCHIVE_SYMLINK", `"${relative}" is a symbolic link; links are not allowed`);
-    throw error;
-  });
+function readRegularFile(file: string, relative: string, limits: ArchiveLimits): Buffer {
+  let descriptor: number;
   try {
-    if (!(await handle.stat()).isFile()) throw new ThinktankError("ARCHIVE_SPECIAL_FILE", `"${relative}" is not a regular file`);
+    descriptor = fs.openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new ThinktankError("ARCHIVE_SYMLINK", `"${relative}" is a symbolic link; links are not allowed`);
+    throw error;
+  }
+  try {
+    if (!fs.fstatSync(descriptor).isFile()) throw new ThinktankError("ARCHIVE_SPECIAL_FILE", `"${relative}" is not a regular file`);
     const chunks: Buffer[] = [];
     let total = 0;
     const chunk = Buffer.alloc(64 * 1024);
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      const bytesRead = fs.readSync(descriptor, chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
       if (total > limits.maxFileBytes) {
@@ -121,6 +131,6 @@ async function readRegularFile(file: string, relative: string, limits: ArchiveLi
     }
     return Buffer.concat(chunks, total);
   } finally {
-    await handle.close();
+    fs.closeSync(descriptor);
   }
 }

@@ -1,6 +1,5 @@
-import fs from "node:fs/promises";
+import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { ThinktankError, isThinktankError } from "../errors/thinktank-error.js";
 import { defaultArchiveLimits } from "./archive-limits.js";
@@ -8,7 +7,8 @@ import type { ArchiveLimits } from "./archive-limits.js";
 import { readZipEntries } from "./read-zip-entries.js";
 import type { ZipEntryPlan } from "./read-zip-entries.js";
 
-const inflateRaw = promisify(zlib.inflateRaw);
+/** Synchronous work runs at most this long before the event loop gets a turn. */
+const sliceMs = 8;
 
 export interface ExtractZipOptions {
   /** @default defaultArchiveLimits */
@@ -38,6 +38,10 @@ export interface ExtractedArchive {
  * its size and CRC are compared with the central directory. Only regular files and folders
  * are ever created (never links), with mode 0644 or 0755. On any failure the destination is
  * removed, so nothing is left behind; the error is a ThinktankError with a distinct code.
+ *
+ * Inflating and writing are synchronous, in slices of a few milliseconds between which the
+ * event loop runs: an awaited call per file costs a thread-pool round trip, which made a
+ * 500-file archive ten times slower, and far worse on a busy machine.
  */
 export async function extractZip(archive: Buffer | string, destination: string, options: ExtractZipOptions = {}): Promise<ExtractedArchive> {
   const limits = options.limits ?? defaultArchiveLimits;
@@ -46,13 +50,13 @@ export async function extractZip(archive: Buffer | string, destination: string, 
     throw new ThinktankError("ARCHIVE_TOO_LARGE", `the archive is ${buffer.length} bytes; at most ${limits.maxTotalBytes} are allowed`);
   }
   const plans = readZipEntries(buffer, limits);
-  await fs.mkdir(destination, { mode: 0o700 });
+  fs.mkdirSync(destination, { mode: 0o700 });
   try {
     const result = await writeEntries(plans, destination, limits, options.skip);
-    await fs.chmod(destination, 0o755);
+    fs.chmodSync(destination, 0o755);
     return result;
   } catch (error) {
-    await fs.rm(destination, { recursive: true, force: true });
+    fs.rmSync(destination, { recursive: true, force: true });
     throw error;
   }
 }
@@ -60,7 +64,7 @@ export async function extractZip(archive: Buffer | string, destination: string, 
 async function readArchiveFile(file: string, limits: ArchiveLimits): Promise<Buffer> {
   let stat;
   try {
-    stat = await fs.stat(file);
+    stat = await fs.promises.stat(file);
   } catch (error) {
     throw new ThinktankError("NOT_FOUND", `archive not found: ${file}`, { cause: error });
   }
@@ -68,7 +72,7 @@ async function readArchiveFile(file: string, limits: ArchiveLimits): Promise<Buf
   if (stat.size > limits.maxTotalBytes) {
     throw new ThinktankError("ARCHIVE_TOO_LARGE", `${file} is ${stat.size} bytes; at most ${limits.maxTotalBytes} are allowed`);
   }
-  return fs.readFile(file);
+  return fs.promises.readFile(file);
 }
 
 async function writeEntries(
@@ -81,18 +85,23 @@ async function writeEntries(
   const skipped: string[] = [];
   let totalBytes = 0;
   let totalCompressed = 0;
+  let sliceStart = performance.now();
   for (const plan of plans) {
+    if (performance.now() - sliceStart > sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
     if (skip?.(plan.segments)) {
       skipped.push(plan.path);
       continue;
     }
     const target = path.join(destination, ...plan.segments);
     if (plan.kind === "directory") {
-      await fs.mkdir(target, { recursive: true, mode: 0o755 });
+      fs.mkdirSync(target, { recursive: true, mode: 0o755 });
       continue;
     }
     const compressed = readCompressed(plan);
-    const data = await inflateWithinLimits(plan, compressed, limits, totalBytes);
+    const data = inflateWithinLimits(plan, compressed, limits, totalBytes);
     totalBytes += data.length;
     totalCompressed += compressed.length;
     if (totalBytes > limits.ratioFloorBytes && totalBytes > limits.maxCompressionRatio * Math.max(1, totalCompressed)) {
@@ -101,9 +110,9 @@ async function writeEntries(
         `the archive inflates to more than ${limits.maxCompressionRatio} times its compressed size (${totalBytes} from ${totalCompressed} bytes)`,
       );
     }
-    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o755 });
+    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
     // 'wx': never follow or replace anything already at the target.
-    await fs.writeFile(target, data, { flag: "wx", mode: plan.mode });
+    fs.writeFileSync(target, data, { flag: "wx", mode: plan.mode });
     files.push(plan.path);
   }
   return { files, skipped, bytes: totalBytes };
@@ -118,7 +127,7 @@ function readCompressed(plan: ZipEntryPlan): Buffer {
 }
 
 /** Inflates one entry with its output capped by the tightest limit, and reports which limit it broke. */
-async function inflateWithinLimits(plan: ZipEntryPlan, compressed: Buffer, limits: ArchiveLimits, bytesSoFar: number): Promise<Buffer> {
+function inflateWithinLimits(plan: ZipEntryPlan, compressed: Buffer, limits: ArchiveLimits, bytesSoFar: number): Buffer {
   const caps = [
     { bytes: limits.maxFileBytes, breach: () => new ThinktankError("ARCHIVE_TOO_LARGE", `entry "${plan.path}" inflates to more than ${limits.maxFileBytes} bytes, the limit for one file`) },
     {
@@ -137,7 +146,7 @@ async function inflateWithinLimits(plan: ZipEntryPlan, compressed: Buffer, limit
     data = compressed;
   } else {
     try {
-      data = await inflateRaw(compressed, { maxOutputLength: Math.max(1, tightest.bytes + 1) });
+      data = zlib.inflateRawSync(compressed, { maxOutputLength: Math.max(1, tightest.bytes + 1) });
     } catch (error) {
       if (isBufferTooLarge(error)) throw tightest.breach();
       if (isThinktankError(error)) throw error;
