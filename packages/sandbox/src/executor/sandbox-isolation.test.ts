@@ -91,6 +91,17 @@ print("WORKSPACE", sorted(os.listdir("..")))
     expect(result.stdout).toContain("WORKSPACE ['workspace']");
   });
 
+  it("cannot escape through symlinks planted in its workspace: they resolve inside the sandbox", async () => {
+    fs.symlinkSync(path.join(repositoryRoot(), "package.json"), path.join(workspace, "repo-link"));
+    fs.symlinkSync(otherWorkspace, path.join(workspace, "other-link"));
+    fs.symlinkSync("/etc/passwd", path.join(workspace, "passwd-link"));
+    const result = await run({ language: "shell", source: "cat repo-link 2>&1; cat other-link/private.txt 2>&1; cat passwd-link" });
+    expect(result.stdout).toContain("repo-link: No such file or directory");
+    expect(result.stdout).toContain("other-link/private.txt: No such file or directory");
+    expect(result.stdout).not.toContain("thread b's data");
+    expect(result.stdout).toContain("sandbox:x:1000:1000");
+  });
+
   it("writes only inside its workspace: the code API, the system and /etc are read-only, /tmp is private", async () => {
     const source = `
 for target in /mnt/code-api/new.ts /mnt/code-api/servers/demo/index.ts /usr/evil /etc/evil /evil /run/thinktank/evil /dev/evil; do
@@ -154,8 +165,8 @@ console.log(JSON.stringify({ host, results }));
       const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repositoryRoot(), env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe", "ignore", "ignore", "ignore", "ignore", leaked] });
       let output = "";
       let errors = "";
-      child.stdout.on("data", (chunk) => (output += chunk));
-      child.stderr.on("data", (chunk) => (errors += chunk));
+      child.stdout?.on("data", (chunk) => (output += chunk));
+      child.stderr?.on("data", (chunk) => (errors += chunk));
       await new Promise((resolve) => child.on("close", resolve));
       const report = JSON.parse(output.trim().split("\n").at(-1) ?? "{}", (_key, value) => value) as { host: string; results: Record<string, string[]> };
       expect(report.host, errors).toContain("host-only.txt"); // the premise: the host process holds it as fd 7

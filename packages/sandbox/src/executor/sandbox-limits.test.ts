@@ -78,8 +78,9 @@ time.sleep(1000)`],
 
   it("stops a fork bomb at the process limit, keeps the host responsive, and leaves nothing behind", async () => {
     const marker = `tt-forkbomb-${process.pid}-${Date.now()}`;
-    // Every copy forks two more and lingers, so the sandbox sits at its limit until the timeout.
-    const bomb = `: ${marker}; bomb() { bomb & bomb & sleep 30; }; bomb`;
+    // Every copy forks two more and lingers, so the sandbox sits at its limit until the timeout. The main
+    // shell starts its own sleep first and waits with a builtin, so the bomb cannot make it exit early.
+    const bomb = `: ${marker}; sleep 30 & main=$!; bomb() { bomb & bomb & sleep 30; }; bomb & wait $main`;
     let hostSpawns = 0;
     let done = false;
     const probe = (async () => {
@@ -90,7 +91,7 @@ time.sleep(1000)`],
     })();
     const { result, peak } = await watch(marker, { language: "shell", source: bomb, timeoutMs: 6_000, limits: { maxProcesses: 32 } }).finally(() => (done = true));
     await probe;
-    expect(peak).toBeGreaterThan(5); // the bomb did fork...
+    expect(peak, JSON.stringify(result)).toBeGreaterThan(5); // the bomb did fork...
     expect(peak).toBeLessThanOrEqual(32); // ...but never past the limit
     expect(hostSpawns).toBeGreaterThan(0);
     expect(result.timedOut).toBe(true);

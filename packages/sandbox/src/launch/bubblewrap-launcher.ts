@@ -10,6 +10,7 @@ import { bwrapArguments } from "./bwrap-arguments.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 import { hostIdentity } from "./host-identity.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
+import { killChildren } from "./kill-process-tree.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
 import { missingTool } from "./unavailable.js";
 
@@ -140,14 +141,9 @@ export class BubblewrapLauncher implements Launcher {
         baseEnv: bootstrapEnvFor(),
         bridge: { kind: "proxy", listenPath: path.join(runDir, "bridge.sock"), sandboxPath: sandboxPaths.bridgeSocket, ...(this.asRoot ? { owner: { uid: 0, gid } } : {}) },
         envCommand: "/usr/bin/env",
-        // Killing bubblewrap kills the sandbox's pid 1 (--die-with-parent), and with it every process in the pid namespace.
-        killTree: (pid) => {
-          try {
-            process.kill(pid, "SIGKILL");
-          } catch {
-            // already gone
-          }
-        },
+        // The sandbox's pid 1 is bubblewrap's child: when it dies, the kernel kills everything else in its pid
+        // namespace, and bubblewrap reaps it and exits (the worker kills bubblewrap if it lingers).
+        killTree: killChildren,
         // Nothing can outlive bubblewrap: when the sandbox's pid 1 ends, the kernel kills the rest of its pid namespace.
         afterExit: () => undefined,
         cleanup: () => fs.rmSync(runDir, { recursive: true, force: true }),

@@ -21,6 +21,30 @@ export function killProcessTree(rootPid: number): void {
   for (const pid of victims) signal(pid, "SIGKILL");
 }
 
+/**
+ * Kills a process's direct children, freezing it meanwhile so it cannot start another, then lets it
+ * run on to reap them and exit (the caller kills it if it does not); a process without children is
+ * killed at once. For bubblewrap the direct child
+ * is the sandbox's pid 1, whose death takes the whole pid namespace with it. Killing bubblewrap alone
+ * is not enough: while it is still setting the sandbox up, its child would wait forever for a signal
+ * that never comes, and an orphaned child is left as a zombie for init.
+ */
+export function killChildren(pid: number): void {
+  signal(pid, "SIGSTOP");
+  const children: number[] = [];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      if (list) children.push(...list.split(/\s+/).map(Number));
+    }
+  } catch {
+    // already gone
+  }
+  for (const child of children) signal(child, "SIGKILL");
+  // No child yet (bubblewrap has not cloned, or a wrapper has not exec'd it): nothing can be stranded, kill it outright.
+  signal(pid, children.length === 0 ? "SIGKILL" : "SIGCONT");
+}
+
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);

@@ -26,7 +26,7 @@ export interface LaunchPlan {
   readonly bridge: BridgeExposure;
   /** /usr/bin/env, used by the shell job to set exactly the job's environment. */
   readonly envCommand: string;
-  /** Kills the program and everything it started, while the launched process is alive. */
+  /** Kills the program and everything it started, while the launched process is alive (the worker then kills the launched process if it is still there after a grace period). */
   killTree(pid: number): void;
   /** Called once the launched process has exited: kills anything it left behind (the local backend's process group). */
   afterExit(pid: number): void;

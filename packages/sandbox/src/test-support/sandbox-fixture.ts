@@ -10,6 +10,8 @@ import type { SandboxExecutor } from "../sandbox-types.js";
 
 export interface SandboxFixture {
   readonly root: string;
+  /** The executor's runtime folder (worker folders are named on the workers' command lines). */
+  readonly runtimeDir: string;
   readonly config: Config;
   readonly executor: SandboxExecutor;
   workspace(threadId: string): string;
@@ -34,9 +36,11 @@ export function sandboxFixture(options: { backend?: SandboxBackend; warmPoolSize
     ...loaded,
     sandbox: { ...loaded.sandbox, backend: options.backend ?? "bubblewrap", warm_pool_size: options.warmPoolSize ?? 0, ...options.sandbox },
   };
-  const executor = createSandboxExecutor({ config, searchPath: process.env.PATH, ...options.executor });
+  const runtimeDir = path.join(temp.dir, "runtime");
+  const executor = createSandboxExecutor({ config, searchPath: process.env.PATH, runtimeDir, ...options.executor });
   return {
     root: temp.dir,
+    runtimeDir,
     config,
     executor,
     workspace: (threadId) => executor.workspaceFor(threadId),

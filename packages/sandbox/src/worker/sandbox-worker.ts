@@ -33,6 +33,8 @@ export interface WorkerOutcome {
 
 /** @default 2,000 ms to wait for pipes to close after the process exited */
 const closeGraceMs = 2_000;
+/** @default 1,000 ms for the launched process to exit on its own once its program was killed */
+const killGraceMs = 1_000;
 
 /**
  * One sandboxed interpreter, started ahead of its job and used once. Output that arrives before the
@@ -151,9 +153,7 @@ export class SandboxWorker {
     this.collectors = { stdout, stderr };
     let timedOut = false;
     let outputLimitHit = false;
-    const kill = (): void => {
-      if (!this.exited && this.child.pid !== undefined) this.plan.killTree(this.child.pid);
-    };
+    const kill = (): void => this.kill();
     const checkOutput = (): void => {
       if (!outputLimitHit && stdout.totalBytes + stderr.totalBytes > job.killAfterOutputBytes) {
         outputLimitHit = true;
@@ -190,7 +190,10 @@ export class SandboxWorker {
 
   /** Stops an idle (or running) worker and everything it started. */
   kill(): void {
-    if (!this.exited && this.child.pid !== undefined) this.plan.killTree(this.child.pid);
+    if (this.exited || this.child.pid === undefined) return;
+    this.plan.killTree(this.child.pid);
+    // ChildProcess.kill does nothing once the process has exited, so a recycled pid is never hit.
+    setTimeout(() => this.child.kill("SIGKILL"), killGraceMs).unref();
   }
 
   /** Resolves when the worker has ended and its files are removed. */
