@@ -28,7 +28,7 @@ const routePlugins: readonly RoutePlugin[] = [
   mcpRoutes,
   skillsRoutes,
   pluginsRoutes,
-  // skillsRoutes, pluginsRoutes, toolsRoutes: one line each
+  // toolsRoutes (and any later area): one line each
 ];
 
 declare module "fastify" {
