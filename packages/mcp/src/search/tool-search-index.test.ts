@@ -162,4 +162,16 @@ describe("ToolSearchIndex updates", () => {
     expect(index.toolText("linear", "linear_createIssue")).toBe("linear linear_createIssue\nCreate issue\nCreate a new issue in Linear.");
     expect(index.toolText("linear", "missing")).toBeUndefined();
   });
+
+  it("lists and describes single tools", () => {
+    const index = indexOf(slack, linear);
+    expect(index.listTools("slack")).toEqual([
+      { server: "slack", name: "slack_list_channels" },
+      { server: "slack", name: "slack_post_message" },
+    ]);
+    expect(index.listTools()).toHaveLength(6);
+    expect(() => index.listTools("nope")).toThrowError(expect.objectContaining({ code: "MCP_SERVER_NOT_FOUND" }));
+    expect(index.describeTool("slack", "slack_post_message", "desc")).toEqual({ server: "slack", name: "slack_post_message", score: 0, description: "Post a new message to a Slack channel." });
+    expect(index.describeTool("slack", "missing")).toBeUndefined();
+  });
 });

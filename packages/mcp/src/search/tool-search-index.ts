@@ -86,6 +86,20 @@ export class ToolSearchIndex {
     return Math.min(limit === undefined ? this.#defaultLimit : positiveInteger(limit, "limit"), this.#maxLimit);
   }
 
+  /** Every indexed tool (of one server, when given), by server then name. Unknown server: MCP_SERVER_NOT_FOUND. */
+  listTools(server?: string): { server: string; name: string }[] {
+    if (server !== undefined) this.#segmentOf(server);
+    const servers = server === undefined ? this.serverNames() : [server];
+    return servers.flatMap((name) => (this.#segments.get(name)?.tools ?? []).map((tool) => ({ server: name, name: tool.name })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+  }
+
+  /** One tool at the given detail (score 0), or undefined when it is not indexed. */
+  describeTool(server: string, name: string, detail: ToolSearchOptions["detail"] = "name"): ToolSearchResult | undefined {
+    const segment = this.#segments.get(server);
+    const tool = segment?.tools.findIndex((candidate) => candidate.name === name) ?? -1;
+    return segment && tool >= 0 ? this.#present([{ segment, tool, score: 0 }], detail)[0] : undefined;
+  }
+
   /** A tool as plain text (name, title, description), e.g. for embedding; undefined when not indexed. */
   toolText(server: string, name: string): string | undefined {
     const tool = this.#segments.get(server)?.tools.find((candidate) => candidate.name === name);
@@ -149,17 +163,7 @@ export class ToolSearchIndex {
     }
     const limit = this.effectiveLimit(options.limit);
     if (typeof query !== "string") throw new ThinktankError("VALIDATION_FAILED", `query must be a string; got ${typeof query}`);
-    let segments = [...this.#segments.values()];
-    if (options.server !== undefined) {
-      const segment = this.#segments.get(options.server);
-      if (!segment) {
-        const known = this.serverNames();
-        throw new ThinktankError("MCP_SERVER_NOT_FOUND", `unknown server '${options.server}'; known servers: ${known.join(", ") || "(none)"}`, {
-          details: { server: options.server, known },
-        });
-      }
-      segments = [segment];
-    }
+    const segments = options.server === undefined ? [...this.#segments.values()] : [this.#segmentOf(options.server)];
     if (query.trim() === "") {
       if (options.server === undefined) throw new ThinktankError("VALIDATION_FAILED", "query is empty: say what the tool should do, or pass a server to list its tools");
       const top = new TopTools(limit);
@@ -179,6 +183,13 @@ export class ToolSearchIndex {
       scoreSegment(prepared, segment, this.#factorsOf(segment, stats), this.#weights, serverFactor, this.#scratch, top);
     }
     return this.#present(top.results(), detail);
+  }
+
+  #segmentOf(server: string): ServerSegment {
+    const segment = this.#segments.get(server);
+    if (segment) return segment;
+    const known = this.serverNames();
+    throw new ThinktankError("MCP_SERVER_NOT_FOUND", `unknown server '${server}'; known servers: ${known.join(", ") || "(none)"}`, { details: { server, known } });
   }
 
   #present(scored: readonly ScoredTool[], detail: ToolSearchOptions["detail"]): ToolSearchResult[] {

@@ -4,7 +4,7 @@ import { cosineSimilarity, type Embedder } from "./embedder.js";
 
 export interface SemanticRerankerOptions {
   readonly embedder: Embedder;
-  /** How many keyword results are re-ranked by meaning. @default 30 */
+  /** How many candidates each stage contributes: the keyword top and the nearest by meaning. @default 30 */
   readonly candidates?: number;
   /** Share of the final score that comes from meaning; the rest comes from the keyword score. @default 0.5 */
   readonly weight?: number;
@@ -19,11 +19,19 @@ export interface SemanticSearchOutcome {
   readonly error?: string;
 }
 
+interface Candidate {
+  readonly server: string;
+  readonly name: string;
+  keyword?: ToolSearchResult;
+  similarity: number;
+}
+
 /**
- * The optional semantic stage of search_tools: re-ranks the keyword search's top candidates by
- * the cosine similarity of query and tool embeddings. Keyword search stays the base (it picks the
- * candidates and keeps a share of the score), and a failing embeddings provider only costs the
- * re-ranking, never the search.
+ * The optional semantic stage of search_tools. Candidates are the keyword top and the tools
+ * nearest to the query by embedding (so "how long is the drive" can find a distance tool that
+ * shares no word with it); each candidate's score blends its keyword score and its similarity.
+ * Tool vectors are embedded once and cached. A failing embeddings provider costs only the
+ * semantic stage: the keyword results come back unchanged, with the error.
  */
 export class SemanticReranker {
   readonly #embedder: Embedder;
@@ -41,27 +49,51 @@ export class SemanticReranker {
 
   async search(index: ToolSearchIndex, query: string, options: ToolSearchOptions = {}): Promise<SemanticSearchOutcome> {
     const limit = index.effectiveLimit(options.limit);
-    const candidates = index.search(query, { ...options, limit: Math.max(limit, Math.min(this.#candidates, index.maxLimit)) });
-    if (candidates.length < 2 || query.trim() === "") return { results: candidates.slice(0, limit), semantic: "applied" };
+    const keyword = index.search(query, { ...options, limit: Math.max(limit, Math.min(this.#candidates, index.maxLimit)) });
+    if (query.trim() === "") return { results: keyword.slice(0, limit), semantic: "applied" };
     try {
-      const texts = candidates.map((result) => index.toolText(result.server, result.name) ?? result.name);
-      const keys = candidates.map((result, i) => `${result.server}\u0000${result.name}\u0000${texts[i]}`);
-      const missing = keys.map((key, i) => ({ key, text: texts[i] as string })).filter(({ key }) => !this.#vectors.has(key));
-      const fresh = await this.#embedder.embed([query, ...missing.map((m) => m.text)]);
-      const queryVector = fresh[0] ?? [];
-      missing.forEach((m, i) => this.#remember(m.key, fresh[i + 1] ?? []));
-      const similarities = keys.map((key) => cosineSimilarity(queryVector, this.#vectors.get(key) ?? []));
-      const topKeyword = candidates[0]?.score || 1;
-      const topSimilarity = Math.max(...similarities, 0) || 1;
-      const rescored = candidates.map((result, i) => ({
-        result,
-        score: (1 - this.#weight) * (result.score / topKeyword) + this.#weight * ((similarities[i] as number) / topSimilarity),
-      }));
-      rescored.sort((a, b) => b.score - a.score || (a.result.server < b.result.server ? -1 : a.result.server > b.result.server ? 1 : a.result.name < b.result.name ? -1 : 1));
-      return { results: rescored.slice(0, limit).map(({ result, score }) => ({ ...result, score: Math.round(score * 1000) / 1000 })), semantic: "applied" };
+      const tools = index.listTools(options.server).map((tool) => ({ ...tool, key: this.#keyOf(index, tool.server, tool.name) }));
+      const missing = tools.filter((tool) => !this.#vectors.has(tool.key));
+      const vectors = await this.#embedder.embed([query, ...missing.map((tool) => tool.key.split("\u0000")[2] as string)]);
+      missing.forEach((tool, i) => this.#remember(tool.key, vectors[i + 1] ?? []));
+      const queryVector = vectors[0] ?? [];
+
+      const candidates = new Map<string, Candidate>();
+      const nearest = tools
+        .map((tool) => ({ tool, similarity: cosineSimilarity(queryVector, this.#vectors.get(tool.key) ?? []) }))
+        .sort((a, b) => b.similarity - a.similarity)
+        .slice(0, this.#candidates);
+      for (const { tool, similarity } of nearest) candidates.set(tool.key, { server: tool.server, name: tool.name, similarity });
+      for (const result of keyword) {
+        const key = this.#keyOf(index, result.server, result.name);
+        const candidate = candidates.get(key) ?? { server: result.server, name: result.name, similarity: cosineSimilarity(queryVector, this.#vectors.get(key) ?? []) };
+        candidate.keyword = result;
+        candidates.set(key, candidate);
+      }
+
+      const topKeyword = keyword[0]?.score || 1;
+      const topSimilarity = Math.max(0, ...[...candidates.values()].map((c) => c.similarity)) || 1;
+      const ranked = [...candidates.values()]
+        .map((candidate) => ({
+          candidate,
+          score: (1 - this.#weight) * ((candidate.keyword?.score ?? 0) / topKeyword) + this.#weight * (candidate.similarity / topSimilarity),
+        }))
+        .sort((a, b) => b.score - a.score || compareNames(a.candidate, b.candidate))
+        .slice(0, limit);
+      // Candidates found by meaning alone are fetched at the requested detail.
+      const results = ranked.map(({ candidate, score }) => {
+        const base = candidate.keyword ?? index.describeTool(candidate.server, candidate.name, options.detail);
+        return { ...(base ?? { server: candidate.server, name: candidate.name }), score: Math.round(score * 1000) / 1000 };
+      });
+      return { results, semantic: "applied" };
     } catch (error) {
-      return { results: candidates.slice(0, limit), semantic: "failed", error: (error as Error).message };
+      return { results: keyword.slice(0, limit), semantic: "failed", error: (error as Error).message };
     }
+  }
+
+  /** The cache key of a tool: server, name and the text that was embedded (a changed description is re-embedded). */
+  #keyOf(index: ToolSearchIndex, server: string, name: string): string {
+    return `${server}\u0000${name}\u0000${index.toolText(server, name) ?? name}`;
   }
 
   #remember(key: string, vector: number[]): void {
@@ -71,4 +103,9 @@ export class SemanticReranker {
     }
     this.#vectors.set(key, vector);
   }
+}
+
+function compareNames(a: Candidate, b: Candidate): number {
+  if (a.server !== b.server) return a.server < b.server ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
