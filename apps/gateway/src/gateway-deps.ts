@@ -1,6 +1,7 @@
 import type { Config, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore } from "@thinktank/core";
 import { PluginManager } from "@thinktank/plugins";
+import type { SkillsService } from "@thinktank/skills";
 
 /** An MCP server a plugin brings, as the plugins library reports it for GET /api/mcp/servers. */
 export interface PluginServer {
@@ -26,6 +27,8 @@ export interface GatewayDeps {
   readonly listPluginServers?: () => Promise<readonly PluginServer[]>;
   /** Installed plugins: list, describe, install, enable/disable, uninstall (routes/plugins.ts). */
   readonly plugins?: PluginManager;
+  /** Skills (routes/skills.ts). When absent the route builds one over skills/public and skills/custom; pass one made with createSkillsService({ extraSources }) to list plugin skills too. */
+  readonly skills?: SkillsService;
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */

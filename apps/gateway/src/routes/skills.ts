@@ -1,10 +1,9 @@
 import path from "node:path";
 import { ThinktankError, archiveLimitsFromConfig } from "@thinktank/core";
 import { createSkillsService, skillJsonSchema, skillProblemJsonSchema, toSkillJson } from "@thinktank/skills";
-import type { SkillJson, SkillPackageSource, SkillsService, SkillsSnapshot } from "@thinktank/skills";
+import type { SkillJson, SkillPackageSource, SkillsSnapshot } from "@thinktank/skills";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
-import type { GatewayDeps } from "../gateway-deps.js";
 import type { RoutePlugin } from "../route-plugin.js";
 
 const nameParams = { type: "object", required: ["name"], properties: { name: { type: "string", minLength: 1, maxLength: 300 } } } as const;
@@ -38,12 +37,9 @@ const installMultipartBody = {
   properties: { file: { type: "string", description: "the archive (binary)" }, overwrite: { type: "string", enum: ["true", "false"] } },
 } as const;
 
-/** The service from deps, for a gateway that wires one itself (with plugin skill sources). */
-type SkillsDeps = GatewayDeps & { readonly skills?: SkillsService };
-
 /** GET/PUT/DELETE /api/skills/:name, GET /api/skills, POST /api/skills/install. */
 const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
-  let service = (deps as SkillsDeps).skills;
+  let service = deps.skills;
   if (!service) {
     const created = createSkillsService({
       skillsRoot: config.skills.path,
