@@ -64,8 +64,7 @@ export function propertyKey(name: string): string {
 
 /** `export type Name = <type>;`, with no trailing space when the type starts on its own line. */
 export function typeAliasDeclaration(name: string, type: TypeScriptType): string {
-  const text = printTypeScriptType(type, "");
-  return `export type ${name} =${text.startsWith("\n") ? "" : " "}${text};`;
+  return `export type ${name} =${spaced(printTypeScriptType(type, ""))};`;
 }
 
 /** Prints a type; `indent` is the indentation of the line the type starts on. */
@@ -103,14 +102,22 @@ function wrapped(type: TypeScriptType, indent: string): string {
 }
 
 function printObject(properties: readonly TypeScriptProperty[], index: TypeScriptType | undefined, indent: string): string {
-  if (properties.length === 0 && !index) return "{ [key: string]: never }";
+  if (properties.length === 0) {
+    const value = index ? printTypeScriptType(index, indent) : "never";
+    if (!value.includes("\n")) return `{ [key: string]: ${value} }`;
+  }
   const inner = `${indent}  `;
   const lines: string[] = ["{"];
   for (const property of properties) {
     if (property.docs) lines.push(...typeScriptDocComment(property.docs, inner));
-    lines.push(`${inner}${propertyKey(property.name)}${property.optional ? "?" : ""}: ${printTypeScriptType(property.type, inner)};`);
+    lines.push(`${inner}${propertyKey(property.name)}${property.optional ? "?" : ""}:${spaced(printTypeScriptType(property.type, inner))};`);
   }
-  if (index) lines.push(`${inner}[key: string]: ${printTypeScriptType(index, inner)};`);
+  if (index) lines.push(`${inner}[key: string]:${spaced(printTypeScriptType(index, inner))};`);
   lines.push(`${indent}}`);
   return lines.join("\n");
+}
+
+/** A type after `:` or `=`: a space before it, unless it starts on its own line. */
+export function spaced(text: string): string {
+  return text.startsWith("\n") ? text : ` ${text}`;
 }
