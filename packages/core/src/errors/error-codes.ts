@@ -55,6 +55,8 @@ export const errorCodes = {
   ARCHIVE_BAD_NAME: 422,
   ARCHIVE_CORRUPT: 422,
   ARCHIVE_UNSUPPORTED: 422,
+  // execute_code: the program does not compile, or imports something it may not
+  CODE_BUILD_FAILED: 422,
   UNSUPPORTED_SOURCE: 422,
   INVALID_MARKETPLACE: 422,
   // 502 / 504: an MCP server answered with a protocol error, or not in time
