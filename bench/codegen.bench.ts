@@ -44,13 +44,18 @@ const benchmark: Benchmark = {
     const temp = makeTempDir("tt-bench-codegen-");
     try {
       const full: number[] = [];
+      const cpu: number[] = [];
       const unchanged: number[] = [];
       const copies: number[] = [];
       let files: [string, string][] = [];
       for (let round_ = 0; round_ < 5; round_++) {
         const outDir = path.join(temp.dir, `out-${round_}`);
+        const cpuBefore = process.cpuUsage();
         const first = await generateCodeApi({ servers, outDir });
+        const cpuUsed = process.cpuUsage(cpuBefore);
         full.push(first.durationMs);
+        // CPU time (user + system) is what a loaded machine cannot inflate much; wall time is the figure.
+        cpu.push((cpuUsed.user + cpuUsed.system) / 1000);
         unchanged.push((await generateCodeApi({ servers, outDir })).durationMs);
         if (files.length === 0) files = listFiles(outDir);
         const start = performance.now();
@@ -80,7 +85,7 @@ const benchmark: Benchmark = {
           name: `generate from scratch: ${servers.length} servers, ${tools.toLocaleString("en-US")} tools, ${files.length.toLocaleString("en-US")} files (TypeScript + Python)`,
           value: round(fullStats.median, 0),
           unit: "ms",
-          stats: { p95: round(fullStats.p95, 0), first: round(full[0] ?? 0, 0), samples: fullStats.samples, MB: round(bytes / 2 ** 20, 1) },
+          stats: { p95: round(fullStats.p95, 0), first: round(full[0] ?? 0, 0), cpu_ms: round(summarize(cpu).median, 0), samples: fullStats.samples, MB: round(bytes / 2 ** 20, 1) },
           baseline: { name: "plain writeFileSync of the same files", value: round(copyStats.median, 0), unit: "ms" },
           target: "well under a few seconds (≤ 2,000 ms)",
           pass: fullStats.median <= 2_000,
