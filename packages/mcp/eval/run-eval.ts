@@ -1,0 +1,133 @@
+// `npm run eval:tools [-- --misses dev|test|all] [--json]`: search_tools quality on the gold set.
+// Prints top-1/top-3/top-5 and MRR per split beside plain BM25 measured in the same run, the
+// semantic stage when config.search.embeddings is set, and the configured chat model's pick among
+// the top results when a model and its key are configured (else it says why that part is skipped).
+import { parseArgs } from "node:util";
+import path from "node:path";
+import { loadConfig, type Config } from "@thinktank/core";
+import { corpusDir } from "@thinktank/testing";
+import { embedderFromConfig } from "../src/search/embeddings/embedder-from-config.js";
+import { SemanticReranker } from "../src/search/embeddings/semantic-reranker.js";
+import { evaluateRanking, type RankingQuality } from "../src/search/evaluate-ranking.js";
+import { readGoldSet, type GoldPair } from "../src/search/gold-set.js";
+import { PlainBm25Index } from "../src/search/plain-bm25-index.js";
+import { ToolSearchIndex } from "../src/search/tool-search-index.js";
+import { goldSetFile, loadEvalCatalog } from "./eval-catalog.js";
+import { evaluateModelChoice, type ChatLike } from "./model-choice.js";
+
+const { values } = parseArgs({
+  options: {
+    misses: { type: "string" },
+    json: { type: "boolean", default: false },
+    gold: { type: "string", default: goldSetFile },
+    corpus: { type: "string" },
+    "model-top": { type: "string", default: "5" },
+  },
+});
+
+const env = process.env;
+const config = loadConfig({ env });
+const corpusTools = values.corpus ? path.resolve(values.corpus) : path.join(corpusDir(env), "mcp-tools");
+const servers = loadEvalCatalog(corpusTools);
+const pairs = readGoldSet(values.gold);
+const index = new ToolSearchIndex({ defaultLimit: 10, maxLimit: Math.max(10, config.search.max_limit) });
+const started = performance.now();
+index.syncServers(servers);
+const buildMs = performance.now() - started;
+const plain = new PlainBm25Index(servers);
+
+const splits: { label: string; pairs: GoldPair[] }[] = [
+  { label: "dev (tuned on)", pairs: pairs.filter((p) => p.split === "dev") },
+  { label: "test (held out)", pairs: pairs.filter((p) => p.split === "test") },
+  { label: "all", pairs },
+  { label: "built-in + registered tools", pairs: pairs.filter((p) => p.kind === "builtin") },
+];
+type Row = { split: string; ranker: string; quality: RankingQuality };
+const rows: Row[] = [];
+for (const split of splits) {
+  rows.push({ split: split.label, ranker: "search_tools", quality: evaluateRanking(split.pairs, (q) => index.search(q, { limit: 10 })) });
+  rows.push({ split: split.label, ranker: "plain BM25", quality: evaluateRanking(split.pairs, (q) => plain.search(q, 10)) });
+}
+
+const notes: string[] = [];
+const semantic = await semanticRows(config);
+rows.push(...semantic);
+const modelChoice = await modelRows(config);
+
+if (values.json) {
+  process.stdout.write(`${JSON.stringify({ tools: index.toolCount, servers: servers.length, pairs: pairs.length, rows: rows.map(({ split, ranker, quality }) => ({ split, ranker, ...quality, misses: quality.misses.length })), modelChoice, notes }, null, 2)}\n`);
+} else {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
+  console.log(`search_tools on the gold set ${path.relative(process.cwd(), values.gold)}: ${pairs.length} pairs over ${servers.length} servers, ${index.toolCount.toLocaleString("en-US")} tools (index built in ${buildMs.toFixed(0)} ms)\n`);
+  console.log(`${"split".padEnd(28)}${"pairs".padStart(6)}  ${"ranker".padEnd(26)}${"top-1".padStart(7)}${"top-3".padStart(7)}${"top-5".padStart(7)}${"MRR".padStart(7)}`);
+  for (const { split, ranker, quality } of rows) {
+    console.log(`${split.padEnd(28)}${String(quality.pairs).padStart(6)}  ${ranker.padEnd(26)}${pct(quality.top1)}${pct(quality.top3)}${pct(quality.top5)}${quality.mrr.toFixed(3).padStart(7)}`);
+  }
+  console.log("");
+  for (const note of notes) console.log(note);
+  if (modelChoice) console.log(`model choice (${modelChoice.model}, shown the top ${modelChoice.top} with descriptions): ${modelChoice.results.map((r) => `${r.split} ${pct(r.accuracy).trim()} (reachable ${pct(r.reachable).trim()})`).join("; ")}`);
+  if (values.misses) printMisses(values.misses);
+}
+
+async function semanticRows(current: Config): Promise<Row[]> {
+  let embedder;
+  try {
+    embedder = embedderFromConfig(current);
+  } catch (error) {
+    notes.push(`semantic stage: skipped (${(error as Error).message})`);
+    return [];
+  }
+  if (!embedder) {
+    notes.push("semantic stage: off (config.search.embeddings.provider is none); keyword search alone is measured above.");
+    return [];
+  }
+  const reranker = new SemanticReranker({ embedder });
+  const out: Row[] = [];
+  for (const split of splits.slice(0, 2)) {
+    const answers = new Map<string, { server: string; name: string }[]>();
+    for (const pair of split.pairs) {
+      const outcome = await reranker.search(index, pair.query, { limit: 10 });
+      if (outcome.semantic === "failed") {
+        notes.push(`semantic stage: failed (${outcome.error}); not measured.`);
+        return [];
+      }
+      answers.set(pair.query, outcome.results);
+    }
+    out.push({ split: split.label, ranker: `search_tools + embeddings`, quality: evaluateRanking(split.pairs, (q) => answers.get(q) ?? []) });
+  }
+  return out;
+}
+
+async function modelRows(current: Config): Promise<{ model: string; top: number; results: { split: string; accuracy: number; reachable: number }[] } | undefined> {
+  const top = Number(values["model-top"]);
+  // @thinktank/models is loaded only here, at run time, so the mcp library does not depend on it.
+  const modelsPackage: string = "@thinktank/models";
+  let model: ChatLike;
+  let name: string;
+  try {
+    const models = (await import(modelsPackage)) as { resolveModel(c: Config): { name: string; model: { provider: string; model?: string } }; createChatModel(c: Config): ChatLike };
+    const resolved = models.resolveModel(current);
+    if (resolved.model.provider === "scripted") throw new Error(`the configured model '${resolved.name}' is the scripted test double, which cannot judge tools`);
+    model = models.createChatModel(current);
+    name = `${resolved.name}: ${resolved.model.provider} ${resolved.model.model ?? ""}`.trim();
+  } catch (error) {
+    const hasKey = Boolean(env.ANTHROPIC_API_KEY || env.OPENAI_API_KEY);
+    notes.push(`model choice: skipped (${hasKey ? "" : "neither ANTHROPIC_API_KEY nor OPENAI_API_KEY is set; "}${(error as Error).message})`);
+    return undefined;
+  }
+  const results = [];
+  for (const split of splits.slice(0, 2)) {
+    const quality = await evaluateModelChoice(split.pairs, (q) => index.search(q, { limit: top, detail: "desc" }), model);
+    results.push({ split: split.label, accuracy: quality.accuracy, reachable: quality.reachable });
+  }
+  return { model: name, top, results };
+}
+
+function printMisses(which: string): void {
+  const wanted = which === "all" ? ["dev", "test"] : [which];
+  for (const pair of pairs.filter((p) => wanted.includes(p.split))) {
+    const miss = evaluateRanking([pair], (q) => index.search(q, { limit: 10 })).misses[0];
+    if (!miss) continue;
+    console.log(`${miss.id} [${miss.rank ?? "-"}] ${miss.query}\n    want ${miss.expected}\n    got  ${miss.got.join(", ")}`);
+  }
+}
