@@ -72,6 +72,18 @@ export const errorCodes = {
   SANDBOX_FAILED: 500,
   NOT_CONFIGURED: 503,
   STORE_BUSY: 503,
+  // registered script tools (ToolResponse error codes; the status applies when one reaches HTTP)
+  TOOL_INVALID_ARGUMENTS: 400,
+  TOOL_DISABLED: 409,
+  TOOL_EXECUTION_ERROR: 500,
+  TOOL_SCRIPT_FAILED: 502,
+  TOOL_OUTPUT_NOT_JSON: 502,
+  TOOL_OUTPUT_INVALID: 502,
+  TOOL_OUTPUT_TOO_LARGE: 502,
+  WEB_SEARCH_FAILED: 502,
+  TIMEOUT: 504,
+  // the caller gave up (a cancelled run): nginx's "client closed request"
+  CANCELLED: 499,
   // 500: our own fault
   CONFIG_INVALID: 500,
   STORE_CORRUPT: 500,
