@@ -1,3 +1,4 @@
+import type { ParsedSkill } from "./skill-types.js";
 import { splitAllowedTools } from "./split-allowed-tools.js";
 
 /** One way a SKILL.md frontmatter departs from the Agent Skills spec. */
@@ -6,22 +7,14 @@ export interface SkillFieldIssue {
   readonly message: string;
 }
 
-/** The frontmatter fields the skills package reads, normalised. */
-export interface SkillFields {
-  /** The `name` field, or the folder's name when it is missing or unusable (with an issue). */
-  readonly name: string;
+/** The frontmatter fields the skills package reads, normalised (as they appear on a ParsedSkill). */
+export type SkillFields = Pick<
+  ParsedSkill,
+  "name" | "license" | "compatibility" | "allowedTools" | "metadata" | "argumentHint" | "userInvocable" | "disableModelInvocation" | "whenToUse" | "model"
+> & {
   /** Trimmed; undefined when missing, empty or not a string (the skill cannot load). */
   readonly description: string | undefined;
-  readonly license: string | undefined;
-  readonly compatibility: string | undefined;
-  readonly allowedTools: readonly string[];
-  readonly metadata: Readonly<Record<string, string>>;
-  readonly argumentHint: string | undefined;
-  readonly userInvocable: boolean;
-  readonly disableModelInvocation: boolean;
-  readonly whenToUse: string | undefined;
-  readonly model: string | undefined;
-}
+};
 
 const namePattern = /^[a-z0-9-]+$/;
 const maxNameLength = 64;

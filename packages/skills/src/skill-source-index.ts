@@ -91,7 +91,7 @@ export class SkillSourceIndex {
         if (child?.inode !== undefined && inodeOf(this.absolute(name)) !== child.inode && this.removeFolder(name)) changed = true;
       }
     }
-    if (this.dirty.size === 0) return false;
+    if (this.dirty.size === 0) return changed;
     // A folder renamed away or into place is dropped (with its watchers) and walked afresh
     // when its parent, which saw the rename, is re-listed below.
     for (const relative of this.renamed) if (relative !== "" && this.removeFolder(relative)) changed = true;
