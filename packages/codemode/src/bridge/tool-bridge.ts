@@ -1,0 +1,255 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import { ThinktankError } from "@thinktank/core";
+import type { CatalogTool } from "@thinktank/mcp";
+import type { ToolCallRecord } from "../code-mode-types.js";
+import type { ToolInvoker } from "../invoker/tool-invoker.js";
+import type { ArgumentValidator } from "./argument-validator.js";
+import { bridgeFailure, failureFromError, type BridgeFailure } from "./bridge-errors.js";
+import { ToolCallLog } from "./tool-call-log.js";
+
+/** Finds the tool source that answers for a server name (enabled servers only). */
+export interface ToolRouter {
+  find(server: string): ToolInvoker | undefined;
+  /** Every enabled server, for the message when a name is unknown. */
+  serverNames(): readonly string[];
+}
+
+export interface ToolBridgeOptions {
+  readonly router: ToolRouter;
+  readonly validator: ArgumentValidator;
+  /** Where to listen: a path in a folder only the host user can enter (the sandbox reaches it through its own proxy). */
+  readonly socketPath: string;
+  /** The per-execution secret. @default 32 random bytes, base64url */
+  readonly token?: string;
+  /** Largest request body. @default 4 MiB */
+  readonly maxBodyBytes?: number;
+  /** Calls kept in the audit trail. @default 100 */
+  readonly maxRecords?: number;
+  /** @default performance.now */
+  readonly now?: () => number;
+}
+
+const defaultMaxBodyBytes = 4 * 1024 * 1024;
+
+/**
+ * The bridge of one execution: HTTP/1.1 on a Unix socket, `POST /call` with
+ * `authorization: Bearer <token>` and `{ server, tool, arguments }`. A call reaches a tool only if
+ * the token matches, the server is enabled, the tool is in its tool list and the arguments are
+ * valid against its inputSchema; it answers `{ ok: true, isError, structuredContent?, content }`
+ * or `{ ok: false, error: { code, message } }` with the matching status (docs/bridge.md).
+ * Every call is recorded for `tools_called`. `close()` cancels calls still running.
+ */
+export class ToolBridge {
+  readonly socketPath: string;
+  readonly token: string;
+  private readonly log: ToolCallLog;
+  private readonly aborter = new AbortController();
+  private readonly now: () => number;
+  private readonly expectedDigest: Buffer;
+  private closed = false;
+
+  private constructor(
+    private readonly server: http.Server,
+    private readonly options: ToolBridgeOptions,
+    token: string,
+  ) {
+    this.socketPath = options.socketPath;
+    this.token = token;
+    this.log = new ToolCallLog(options.maxRecords);
+    this.now = options.now ?? (() => performance.now());
+    this.expectedDigest = digest(token);
+  }
+
+  static async open(options: ToolBridgeOptions): Promise<ToolBridge> {
+    const token = options.token ?? crypto.randomBytes(32).toString("base64url");
+    const server = http.createServer();
+    const bridge = new ToolBridge(server, options, token);
+    server.on("request", (request, response) => void bridge.handle(request, response));
+    fs.rmSync(options.socketPath, { force: true });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.socketPath, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    fs.chmodSync(options.socketPath, 0o600);
+    return bridge;
+  }
+
+  /** The audit trail so far. */
+  calls(): { tools_called: ToolCallRecord[]; omitted: number } {
+    return this.log.snapshot();
+  }
+
+  /** Stops listening, cancels running calls, drops open connections and removes the socket. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.aborter.abort(new Error("the execution ended"));
+    const closing = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closing;
+    fs.rmSync(this.socketPath, { force: true });
+  }
+
+  private async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const started = this.now();
+    if (!this.authorized(request.headers.authorization)) {
+      request.resume();
+      send(response, bridgeFailure("UNAUTHORIZED", "missing or wrong bridge token (Authorization: Bearer $THINKTANK_BRIDGE_TOKEN)"));
+      return;
+    }
+    if (request.method !== "POST" || (request.url ?? "").split("?")[0] !== "/call") {
+      request.resume();
+      send(response, bridgeFailure("NOT_FOUND", `the bridge answers POST /call only, not ${request.method ?? "?"} ${request.url ?? ""}`));
+      return;
+    }
+    const body = await readBody(request, this.options.maxBodyBytes ?? defaultMaxBodyBytes);
+    if (!body.ok) {
+      this.record("(unreadable request)", started, body.failure);
+      send(response, body.failure, true);
+      return;
+    }
+    const parsed = parseCall(body.text);
+    if (!parsed.ok) {
+      this.record(parsed.label, started, parsed.failure);
+      send(response, parsed.failure);
+      return;
+    }
+    const { server, tool, args } = parsed;
+    const label = `${server}.${tool}`;
+    // A program that goes away (killed, timed out) cancels its call.
+    const callAborter = new AbortController();
+    response.on("close", () => {
+      if (!response.writableFinished) callAborter.abort(new Error("the program closed the connection"));
+    });
+    const signal = AbortSignal.any([this.aborter.signal, callAborter.signal]);
+    try {
+      const invoker = this.options.router.find(server);
+      if (!invoker) {
+        const known = this.options.router.serverNames();
+        throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no enabled server named '${server}' (enabled: ${known.join(", ") || "none"})`);
+      }
+      const definition = await findTool(invoker, server, tool);
+      const check = this.options.validator.check(definition, args);
+      if (!check.ok) throw new ThinktankError("VALIDATION_FAILED", `invalid arguments for ${label}: ${check.problems.join("; ")}`, { details: { problems: check.problems } });
+      const result = await invoker.callTool(server, tool, args, { signal });
+      const isError = result.isError === true;
+      const content = Array.isArray(result.content) ? result.content : [];
+      this.log.add({
+        tool: label,
+        status: isError ? "error" : "ok",
+        ms: elapsed(started, this.now()),
+        ...(isError ? { error: { code: "TOOL_ERROR", message: firstText(content) } } : {}),
+      });
+      sendJson(response, 200, { ok: true, isError, ...(result.structuredContent != null ? { structuredContent: result.structuredContent } : {}), content });
+    } catch (error) {
+      const failure = failureFromError(error);
+      this.record(label, started, failure);
+      send(response, failure);
+    }
+  }
+
+  private authorized(header: string | undefined): boolean {
+    const match = typeof header === "string" ? /^Bearer\s+(.+)$/i.exec(header) : null;
+    if (!match) return false;
+    return crypto.timingSafeEqual(digest(match[1] as string), this.expectedDigest);
+  }
+
+  private record(tool: string, started: number, failure: BridgeFailure): void {
+    this.log.add({ tool, status: "error", ms: elapsed(started, this.now()), error: { code: failure.code, message: failure.message } });
+  }
+}
+
+/** The tool's definition from the known list; a tool missing from a cached list is looked up live once. */
+async function findTool(invoker: ToolInvoker, server: string, tool: string): Promise<CatalogTool> {
+  const known = invoker.knownTools(server);
+  const listed = known ?? (await invoker.listTools(server));
+  let definition = listed.find((candidate) => candidate.name === tool);
+  if (!definition && known) definition = (await invoker.listTools(server)).find((candidate) => candidate.name === tool);
+  if (!definition) throw new ThinktankError("MCP_TOOL_NOT_FOUND", `server '${server}' has no tool '${tool}' (search_tools lists its tools)`);
+  return definition;
+}
+
+type ParsedCall = { ok: true; server: string; tool: string; args: Record<string, unknown> } | { ok: false; label: string; failure: BridgeFailure };
+
+function parseCall(text: string): ParsedCall {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, label: "(invalid request)", failure: bridgeFailure("INVALID_JSON", `the request body is not JSON: ${(error as Error).message}`) };
+  }
+  if (!isObject(value)) return { ok: false, label: "(invalid request)", failure: bridgeFailure("BAD_REQUEST", "expected a JSON object { server, tool, arguments }") };
+  const { server, tool, arguments: args = {} } = value;
+  const label = typeof server === "string" && typeof tool === "string" ? `${server}.${tool}` : "(invalid request)";
+  if (typeof server !== "string" || server === "") return { ok: false, label, failure: bridgeFailure("BAD_REQUEST", `'server' must be a non-empty string, got ${JSON.stringify(server)}`) };
+  if (typeof tool !== "string" || tool === "") return { ok: false, label, failure: bridgeFailure("BAD_REQUEST", `'tool' must be a non-empty string, got ${JSON.stringify(tool)}`) };
+  if (!isObject(args)) return { ok: false, label, failure: bridgeFailure("BAD_REQUEST", `'arguments' must be a JSON object, got ${Array.isArray(args) ? "an array" : JSON.stringify(args)}`) };
+  return { ok: true, server, tool, args };
+}
+
+function readBody(request: http.IncomingMessage, maxBytes: number): Promise<{ ok: true; text: string } | { ok: false; failure: BridgeFailure }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    request.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        done = true;
+        resolve({ ok: false, failure: bridgeFailure("PAYLOAD_TOO_LARGE", `the request body is larger than ${maxBytes} bytes`) });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => {
+      if (done) return;
+      done = true;
+      resolve({ ok: true, text: Buffer.concat(chunks).toString("utf8") });
+    });
+    request.on("error", (error) => {
+      if (done) return;
+      done = true;
+      resolve({ ok: false, failure: bridgeFailure("BAD_REQUEST", `the request could not be read: ${error.message}`) });
+    });
+  });
+}
+
+function send(response: http.ServerResponse, failure: BridgeFailure, closeConnection = false): void {
+  const error = { code: failure.code, message: failure.message, ...(failure.problems ? { problems: failure.problems } : {}) };
+  sendJson(response, failure.status, { ok: false, error }, closeConnection);
+}
+
+function sendJson(response: http.ServerResponse, status: number, body: unknown, closeConnection = false): void {
+  if (response.writableEnded || response.destroyed) return;
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...(closeConnection ? { connection: "close" } : {}),
+  });
+  response.end(text);
+}
+
+function firstText(content: readonly unknown[]): string {
+  const texts = content.filter((block): block is { type: "text"; text: string } => isObject(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text);
+  const text = texts.join("\n").trim() || "the tool reported an error";
+  return text.length > 300 ? `${text.slice(0, 300)}...` : text;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function digest(text: string): Buffer {
+  return crypto.createHash("sha256").update(text).digest();
+}
+
+function elapsed(started: number, now: number): number {
+  return Math.round((now - started) * 100) / 100;
+}

@@ -1,0 +1,214 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ThinktankError, type Config, type ErrorCode } from "@thinktank/core";
+import type { ManagerLogger } from "@thinktank/mcp";
+import type { SandboxExecutor, SandboxResult } from "@thinktank/sandbox";
+import { ArgumentValidator } from "./bridge/argument-validator.js";
+import { ToolBridge } from "./bridge/tool-bridge.js";
+import { CodeModeCatalog } from "./catalog/code-mode-catalog.js";
+import type { ExecuteCodeInput, ExecuteCodeResult, ExecutionPlace, SearchToolsHit, SearchToolsInput, ServerSummary } from "./code-mode-types.js";
+import { bundleProgram } from "./execute/bundle-program.js";
+import { validateExecuteInput } from "./execute/validate-execute-input.js";
+import type { ToolInvoker } from "./invoker/tool-invoker.js";
+import { presentSearchHit } from "./surface/present-search-hit.js";
+
+/** The parts of the configuration code mode reads. */
+export type CodeModeConfig = Pick<Config, "code_execution" | "search">;
+
+export interface CodeModeOptions {
+  readonly config: CodeModeConfig;
+  /** Runs programs (config.sandbox.backend); code mode never falls back to another backend. */
+  readonly executor: SandboxExecutor;
+  /** Tool sources in priority order (the MCP manager's servers; registered script tools later). */
+  readonly invokers: readonly ToolInvoker[];
+  /** Folder for the per-execution bridge sockets; keep the path short (Unix sockets allow ~100 bytes). @default a private folder under os.tmpdir(), removed by close() */
+  readonly runtimeDir?: string;
+  /** @default a logger that drops everything */
+  readonly logger?: ManagerLogger;
+  /** Generate the code API into config.code_execution.code_api_dir when tool lists change. @default true */
+  readonly generateCodeApi?: boolean;
+  /** Largest program execute_code accepts. @default 1 MiB */
+  readonly maxCodeBytes?: number;
+  /** Calls kept in one execution's tools_called. @default 100 */
+  readonly maxToolCallRecords?: number;
+  /** Thread whose workspace a program gets when the caller names none. @default "default" */
+  readonly defaultThreadId?: string;
+  /** @default performance.now */
+  readonly now?: () => number;
+}
+
+const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() {} };
+/** Where the sandbox mounts the code API (docs/code-api.md). */
+export const codeApiMountPath = "/mnt/code-api";
+
+/**
+ * Code execution with MCP: the three tools the model gets in code mode, as a library.
+ * - `listServers()`: the enabled servers, without schemas;
+ * - `searchTools()`: ranked search over their tools, with wrapper paths at detail "full";
+ * - `executeCode()`: a TypeScript, JavaScript or Python program in the sandbox, with the
+ *   generated code API mounted at /mnt/code-api and the bridge as its only way out.
+ * Used by the agent's tool surface, the /mcp endpoint and `thinktank exec`.
+ */
+export class CodeMode {
+  readonly catalog: CodeModeCatalog;
+  private readonly validator: ArgumentValidator;
+  private readonly logger: ManagerLogger;
+  private readonly now: () => number;
+  private readonly runtimeDir: string;
+  private readonly ownsRuntimeDir: boolean;
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly bridges = new Set<ToolBridge>();
+  private closed = false;
+
+  constructor(private readonly options: CodeModeOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.now = options.now ?? (() => performance.now());
+    this.ownsRuntimeDir = options.runtimeDir === undefined;
+    this.runtimeDir = options.runtimeDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "tt-bridge-"));
+    fs.mkdirSync(this.runtimeDir, { recursive: true, mode: 0o700 });
+    const { code_execution: execution, search } = options.config;
+    this.catalog = new CodeModeCatalog({
+      invokers: options.invokers,
+      codeApiDir: execution.code_api_dir,
+      mountPath: codeApiMountPath,
+      defaultLimit: search.default_limit,
+      maxLimit: search.max_limit,
+      generate: options.generateCodeApi ?? true,
+      logger: this.logger,
+    });
+    this.validator = new ArgumentValidator({
+      onSchemaProblem: (tool, reason) => this.logger.warn({ tool: tool.name, reason }, "a tool's inputSchema cannot be compiled; its calls are not checked"),
+    });
+    for (const invoker of options.invokers) {
+      const off = invoker.onToolsChanged?.(() => this.catalog.refresh());
+      if (off) this.unsubscribe.push(off);
+    }
+    this.catalog.refresh();
+  }
+
+  /** Connects servers whose tools are not known yet, then brings the search index and the code API up to date. */
+  async prepare(): Promise<void> {
+    await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.()));
+    await this.catalog.codeApiReady();
+  }
+
+  /** list_servers: every enabled server with its transport, status and tool count; no schemas, never connects. */
+  listServers(): ServerSummary[] {
+    this.catalog.refresh();
+    return this.catalog.serverNames().map((server) => (this.catalog.invokerFor(server) as ToolInvoker).describe(server));
+  }
+
+  /**
+   * search_tools: ranked search over the known tools of the enabled servers. Connects servers never
+   * listed first. Throws VALIDATION_FAILED for bad input and MCP_SERVER_NOT_FOUND for an unknown server.
+   */
+  async searchTools(input: SearchToolsInput): Promise<SearchToolsHit[]> {
+    await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.()));
+    this.catalog.refresh();
+    if (input.server !== undefined && this.catalog.invokerFor(input.server) && !this.catalog.search.serverNames().includes(input.server)) {
+      const summary = this.catalog.invokerFor(input.server)?.describe(input.server);
+      throw new ThinktankError("SERVICE_UNAVAILABLE", `the tools of server '${input.server}' are not known: it is ${summary?.status ?? "unavailable"}${summary?.reason ? ` (${summary.reason})` : ""}`);
+    }
+    const hits = this.catalog.search.search(input.query, {
+      ...(input.server !== undefined ? { server: input.server } : {}),
+      ...(input.detail !== undefined ? { detail: input.detail } : {}),
+      ...(input.limit !== undefined ? { limit: input.limit } : {}),
+    });
+    const names = input.detail === "full" ? this.catalog.codeApiIndex() : undefined;
+    return hits.map((hit) => presentSearchHit(hit, names?.find(hit.server, hit.name)));
+  }
+
+  /**
+   * execute_code: bundles (TypeScript/JavaScript) and runs the program in the sandbox with the
+   * thread's workspace, the code API and a bridge of its own. Never throws: every failure comes
+   * back in `error` (bad input, a build error, a timeout, a limit, no sandbox).
+   */
+  async executeCode(input: ExecuteCodeInput, place: ExecutionPlace = {}): Promise<ExecuteCodeResult> {
+    const started = this.now();
+    const finish = (fields: Partial<ExecuteCodeResult>, code?: ErrorCode, message?: string): ExecuteCodeResult => ({
+      exit_code: null,
+      stdout: "",
+      stderr: "",
+      tools_called: [],
+      ...fields,
+      duration_ms: Math.round(this.now() - started),
+      ...(code && message ? { error: { code, message } } : {}),
+    });
+    try {
+      if (this.closed) return finish({}, "SERVICE_UNAVAILABLE", "code mode has been shut down");
+      const { code_execution: execution } = this.options.config;
+      const valid = validateExecuteInput(input, {
+        defaultTimeoutSeconds: execution.timeout_seconds,
+        maxTimeoutSeconds: execution.max_timeout_seconds,
+        maxCodeBytes: this.options.maxCodeBytes ?? 1024 * 1024,
+      });
+      if (!valid.ok) return finish({}, "VALIDATION_FAILED", valid.message);
+      await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.()));
+      const generationProblem = await this.catalog.codeApiReady();
+      let source = valid.code;
+      if (valid.language !== "python") {
+        const bundle = await bundleProgram({ code: valid.code, language: valid.language, codeApiDir: execution.code_api_dir, mountPath: codeApiMountPath });
+        if (!bundle.ok) {
+          const message = generationProblem ? `${bundle.message}\n(${generationProblem})` : bundle.message;
+          return finish({ stderr: message }, "CODE_BUILD_FAILED", "the program could not be built; see stderr");
+        }
+        source = bundle.source;
+      }
+      const workspaceDir = place.workspaceDir ?? this.options.executor.workspaceFor(place.threadId ?? this.options.defaultThreadId ?? "default");
+      const bridge = await ToolBridge.open({
+        router: { find: (server) => this.catalog.invokerFor(server), serverNames: () => this.catalog.serverNames() },
+        validator: this.validator,
+        socketPath: path.join(this.runtimeDir, `${crypto.randomBytes(8).toString("hex")}.sock`),
+        now: this.now,
+        ...(this.options.maxToolCallRecords !== undefined ? { maxRecords: this.options.maxToolCallRecords } : {}),
+      });
+      this.bridges.add(bridge);
+      const stop = (): void => void bridge.close();
+      place.signal?.addEventListener("abort", stop, { once: true });
+      let result: SandboxResult;
+      try {
+        result = await this.options.executor.run({
+          language: valid.language === "python" ? "python" : "javascript",
+          source,
+          workspaceDir,
+          mounts: [{ hostPath: execution.code_api_dir, sandboxPath: codeApiMountPath }],
+          ...(valid.language === "python" ? { env: { PYTHONPATH: `${codeApiMountPath}/python` } } : {}),
+          bridgeSocket: bridge.socketPath,
+          bridgeToken: bridge.token,
+          timeoutMs: valid.timeoutMs,
+        });
+      } finally {
+        place.signal?.removeEventListener("abort", stop);
+        await bridge.close();
+        this.bridges.delete(bridge);
+      }
+      const calls = bridge.calls();
+      return finish(
+        {
+          exit_code: result.exitCode,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          tools_called: calls.tools_called,
+          ...(calls.omitted > 0 ? { tools_called_omitted: calls.omitted } : {}),
+        },
+        result.error?.code,
+        result.error?.message,
+      );
+    } catch (error) {
+      const code = error instanceof ThinktankError ? error.code : "INTERNAL";
+      this.logger.error({ err: String(error) }, "execute_code failed");
+      return finish({}, code, (error as Error).message);
+    }
+  }
+
+  /** Stops listening for tool-list changes, closes running bridges and removes the socket folder. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const off of this.unsubscribe) off();
+    await Promise.all([...this.bridges].map((bridge) => bridge.close()));
+    if (this.ownsRuntimeDir) fs.rmSync(this.runtimeDir, { recursive: true, force: true });
+  }
+}

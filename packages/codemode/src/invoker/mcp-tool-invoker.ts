@@ -1,0 +1,47 @@
+import type { CatalogTool, McpManager } from "@thinktank/mcp";
+import type { ServerSummary } from "../code-mode-types.js";
+import type { ToolCallResult, ToolInvocationOptions, ToolInvoker } from "./tool-invoker.js";
+
+/** The MCP manager's servers (configured and plugin-merged, enabled only) as a ToolInvoker. */
+export class McpToolInvoker implements ToolInvoker {
+  constructor(private readonly manager: McpManager) {}
+
+  serverNames(): readonly string[] {
+    return this.manager.serverNames();
+  }
+
+  describe(server: string): ServerSummary {
+    const status = this.manager.statusOf(server);
+    return {
+      name: status.name,
+      ...(status.description ? { description: status.description } : {}),
+      transport: status.transport ?? "unknown",
+      status: status.state,
+      ...(status.toolCount !== undefined ? { tool_count: status.toolCount } : {}),
+      ...(status.reason ? { reason: status.reason } : {}),
+    };
+  }
+
+  knownTools(server: string): readonly CatalogTool[] | undefined {
+    return this.manager.knownTools(server);
+  }
+
+  listTools(server: string): Promise<readonly CatalogTool[]> {
+    return this.manager.listTools(server);
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown>, options: ToolInvocationOptions = {}): Promise<ToolCallResult> {
+    const result = await this.manager.callTool(server, tool, args, options.signal ? { signal: options.signal } : {});
+    return result as ToolCallResult;
+  }
+
+  onToolsChanged(listener: (server: string) => void): () => void {
+    return this.manager.onToolsChanged((event) => listener(event.server));
+  }
+
+  async discover(): Promise<void> {
+    const waiting = this.manager.status().filter((status) => status.state === "idle" && this.manager.knownTools(status.name) === undefined);
+    if (waiting.length === 0) return;
+    await this.manager.connectAll({ servers: waiting.map((status) => status.name) });
+  }
+}

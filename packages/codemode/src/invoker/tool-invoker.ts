@@ -1,0 +1,41 @@
+import type { CatalogTool } from "@thinktank/mcp";
+import type { ServerSummary } from "../code-mode-types.js";
+
+/** What a tool call answers: an MCP CallToolResult (content blocks, structuredContent, isError). */
+export interface ToolCallResult {
+  readonly content: readonly unknown[];
+  readonly structuredContent?: unknown;
+  readonly isError?: boolean;
+  readonly [key: string]: unknown;
+}
+
+export interface ToolInvocationOptions {
+  /** Stops the call (the execution ended or timed out). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A source of tools that code mode exposes as "servers": the MCP manager's servers today, the
+ * registered script tools later. Everything code mode does (list_servers, search_tools, the
+ * generated code API, the bridge) goes through this seam. Failures are thrown as ThinktankError
+ * with a code (MCP_SERVER_NOT_FOUND, MCP_TOOL_NOT_FOUND, SERVICE_UNAVAILABLE, MCP_CALL_TIMEOUT...).
+ */
+export interface ToolInvoker {
+  /** Names of the enabled servers this invoker answers for, sorted. */
+  serverNames(): readonly string[];
+  /** list_servers' view of one server; never connects. */
+  describe(server: string): ServerSummary;
+  /**
+   * The server's tools as last known (live, or cached); undefined when never listed. The same array
+   * is returned while the list is unchanged, so callers can detect changes by identity.
+   */
+  knownTools(server: string): readonly CatalogTool[] | undefined;
+  /** The server's tools, connecting when needed. */
+  listTools(server: string): Promise<readonly CatalogTool[]>;
+  /** Calls a tool; a tool-level failure is a result with isError, not a throw. */
+  callTool(server: string, tool: string, args: Record<string, unknown>, options?: ToolInvocationOptions): Promise<ToolCallResult>;
+  /** Subscribes to tool-list changes; answers the unsubscribe function. @default no notifications */
+  onToolsChanged?(listener: (server: string) => void): () => void;
+  /** Connects servers whose tools are not known yet (and that are not known to be down). */
+  discover?(): Promise<void>;
+}
