@@ -76,7 +76,7 @@ export interface SandboxResult {
   readonly durationMs: number;
   /** Set when a limit ended the run. */
   readonly limit?: SandboxLimitName;
-  /** True when a pre-started worker ran the program. */
+  /** True when a pre-started worker, already up, ran the program. */
   readonly warm: boolean;
   /** Set when the run did not complete normally: the sandbox is unavailable, the request is invalid, a limit was hit. */
   readonly error?: { readonly code: ErrorCode; readonly message: string };

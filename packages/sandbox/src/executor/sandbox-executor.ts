@@ -100,7 +100,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
       const spec = specOf(valid);
       const key = this.keyOf(spec);
       let worker = await this.pool.acquire(key, this.launcher.identity(spec));
-      const warm = worker !== undefined;
+      // Warm: the interpreter was up before the program arrived (not merely started earlier by the pool).
+      const warm = worker?.isReady ?? false;
       if (!worker) {
         const started = await this.startWorker(spec);
         if (!started.ok) return failure(started.code, started.message);
