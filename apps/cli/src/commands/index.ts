@@ -4,6 +4,7 @@ import { pluginsCommand } from "./plugins.js";
 import { mcpCommand } from "./mcp.js";
 import { startCommand } from "./start.js";
 import { gatewayCommand } from "./gateway.js";
+import { toolsCommand } from "./tools.js";
 
 /** Every top-level command, in the order `thinktank help` lists them. Add new ones here. */
-export const commands: readonly CliCommand[] = [skillsCommand, pluginsCommand, mcpCommand, startCommand, gatewayCommand];
+export const commands: readonly CliCommand[] = [skillsCommand, pluginsCommand, mcpCommand, startCommand, gatewayCommand, toolsCommand];
