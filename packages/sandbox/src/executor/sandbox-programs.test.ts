@@ -42,6 +42,18 @@ describe.skipIf(!sandboxTestsEnabled())("programs in the bubblewrap sandbox", ()
     expect(result.stderr).not.toContain("_thinktank_main");
   });
 
+  it("imports Python modules from the workspace, but never into the bootstrap (a planted json.py stays inert)", async () => {
+    fs.writeFileSync(path.join(workspace, "json.py"), "import sys\nprint('PLANTED', file=sys.stderr)\n");
+    fs.writeFileSync(path.join(workspace, "mymodule.py"), "ANSWER = 7\n");
+    try {
+      const result = await fixture.executor.run({ language: "python", source: "import mymodule\nprint(mymodule.ANSWER)", workspaceDir: workspace });
+      expect(result.stdout, result.stderr).toBe("7\n");
+      expect(result.stderr).not.toContain("PLANTED");
+    } finally {
+      fs.rmSync(path.join(workspace, "json.py"));
+    }
+  });
+
   it("runs Python's __main__ guard and honours PYTHONPATH from the request", async () => {
     fs.mkdirSync(path.join(workspace, "lib"), { recursive: true });
     fs.writeFileSync(path.join(workspace, "lib", "helper.py"), "VALUE = 42\n");

@@ -45,8 +45,9 @@ def _thinktank_main():
     job = json.loads(b"".join(chunks))
     os.environ.clear()
     os.environ.update(job["env"])
+    # Like a script run from the workspace: the workspace first, then PYTHONPATH.
     extra = [entry for entry in job["env"].get("PYTHONPATH", "").split(os.pathsep) if entry]
-    sys.path[1:1] = extra
+    sys.path[0:0] = [os.getcwd(), *extra]
     program_path = sys.argv[1]
     with open(program_path, "w", encoding="utf-8") as handle:
         handle.write(job["source"])
@@ -75,8 +76,8 @@ export function bootstrapArguments(language: SandboxLanguage, programBase: strin
     case "javascript":
       return [`--max-old-space-size=${nodeHeapMb}`, "--input-type=module", "-e", nodeBootstrap, `${programBase}.mjs`];
     case "python":
-      // -s: no user site-packages; -B: no .pyc writes into read-only trees.
-      return ["-s", "-B", "-c", pythonBootstrap, `${programBase}.py`];
+      // -I: the bootstrap imports nothing from the workspace (a planted json.py must not see the next job); -B: no .pyc writes.
+      return ["-I", "-B", "-c", pythonBootstrap, `${programBase}.py`];
     case "shell":
       return ["-c", shellBootstrap, "sh"];
   }
