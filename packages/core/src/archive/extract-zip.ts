@@ -86,6 +86,12 @@ async function writeEntries(
   let totalBytes = 0;
   let totalCompressed = 0;
   let sliceStart = performance.now();
+  const made = new Set<string>([destination]);
+  const makeFolder = (folder: string): void => {
+    if (made.has(folder)) return;
+    fs.mkdirSync(folder, { recursive: true, mode: 0o755 });
+    made.add(folder);
+  };
   for (const plan of plans) {
     if (performance.now() - sliceStart > sliceMs) {
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -97,7 +103,7 @@ async function writeEntries(
     }
     const target = path.join(destination, ...plan.segments);
     if (plan.kind === "directory") {
-      fs.mkdirSync(target, { recursive: true, mode: 0o755 });
+      makeFolder(target);
       continue;
     }
     const compressed = readCompressed(plan);
@@ -110,7 +116,7 @@ async function writeEntries(
         `the archive inflates to more than ${limits.maxCompressionRatio} times its compressed size (${totalBytes} from ${totalCompressed} bytes)`,
       );
     }
-    fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o755 });
+    makeFolder(path.dirname(target));
     // 'wx': never follow or replace anything already at the target.
     fs.writeFileSync(target, data, { flag: "wx", mode: plan.mode });
     files.push(plan.path);
