@@ -12,6 +12,7 @@ import type { ExecuteCodeInput, ExecuteCodeResult, ExecutionPlace, SearchToolsHi
 import { bundleProgram } from "./execute/bundle-program.js";
 import { validateExecuteInput } from "./execute/validate-execute-input.js";
 import type { ToolInvoker } from "./invoker/tool-invoker.js";
+import type { CodeModeToolSettings } from "./surface/code-mode-tool-specs.js";
 import { presentSearchHit } from "./surface/present-search-hit.js";
 
 /** The parts of the configuration code mode reads. */
@@ -86,6 +87,18 @@ export class CodeMode {
       if (off) this.unsubscribe.push(off);
     }
     this.catalog.refresh();
+  }
+
+  /** The settings the tools' definitions mention (timeouts, search limits, the stdout cap). */
+  toolSettings(): CodeModeToolSettings & { readonly maxStdoutBytes: number } {
+    const { code_execution: execution, search } = this.options.config;
+    return {
+      defaultTimeoutSeconds: execution.timeout_seconds,
+      maxTimeoutSeconds: execution.max_timeout_seconds,
+      defaultLimit: search.default_limit,
+      maxLimit: search.max_limit,
+      maxStdoutBytes: execution.max_stdout_bytes,
+    };
   }
 
   /** Connects servers whose tools are not known yet, then brings the search index and the code API up to date. */

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { buildCodeApiIndex, generateCodeApi, type CodeApiIndex } from "@thinktank/codegen";
-import { toolDefinitionTokens, ToolSearchIndex, type CatalogServer, type CatalogTool, type ManagerLogger } from "@thinktank/mcp";
+import { ToolSearchIndex, type CatalogServer, type CatalogTool, type ManagerLogger } from "@thinktank/mcp";
 import type { ToolInvoker } from "../invoker/tool-invoker.js";
 
 export interface CodeModeCatalogOptions {
@@ -29,7 +29,7 @@ export class CodeModeCatalog {
   private readonly lists = new Map<string, { invoker: ToolInvoker; tools: readonly CatalogTool[] | undefined }>();
   private servers: CatalogServer[] = [];
   private names: CodeApiIndex | undefined;
-  private tokens: number | undefined;
+  private readonly memo = new Map<string, unknown>();
   private generatedFor: CatalogServer[] | undefined;
   private generation: Promise<void> | undefined;
   private lastGenerationError: string | undefined;
@@ -80,7 +80,7 @@ export class CodeModeCatalog {
       .map(([server, entry]) => ({ server, tools: entry.tools as readonly CatalogTool[] }))
       .sort((a, b) => (a.server < b.server ? -1 : 1));
     this.names = undefined;
-    this.tokens = undefined;
+    this.memo.clear();
     this.search.syncServers(this.servers);
     if (this.options.generate !== false) this.scheduleGeneration();
     return true;
@@ -92,10 +92,10 @@ export class CodeModeCatalog {
     return this.names;
   }
 
-  /** What sending every known tool's definition costs per request (direct mode), o200k tokens of the JSON a model API receives. */
-  directDefinitionTokens(): number {
-    this.tokens ??= this.servers.reduce((sum, server) => sum + server.tools.reduce((total, tool) => total + toolDefinitionTokens(tool, { format: "json" }), 0), 0);
-    return this.tokens;
+  /** A value computed from the catalog, kept until a tool list changes (token counts, say). */
+  derived<T>(key: string, compute: (servers: readonly CatalogServer[]) => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, compute(this.servers));
+    return this.memo.get(key) as T;
   }
 
   /** Resolves once the code API on disk matches the known tool lists; the message of the last failed generation, if it failed. */

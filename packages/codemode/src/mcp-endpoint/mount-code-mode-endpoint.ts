@@ -1,0 +1,56 @@
+import crypto from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { CodeModeMcpEndpoint } from "./code-mode-mcp-endpoint.js";
+
+export interface MountCodeModeEndpointOptions {
+  /** @default "/mcp" */
+  readonly path?: string;
+  /**
+   * THINKTANK_API_KEY (config.api_key): when set, every request needs `X-API-Key: <key>` or
+   * `Authorization: Bearer <key>` (constant-time comparison), else 401. Checked here too, so the
+   * endpoint is safe wherever it is mounted, not only behind the agent server's own hook.
+   */
+  readonly apiKey?: string;
+  /** Called when the Fastify app closes, after the sessions (e.g. to close the runtime behind them). */
+  readonly onClose?: () => Promise<void>;
+}
+
+/** Mounts the MCP endpoint (streamable HTTP: POST, GET and DELETE) on a Fastify app. */
+export function mountCodeModeEndpoint(app: FastifyInstance, endpoint: CodeModeMcpEndpoint, options: MountCodeModeEndpointOptions = {}): void {
+  const { apiKey } = options;
+  app.route({
+    method: ["GET", "POST", "DELETE"],
+    url: options.path ?? "/mcp",
+    handler: async (request, reply) => {
+      if (apiKey !== undefined && !keyMatches(presentedKey(request), apiKey)) {
+        return reply.code(401).send({ code: "UNAUTHORIZED", message: "missing or wrong API key: send X-API-Key: <key> or Authorization: Bearer <key>" });
+      }
+      // The SDK transport writes the response itself (JSON or an SSE stream).
+      reply.hijack();
+      try {
+        await endpoint.handle(request.raw, reply.raw, request.body);
+      } catch (error) {
+        request.log.error({ err: error }, "the MCP endpoint failed");
+        if (!reply.raw.headersSent) reply.raw.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ code: "INTERNAL", message: "the MCP endpoint failed (see the log)" }));
+        else reply.raw.end();
+      }
+    },
+  });
+  app.addHook("onClose", async () => {
+    await endpoint.close();
+    await options.onClose?.();
+  });
+}
+
+function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers["x-api-key"];
+  if (typeof header === "string" && header.length > 0) return header;
+  const match = typeof request.headers.authorization === "string" ? /^Bearer\s+(.+)$/i.exec(request.headers.authorization) : null;
+  return match?.[1];
+}
+
+function keyMatches(presented: string | undefined, expected: string): boolean {
+  if (presented === undefined) return false;
+  const digest = (text: string): Buffer => crypto.createHash("sha256").update(text).digest();
+  return crypto.timingSafeEqual(digest(presented), digest(expected));
+}

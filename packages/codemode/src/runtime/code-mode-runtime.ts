@@ -1,0 +1,85 @@
+import type { FastifyInstance } from "fastify";
+import type { Config } from "@thinktank/core";
+import { McpManager, type ManagerLogger, type McpServerEntry } from "@thinktank/mcp";
+import { createSandboxExecutor, type SandboxExecutor } from "@thinktank/sandbox";
+import { CodeMode } from "../code-mode.js";
+import type { ExecutionPlace } from "../code-mode-types.js";
+import { McpToolInvoker } from "../invoker/mcp-tool-invoker.js";
+import type { ToolInvoker } from "../invoker/tool-invoker.js";
+import { CodeModeMcpEndpoint } from "../mcp-endpoint/code-mode-mcp-endpoint.js";
+import { mountCodeModeEndpoint } from "../mcp-endpoint/mount-code-mode-endpoint.js";
+import { chooseToolSurface, type ToolSurfaceChoice } from "../surface/choose-tool-surface.js";
+import { serverEntriesSource, type ServerEntriesSource } from "./server-entries-source.js";
+
+export interface CodeModeRuntimeOptions {
+  /** Where the MCP server entries come from. @default serverEntriesSource(config): extensions_config.json and the enabled plugins */
+  readonly servers?: ServerEntriesSource;
+  /** @default createSandboxExecutor({ config, searchPath: config.env.PATH }) */
+  readonly executor?: SandboxExecutor;
+  /** Tool sources after the MCP servers (registered script tools, later). @default none */
+  readonly invokers?: readonly ToolInvoker[];
+  /** @default a logger that drops everything */
+  readonly logger?: ManagerLogger;
+}
+
+/**
+ * Everything code mode needs in one long-lived process (the agent server): the MCP manager over
+ * the snapshot's servers, the sandbox executor and CodeMode, plus the /mcp endpoint and the
+ * per-request tool surface. It owns them all; close() stops MCP servers and sandbox workers.
+ * Call refresh() per request: it re-reads the server entries (a few stats while nothing
+ * changed) and syncs the manager, which replaces only the servers whose config changed.
+ */
+export class CodeModeRuntime {
+  readonly manager: McpManager;
+  readonly executor: SandboxExecutor;
+  readonly codeMode: CodeMode;
+  private readonly servers: ServerEntriesSource;
+  private entries: Readonly<Record<string, McpServerEntry>> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly config: Config,
+    options: CodeModeRuntimeOptions = {},
+  ) {
+    this.servers = options.servers ?? serverEntriesSource(config);
+    this.manager = new McpManager({ mcp: config.mcp, env: config.env, ...(options.logger ? { logger: options.logger } : {}) });
+    this.executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
+    this.codeMode = new CodeMode({
+      config,
+      executor: this.executor,
+      invokers: [new McpToolInvoker(this.manager), ...(options.invokers ?? [])],
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+  }
+
+  /** Brings the manager in line with the current server entries; cheap when nothing changed. */
+  async refresh(): Promise<void> {
+    const entries = await this.servers.read();
+    if (entries === this.entries) return;
+    this.entries = entries;
+    this.manager.sync(entries);
+    this.codeMode.catalog.refresh();
+  }
+
+  /** The MCP part of a request's tool surface (direct or code mode per config.code_execution). */
+  async surface(place: ExecutionPlace): Promise<ToolSurfaceChoice> {
+    await this.refresh();
+    const { mode, auto_threshold_tokens: autoThresholdTokens } = this.config.code_execution;
+    return chooseToolSurface({ codeMode: this.codeMode, manager: this.manager, mode, autoThresholdTokens, place });
+  }
+
+  /** Mounts the MCP endpoint at /mcp (THINKTANK_API_KEY enforced when set); the runtime closes with the app. */
+  mountMcpEndpoint(app: FastifyInstance): void {
+    const endpoint = new CodeModeMcpEndpoint({ codeMode: this.codeMode, beforeRequest: () => this.refresh() });
+    mountCodeModeEndpoint(app, endpoint, { ...(this.config.api_key ? { apiKey: this.config.api_key } : {}), onClose: () => this.close() });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.codeMode.close();
+    await this.manager.close();
+    await this.executor.close();
+    this.servers.close();
+  }
+}

@@ -1,0 +1,56 @@
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { CodeExecutionMode } from "@thinktank/core";
+import { loadAllManagedTools, modelToolNames, type McpManager } from "@thinktank/mcp";
+import type { CodeMode } from "../code-mode.js";
+import type { ExecutionPlace } from "../code-mode-types.js";
+import { createCodeModeTools } from "./create-code-mode-tools.js";
+import { describeToolSurface, type SurfaceSection, type ToolSurfaceDescription } from "./describe-tool-surface.js";
+
+export interface ChooseToolSurfaceOptions {
+  readonly codeMode: CodeMode;
+  /** The manager behind the direct-mode tools (the same one code mode's invoker wraps). */
+  readonly manager: McpManager;
+  /** config.code_execution.mode */
+  readonly mode: CodeExecutionMode;
+  /** config.code_execution.auto_threshold_tokens */
+  readonly autoThresholdTokens: number;
+  /** Whose workspace execute_code uses (the run's thread). */
+  readonly place: ExecutionPlace;
+}
+
+/** The MCP part of one request's tool surface. */
+export interface ToolSurfaceChoice {
+  readonly mode: "direct" | "code";
+  readonly reason: string;
+  /** Direct: every MCP tool (model-facing names); code: list_servers, search_tools, execute_code. */
+  readonly tools: readonly StructuredToolInterface[];
+  /** Prompt sections to add (code mode: the code-execution section). */
+  readonly sections: readonly SurfaceSection[];
+  /** The definitions and token counts behind the choice. */
+  readonly description: ToolSurfaceDescription;
+  /** Servers left out of direct mode because their tools could not be loaded, with the reason. */
+  readonly unavailable: readonly { readonly server: string; readonly reason: string }[];
+}
+
+/**
+ * Picks direct or code mode for a request and builds the tools. Auto chooses code mode when the
+ * enabled MCP tools' definitions cost more than auto_threshold_tokens (o200k), so a few small
+ * servers are called directly and a large catalog costs the same handful of tokens as a small one.
+ * Cheap per request: the token counts are kept until a tool list changes.
+ */
+export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Promise<ToolSurfaceChoice> {
+  const { codeMode, manager } = options;
+  const settings = codeMode.toolSettings();
+  codeMode.catalog.refresh();
+  const description = codeMode.catalog.derived(`surface:${options.mode}:${options.autoThresholdTokens}`, (servers) =>
+    describeToolSurface(servers, { ...settings, mode: options.mode, autoThresholdTokens: options.autoThresholdTokens }),
+  );
+  if (description.mode === "code") {
+    return { mode: "code", reason: description.reason, tools: createCodeModeTools(codeMode, options.place), sections: description.sections, description, unavailable: [] };
+  }
+  const naming = codeMode.catalog.derived("naming", (servers) => modelToolNames(servers));
+  const { tools, unavailable } = await loadAllManagedTools(manager, {
+    toolName: (server, tool) => naming.nameOf(server, tool) ?? modelToolNames([{ server, tools: [{ name: tool }] }]).nameOf(server, tool) ?? `${server}__${tool}`,
+  });
+  return { mode: "direct", reason: description.reason, tools, sections: [], description, unavailable };
+}

@@ -1,0 +1,54 @@
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
+import { isThinktankError } from "@thinktank/core";
+import { z } from "zod";
+import type { CodeMode } from "../code-mode.js";
+import type { CodeLanguage, ExecutionPlace } from "../code-mode-types.js";
+import type { SearchDetail } from "@thinktank/mcp";
+import { codeModeToolSpecs } from "./code-mode-tool-specs.js";
+
+/**
+ * list_servers, search_tools and execute_code as LangChain tools for one thread (the agent's code
+ * mode). Each answers JSON text; a failure answers `{ "error": { code, message } }` instead of
+ * throwing, so the model reads what went wrong and can correct itself.
+ */
+export function createCodeModeTools(codeMode: CodeMode, place: ExecutionPlace): StructuredToolInterface[] {
+  const specs = codeModeToolSpecs(codeMode.toolSettings());
+  const listServers = tool(async () => answer(() => ({ servers: codeMode.listServers() })), {
+    name: specs.listServers.name,
+    description: specs.listServers.description,
+    schema: z.object(specs.listServers.shape),
+  });
+  const searchTools = tool(
+    async (input) =>
+      answer(async () => ({
+        tools: await codeMode.searchTools({
+          query: input.query,
+          ...(input.server !== undefined ? { server: input.server } : {}),
+          ...(input.detail !== undefined ? { detail: input.detail as SearchDetail } : {}),
+          ...(input.limit !== undefined ? { limit: input.limit } : {}),
+        }),
+      })),
+    { name: specs.searchTools.name, description: specs.searchTools.description, schema: z.object(specs.searchTools.shape) },
+  );
+  const executeCode = tool(
+    async (input, config) => {
+      const signal = (config as { signal?: AbortSignal } | undefined)?.signal ?? place.signal;
+      const result = await codeMode.executeCode(
+        { code: input.code, ...(input.language !== undefined ? { language: input.language as CodeLanguage } : {}), ...(input.timeout !== undefined ? { timeout: input.timeout } : {}) },
+        { ...place, ...(signal ? { signal } : {}) },
+      );
+      return JSON.stringify(result);
+    },
+    { name: specs.executeCode.name, description: specs.executeCode.description, schema: z.object(specs.executeCode.shape) },
+  );
+  return [listServers, searchTools, executeCode];
+}
+
+async function answer(work: () => unknown): Promise<string> {
+  try {
+    return JSON.stringify(await work());
+  } catch (error) {
+    const code = isThinktankError(error) ? error.code : "INTERNAL";
+    return JSON.stringify({ error: { code, message: (error as Error).message } });
+  }
+}
