@@ -107,20 +107,25 @@ class PooledSandboxExecutor implements SandboxExecutor {
         if (!started.ok) return failure(started.code, started.message);
         worker = started.worker;
       }
+      if (this.closed) {
+        worker.kill();
+        return failure("SANDBOX_UNAVAILABLE", "The sandbox executor has been closed.");
+      }
       this.running.add(worker);
       const env: Record<string, string> = { ...worker.baseEnv, ...valid.env };
       if (valid.bridgeSocket) env.THINKTANK_BRIDGE_SOCKET = worker.bridgePathFor(valid.bridgeSocket);
       if (valid.bridgeToken !== undefined) env.THINKTANK_BRIDGE_TOKEN = valid.bridgeToken;
-      const outcome = await worker.run({
-        payload: encodeJob(valid.language, valid.source, env, worker.envCommand),
-        stdin: valid.stdin,
-        timeoutMs: valid.timeoutMs,
-        maxStdoutBytes: valid.limits.maxStdoutBytes,
-        maxStderrBytes: valid.limits.maxStderrBytes,
-        killAfterOutputBytes: valid.limits.killAfterOutputBytes,
-        bridgeSocket: valid.bridgeSocket,
-      });
-      this.running.delete(worker);
+      const outcome = await worker
+        .run({
+          payload: encodeJob(valid.language, valid.source, env, worker.envCommand),
+          stdin: valid.stdin,
+          timeoutMs: valid.timeoutMs,
+          maxStdoutBytes: valid.limits.maxStdoutBytes,
+          maxStderrBytes: valid.limits.maxStderrBytes,
+          killAfterOutputBytes: valid.limits.killAfterOutputBytes,
+          bridgeSocket: valid.bridgeSocket,
+        })
+        .finally(() => this.running.delete(worker));
       const result = classifyOutcome(outcome, { backend: this.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });
       if (refill && result.error?.code !== "SANDBOX_UNAVAILABLE") this.pool.refill(key, () => this.startPooled(spec));
       return result;

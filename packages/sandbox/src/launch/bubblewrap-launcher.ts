@@ -124,9 +124,9 @@ export class BubblewrapLauncher implements Launcher {
       if (!host.unshare || !host.setpriv || !host.mount) return missingTool(!host.unshare ? "unshare" : !host.setpriv ? "setpriv" : "mount", this.options.searchPath);
       // A private mount namespace where the unreachable folders are bound onto reachable stage points; then drop to the sandbox user.
       const bindPairs = [...staged].flatMap(([source, stagePoint]) => [source, stagePoint]);
-      const script = `while [ "$1" != "--" ]; do "$MOUNT" --bind "$1" "$2" || exit 125; shift 2; done; shift; exec "$@"`;
+      const script = `mount=$1; shift; while [ "$1" != "--" ]; do "$mount" --bind "$1" "$2" || exit 125; shift 2; done; shift; exec "$@"`;
       command = host.unshare;
-      commandArgs = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script.replace("$MOUNT", host.mount), "sh", ...bindPairs, "--", host.setpriv, `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--", host.bwrap, ...args];
+      commandArgs = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh", host.mount, ...bindPairs, "--", host.setpriv, `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--", host.bwrap, ...args];
     }
     const launch = withInheritedFdsClosed(host.bash, command, commandArgs);
     return {

@@ -50,6 +50,8 @@ export class SandboxWorker {
   private started = false;
   private claimed = false;
   private readonly exitListeners: Array<() => void> = [];
+  /** Stops the program when its output passes the hard cap (set by `run`). */
+  private outputCheck: () => void = () => undefined;
   /** Resolves true when the bootstrap is ready for a job, false if the worker ended first. */
   readonly ready: Promise<boolean>;
   private readonly closed: Promise<void>;
@@ -114,7 +116,13 @@ export class SandboxWorker {
 
   static async start(plan: LaunchPlan, identity: string, now: () => number): Promise<SandboxWorker> {
     const proxy = plan.bridge.kind === "proxy" ? await BridgeProxy.listen(plan.bridge.listenPath, plan.bridge.owner) : undefined;
-    return new SandboxWorker(plan, proxy, identity, now);
+    try {
+      return new SandboxWorker(plan, proxy, identity, now);
+    } catch (error) {
+      proxy?.close();
+      plan.cleanup();
+      throw error;
+    }
   }
 
   get alive(): boolean {
@@ -200,8 +208,6 @@ export class SandboxWorker {
   whenClosed(): Promise<void> {
     return this.closed;
   }
-
-  private outputCheck: () => void = () => undefined;
 
   private output(stream: "stdout" | "stderr", chunk: Buffer): void {
     if (!this.collectors) {
