@@ -41,6 +41,7 @@ describe("/api/skills", () => {
     const body = response.json() as { skills: { identity: string; location: string; enabled: boolean; description: string }[]; problems: { reason: string }[] };
     expect(body.skills.map((s) => s.identity)).toEqual(["public:notes", "public:pdf", "custom:notes"]);
     expect(body.skills[1]).toMatchObject({ location: "/mnt/skills/public/pdf/SKILL.md", enabled: true, description: "Fill & sign PDF forms." });
+    expect(body.skills[1]).not.toHaveProperty("frontmatter");
     expect(body.problems.map((p) => p.reason)).toEqual(["missing-description"]);
     expect(response.headers.etag).toBe((await gateway.deps.store.read()).etag);
   });

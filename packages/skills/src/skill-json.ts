@@ -25,6 +25,14 @@ export interface SkillJson {
   readonly warnings: readonly string[];
 }
 
+/** A skill in a list: everything but the raw frontmatter (GET /api/skills/:name has it). */
+export type SkillSummaryJson = Omit<SkillJson, "frontmatter">;
+
+export function toSkillSummaryJson(skill: Skill): SkillSummaryJson {
+  const { frontmatter: _frontmatter, ...summary } = toSkillJson(skill);
+  return summary;
+}
+
 export function toSkillJson(skill: Skill): SkillJson {
   return {
     identity: skill.identity,
@@ -74,6 +82,13 @@ export const skillJsonSchema = {
     frontmatter: { type: "object", additionalProperties: true },
     warnings: { type: "array", items: { type: "string" } },
   },
+} as const;
+
+/** JSON Schema of SkillSummaryJson (list items). */
+export const skillSummaryJsonSchema = {
+  type: "object",
+  required: skillJsonSchema.required.filter((key) => key !== "frontmatter"),
+  properties: Object.fromEntries(Object.entries(skillJsonSchema.properties).filter(([key]) => key !== "frontmatter")),
 } as const;
 
 /** JSON Schema of SkillProblem. */

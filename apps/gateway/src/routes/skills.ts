@@ -1,7 +1,7 @@
 import path from "node:path";
 import { ThinktankError, archiveLimitsFromConfig } from "@thinktank/core";
-import { createSkillsService, skillJsonSchema, skillProblemJsonSchema, toSkillJson } from "@thinktank/skills";
-import type { SkillJson, SkillPackageSource, SkillsSnapshot } from "@thinktank/skills";
+import { createSkillsService, skillJsonSchema, skillProblemJsonSchema, skillSummaryJsonSchema, toSkillJson, toSkillSummaryJson } from "@thinktank/skills";
+import type { SkillPackageSource, SkillSummaryJson, SkillsSnapshot } from "@thinktank/skills";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
 import type { RoutePlugin } from "../route-plugin.js";
@@ -16,7 +16,7 @@ const listSchema = {
   type: "object",
   required: ["skills", "problems"],
   properties: {
-    skills: { type: "array", items: skillJsonSchema },
+    skills: { type: "array", items: skillSummaryJsonSchema, description: "Every skill without its raw frontmatter (GET /api/skills/:name has it)" },
     problems: { type: "array", items: skillProblemJsonSchema, description: "SKILL.md files skipped, duplicates, and settings that could not be applied" },
   },
 } as const;
@@ -63,7 +63,7 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       setEtag(reply, snapshot.etag);
       let body = listBodies.get(snapshot);
       if (!body) {
-        const list: { skills: SkillJson[]; problems: SkillsSnapshot["problems"] } = { skills: snapshot.skills.map(toSkillJson), problems: snapshot.problems };
+        const list: { skills: SkillSummaryJson[]; problems: SkillsSnapshot["problems"] } = { skills: snapshot.skills.map(toSkillSummaryJson), problems: snapshot.problems };
         body = Buffer.from(JSON.stringify(list));
         listBodies.set(snapshot, body);
       }
