@@ -20,6 +20,12 @@ function liveWorkers(runtimeDir: string): Set<string> {
   return found;
 }
 
+/** Polls until `condition` holds (killed processes take a moment to go under load). */
+async function eventually(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 describe.skipIf(!sandboxTestsEnabled())("warm pool", () => {
   let fixture: SandboxFixture;
   let runtimeDir: string;
@@ -91,10 +97,12 @@ describe.skipIf(!sandboxTestsEnabled())("warm pool", () => {
     expect(firstWorkers.size).toBe(2);
     await fixture.executor.run({ language: "shell", source: "true", workspaceDir: first });
     await fixture.executor.prewarm({ language: "shell", workspaceDir: first });
+    // The used worker's sandbox init may take a moment to finish exiting after bubblewrap reported its status.
+    await eventually(() => liveWorkers(runtimeDir).size === 2);
     expect(liveWorkers(runtimeDir).size).toBe(2);
     // A second key evicts the first (maxWarmKeys: 1).
     await fixture.executor.prewarm({ language: "shell", workspaceDir: second });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(() => [...liveWorkers(runtimeDir)].every((id) => !firstWorkers.has(id)));
     const secondWorkers = liveWorkers(runtimeDir);
     expect(secondWorkers.size).toBe(2);
     for (const id of firstWorkers) expect(secondWorkers.has(id)).toBe(false);
@@ -109,7 +117,7 @@ describe.skipIf(!sandboxTestsEnabled())("warm pool", () => {
       void fixture.executor.prewarm({ language: "shell", workspaceDir: workspace });
       await new Promise((resolve) => setTimeout(resolve, 5 + round * 4));
       await fixture.executor.close();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // close() resolves once every worker, even one caught half-started, is gone.
       expect(liveWorkers(runtimeDir)).toEqual(new Set());
       await fixture.cleanup();
     }

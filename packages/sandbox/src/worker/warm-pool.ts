@@ -27,6 +27,8 @@ interface PoolEntry {
  */
 export class WarmPool {
   private readonly entries = new Map<string, PoolEntry>();
+  /** Workers killed because they arrived after close() or after their key was evicted. */
+  private readonly stopped = new Set<SandboxWorker>();
   private closed = false;
 
   constructor(private readonly options: WarmPoolOptions) {}
@@ -84,22 +86,28 @@ export class WarmPool {
     await Promise.all((entry?.workers ?? []).map((worker) => worker.ready));
   }
 
-  /** Stops every idle worker; later refills do nothing. */
+  /** Stops every idle worker and every worker still starting; resolves when all are gone. Later refills do nothing. */
   async close(): Promise<void> {
     this.closed = true;
-    const workers = [...this.entries.values()].flatMap((entry) => {
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    const starting = entries.flatMap((entry) => [...entry.starting]);
+    const workers = entries.flatMap((entry) => {
       if (entry.expiry) clearTimeout(entry.expiry);
       return entry.workers.splice(0);
     });
-    this.entries.clear();
     for (const worker of workers) worker.kill();
-    await Promise.all(workers.map((worker) => worker.whenClosed()));
+    // Workers that finish starting now are killed on arrival (see `admit`) and collected in `stopped`.
+    await Promise.all(starting);
+    await Promise.all([...workers, ...this.stopped].map((worker) => worker.whenClosed()));
   }
 
   private admit(key: string, entry: PoolEntry, worker: SandboxWorker | undefined): void {
     if (!worker) return;
     if (this.closed || this.entries.get(key) !== entry) {
       worker.kill();
+      this.stopped.add(worker);
+      void worker.whenClosed().then(() => this.stopped.delete(worker));
       return;
     }
     entry.workers.push(worker);
