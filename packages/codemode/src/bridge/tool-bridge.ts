@@ -110,7 +110,7 @@ export class ToolBridge {
     const body = await readBody(request, this.options.maxBodyBytes ?? defaultMaxBodyBytes);
     if (!body.ok) {
       this.record("(unreadable request)", started, body.failure);
-      send(response, body.failure, true);
+      send(response, body.failure);
       return;
     }
     const parsed = parseCall(body.text);
@@ -201,6 +201,7 @@ function readBody(request: http.IncomingMessage, maxBytes: number): Promise<{ ok
       if (done) return;
       size += chunk.length;
       if (size > maxBytes) {
+        // Answer now; the rest of the body is read and dropped so the client can finish writing.
         done = true;
         resolve({ ok: false, failure: bridgeFailure("PAYLOAD_TOO_LARGE", `the request body is larger than ${maxBytes} bytes`) });
         return;
@@ -220,19 +221,15 @@ function readBody(request: http.IncomingMessage, maxBytes: number): Promise<{ ok
   });
 }
 
-function send(response: http.ServerResponse, failure: BridgeFailure, closeConnection = false): void {
+function send(response: http.ServerResponse, failure: BridgeFailure): void {
   const error = { code: failure.code, message: failure.message, ...(failure.problems ? { problems: failure.problems } : {}) };
-  sendJson(response, failure.status, { ok: false, error }, closeConnection);
+  sendJson(response, failure.status, { ok: false, error });
 }
 
-function sendJson(response: http.ServerResponse, status: number, body: unknown, closeConnection = false): void {
+function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
   if (response.writableEnded || response.destroyed) return;
   const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...(closeConnection ? { connection: "close" } : {}),
-  });
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   response.end(text);
 }
 

@@ -5,8 +5,8 @@ import { loadConfig, type Config } from "@thinktank/core";
 import { McpManager, type McpServerEntry } from "@thinktank/mcp";
 import { createSandboxExecutor, type SandboxExecutor } from "@thinktank/sandbox";
 import { makeTempDir } from "@thinktank/testing";
-import { CodeMode, type CodeModeOptions } from "../../src/code-mode.js";
-import { McpToolInvoker } from "../../src/invoker/mcp-tool-invoker.js";
+import { CodeMode, type CodeModeOptions } from "../code-mode.js";
+import { McpToolInvoker } from "../invoker/mcp-tool-invoker.js";
 
 export interface CodeModeFixture {
   readonly root: string;
