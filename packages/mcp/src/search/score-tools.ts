@@ -65,41 +65,130 @@ export function prepareQuery(plan: QueryPlan, stats: SearchStats, weights: Ranki
 }
 
 /**
- * Per tool and field, `fieldWeight / (1 - b + b × length / averageLength)`: the BM25F factor a
- * term frequency is multiplied by. Depends on collection statistics, so callers cache it per
- * statistics version.
+ * A server's BM25F term weights under the current collection statistics: for each term and tool
+ * the saturated frequency `f / (k1 + f)`, where `f` adds up the term's frequency in each field
+ * times `fieldWeight / (1 - b + b × length / averageLength)`. Worked out per term on first use
+ * and kept until the statistics move (the index decides when).
  */
-export function fieldFactors(segment: ServerSegment, stats: SearchStats, weights: RankingWeights): Float32Array {
-  const factors = new Float32Array(segment.tools.length * fields);
-  fieldNames.forEach((field, f) => {
-    const weight = weights.fields[field];
-    const b = weights.lengthNormalization[field];
-    const average = stats.averageFieldLengths[f] || 1;
-    for (let tool = 0; tool < segment.tools.length; tool++) {
-      const length = segment.fieldLengths[tool * fields + f] as number;
-      factors[tool * fields + f] = weight / (1 - b + (b * length) / average);
+export class SegmentWeights {
+  readonly #segment: ServerSegment;
+  readonly #factors: Float32Array;
+  readonly #k1: number;
+  readonly #saturations = new Map<string, Float32Array>();
+
+  constructor(segment: ServerSegment, averageFieldLengths: Float64Array, weights: RankingWeights) {
+    this.#segment = segment;
+    this.#k1 = weights.k1;
+    const factors = new Float32Array(segment.tools.length * fields);
+    fieldNames.forEach((field, f) => {
+      const weight = weights.fields[field];
+      const b = weights.lengthNormalization[field];
+      const average = averageFieldLengths[f] || 1;
+      for (let tool = 0; tool < segment.tools.length; tool++) {
+        const length = segment.fieldLengths[tool * fields + f] as number;
+        factors[tool * fields + f] = weight / (1 - b + (b * length) / average);
+      }
+    });
+    this.#factors = factors;
+  }
+
+  /** Per posting of `term` (same order as the postings), its saturated BM25F frequency; undefined when the server lacks the term. */
+  saturation(term: string): Float32Array | undefined {
+    const cached = this.#saturations.get(term);
+    if (cached) return cached;
+    const postings = this.#segment.postings.get(term);
+    if (!postings) return undefined;
+    const { tools, frequencies } = postings;
+    const saturation = new Float32Array(tools.length);
+    for (let p = 0; p < tools.length; p++) {
+      const tool = tools[p] as number;
+      let frequency = 0;
+      for (let f = 0; f < fields; f++) {
+        const tf = frequencies[p * fields + f] as number;
+        if (tf !== 0) frequency += tf * (this.#factors[tool * fields + f] as number);
+      }
+      saturation[p] = frequency / (this.#k1 + frequency);
     }
+    this.#saturations.set(term, saturation);
+    return saturation;
+  }
+}
+
+/** A term's postings in a layout's global numbering, with each posting's saturated BM25F frequency. */
+export interface TermPostings {
+  readonly tools: Int32Array;
+  readonly saturation: Float32Array;
+}
+
+/** Gathers a term's postings from every server of a layout into one list. */
+export function gatherPostings(term: string, layout: ToolLayout, holders: Iterable<ServerSegment>, weightsOf: (segment: ServerSegment) => SegmentWeights): TermPostings | undefined {
+  const parts: { offset: number; tools: Int32Array; saturation: Float32Array }[] = [];
+  let length = 0;
+  for (const segment of holders) {
+    const offset = layout.offsets.get(segment);
+    const tools = segment.postings.get(term)?.tools;
+    const saturation = weightsOf(segment).saturation(term);
+    if (offset === undefined || !tools || !saturation) continue;
+    parts.push({ offset, tools, saturation });
+    length += tools.length;
+  }
+  if (length === 0) return undefined;
+  const tools = new Int32Array(length);
+  const saturation = new Float32Array(length);
+  let at = 0;
+  for (const part of parts) {
+    for (let p = 0; p < part.tools.length; p++) tools[at + p] = part.offset + (part.tools[p] as number);
+    saturation.set(part.saturation, at);
+    at += part.tools.length;
+  }
+  return { tools, saturation };
+}
+
+/** Where each server's tools sit in one global numbering, so scores for all servers share one set of arrays. */
+export interface ToolLayout {
+  readonly segments: readonly ServerSegment[];
+  /** The first global number of each segment's tools, by segment. */
+  readonly offsets: ReadonlyMap<ServerSegment, number>;
+  /** The same, by the segment's position in `segments`. */
+  readonly offsetAt: Int32Array;
+  /** Global number → its segment's position in `segments`. */
+  readonly segmentOf: Int32Array;
+  readonly toolCount: number;
+}
+
+export function layoutTools(segments: readonly ServerSegment[]): ToolLayout {
+  const offsets = new Map<ServerSegment, number>();
+  let total = 0;
+  for (const segment of segments) {
+    offsets.set(segment, total);
+    total += segment.tools.length;
+  }
+  const segmentOf = new Int32Array(total);
+  const offsetAt = new Int32Array(segments.length);
+  segments.forEach((segment, i) => {
+    offsetAt[i] = offsets.get(segment) as number;
+    segmentOf.fill(i, offsetAt[i], (offsetAt[i] as number) + segment.tools.length);
   });
-  return factors;
+  return { segments, offsets, offsetAt, segmentOf, toolCount: total };
 }
 
 /**
- * BM25F over one server's tools. Per concept a tool keeps its best alternative (the word or one
- * synonym); concept scores add up. The sum is then scaled by the share of concepts the tool
- * matches (a concept met only in passing, say in a parameter description, counts partly), by
- * `serverFactor` (how well the server matches), by how fully the tool's own name was asked for,
- * and down for deprecated tools.
+ * BM25F over the tools of the given servers. Per concept a tool keeps its best alternative (the
+ * word or one synonym); concept scores add up. The sum is then scaled by the share of concepts the
+ * tool matches (a concept met only in passing, say in a parameter description, counts partly), by
+ * its server's factor (how well the server matches the query), by how fully the tool's own name
+ * was asked for, and down for deprecated tools. Work is proportional to the postings touched.
  */
-export function scoreSegment(
+export function scoreTools(
   query: PreparedQuery,
-  segment: ServerSegment,
-  factors: Float32Array,
+  layout: ToolLayout,
+  postingsOf: (term: string) => TermPostings | undefined,
+  serverFactorOf: (segment: ServerSegment) => number,
   weights: RankingWeights,
-  serverFactor: number,
   scratch: ScoringScratch,
   out: TopTools,
 ): void {
-  scratch.ensure(segment.tools.length);
+  scratch.ensure(layout.toolCount);
   const { scores, matched, best, alternativeSum, touched, seen, alternativeTools, conceptTools } = scratch;
   let touchedCount = 0;
 
@@ -108,18 +197,13 @@ export function scoreSegment(
     for (const alternative of concept.alternatives) {
       let alternativeCount = 0;
       for (const { term, idf } of alternative.terms) {
-        const postings = segment.postings.get(term);
+        const postings = postingsOf(term);
         if (!postings) continue;
-        const { tools, frequencies } = postings;
+        const { tools, saturation } = postings;
         for (let p = 0; p < tools.length; p++) {
           const tool = tools[p] as number;
-          let frequency = 0;
-          for (let f = 0; f < fields; f++) {
-            const tf = frequencies[p * fields + f] as number;
-            if (tf !== 0) frequency += tf * (factors[tool * fields + f] as number);
-          }
           if (alternativeSum[tool] === 0) alternativeTools[alternativeCount++] = tool;
-          alternativeSum[tool] = (alternativeSum[tool] as number) + (idf * frequency) / (weights.k1 + frequency);
+          alternativeSum[tool] = (alternativeSum[tool] as number) + idf * (saturation[p] as number);
         }
       }
       for (let i = 0; i < alternativeCount; i++) {
@@ -145,17 +229,21 @@ export function scoreSegment(
   }
 
   const conceptTotal = query.concepts.length;
+  const serverFactors = new Float64Array(layout.segments.length).fill(Number.NaN);
   for (let i = 0; i < touchedCount; i++) {
-    const tool = touched[i] as number;
-    const raw = scores[tool] as number;
-    const coverage = Math.pow((matched[tool] as number) / conceptTotal, weights.coverage);
-    const nameMatch = nameCoverage(segment.nameTerms[tool] ?? [], query.queryTerms);
-    const deprecated = segment.deprecated[tool] ? weights.deprecated : 1;
-    const score = raw * coverage * serverFactor * (1 + weights.nameMatch * nameMatch) * deprecated;
-    if (score > 0) out.offer(segment, tool, score);
-    scores[tool] = 0;
-    matched[tool] = 0;
-    seen[tool] = 0;
+    const global = touched[i] as number;
+    const at = layout.segmentOf[global] as number;
+    const segment = layout.segments[at] as ServerSegment;
+    const tool = global - (layout.offsetAt[at] as number);
+    if (Number.isNaN(serverFactors[at])) serverFactors[at] = serverFactorOf(segment);
+    const coverage = Math.pow((matched[global] as number) / conceptTotal, weights.coverage);
+    const base = (scores[global] as number) * coverage * (serverFactors[at] as number) * (segment.deprecated[tool] ? weights.deprecated : 1);
+    scores[global] = 0;
+    matched[global] = 0;
+    seen[global] = 0;
+    // The name bonus can at most multiply by (1 + nameMatch): skip tools that cannot make the top even so.
+    if (base <= 0 || base * (1 + weights.nameMatch) < out.threshold()) continue;
+    out.offer(segment, tool, base * (1 + weights.nameMatch * nameCoverage(segment.nameTerms[tool] ?? [], query.queryTerms)));
   }
 }
 
@@ -166,6 +254,11 @@ export class TopTools {
 
   constructor(k: number) {
     this.#k = k;
+  }
+
+  /** The score a tool must beat to be kept (0 until `k` tools are held). */
+  threshold(): number {
+    return this.#items.length === this.#k ? (this.#items[this.#items.length - 1] as ScoredTool).score : 0;
   }
 
   offer(segment: ServerSegment, tool: number, score: number): void {

@@ -6,7 +6,7 @@ import { defaultSynonymGroups } from "./default-synonyms.js";
 import { defaultWrapperPath } from "./default-wrapper-path.js";
 import { summarizeDescription } from "./describe-tool.js";
 import { planQuery } from "./query-plan.js";
-import { fieldFactors, prepareQuery, scoreSegment, ScoringScratch, TopTools, type ScoredTool } from "./score-tools.js";
+import { gatherPostings, layoutTools, prepareQuery, scoreTools, ScoringScratch, SegmentWeights, TopTools, type ScoredTool, type TermPostings, type ToolLayout } from "./score-tools.js";
 import type { SearchStats } from "./search-stats.js";
 import { searchDetails, type RankingWeights, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
 import { buildServerSegment, fieldCount, type ServerSegment } from "./server-segment.js";
@@ -55,11 +55,19 @@ export class ToolSearchIndex {
   readonly #serverPostings = new Map<string, Map<string, number>>();
   readonly #profileLengths = new Map<string, number>();
   readonly #serverNames = new Map<string, Set<string>>();
-  readonly #factors = new Map<string, { version: number; factors: Float32Array }>();
+  readonly #termWeights = new Map<string, { version: number; weights: SegmentWeights }>();
+  /** The average field lengths the cached term weights were computed with. */
+  #referenceAverages: Float64Array | undefined;
   readonly #scratch = new ScoringScratch();
+  /** term → the servers whose tools contain it. */
+  readonly #segmentsWithTerm = new Map<string, Set<ServerSegment>>();
+  /** All servers' tools in one numbering; rebuilt on the next search after a change. */
+  #layout: ToolLayout | undefined;
+  /** Per term, its postings over the whole layout (gathered on first use, dropped on any change). */
+  readonly #globalPostings = new Map<string, TermPostings | null>();
   #toolCount = 0;
   #profileLengthSum = 0;
-  /** Bumped whenever the collection changes, so cached BM25F factors are recomputed. */
+  /** Bumped when the average field lengths drift, so cached term weights are recomputed. */
   #version = 0;
 
   constructor(options: ToolSearchIndexOptions = {}) {
@@ -173,15 +181,30 @@ export class ToolSearchIndex {
     const plan = planQuery(query, this.#analyzer, this.#synonyms, this.#weights, (term) => this.#documentFrequency.has(term));
     if (plan.concepts.length === 0) return [];
     const stats = this.#stats();
+    this.#checkDrift(stats);
     const relevance = serverRelevance(plan, stats, this.#weights);
     const mentions = serverMentions(plan, stats, this.#segments);
     const prepared = prepareQuery(plan, stats, this.#weights);
+    const global = options.server === undefined;
+    const layout = global ? (this.#layout ??= layoutTools([...this.#segments.values()])) : layoutTools(segments);
     const top = new TopTools(limit);
-    for (const segment of segments) {
-      const serverFactor =
-        (1 + this.#weights.serverBoost * (relevance.get(segment.server) ?? 0)) * (1 + this.#weights.mentionBoost * (mentions.get(segment.server) ?? 0));
-      scoreSegment(prepared, segment, this.#factorsOf(segment, stats), this.#weights, serverFactor, this.#scratch, top);
-    }
+    scoreTools(
+      prepared,
+      layout,
+      (term) => {
+        if (!global) return gatherPostings(term, layout, segments, (segment) => this.#termWeightsOf(segment));
+        let postings = this.#globalPostings.get(term);
+        if (postings === undefined) {
+          postings = gatherPostings(term, layout, this.#segmentsWithTerm.get(term) ?? [], (segment) => this.#termWeightsOf(segment)) ?? null;
+          this.#globalPostings.set(term, postings);
+        }
+        return postings ?? undefined;
+      },
+      (segment) => (1 + this.#weights.serverBoost * (relevance.get(segment.server) ?? 0)) * (1 + this.#weights.mentionBoost * (mentions.get(segment.server) ?? 0)),
+      this.#weights,
+      this.#scratch,
+      top,
+    );
     return this.#present(top.results(), detail);
   }
 
@@ -211,12 +234,27 @@ export class ToolSearchIndex {
     });
   }
 
-  #factorsOf(segment: ServerSegment, stats: SearchStats): Float32Array {
-    const cached = this.#factors.get(segment.server);
-    if (cached?.version === this.#version) return cached.factors;
-    const factors = fieldFactors(segment, stats, this.#weights);
-    this.#factors.set(segment.server, { version: this.#version, factors });
-    return factors;
+  /**
+   * The segment's cached term weights. They depend on the average field lengths, which barely move
+   * when one server of many changes; they are recomputed (lazily, per server) only once an average
+   * drifts more than 5% from the one they were computed with.
+   */
+  #termWeightsOf(segment: ServerSegment): SegmentWeights {
+    const cached = this.#termWeights.get(segment.server);
+    if (cached?.version === this.#version) return cached.weights;
+    const weights = new SegmentWeights(segment, this.#referenceAverages as Float64Array, this.#weights);
+    this.#termWeights.set(segment.server, { version: this.#version, weights });
+    return weights;
+  }
+
+  #checkDrift(stats: SearchStats): void {
+    const reference = this.#referenceAverages;
+    const drifted = !reference || stats.averageFieldLengths.some((average, f) => Math.abs(average - (reference[f] as number)) > 0.05 * Math.max(average, 1e-9));
+    if (drifted) {
+      this.#referenceAverages = Float64Array.from(stats.averageFieldLengths);
+      this.#version++;
+      this.#globalPostings.clear();
+    }
   }
 
   #stats(): SearchStats {
@@ -236,8 +274,19 @@ export class ToolSearchIndex {
 
   /** Adds (sign 1) or subtracts (sign -1) a segment's share of the collection statistics. */
   #account(segment: ServerSegment, sign: 1 | -1): void {
-    this.#version++;
-    if (sign < 0) this.#factors.delete(segment.server);
+    this.#termWeights.delete(segment.server);
+    this.#layout = undefined;
+    this.#globalPostings.clear();
+    for (const term of segment.postings.keys()) {
+      let holders = this.#segmentsWithTerm.get(term);
+      if (sign > 0) {
+        if (!holders) this.#segmentsWithTerm.set(term, (holders = new Set()));
+        holders.add(segment);
+      } else if (holders) {
+        holders.delete(segment);
+        if (holders.size === 0) this.#segmentsWithTerm.delete(term);
+      }
+    }
     this.#toolCount += sign * segment.tools.length;
     for (const [term, postings] of segment.postings) {
       const next = (this.#documentFrequency.get(term) ?? 0) + sign * postings.tools.length;
