@@ -138,7 +138,7 @@ describe("ToolSearchIndex options", () => {
 });
 
 describe("ToolSearchIndex updates", () => {
-  it("re-indexes only servers that changed and keeps statistics exact", () => {
+  it("re-indexes only servers that changed and ranks as a fresh index would", () => {
     const index = new ToolSearchIndex();
     expect(index.syncServers([github, slack])).toEqual({ added: ["github", "slack"], updated: [], removed: [], unchanged: [] });
     expect(index.setServer(github)).toBe(false);
