@@ -46,6 +46,12 @@ describe("planQuery", () => {
     expect(alternativesOf("it's the customer's invoice", "custom")?.[0]).toBe("custom@1");
   });
 
+  it("weighs a name or message after called/named/titled/saying as content", () => {
+    expect(alternativesOf("create a repo called payments-api, then open it", "payment")?.[0]).toBe("payment@0.4");
+    expect(alternativesOf("create a repo called payments-api, then open it", "open")?.[0]).toBe("open@1");
+    expect(alternativesOf("post an update saying we ship friday", "ship")?.[0]).toBe("ship@0.4");
+  });
+
   it("answers no concepts for a query of filler words", () => {
     expect(plan("can you please do it for me")).toEqual([]);
   });

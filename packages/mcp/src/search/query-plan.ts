@@ -82,13 +82,15 @@ export function planQuery(
 
 /**
  * The query's words, for each the parts of a CamelCase or letter-digit word ("GitHub": git, hub),
- * and whether it stands inside quotes ("...", '...', `...`, “...”).
+ * and whether it is content rather than the task: inside quotes ("...", '...', `...`, “...”) or
+ * a name or message after "called", "named", "titled" or "saying".
  */
 function queryWords(query: string): { words: string[]; parts: (readonly string[] | undefined)[]; quoted: boolean[] } {
   const words: string[] = [];
   const parts: (readonly string[] | undefined)[] = [];
   const quoted: boolean[] = [];
-  const quotedSpan = /(?<![\p{L}\p{N}])(?:"([^"]+)"|'([^']+)'(?![\p{L}\p{N}])|`([^`]+)`|“([^”]+)”|‘([^’]+)’)/gu;
+  // Quoted text, and what follows "called", "named", "titled" or "saying" up to the clause's end.
+  const quotedSpan = /(?<![\p{L}\p{N}])(?:"([^"]+)"|'([^']+)'(?![\p{L}\p{N}])|`([^`]+)`|“([^”]+)”|‘([^’]+)’)|\b(?:called|named|titled|saying)\s+([^,.;:!?"“‘`]+)/giu;
   let last = 0;
   const add = (text: string, inQuotes: boolean): void => {
     for (const chunk of splitChunks(text)) {
@@ -102,9 +104,11 @@ function queryWords(query: string): { words: string[]; parts: (readonly string[]
     }
   };
   for (const match of query.matchAll(quotedSpan)) {
-    add(query.slice(last, match.index), false);
-    add(match.slice(1).find((group) => group !== undefined) ?? "", true);
-    last = (match.index ?? 0) + match[0].length;
+    const content = match.slice(1).find((group) => group !== undefined) ?? "";
+    const contentStart = (match.index ?? 0) + match[0].lastIndexOf(content);
+    add(query.slice(last, contentStart), false);
+    add(content, true);
+    last = contentStart + content.length;
   }
   add(query.slice(last), false);
   return { words, parts, quoted };
