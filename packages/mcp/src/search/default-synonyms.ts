@@ -96,4 +96,5 @@ export const defaultSynonymGroups: readonly (readonly string[])[] = [
   ["available", "free", "availability", "busy"],
   ["app", "application"],
   ["upcoming", "coming up", "next", "future"],
+  ["date", "day", "week", "today", "tomorrow", "yesterday", "due", "deadline"],
 ];

@@ -52,6 +52,12 @@ describe("planQuery", () => {
     expect(alternativesOf("post an update saying we ship friday", "ship")?.[0]).toBe("ship@0.4");
   });
 
+  it("turns who/when/where into the kind of thing asked for", () => {
+    const concepts = plan("who is in the channel");
+    expect(concepts.map((concept) => concept.term)).toEqual(["who", "channel"]);
+    expect(alternativesOf("who is in the channel", "who")).toEqual(["user@0.5", "member@0.5", "peopl@0.5"]);
+  });
+
   it("answers no concepts for a query of filler words", () => {
     expect(plan("can you please do it for me")).toEqual([]);
   });

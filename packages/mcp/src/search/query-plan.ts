@@ -29,6 +29,13 @@ export interface QueryPlan {
 
 type MutableConcept = { term: string; alternatives: QueryAlternative[] };
 
+/** Question words say what kind of answer is wanted, though they are stop words themselves. */
+const questionWords: Readonly<Record<string, readonly string[]>> = {
+  who: ["user", "member", "people"],
+  when: ["date", "time", "schedule"],
+  where: ["location", "place", "address"],
+};
+
 /**
  * Analyzes a query and attaches synonyms and compounds to the concepts they stand for.
  * `isKnownTerm` says whether the index has a term at all (compounds are only tried when it does).
@@ -50,6 +57,11 @@ export function planQuery(
     const term = analyzer.term(word);
     if (term === undefined) {
       conceptOfWord.push(undefined);
+      const hints = questionWords[word];
+      if (hints && !concepts.some((concept) => concept.term === word)) {
+        const alternatives = hints.map((hint) => ({ terms: analyzer.terms(hint), weight: weights.synonym, source: "synonym" as const }));
+        concepts.push({ term: word, alternatives });
+      }
       return;
     }
     let index = concepts.findIndex((concept) => concept.term === term);
