@@ -7,9 +7,10 @@ import { defaultWrapperPath } from "./default-wrapper-path.js";
 import { summarizeDescription } from "./describe-tool.js";
 import { planQuery } from "./query-plan.js";
 import { gatherPostings, layoutTools, prepareQuery, scoreTools, ScoringScratch, SegmentWeights, TopTools, type ScoredTool, type TermPostings, type ToolLayout } from "./score-tools.js";
+import { CollectionStats } from "./collection-stats.js";
 import type { SearchStats } from "./search-stats.js";
 import { searchDetails, type RankingWeights, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
-import { buildServerSegment, fieldCount, type ServerSegment } from "./server-segment.js";
+import { buildServerSegment, type ServerSegment } from "./server-segment.js";
 import { serverMentions, serverRelevance } from "./server-signals.js";
 import { SynonymTable } from "./synonym-table.js";
 import { TextAnalyzer, type TextAnalyzerOptions } from "./text-analyzer.js";
@@ -50,23 +51,15 @@ export class ToolSearchIndex {
   readonly #maxLimit: number;
   readonly #wrapperPath: WrapperPathResolver;
   readonly #segments = new Map<string, ServerSegment>();
-  readonly #documentFrequency = new Map<string, number>();
-  readonly #fieldLengthSums = new Float64Array(fieldCount);
-  readonly #serverPostings = new Map<string, Map<string, number>>();
-  readonly #profileLengths = new Map<string, number>();
-  readonly #serverNames = new Map<string, Set<string>>();
+  readonly #collection = new CollectionStats();
   readonly #termWeights = new Map<string, { version: number; weights: SegmentWeights }>();
   /** The average field lengths the cached term weights were computed with. */
   #referenceAverages: Float64Array | undefined;
   readonly #scratch = new ScoringScratch();
-  /** term → the servers whose tools contain it. */
-  readonly #segmentsWithTerm = new Map<string, Set<ServerSegment>>();
   /** All servers' tools in one numbering; rebuilt on the next search after a change. */
   #layout: ToolLayout | undefined;
   /** Per term, its postings over the whole layout (gathered on first use, dropped on any change). */
   readonly #globalPostings = new Map<string, TermPostings | null>();
-  #toolCount = 0;
-  #profileLengthSum = 0;
   /** Bumped when the average field lengths drift, so cached term weights are recomputed. */
   #version = 0;
 
@@ -81,7 +74,7 @@ export class ToolSearchIndex {
 
   /** Number of tools indexed. */
   get toolCount(): number {
-    return this.#toolCount;
+    return this.#collection.toolCount;
   }
 
   /** The most results one search returns. */
@@ -178,9 +171,9 @@ export class ToolSearchIndex {
       for (const segment of segments) segment.tools.forEach((_, tool) => top.offer(segment, tool, 0));
       return this.#present(top.results(), detail);
     }
-    const plan = planQuery(query, this.#analyzer, this.#synonyms, this.#weights, (term) => this.#documentFrequency.has(term));
+    const plan = planQuery(query, this.#analyzer, this.#synonyms, this.#weights, (term) => this.#collection.has(term));
     if (plan.concepts.length === 0) return [];
-    const stats = this.#stats();
+    const stats = this.#collection.snapshot();
     this.#checkDrift(stats);
     const relevance = serverRelevance(plan, stats, this.#weights);
     const mentions = serverMentions(plan, stats, this.#segments);
@@ -195,7 +188,7 @@ export class ToolSearchIndex {
         if (!global) return gatherPostings(term, layout, segments, (segment) => this.#termWeightsOf(segment));
         let postings = this.#globalPostings.get(term);
         if (postings === undefined) {
-          postings = gatherPostings(term, layout, this.#segmentsWithTerm.get(term) ?? [], (segment) => this.#termWeightsOf(segment)) ?? null;
+          postings = gatherPostings(term, layout, this.#collection.segmentsWith(term) ?? [], (segment) => this.#termWeightsOf(segment)) ?? null;
           this.#globalPostings.set(term, postings);
         }
         return postings ?? undefined;
@@ -257,69 +250,13 @@ export class ToolSearchIndex {
     }
   }
 
-  #stats(): SearchStats {
-    const averageFieldLengths = new Float64Array(fieldCount);
-    for (let f = 0; f < fieldCount; f++) averageFieldLengths[f] = this.#toolCount ? (this.#fieldLengthSums[f] as number) / this.#toolCount : 0;
-    return {
-      toolCount: this.#toolCount,
-      documentFrequency: this.#documentFrequency,
-      averageFieldLengths,
-      serverCount: this.#segments.size,
-      serverPostings: this.#serverPostings,
-      profileLengths: this.#profileLengths,
-      averageProfileLength: this.#segments.size ? this.#profileLengthSum / this.#segments.size : 1,
-      serverNames: this.#serverNames,
-    };
-  }
-
-  /** Adds (sign 1) or subtracts (sign -1) a segment's share of the collection statistics. */
+  /** Adds (sign 1) or subtracts (sign -1) a segment's share of the collection, dropping what depended on it. */
   #account(segment: ServerSegment, sign: 1 | -1): void {
     this.#termWeights.delete(segment.server);
     this.#layout = undefined;
     this.#globalPostings.clear();
-    for (const term of segment.postings.keys()) {
-      let holders = this.#segmentsWithTerm.get(term);
-      if (sign > 0) {
-        if (!holders) this.#segmentsWithTerm.set(term, (holders = new Set()));
-        holders.add(segment);
-      } else if (holders) {
-        holders.delete(segment);
-        if (holders.size === 0) this.#segmentsWithTerm.delete(term);
-      }
-    }
-    this.#toolCount += sign * segment.tools.length;
-    for (const [term, postings] of segment.postings) {
-      const next = (this.#documentFrequency.get(term) ?? 0) + sign * postings.tools.length;
-      if (next > 0) this.#documentFrequency.set(term, next);
-      else this.#documentFrequency.delete(term);
-    }
-    for (let i = 0; i < segment.fieldLengths.length; i++) {
-      const field = i % fieldCount;
-      this.#fieldLengthSums[field] = (this.#fieldLengthSums[field] as number) + sign * (segment.fieldLengths[i] as number);
-    }
-    for (const [term, frequency] of segment.profile) {
-      let servers = this.#serverPostings.get(term);
-      if (sign > 0) {
-        if (!servers) this.#serverPostings.set(term, (servers = new Map()));
-        servers.set(segment.server, frequency);
-      } else if (servers) {
-        servers.delete(segment.server);
-        if (servers.size === 0) this.#serverPostings.delete(term);
-      }
-    }
-    for (const term of segment.nameOfServer) {
-      let servers = this.#serverNames.get(term);
-      if (sign > 0) {
-        if (!servers) this.#serverNames.set(term, (servers = new Set()));
-        servers.add(segment.server);
-      } else if (servers) {
-        servers.delete(segment.server);
-        if (servers.size === 0) this.#serverNames.delete(term);
-      }
-    }
-    this.#profileLengthSum += sign * segment.profileLength;
-    if (sign > 0) this.#profileLengths.set(segment.server, segment.profileLength);
-    else this.#profileLengths.delete(segment.server);
+    if (sign > 0) this.#collection.add(segment);
+    else this.#collection.remove(segment);
   }
 }
 
