@@ -3,14 +3,9 @@ import { inverseDocumentFrequency, type SearchStats } from "./search-stats.js";
 import type { RankingWeights } from "./search-types.js";
 import { fieldNames } from "./search-types.js";
 import type { ServerSegment } from "./server-segment.js";
+import type { TopTools } from "./top-tools.js";
 
 const fields = fieldNames.length;
-
-export interface ScoredTool {
-  readonly segment: ServerSegment;
-  readonly tool: number;
-  readonly score: number;
-}
 
 /** Work arrays reused from search to search (sized for the largest server). */
 export class ScoringScratch {
@@ -245,42 +240,6 @@ export function scoreTools(
     if (base <= 0 || base * (1 + weights.nameMatch) < out.threshold()) continue;
     out.offer(segment, tool, base * (1 + weights.nameMatch * nameCoverage(segment.nameTerms[tool] ?? [], query.queryTerms)));
   }
-}
-
-/** Keeps the best `k` tools offered, best first; equal scores go by server, then tool name. */
-export class TopTools {
-  readonly #k: number;
-  readonly #items: ScoredTool[] = [];
-
-  constructor(k: number) {
-    this.#k = k;
-  }
-
-  /** The score a tool must beat to be kept (0 until `k` tools are held). */
-  threshold(): number {
-    return this.#items.length === this.#k ? (this.#items[this.#items.length - 1] as ScoredTool).score : 0;
-  }
-
-  offer(segment: ServerSegment, tool: number, score: number): void {
-    const items = this.#items;
-    if (items.length === this.#k && compareScored(score, segment, tool, items[items.length - 1] as ScoredTool) >= 0) return;
-    let at = items.length;
-    while (at > 0 && compareScored(score, segment, tool, items[at - 1] as ScoredTool) < 0) at--;
-    items.splice(at, 0, { segment, tool, score });
-    if (items.length > this.#k) items.pop();
-  }
-
-  results(): ScoredTool[] {
-    return [...this.#items];
-  }
-}
-
-function compareScored(score: number, segment: ServerSegment, tool: number, other: ScoredTool): number {
-  if (score !== other.score) return other.score - score;
-  if (segment.server !== other.segment.server) return segment.server < other.segment.server ? -1 : 1;
-  const name = segment.tools[tool]?.name ?? "";
-  const otherName = other.segment.tools[other.tool]?.name ?? "";
-  return name < otherName ? -1 : name > otherName ? 1 : 0;
 }
 
 /** The most a concept can score: its strongest alternative's summed IDF (terms the index lacks count nothing). */
