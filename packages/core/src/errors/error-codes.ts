@@ -14,6 +14,8 @@ export const errorCodes = {
   // 401 / 403
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  // a write to a read-only virtual folder (/mnt/skills, /mnt/user-data/uploads)
+  READ_ONLY_PATH: 403,
   // 404
   NOT_FOUND: 404,
   SKILL_NOT_FOUND: 404,
@@ -59,6 +61,8 @@ export const errorCodes = {
   CODE_BUILD_FAILED: 422,
   UNSUPPORTED_SOURCE: 422,
   INVALID_MARKETPLACE: 422,
+  // a skill's tools.json or resources.json (its specialist context) is malformed
+  SKILL_CONTEXT_INVALID: 422,
   // 502 / 504: an MCP server answered with a protocol error, or not in time
   MCP_PROTOCOL_ERROR: 502,
   MCP_CALL_TIMEOUT: 504,
