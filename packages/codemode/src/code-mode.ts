@@ -165,7 +165,7 @@ export class CodeMode {
         const bundle = await bundleProgram({ code: valid.code, language: valid.language, codeApiDir: execution.code_api_dir, mountPath: codeApiMountPath });
         if (!bundle.ok) {
           const message = generationProblem ? `${bundle.message}\n(${generationProblem})` : bundle.message;
-          return finish({ stderr: message }, "CODE_BUILD_FAILED", "the program could not be built; see stderr");
+          return finish({ stderr: `${message}\n` }, "CODE_BUILD_FAILED", "the program could not be built; see stderr");
         }
         source = bundle.source;
       }

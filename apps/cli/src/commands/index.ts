@@ -5,6 +5,7 @@ import { mcpCommand } from "./mcp.js";
 import { startCommand } from "./start.js";
 import { gatewayCommand } from "./gateway.js";
 import { toolsCommand } from "./tools.js";
+import { execCommand } from "./exec.js";
 
 /** Every top-level command, in the order `thinktank help` lists them. Add new ones here. */
-export const commands: readonly CliCommand[] = [skillsCommand, pluginsCommand, mcpCommand, startCommand, gatewayCommand, toolsCommand];
+export const commands: readonly CliCommand[] = [skillsCommand, pluginsCommand, mcpCommand, startCommand, gatewayCommand, toolsCommand, execCommand];
