@@ -7,7 +7,7 @@
  */
 export const defaultStopWords: ReadonlySet<string> = new Set([
   "a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "for", "with", "by", "from",
-  "at", "as", "into", "onto", "about", "via", "per", "than", "then", "so", "if", "else", "also",
+  "at", "as", "into", "onto", "about", "per", "than", "then", "so", "if", "else", "also",
   "is", "are", "was", "were", "be", "been", "being", "am", "it", "its", "it's", "this", "that",
   "these", "those", "there", "here", "i", "me", "my", "mine", "you", "your", "yours", "we", "our",
   "ours", "us", "they", "them", "their", "he", "she", "his", "her", "him", "one's",
