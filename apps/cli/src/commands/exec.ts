@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { ThinktankError } from "@thinktank/core";
 import { CodeMode, McpToolInvoker, codeLanguages, type CodeLanguage, type ExecuteCodeResult } from "@thinktank/codemode";
 import { createSandboxExecutor } from "@thinktank/sandbox";
-import type { CliCommand, CliIo } from "../cli-command.js";
+import type { CliCommand } from "../cli-command.js";
 import { connectProgressPrinter, openMcpContext } from "./mcp-context.js";
 
 const usageLine = "exec FILE|- [--language typescript|javascript|python] [--timeout S] [--thread ID] [--json]";
