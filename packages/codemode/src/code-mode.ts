@@ -8,7 +8,7 @@ import type { SandboxExecutor, SandboxResult } from "@thinktank/sandbox";
 import { ArgumentValidator } from "./bridge/argument-validator.js";
 import { ToolBridge } from "./bridge/tool-bridge.js";
 import { CodeModeCatalog } from "./catalog/code-mode-catalog.js";
-import type { ExecuteCodeInput, ExecuteCodeResult, ExecutionPlace, SearchToolsHit, SearchToolsInput, ServerSummary } from "./code-mode-types.js";
+import type { CodeLanguage, ExecuteCodeInput, ExecuteCodeResult, ExecutionPlace, SearchToolsHit, SearchToolsInput, ServerSummary } from "./code-mode-types.js";
 import { bundleProgram } from "./execute/bundle-program.js";
 import { validateExecuteInput } from "./execute/validate-execute-input.js";
 import type { ToolInvoker } from "./invoker/tool-invoker.js";
@@ -169,7 +169,7 @@ export class CodeMode {
         }
         source = bundle.source;
       }
-      const workspaceDir = place.workspaceDir ?? this.options.executor.workspaceFor(place.threadId ?? this.options.defaultThreadId ?? "default");
+      const workspaceDir = this.workspaceOf(place);
       const bridge = await ToolBridge.open({
         router: { find: (server) => this.catalog.invokerFor(server), serverNames: () => this.catalog.serverNames() },
         validator: this.validator,
@@ -186,7 +186,7 @@ export class CodeMode {
           language: valid.language === "python" ? "python" : "javascript",
           source,
           workspaceDir,
-          mounts: [{ hostPath: execution.code_api_dir, sandboxPath: codeApiMountPath }],
+          mounts: this.mounts(),
           ...(valid.language === "python" ? { env: { PYTHONPATH: `${codeApiMountPath}/python` } } : {}),
           bridgeSocket: bridge.socketPath,
           bridgeToken: bridge.token,
@@ -214,6 +214,29 @@ export class CodeMode {
       this.logger.error({ err: String(error) }, "execute_code failed");
       return finish({}, code, (error as Error).message);
     }
+  }
+
+  /**
+   * Starts sandbox workers for this place ahead of its first program (e.g. when a thread starts), so
+   * execute_code does not wait for one. Never rejects.
+   */
+  async prewarm(place: ExecutionPlace = {}, language: CodeLanguage = "typescript"): Promise<void> {
+    try {
+      const workspaceDir = this.workspaceOf(place);
+      fs.mkdirSync(this.options.config.code_execution.code_api_dir, { recursive: true });
+      await this.options.executor.prewarm({ language: language === "python" ? "python" : "javascript", workspaceDir, mounts: this.mounts() });
+    } catch (error) {
+      this.logger.warn({ err: String(error) }, "prewarming the sandbox failed");
+    }
+  }
+
+  /** The thread's workspace on the host (created on first use). */
+  private workspaceOf(place: ExecutionPlace): string {
+    return place.workspaceDir ?? this.options.executor.workspaceFor(place.threadId ?? this.options.defaultThreadId ?? "default");
+  }
+
+  private mounts(): { hostPath: string; sandboxPath: string }[] {
+    return [{ hostPath: this.options.config.code_execution.code_api_dir, sandboxPath: codeApiMountPath }];
   }
 
   /** Stops listening for tool-list changes, closes running bridges and removes the socket folder. */
