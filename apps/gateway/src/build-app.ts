@@ -22,13 +22,15 @@ import healthRoutes from "./routes/health.js";
 import mcpRoutes from "./routes/mcp.js";
 import pluginsRoutes from "./routes/plugins.js";
 import skillsRoutes from "./routes/skills.js";
+import toolsRoutes from "./routes/tools.js";
 
 const routePlugins: readonly RoutePlugin[] = [
   healthRoutes,
   mcpRoutes,
   skillsRoutes,
   pluginsRoutes,
-  // toolsRoutes (and any later area): one line each
+  toolsRoutes,
+  // any later area: one line each
 ];
 
 declare module "fastify" {

@@ -2,6 +2,8 @@ import type { Config, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore } from "@thinktank/core";
 import { PluginManager } from "@thinktank/plugins";
 import type { SkillsService } from "@thinktank/skills";
+import { createToolsService, registryToolEntrySchema } from "@thinktank/tools";
+import type { ToolsService } from "@thinktank/tools";
 
 /** An MCP server a plugin brings, as the plugins library reports it for GET /api/mcp/servers. */
 export interface PluginServer {
@@ -29,11 +31,13 @@ export interface GatewayDeps {
   readonly plugins?: PluginManager;
   /** Skills (routes/skills.ts). When absent the route builds one over skills/public and skills/custom; pass one made with createSkillsService({ extraSources }) to list plugin skills too. */
   readonly skills?: SkillsService;
+  /** Registered script tools: registry, executor, execution log (routes/tools.ts). */
+  readonly tools?: ToolsService;
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
 export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
-  const store = overrides.store ?? new ExtensionsStore(config.extensions_config);
+  const store = overrides.store ?? new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
   const plugins =
     overrides.plugins ??
     new PluginManager({ pluginsDir: config.plugins.path, store, env: config.env, containerPath: config.skills.container_path, limits: archiveLimitsFromConfig(config) });
@@ -42,6 +46,7 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
     store,
     plugins,
     listPluginServers: () => plugins.pluginServers(),
+    tools: overrides.tools ?? createToolsService(config, { store }),
     ...overrides,
   };
 }
