@@ -122,6 +122,22 @@ describe("ToolBridge", () => {
     expect(huge.status).toBe(413);
   });
 
+  it("runs at most maxConcurrentCalls calls at once; the others wait their turn", async () => {
+    await bridge.close();
+    bridge = await ToolBridge.open({
+      router: { find: (server) => catalog.invokerFor(server), serverNames: () => catalog.serverNames() },
+      validator: new ArgumentValidator(),
+      socketPath: path.join(temp.dir, "b.sock"),
+      maxConcurrentCalls: 2,
+    });
+    const started = performance.now();
+    const replies = await Promise.all(Array.from({ length: 6 }, () => call("test", "slow", { ms: 300 })));
+    // Three rounds of two: never less than 900 ms, however fast the machine.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(880);
+    expect(replies.every((reply) => reply.status === 200)).toBe(true);
+    expect(bridge.calls().tools_called).toHaveLength(6);
+  });
+
   it("stops answering and removes its socket when closed", async () => {
     await bridge.close();
     await expect(call("test", "echo", { text: "x" })).rejects.toThrow(/ENOENT|ECONNREFUSED/);

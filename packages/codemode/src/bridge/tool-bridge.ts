@@ -27,6 +27,8 @@ export interface ToolBridgeOptions {
   readonly maxBodyBytes?: number;
   /** Calls kept in the audit trail. @default 100 */
   readonly maxRecords?: number;
+  /** Tool calls of one execution running at once; more wait their turn (a Promise.all over 5,000 calls must not flood a server). @default 16 */
+  readonly maxConcurrentCalls?: number;
   /** @default performance.now */
   readonly now?: () => number;
 }
@@ -48,6 +50,8 @@ export class ToolBridge {
   private readonly aborter = new AbortController();
   private readonly now: () => number;
   private readonly expectedDigest: Buffer;
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
   private closed = false;
 
   private constructor(
@@ -136,7 +140,7 @@ export class ToolBridge {
       const definition = await findTool(invoker, server, tool);
       const check = this.options.validator.check(definition, args);
       if (!check.ok) throw new ThinktankError("VALIDATION_FAILED", `invalid arguments for ${label}: ${check.problems.join("; ")}`, { details: { problems: check.problems } });
-      const result = await invoker.callTool(server, tool, args, { signal });
+      const result = await this.throttled(signal, () => invoker.callTool(server, tool, args, { signal }));
       const isError = result.isError === true;
       const content = Array.isArray(result.content) ? result.content : [];
       this.log.add({
@@ -150,6 +154,20 @@ export class ToolBridge {
       const failure = failureFromError(error);
       this.record(label, started, failure);
       send(response, failure);
+    }
+  }
+
+  /** Runs `call` when fewer than maxConcurrentCalls are running; a finishing call hands its slot to the next in line. */
+  private async throttled<T>(signal: AbortSignal, call: () => Promise<T>): Promise<T> {
+    if (this.running >= (this.options.maxConcurrentCalls ?? 16)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      if (signal.aborted) throw new ThinktankError("SERVICE_UNAVAILABLE", "the call was cancelled: the program ended");
+      return await call();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
     }
   }
 
