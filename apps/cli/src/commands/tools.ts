@@ -1,5 +1,6 @@
 import { isThinktankError } from "@thinktank/core";
 import type { CliCommand, CliIo } from "../cli-command.js";
+import { runToolsCall } from "./tools-call.js";
 import { runToolsSearch } from "./tools-search.js";
 
 /** One `thinktank tools <name>` subcommand. */
@@ -14,14 +15,15 @@ export const toolsSubcommands: Readonly<Record<string, ToolsSubcommand>> = {
     usage: "tools search QUERY [--server S] [--detail name|desc|full] [--limit K] [--catalog DIR] [--batch FILE.jsonl] [--json]",
     run: runToolsSearch,
   },
+  call: { usage: "tools call NAME --args '<json>' [--json]", run: runToolsCall },
 };
 
-/** `thinktank tools`: find tools by what they do (and, later, call registered tools). */
+/** `thinktank tools`: find tools by what they do, and call registered tools. */
 export function createToolsCommand(subcommands: Readonly<Record<string, ToolsSubcommand>> = toolsSubcommands): CliCommand {
   const usage = Object.values(subcommands).map((subcommand) => subcommand.usage);
   return {
     name: "tools",
-    summary: "Tools: search the tool catalog by what a tool does",
+    summary: "Tools: search the tool catalog by what a tool does, call a registered tool",
     usage,
     async run(args, io) {
       const [name, ...rest] = args;
