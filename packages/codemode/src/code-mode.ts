@@ -103,7 +103,7 @@ export class CodeMode {
 
   /** Connects servers whose tools are not known yet, then brings the search index and the code API up to date. */
   async prepare(): Promise<void> {
-    await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.()));
+    await this.discover();
     await this.catalog.codeApiReady();
   }
 
@@ -118,7 +118,7 @@ export class CodeMode {
    * listed first. Throws VALIDATION_FAILED for bad input and MCP_SERVER_NOT_FOUND for an unknown server.
    */
   async searchTools(input: SearchToolsInput): Promise<SearchToolsHit[]> {
-    await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.()));
+    await this.discover();
     this.catalog.refresh();
     if (input.server !== undefined && this.catalog.invokerFor(input.server) && !this.catalog.search.serverNames().includes(input.server)) {
       const summary = this.catalog.invokerFor(input.server)?.describe(input.server);
@@ -158,7 +158,7 @@ export class CodeMode {
         maxCodeBytes: this.options.maxCodeBytes ?? 1024 * 1024,
       });
       if (!valid.ok) return finish({}, "VALIDATION_FAILED", valid.message);
-      await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.()));
+      await this.discover();
       const generationProblem = await this.catalog.codeApiReady();
       let source = valid.code;
       if (valid.language !== "python") {
@@ -228,6 +228,11 @@ export class CodeMode {
     } catch (error) {
       this.logger.warn({ err: String(error) }, "prewarming the sandbox failed");
     }
+  }
+
+  /** Connects servers never listed (a server known to be down is not retried here). */
+  private async discover(): Promise<void> {
+    await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.()));
   }
 
   /** The thread's workspace on the host (created on first use). */
