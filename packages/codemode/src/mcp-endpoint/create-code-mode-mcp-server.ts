@@ -1,10 +1,10 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isThinktankError } from "@thinktank/core";
-import type { SearchDetail } from "@thinktank/mcp";
 import type { CodeMode } from "../code-mode.js";
-import type { CodeLanguage, ExecutionPlace } from "../code-mode-types.js";
+import type { ExecutionPlace } from "../code-mode-types.js";
 import { codeModeToolSpecs } from "../surface/code-mode-tool-specs.js";
+import { executeInput, searchInput } from "../surface/tool-inputs.js";
 
 export interface CodeModeMcpServerOptions {
   /** Whose workspace execute_code uses (the /mcp endpoint gives each session its own). */
@@ -28,23 +28,13 @@ export function createCodeModeMcpServer(codeMode: CodeMode, options: CodeModeMcp
     answer(() => ({ servers: codeMode.listServers() })),
   );
   server.registerTool(specs.searchTools.name, { description: specs.searchTools.description, inputSchema: specs.searchTools.shape, annotations: { readOnlyHint: true } }, (input) =>
-    answer(async () => ({
-      tools: await codeMode.searchTools({
-        query: input.query,
-        ...(input.server !== undefined ? { server: input.server } : {}),
-        ...(input.detail !== undefined ? { detail: input.detail as SearchDetail } : {}),
-        ...(input.limit !== undefined ? { limit: input.limit } : {}),
-      }),
-    })),
+    answer(async () => ({ tools: await codeMode.searchTools(searchInput(input)) })),
   );
   server.registerTool(
     specs.executeCode.name,
     { description: specs.executeCode.description, inputSchema: specs.executeCode.shape, annotations: { openWorldHint: true } },
     async (input, extra) => {
-      const result = await codeMode.executeCode(
-        { code: input.code, ...(input.language !== undefined ? { language: input.language as CodeLanguage } : {}), ...(input.timeout !== undefined ? { timeout: input.timeout } : {}) },
-        { ...options.place, signal: extra.signal },
-      );
+      const result = await codeMode.executeCode(executeInput(input), { ...options.place, signal: extra.signal });
       return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: { ...result }, isError: result.error !== undefined || result.exit_code !== 0 };
     },
   );

@@ -2,9 +2,9 @@ import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { isThinktankError } from "@thinktank/core";
 import { z } from "zod";
 import type { CodeMode } from "../code-mode.js";
-import type { CodeLanguage, ExecutionPlace } from "../code-mode-types.js";
-import type { SearchDetail } from "@thinktank/mcp";
+import type { ExecutionPlace } from "../code-mode-types.js";
 import { codeModeToolSpecs } from "./code-mode-tool-specs.js";
+import { executeInput, searchInput } from "./tool-inputs.js";
 
 /**
  * list_servers, search_tools and execute_code as LangChain tools for one thread (the agent's code
@@ -20,23 +20,13 @@ export function createCodeModeTools(codeMode: CodeMode, place: ExecutionPlace): 
   });
   const searchTools = tool(
     async (input) =>
-      answer(async () => ({
-        tools: await codeMode.searchTools({
-          query: input.query,
-          ...(input.server !== undefined ? { server: input.server } : {}),
-          ...(input.detail !== undefined ? { detail: input.detail as SearchDetail } : {}),
-          ...(input.limit !== undefined ? { limit: input.limit } : {}),
-        }),
-      })),
+      answer(async () => ({ tools: await codeMode.searchTools(searchInput(input)) })),
     { name: specs.searchTools.name, description: specs.searchTools.description, schema: z.object(specs.searchTools.shape) },
   );
   const executeCode = tool(
     async (input, config) => {
       const signal = (config as { signal?: AbortSignal } | undefined)?.signal ?? place.signal;
-      const result = await codeMode.executeCode(
-        { code: input.code, ...(input.language !== undefined ? { language: input.language as CodeLanguage } : {}), ...(input.timeout !== undefined ? { timeout: input.timeout } : {}) },
-        { ...place, ...(signal ? { signal } : {}) },
-      );
+      const result = await codeMode.executeCode(executeInput(input), { ...place, ...(signal ? { signal } : {}) });
       return JSON.stringify(result);
     },
     { name: specs.executeCode.name, description: specs.executeCode.description, schema: z.object(specs.executeCode.shape) },
