@@ -1,12 +1,46 @@
 // Public API of @thinktank/agent: every export is listed here by name.
-export { buildAgentServer, defaultRequestProviders } from "./server/build-agent-server.js";
+export { buildAgentServer } from "./server/build-agent-server.js";
 export type { AgentServer, AgentServerDeps } from "./server/build-agent-server.js";
 export { startAgentServer } from "./start-agent-server.js";
 export type { StartAgentServerOptions, StartResult } from "./start-agent-server.js";
-export { prepareRequest, rolePrompt } from "./request/prepare-request.js";
+export { prepareRequest, assembleRequest, joinSections, rolePrompt } from "./request/prepare-request.js";
 export type { PrepareRequestOptions } from "./request/prepare-request.js";
-export type { RequestContext, RequestInfo, RequestProvider, RequestContribution, PromptSection, ToolSurface } from "./request/request-context.js";
-export { buildLeadAgentGraph, leadAgentGraphId } from "./graph/build-lead-agent-graph.js";
+export { environmentSection } from "./request/environment-section.js";
+export { threadFolders } from "./request/thread-folders.js";
+export type {
+  RequestContext,
+  RequestSurface,
+  RequestInfo,
+  RequestProvider,
+  RequestContribution,
+  PromptSection,
+  ToolSurface,
+  InheritedSurface,
+  ThreadFolders,
+} from "./request/request-context.js";
+export { AgentRuntime } from "./runtime/agent-runtime.js";
+export type { AgentRuntimeOptions, AgentSnapshot } from "./runtime/agent-runtime.js";
+export { agentRequestProviders, humanInputProvider } from "./providers/agent-request-providers.js";
+export { createSkillsProvider } from "./providers/skills-provider.js";
+export { createCommandsProvider } from "./providers/commands-provider.js";
+export { createUniversalToolsProvider } from "./providers/universal-tools-provider.js";
+export { createCodeModeProvider } from "./providers/code-mode-provider.js";
+export { AgentCommands } from "./commands/agent-commands.js";
+export type { AgentCommandEntry } from "./commands/agent-commands.js";
+export type { CommandResolution, CommandInvocation } from "./commands/command-resolution.js";
+export { VirtualFileSystem, cleanPath } from "./tools/virtual-file-system.js";
+export type { VirtualFileSystemOptions, VirtualTarget, SkillFiles } from "./tools/virtual-file-system.js";
+export { createFileTools } from "./tools/file-tools.js";
+export type { FileToolsOptions } from "./tools/file-tools.js";
+export { createBashTool, skillMounts } from "./tools/bash-tool.js";
+export type { BashToolOptions } from "./tools/bash-tool.js";
+export { readSkillContextSpec } from "./skill-context/skill-context-spec.js";
+export type { SkillContextSpec, ScopedToolReference, McpToolReference, ScriptToolReference, SkillResource } from "./skill-context/skill-context-spec.js";
+export type { ScriptToolRunner, ScopedScriptTool, ScriptToolResponse } from "./skill-context/script-tool-runner.js";
+export { permittedTools, loaderTools } from "./skill-context/allowed-tools.js";
+export { createViewSkillTool, createLeaveSkillTool, stateEffectOf } from "./skill-context/skill-switch-tools.js";
+export type { StateEffect } from "./skill-context/skill-switch-tools.js";
+export { buildLeadAgentGraph, leadAgentGraphId, slashCommandKey } from "./graph/build-lead-agent-graph.js";
 export type { LeadAgentGraph } from "./graph/build-lead-agent-graph.js";
 export { LeadAgentState } from "./graph/lead-agent-state.js";
 export type { LeadAgentStateType } from "./graph/lead-agent-state.js";

@@ -1,25 +1,54 @@
-import { SystemMessage, type AIMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { ThinktankError } from "@thinktank/core";
 import type { RequestContext, ToolSurface } from "../request/request-context.js";
-import { LeadAgentState, type LeadAgentStateType } from "./lead-agent-state.js";
+import { stateEffectOf } from "../skill-context/skill-switch-tools.js";
+import { LeadAgentState, type LeadAgentStateType, type LeadAgentUpdate } from "./lead-agent-state.js";
 
 /** The graph id the API serves. */
 export const leadAgentGraphId = "lead_agent";
 
+/** Where an expanded message records the slash command that ran (additional_kwargs key). */
+export const slashCommandKey = "slash_command";
+
 /**
- * Graph `lead_agent`: model → (tools → model)* → end. Built per run from the run's
- * RequestContext; the model node re-reads the surface each call so a skill switch (activeSkill)
- * takes effect on the very next model call. The tools node runs the calls of one message in
- * parallel (ToolNode), turns tool errors into error tool messages, and lets interrupts through.
+ * Graph `lead_agent`: [commands →] model → (tools → model)* → end. Built per run from the run's
+ * RequestContext.
+ * - commands: a new human message that starts with a slash command is replaced (same id) by the
+ *   command's expansion, which records the command in additional_kwargs.slash_command; an unknown
+ *   or ambiguous command answers the user with the error and near matches, without a model call.
+ * - model: re-reads the surface each call, so a skill switch (activeSkill) takes effect on the very
+ *   next call; an active skill that is gone or disabled is dropped (back to the router surface).
+ * - tools: the calls of one message in parallel (ToolNode); tool errors become error tool
+ *   messages, interrupts pass through; view_skill / leave_skill results set activeSkill.
  */
 export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseCheckpointSaver) {
-  const surfaceOf = async (state: LeadAgentStateType): Promise<ToolSurface> =>
-    state.activeSkill && context.surfaceFor ? context.surfaceFor(state.activeSkill) : context;
+  const surfaceOf = async (state: LeadAgentStateType): Promise<ToolSurface> => {
+    if (!state.activeSkill || !context.surfaceFor) return context;
+    return (await context.surfaceFor(state.activeSkill)) ?? context;
+  };
 
-  const callModel = async (state: LeadAgentStateType, config: RunnableConfig) => {
+  const expandCommand = async (state: LeadAgentStateType): Promise<LeadAgentUpdate> => {
+    const last = state.messages.at(-1);
+    if (!context.resolveCommand || !last || last.getType() !== "human" || typeof last.content !== "string") return {};
+    if (last.additional_kwargs?.[slashCommandKey]) return {};
+    const resolution = await context.resolveCommand(last.content);
+    if (resolution.kind === "none") return {};
+    if (resolution.kind === "error") {
+      const { code, message, suggestions } = resolution.error;
+      return { messages: [new AIMessage({ content: message, additional_kwargs: { slash_command_error: { code, suggestions: [...suggestions] } } })] };
+    }
+    const expanded = new HumanMessage({
+      ...(last.id ? { id: last.id } : {}),
+      content: resolution.text,
+      additional_kwargs: { ...last.additional_kwargs, [slashCommandKey]: { ...resolution.command, original: last.content } },
+    });
+    return { messages: [expanded] };
+  };
+
+  const callModel = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const surface = await surfaceOf(state);
     let model: { invoke: typeof context.model.invoke } = context.model;
     if (surface.tools.length > 0) {
@@ -27,13 +56,28 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
       model = context.model.bindTools([...surface.tools]);
     }
     const response = await model.invoke([new SystemMessage(surface.systemPrompt), ...state.messages], config);
-    return { messages: [response] };
+    const dropped = state.activeSkill && surface.skill === undefined;
+    return { messages: [response], ...(dropped ? { activeSkill: null } : {}) };
   };
 
-  const callTools = async (state: LeadAgentStateType, config: RunnableConfig) => {
+  const callTools = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const surface = await surfaceOf(state);
-    return new ToolNode([...surface.tools]).invoke(state, config);
+    const result = (await new ToolNode([...surface.tools]).invoke(state, config)) as { messages: BaseMessage[] };
+    let activeSkill: string | null | undefined;
+    for (const message of result.messages) {
+      const effect = message instanceof ToolMessage ? stateEffectOf(message) : undefined;
+      if (effect) activeSkill = effect.activeSkill;
+    }
+    return { messages: result.messages, ...(activeSkill !== undefined ? { activeSkill } : {}) };
   };
+
+  // Only a new human message that starts with '/' visits the commands node (other runs show no extra step).
+  const entry = (state: LeadAgentStateType): "commands" | "model" => {
+    const last = state.messages.at(-1);
+    const candidate = context.resolveCommand && last?.getType() === "human" && typeof last.content === "string" && last.content.trimStart().startsWith("/");
+    return candidate && !last?.additional_kwargs?.[slashCommandKey] ? "commands" : "model";
+  };
+  const afterCommands = (state: LeadAgentStateType): "model" | typeof END => (state.messages.at(-1)?.getType() === "ai" ? END : "model");
 
   const route = (state: LeadAgentStateType): "tools" | typeof END => {
     const last = state.messages.at(-1) as AIMessage | undefined;
@@ -41,9 +85,11 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
   };
 
   return new StateGraph(LeadAgentState)
+    .addNode("commands", expandCommand)
     .addNode("model", callModel)
     .addNode("tools", callTools)
-    .addEdge(START, "model")
+    .addConditionalEdges(START, entry, ["commands", "model"])
+    .addConditionalEdges("commands", afterCommands, ["model", END])
     .addConditionalEdges("model", route, ["tools", END])
     .addEdge("tools", "model")
     .compile({ checkpointer, name: leadAgentGraphId });

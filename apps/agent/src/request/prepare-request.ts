@@ -2,7 +2,8 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Config } from "@thinktank/core";
 import { createChatModel, resolveModel } from "@thinktank/models";
-import type { PromptSection, RequestContext, RequestInfo, RequestProvider } from "./request-context.js";
+import { environmentSection } from "./environment-section.js";
+import type { InheritedSurface, PromptSection, RequestContext, RequestContribution, RequestInfo, RequestProvider, RequestSurface } from "./request-context.js";
 
 export interface PrepareRequestOptions {
   /** Builds the chat model. @default createChatModel from @thinktank/models */
@@ -17,32 +18,51 @@ export const rolePrompt =
 
 /**
  * Builds the RequestContext of one run: the model (MODEL_NOT_CONFIGURED is thrown before any
- * other work), every provider's sections and tools, and the system prompt from them. Tools with a
- * name already taken are dropped (the first provider wins) so the model never sees duplicates.
+ * other work), then the surface from the providers (see assembleRequest).
  */
 export async function prepareRequest(request: RequestInfo, providers: readonly RequestProvider[], options: PrepareRequestOptions = {}): Promise<RequestContext> {
   const model = options.createModel ? options.createModel(request.config) : createChatModel(request.config);
   const modelName = options.createModel ? "custom" : resolveModel(request.config).name;
+  return { model, modelName, ...(await assembleRequest(request, providers, options)) };
+}
+
+/**
+ * Every provider's sections and tools, and the system prompt from them (role, sections by
+ * `order`, the environment with the date last), without a model: deterministic, so identical
+ * snapshots give a byte-identical prompt (provider prompt caching). Tools with a name already
+ * taken are dropped (the first provider wins) so the model never sees duplicates.
+ */
+export async function assembleRequest(request: RequestInfo, providers: readonly RequestProvider[], options: Pick<PrepareRequestOptions, "role"> = {}): Promise<RequestSurface> {
   const contributions = await Promise.all(providers.map((provider) => provider.contribute(request)));
   const sections: PromptSection[] = [{ id: "role", text: options.role ?? rolePrompt, order: 0 }];
   const tools: StructuredToolInterface[] = [];
+  const inheritedTools: StructuredToolInterface[] = [];
   const names = new Set<string>();
-  let surfaceFor: RequestContext["surfaceFor"];
+  let specialist: RequestContribution["surfaceFor"];
+  let resolveCommand: RequestSurface["resolveCommand"];
   for (const contribution of contributions) {
     sections.push(...(contribution.sections ?? []));
     for (const tool of contribution.tools ?? []) {
       if (names.has(tool.name)) continue;
       names.add(tool.name);
       tools.push(tool);
+      if (contribution.inheritTools !== false) inheritedTools.push(tool);
     }
-    surfaceFor ??= contribution.surfaceFor;
+    specialist ??= contribution.surfaceFor;
+    resolveCommand ??= contribution.resolveCommand;
   }
-  sections.push({ id: "environment", order: 1000, text: environmentSection(request) });
-  const ordered = sections.map((section, index) => ({ section, index })).sort((a, b) => (a.section.order ?? 100) - (b.section.order ?? 100) || a.index - b.index);
-  const systemPrompt = ordered.map(({ section }) => section.text.trim()).filter((text) => text.length > 0).join("\n\n");
-  return { model, modelName, systemPrompt, tools, ...(surfaceFor ? { surfaceFor } : {}) };
+  const environment: PromptSection = { id: "environment", order: 1000, text: environmentSection(request.now) };
+  sections.push(environment);
+  const inherited: InheritedSurface = { tools: inheritedTools, sections: [...sections.filter((section) => section.inherit), environment] };
+  const surfaceFor = specialist ? (activeSkill: string) => specialist(activeSkill, inherited) : undefined;
+  return { systemPrompt: joinSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}) };
 }
 
-function environmentSection(request: RequestInfo): string {
-  return [`Working directory: /mnt/user-data/workspace (uploads in /mnt/user-data/uploads, results go to /mnt/user-data/outputs).`, `Current date: ${request.now.toISOString().slice(0, 10)}.`].join("\n");
+/** Sections sorted by order (stable for equal orders), trimmed, empty ones left out, blank lines between. */
+export function joinSections(sections: readonly PromptSection[]): string {
+  const ordered = sections.map((section, index) => ({ section, index })).sort((a, b) => (a.section.order ?? 100) - (b.section.order ?? 100) || a.index - b.index);
+  return ordered
+    .map(({ section }) => section.text.trim())
+    .filter((text) => text.length > 0)
+    .join("\n\n");
 }

@@ -1,23 +1,44 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Config } from "@thinktank/core";
+import type { CommandResolution } from "../commands/command-resolution.js";
 
 /** What the model is given on one call: the system prompt and the tools it may call. */
 export interface ToolSurface {
   readonly systemPrompt: string;
   readonly tools: readonly StructuredToolInterface[];
+  /** The skill identity whose specialist context this is; absent for the router context. */
+  readonly skill?: string;
+}
+
+/** The parts of one run that do not need the model: what `thinktank inspect prompt` prints. */
+export interface RequestSurface extends ToolSurface {
+  /**
+   * The surface while `activeSkill` is active (view_skill). Absent, or answering undefined (the
+   * skill is gone or disabled), keeps the router surface.
+   */
+  readonly surfaceFor?: (activeSkill: string) => Promise<ToolSurface | undefined> | ToolSurface | undefined;
+  /** Expands a user message that starts with a slash command (before the model sees it). */
+  readonly resolveCommand?: (message: string) => CommandResolution | Promise<CommandResolution>;
 }
 
 /**
  * Everything one run needs, made fresh per run by `prepareRequest`: the model and the router
- * surface, plus (when a provider supports it) the surface while a skill is active.
+ * surface, plus (when a provider supports it) the surface while a skill is active and the
+ * slash-command expansion.
  */
-export interface RequestContext extends ToolSurface {
+export interface RequestContext extends RequestSurface {
   readonly model: BaseChatModel;
   /** Which models.providers entry answered (for logs and run metadata). */
   readonly modelName: string;
-  /** The surface while `activeSkill` is active (view_skill); undefined keeps the router surface. */
-  readonly surfaceFor?: (activeSkill: string) => Promise<ToolSurface> | ToolSurface;
+}
+
+/** A thread's host folders, seen by the model as /mnt/user-data/{workspace,uploads,outputs}. */
+export interface ThreadFolders {
+  /** The sandbox workspace of the thread (config.sandbox.workspaces_dir/<thread>): execute_code and bash see it too. */
+  readonly workspace: string;
+  readonly uploads: string;
+  readonly outputs: string;
 }
 
 /** Facts about the run a provider may use. */
@@ -26,8 +47,8 @@ export interface RequestInfo {
   readonly threadId: string;
   readonly runId: string;
   readonly now: Date;
-  /** The thread's folders on the host, seen by the model as /mnt/user-data/{workspace,uploads,outputs}. */
-  readonly userDataDir: string;
+  /** The thread's folders on the host (made on first use, not by providers). */
+  readonly folders: ThreadFolders;
 }
 
 /** A titled part of the system prompt; lower `order` comes first. @default order 100 */
@@ -35,13 +56,27 @@ export interface PromptSection {
   readonly id: string;
   readonly text: string;
   readonly order?: number;
+  /** Whether a skill's specialist context keeps this section (e.g. the code-execution section). @default false */
+  readonly inherit?: boolean;
+}
+
+/** What a specialist context inherits from the router surface of the same run. */
+export interface InheritedSurface {
+  /** Tools of the contributions that let specialists inherit them (universal tools, code mode's three). */
+  readonly tools: readonly StructuredToolInterface[];
+  /** Sections marked `inherit`, and the environment section. */
+  readonly sections: readonly PromptSection[];
 }
 
 export interface RequestContribution {
   readonly sections?: readonly PromptSection[];
   readonly tools?: readonly StructuredToolInterface[];
   /** The surface while a skill is active; the first provider that returns one decides. */
-  readonly surfaceFor?: RequestContext["surfaceFor"];
+  readonly surfaceFor?: (activeSkill: string, inherited: InheritedSurface) => Promise<ToolSurface | undefined> | ToolSurface | undefined;
+  /** Whether specialist contexts inherit these tools (false for direct-mode MCP tools: a skill names the ones it needs in tools.json). @default true */
+  readonly inheritTools?: boolean;
+  /** The slash-command expansion; the first provider that returns one decides. */
+  readonly resolveCommand?: RequestSurface["resolveCommand"];
 }
 
 /**

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
-import path from "node:path";
 import type { Config } from "@thinktank/core";
 import { ThinktankError } from "@thinktank/core";
 import { resolveAssistantId } from "../assistants/lead-assistant.js";
 import type { JsonObject, MultitaskStrategy, RunRecord, RunStatus, ThreadRecord } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import type { RequestContext, RequestInfo } from "../request/request-context.js";
+import { threadFolders } from "../request/thread-folders.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import { executeRun } from "./execute-run.js";
 import { RunEventLog } from "./run-event-log.js";
@@ -208,14 +208,13 @@ export class RunManager {
       return;
     }
     await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
-    const requestInfo: RequestInfo = {
-      config,
-      threadId: run.thread_id,
-      runId: run.run_id,
-      now: clock(),
-      userDataDir: path.join(config.sandbox.workspaces_dir, run.thread_id),
+    const now = clock();
+    // Inside prepare, so a thread id that is no safe folder name fails the run with its code.
+    const prepare = () => {
+      const requestInfo: RequestInfo = { config, threadId: run.thread_id, runId: run.run_id, now, folders: threadFolders(config, run.thread_id) };
+      return this.#options.prepare(requestInfo);
     };
-    const outcome = await executeRun({ run, request, store, log, signal: active.controller.signal, prepare: () => this.#options.prepare(requestInfo) });
+    const outcome = await executeRun({ run, request, store, log, signal: active.controller.signal, prepare });
     const status = active.action === "rollback" ? "rollback" : outcome.status;
     await this.#finish(run, status, outcome.error, temporary);
   }

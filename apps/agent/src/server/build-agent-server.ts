@@ -1,13 +1,13 @@
 import cors from "@fastify/cors";
 import Fastify, { type FastifyInstance } from "fastify";
 import { httpStatusFor, isThinktankError, type Config } from "@thinktank/core";
-import { createRequestHumanInputTool } from "../graph/request-human-input-tool.js";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
+import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
 import type { RequestProvider } from "../request/request-context.js";
 import { RunManager } from "../runs/run-manager.js";
+import { AgentRuntime } from "../runtime/agent-runtime.js";
 import { ThreadService } from "../threads/thread-service.js";
-import { createFileToolsProvider } from "../tools/file-tools.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { isLoopbackHost, isLoopbackOrigin, keyMatches, presentedKey } from "./check-api-key.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
@@ -19,10 +19,18 @@ export interface AgentServerDeps {
   /** Threads and checkpoints. @default openAgentStore(config): SQLite, or Postgres when configured */
   readonly store?: AgentStore;
   /**
-   * What each run's prompt and tools are made of (skills, plugins, codemode, registered tools).
-   * @default the starter set: read_file and ls over /mnt/skills and /mnt/user-data, and request_human_input
+   * The long-lived state behind each request: snapshots of extensions_config.json, skills and
+   * plugins, the MCP manager, the sandbox and code mode. Closed with the server when created here.
+   * @default new AgentRuntime(config, { logger: app.log })
+   */
+  readonly runtime?: AgentRuntime;
+  /**
+   * What each run's prompt and tools are made of.
+   * @default agentRequestProviders(runtime, extraProviders): universal tools, skills, slash commands, request_human_input, the MCP surface
    */
   readonly providers?: readonly RequestProvider[];
+  /** Providers after the default ones: the seam for @thinktank/tools (registered script tools, built-ins). @default [] */
+  readonly extraProviders?: readonly RequestProvider[];
   /** Passed to prepareRequest (a custom model factory, the role text). @default {} */
   readonly prepare?: PrepareRequestOptions;
   /** The clock for timestamps and the prompt's date. @default () => new Date() */
@@ -32,6 +40,7 @@ export interface AgentServerDeps {
   /**
    * Mounts the MCP endpoint (streamable HTTP at /mcp) on the same server. Called after the
    * authentication hook is in place, so /mcp needs THINKTANK_API_KEY when it is set.
+   * @default the runtime's code mode endpoint (list_servers, search_tools, execute_code over the same MCP manager)
    */
   readonly mountMcpEndpoint?: (app: FastifyInstance) => Promise<void> | void;
 }
@@ -40,16 +49,9 @@ export interface AgentServer {
   readonly app: FastifyInstance;
   readonly runs: RunManager;
   readonly store: AgentStore;
-  /** Stops runs, closes the HTTP server and the store. */
+  readonly runtime: AgentRuntime;
+  /** Stops runs, closes the HTTP server, the runtime (MCP servers, sandbox workers) and the store. */
   close(): Promise<void>;
-}
-
-/** The starting set of request providers: file tools over the virtual folders and request_human_input. */
-export function defaultRequestProviders(config: Config): RequestProvider[] {
-  return [
-    createFileToolsProvider({ skillsContainerPath: config.skills.container_path, skillsHostPath: config.skills.path }),
-    { name: "human-input", contribute: () => ({ tools: [createRequestHumanInputTool()] }) },
-  ];
 }
 
 /**
@@ -69,7 +71,19 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   if (closedRuns > 0) app.log.warn({ runs: closedRuns }, "runs left pending or running by a previous process were marked as error");
 
   const threads = new ThreadService(store, clock);
-  const providers = deps.providers ?? defaultRequestProviders(config);
+  const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log });
+  if (!deps.providers) {
+    // The first snapshot at start-up: a malformed extensions_config.json stops the start, and the first run finds warm caches.
+    try {
+      await runtime.snapshot();
+    } catch (error) {
+      if (!deps.runtime) await runtime.close();
+      await app.close();
+      if (!deps.store) await store.close();
+      throw error;
+    }
+  }
+  const providers = deps.providers ?? agentRequestProviders(runtime, deps.extraProviders);
   const runs = new RunManager({
     config,
     store,
@@ -115,15 +129,17 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   registerAssistantRoutes(app, context);
   registerThreadRoutes(app, context);
   registerRunRoutes(app, context);
-  await deps.mountMcpEndpoint?.(app);
+  await (deps.mountMcpEndpoint ?? ((fastify: FastifyInstance) => runtime.codeMode.mountMcpEndpoint(fastify)))(app);
 
   return {
     app,
     runs,
     store,
+    runtime,
     close: async () => {
       await runs.shutdown();
       await app.close();
+      if (!deps.runtime) await runtime.close();
       await store.close();
     },
   };

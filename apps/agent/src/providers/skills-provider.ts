@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { isThinktankError, parseFrontmatter } from "@thinktank/core";
+import type { Skill } from "@thinktank/skills";
+import type { InheritedSurface, RequestInfo, RequestProvider, ToolSurface } from "../request/request-context.js";
+import { joinSections } from "../request/prepare-request.js";
+import type { AgentRuntime } from "../runtime/agent-runtime.js";
+import { permittedTools } from "../skill-context/allowed-tools.js";
+import { createReadResourceTool } from "../skill-context/read-resource-tool.js";
+import { createScopedTools } from "../skill-context/scoped-tools.js";
+import { readSkillContextSpec, type SkillContextSpec } from "../skill-context/skill-context-spec.js";
+import { createLeaveSkillTool, createViewSkillTool } from "../skill-context/skill-switch-tools.js";
+import { specialistPrompt } from "../skill-context/specialist-prompt.js";
+
+/**
+ * Skills in the request: the `<skill_system>` section (level 1: names, descriptions, locations of
+ * the enabled skills; order 10), `view_skill`, and the specialist context of the active skill
+ * (level 2: its body as the instructions, its scoped tools and resources, the inherited tools
+ * restricted by its allowed-tools).
+ */
+export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
+  return {
+    name: "skills",
+    async contribute(request) {
+      const snapshot = await runtime.snapshotFor(request);
+      const specialists = new Map<string, Promise<ToolSurface | undefined>>();
+      return {
+        sections: [{ id: "skills", text: snapshot.skills.promptSection, order: 10 }],
+        tools: snapshot.skills.promptSection === "" ? [] : [createViewSkillTool(() => runtime.skills.snapshot())],
+        surfaceFor: (activeSkill, inherited) => {
+          let surface = specialists.get(activeSkill);
+          if (!surface) {
+            const skill = snapshot.skills.skills.find((candidate) => candidate.identity === activeSkill && candidate.enabled);
+            surface = skill ? specialistSurface(runtime, request, skill, inherited) : Promise.resolve(undefined);
+            specialists.set(activeSkill, surface);
+          }
+          return surface;
+        },
+      };
+    },
+  };
+}
+
+async function specialistSurface(runtime: AgentRuntime, request: RequestInfo, skill: Skill, inherited: InheritedSurface): Promise<ToolSurface> {
+  let spec: SkillContextSpec = { tools: [], resources: [] };
+  const unavailable: { name: string; reason: string }[] = [];
+  try {
+    spec = readSkillContextSpec(skill.dir);
+  } catch (error) {
+    if (!isThinktankError(error)) throw error;
+    runtime.logger.warn({ skill: skill.identity }, error.message);
+    unavailable.push({ name: "tools.json / resources.json", reason: error.message });
+  }
+  const scoped = await createScopedTools(spec.tools, { manager: runtime.codeMode.manager, scriptTools: runtime.scriptTools, threadId: request.threadId, runId: request.runId });
+  unavailable.push(...scoped.unavailable);
+  const permitted = permittedTools(skill.allowedTools);
+  const tools: StructuredToolInterface[] = [];
+  const names = new Set<string>();
+  const add = (tool: StructuredToolInterface): void => {
+    if (names.has(tool.name)) return;
+    names.add(tool.name);
+    tools.push(tool);
+  };
+  scoped.tools.forEach(add);
+  add(createLeaveSkillTool());
+  if (spec.resources.length > 0) add(createReadResourceTool(spec.resources, runtime.codeMode.manager));
+  for (const tool of inherited.tools) if (!permitted || permitted.has(tool.name)) add(tool);
+  const text = specialistPrompt({
+    skill,
+    body: readBody(skill),
+    resources: spec.resources,
+    scopedTools: scoped.tools.map((tool) => tool.name),
+    unavailableTools: unavailable,
+    ...(permitted ? { allowedTools: skill.allowedTools } : {}),
+  });
+  return { systemPrompt: joinSections([{ id: "skill_context", text, order: 0 }, ...inherited.sections]), tools, skill: skill.identity };
+}
+
+function readBody(skill: Skill): string {
+  try {
+    return parseFrontmatter(fs.readFileSync(skill.file, "utf8")).body;
+  } catch (error) {
+    return `(the instructions at ${skill.containerPath} could not be read: ${(error as Error).message})`;
+  }
+}

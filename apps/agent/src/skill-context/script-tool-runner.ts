@@ -1,0 +1,35 @@
+/**
+ * A skill-scoped script tool in the tools registry's format (extensions_config.json `tools`
+ * entries, snake_case), with its script resolved inside the skill's scripts/ folder.
+ * The same shape as `RunnableTool` of @thinktank/tools.
+ */
+export interface ScopedScriptTool {
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: Readonly<Record<string, unknown>>;
+  readonly output_schema?: Readonly<Record<string, unknown>>;
+  readonly runtime: "python" | "node" | "shell";
+  /** The script as written in tools.json, relative to the skill's scripts/ folder. */
+  readonly script: string;
+  /** Seconds. */
+  readonly timeout: number;
+  readonly parallel_capable: boolean;
+  readonly enabled: boolean;
+  readonly env?: Readonly<Record<string, string>>;
+  /** Absolute path of the script. */
+  readonly scriptPath: string;
+}
+
+/** The answer of a script tool: the tools package's ToolResponse. */
+export type ScriptToolResponse =
+  | { readonly status: "success"; readonly data: unknown }
+  | { readonly status: "error"; readonly error: { readonly code: string; readonly message: string; readonly details?: Readonly<Record<string, unknown>> } };
+
+/**
+ * Runs script tools the caller holds the definition of: `ToolExecutor` of @thinktank/tools fits
+ * (its `run(tool, args, options)`: arguments checked against input_schema, JSON on stdin, output
+ * checked against output_schema, timeout, never throws).
+ */
+export interface ScriptToolRunner {
+  run(tool: ScopedScriptTool, args: unknown, options?: { signal?: AbortSignal; source?: string; threadId?: string; runId?: string }): Promise<ScriptToolResponse>;
+}

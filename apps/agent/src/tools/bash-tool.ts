@@ -1,0 +1,77 @@
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
+import type { SandboxExecutor, SandboxMount, SandboxResult } from "@thinktank/sandbox";
+import type { SkillsSnapshot } from "@thinktank/skills";
+import { withCodedErrors } from "./tool-failure.js";
+import type { VirtualFileSystem } from "./virtual-file-system.js";
+
+export interface BashToolOptions {
+  readonly executor: SandboxExecutor;
+  readonly files: VirtualFileSystem;
+  /** The skills to mount at their virtual folders (enabled ones only). */
+  readonly skills: () => Promise<SkillsSnapshot>;
+  /** config.code_execution.timeout_seconds */
+  readonly defaultTimeoutSeconds: number;
+  /** config.code_execution.max_timeout_seconds */
+  readonly maxTimeoutSeconds: number;
+}
+
+/**
+ * `bash(command)`: a shell command line in the thread's sandbox (config.sandbox.backend; never the
+ * bare host unless that says `local`). The workspace is read-write and the working folder; every
+ * enabled skill's folder is mounted read-only at its /mnt/skills path (disabled skills are absent),
+ * and /mnt/user-data/uploads and /mnt/user-data/outputs read-only.
+ */
+export function createBashTool(options: BashToolOptions): StructuredToolInterface {
+  return tool(
+    ({ command, timeout }: { command: string; timeout?: number }) =>
+      withCodedErrors(async () => {
+        const seconds = Math.min(timeout ?? options.defaultTimeoutSeconds, options.maxTimeoutSeconds);
+        const workspaceDir = options.files.userFolder("workspace");
+        const mounts = [
+          ...skillMounts(await options.skills()),
+          { hostPath: options.files.userFolder("uploads"), sandboxPath: "/mnt/user-data/uploads" },
+          { hostPath: options.files.userFolder("outputs"), sandboxPath: "/mnt/user-data/outputs" },
+        ];
+        const result = await options.executor.run({ language: "shell", source: command, workspaceDir, mounts, timeoutMs: seconds * 1000 });
+        return describeResult(result);
+      }),
+    {
+      name: "bash",
+      description:
+        "Run a bash command line in a sandbox (no network). Working folder /mnt/user-data/workspace (read-write, kept between calls); " +
+        "skills are readable under /mnt/skills, uploads and outputs under /mnt/user-data read-only (save deliverables to outputs with write_file). Returns the exit code, stdout and stderr.",
+      schema: {
+        type: "object",
+        properties: {
+          command: { type: "string", description: "The command line, e.g. python3 /mnt/skills/public/<skill>/scripts/run.py input.csv" },
+          timeout: { type: "number", exclusiveMinimum: 0, description: `Seconds. Default ${options.defaultTimeoutSeconds}, at most ${options.maxTimeoutSeconds}.` },
+        },
+        required: ["command"],
+        additionalProperties: false,
+      },
+    },
+  );
+}
+
+/** One read-only mount per enabled skill folder; a skill inside another mounted skill's folder comes with it. */
+export function skillMounts(snapshot: SkillsSnapshot): SandboxMount[] {
+  const folders = snapshot.skills
+    .filter((skill) => skill.enabled)
+    .map((skill) => ({ hostPath: skill.dir, sandboxPath: skill.containerDir }))
+    .sort((a, b) => (a.sandboxPath < b.sandboxPath ? -1 : a.sandboxPath > b.sandboxPath ? 1 : 0));
+  const mounts: SandboxMount[] = [];
+  for (const folder of folders) {
+    const covered = mounts.some((mount) => folder.sandboxPath === mount.sandboxPath || folder.sandboxPath.startsWith(`${mount.sandboxPath}/`));
+    if (!covered) mounts.push(folder);
+  }
+  return mounts;
+}
+
+function describeResult(result: SandboxResult): string {
+  const parts: string[] = [];
+  if (result.error) parts.push(`error: ${result.error.code}: ${result.error.message}`);
+  parts.push(`exit code: ${result.exitCode === null ? "none (stopped)" : result.exitCode}`);
+  if (result.stdout) parts.push(`stdout:\n${result.stdout}`);
+  if (result.stderr) parts.push(`stderr:\n${result.stderr}`);
+  return parts.join("\n");
+}
