@@ -6,6 +6,8 @@ import { parseArgs } from "node:util";
 import path from "node:path";
 import { loadConfig, type Config } from "@thinktank/core";
 import { corpusDir } from "@thinktank/testing";
+import { createToolsService, toolsCatalogServer } from "@thinktank/tools";
+import type { CatalogServer } from "../src/catalog/catalog-types.js";
 import { embedderFromConfig } from "../src/search/embeddings/embedder-from-config.js";
 import { SemanticReranker } from "../src/search/embeddings/semantic-reranker.js";
 import { evaluateRanking, type RankingQuality } from "../src/search/evaluate-ranking.js";
@@ -28,7 +30,9 @@ const { values } = parseArgs({
 const env = process.env;
 const config = loadConfig({ env });
 const corpusTools = values.corpus ? path.resolve(values.corpus) : path.join(corpusDir(env), "mcp-tools");
-const servers = loadEvalCatalog(corpusTools);
+// The registry's own tools (extensions_config.json `tools`, enabled ones) join as server "tools", as code mode sees them.
+const registered = await registeredTools(config);
+const servers = [...loadEvalCatalog(corpusTools), ...(registered.server ? [registered.server] : [])];
 const pairs = readGoldSet(values.gold);
 const index = new ToolSearchIndex({ defaultLimit: 10, maxLimit: Math.max(10, config.search.max_limit) });
 const started = performance.now();
@@ -49,7 +53,7 @@ for (const split of splits) {
   rows.push({ split: split.label, ranker: "plain BM25", quality: evaluateRanking(split.pairs, (q) => plain.search(q, 10)) });
 }
 
-const notes: string[] = [];
+const notes: string[] = [registered.note];
 const semantic = await semanticRows(config);
 rows.push(...semantic);
 const modelChoice = await modelRows(config);
@@ -67,6 +71,16 @@ if (values.json) {
   for (const note of notes) console.log(note);
   if (modelChoice) console.log(`model choice (${modelChoice.model}, shown the top ${modelChoice.top} with descriptions): ${modelChoice.results.map((r) => `${r.split} ${pct(r.accuracy).trim()} (reachable ${pct(r.reachable).trim()})`).join("; ")}`);
   if (values.misses) printMisses(values.misses);
+}
+
+async function registeredTools(current: Config): Promise<{ server?: CatalogServer; note: string }> {
+  try {
+    const server = toolsCatalogServer((await createToolsService(current).registry.view()).tools.values());
+    if (server.tools.length === 0) return { note: `registered tools: none in ${current.extensions_config}` };
+    return { server, note: `registered tools: ${server.tools.length} from ${current.extensions_config}, searched as server '${server.server}'` };
+  } catch (error) {
+    return { note: `registered tools: skipped (${(error as Error).message})` };
+  }
 }
 
 async function semanticRows(current: Config): Promise<Row[]> {

@@ -5,11 +5,11 @@ import { registeredToolsServer, toolsCatalogServer } from "./tools-catalog-serve
 import type { CatalogToolEntry } from "./tools-catalog-server.js";
 
 /** An MCP CallToolResult (codemode's ToolCallResult fits). */
-export interface RegisteredToolCallResult {
+export type RegisteredToolCallResult = {
   readonly content: readonly { readonly type: "text"; readonly text: string }[];
   readonly structuredContent?: Readonly<Record<string, unknown>>;
   readonly isError?: boolean;
-}
+};
 
 /** list_servers' view of the server (codemode's ServerSummary fits). */
 export interface RegisteredToolsSummary {

@@ -3,20 +3,20 @@ import type { ToolDefinition } from "../registry/tool-definition.js";
 /** The name registered tools have as a "server" in code mode (list_servers, search_tools, the code API). */
 export const registeredToolsServer = "tools";
 
-/** A tool as MCP lists it (the catalog format of DESIGN.md; @thinktank/mcp's CatalogTool fits). */
-export interface CatalogToolEntry {
+/** A tool as MCP lists it (the catalog format of DESIGN.md; @thinktank/mcp's CatalogTool fits). A type, not an interface, so it fits index-signature types. */
+export type CatalogToolEntry = {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly outputSchema?: Readonly<Record<string, unknown>>;
-}
+};
 
 /** One server's tool list in the catalog format: `{ server, tools }`. */
-export interface CatalogServerEntry {
+export type CatalogServerEntry = {
   readonly server: string;
   readonly description: string;
   readonly tools: readonly CatalogToolEntry[];
-}
+};
 
 /**
  * The enabled registered tools as one catalog-format server, for code generation, search_tools
