@@ -20,6 +20,7 @@ export type {
 } from "./request/request-context.js";
 export { AgentRuntime } from "./runtime/agent-runtime.js";
 export type { AgentRuntimeOptions, AgentSnapshot } from "./runtime/agent-runtime.js";
+export { runtimeServerEntries } from "./runtime/runtime-server-entries.js";
 export { agentRequestProviders, humanInputProvider } from "./providers/agent-request-providers.js";
 export { createSkillsProvider } from "./providers/skills-provider.js";
 export { createCommandsProvider } from "./providers/commands-provider.js";

@@ -1,3 +1,4 @@
+import { createToolsRequestProvider } from "@thinktank/tools";
 import { createRequestHumanInputTool } from "../graph/request-human-input-tool.js";
 import type { RequestProvider } from "../request/request-context.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
@@ -12,9 +13,22 @@ export const humanInputProvider: RequestProvider = { name: "human-input", contri
 /**
  * The agent's request providers, in prompt and tool order: universal tools (files, bash), skills
  * (`<skill_system>`, view_skill, specialist contexts), slash commands, request_human_input, the
- * MCP surface (direct or code mode), then `extra` (e.g. the registered script tools and built-ins
- * of @thinktank/tools). A name already taken keeps its first tool, so `extra` cannot replace these.
+ * MCP surface (direct or code mode), the registered script tools and web_search (@thinktank/tools,
+ * when the runtime has them), then `extra`. A name already taken keeps its first tool, so later
+ * providers cannot replace earlier ones.
  */
 export function agentRequestProviders(runtime: AgentRuntime, extra: readonly RequestProvider[] = []): RequestProvider[] {
-  return [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, createCodeModeProvider(runtime), ...extra];
+  const providers = [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, createCodeModeProvider(runtime)];
+  const tools = runtime.tools;
+  if (tools) {
+    providers.push(
+      createToolsRequestProvider({
+        registry: tools.registry,
+        executor: tools.executor,
+        webSearch: tools.webSearch,
+        onProblems: (problems) => runtime.logger.warn({ problems }, "registered tools left out: their entries in extensions_config.json are malformed"),
+      }),
+    );
+  }
+  return [...providers, ...extra];
 }

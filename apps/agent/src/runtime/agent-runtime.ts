@@ -1,28 +1,32 @@
-import { ExtensionsStore, type Config } from "@thinktank/core";
+import { ExtensionsStore, type Config, type ExtensionsSnapshot } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
 import type { ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, type PluginSnapshot } from "@thinktank/plugins";
 import type { SandboxExecutor } from "@thinktank/sandbox";
 import { defaultSkillSources, SkillsSnapshotter, type SkillsSnapshot } from "@thinktank/skills";
+import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
 import { AgentCommands } from "../commands/agent-commands.js";
 import type { ScriptToolRunner } from "../skill-context/script-tool-runner.js";
-import { ExtensionsSettings, type ExtensionsReading } from "./extensions-settings.js";
 import { runtimeServerEntries } from "./runtime-server-entries.js";
 
 export interface AgentRuntimeOptions {
-  /** Where problems (skipped skills, MCP server failures) are logged. @default a logger that drops everything */
+  /** Where problems (skipped skills, MCP server failures, tools log errors) are logged. @default a logger that drops everything */
   readonly logger?: ManagerLogger;
   /** Runs bash and execute_code. @default createSandboxExecutor for config.sandbox (through CodeModeRuntime) */
   readonly executor?: SandboxExecutor;
-  /** Runs the script tools of skill contexts (tools.json). @default none: such tools answer that no runner is configured */
-  readonly scriptTools?: ScriptToolRunner;
+  /**
+   * Registered script tools and built-ins (@thinktank/tools): their request provider, the `tools`
+   * server of code mode, and the runner of skill-scoped script tools. false leaves them out.
+   * @default createToolsService(config) over the runtime's store
+   */
+  readonly tools?: ToolsService | false;
   /** Watch the skill and plugin folders (false re-checks them on every request). @default true */
   readonly watch?: boolean;
 }
 
 /** What one request sees of extensions: the same frozen objects while nothing changed. */
 export interface AgentSnapshot {
-  readonly settings: ExtensionsReading;
+  readonly settings: ExtensionsSnapshot;
   readonly skills: SkillsSnapshot;
   readonly plugins: PluginSnapshot;
   /** Plugin commands and user-invocable skills as slash commands. */
@@ -35,15 +39,16 @@ const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() 
  * The agent server's long-lived state behind every request: extensions_config.json (read only),
  * the plugin and skill snapshotters (plugin skills join as sources), the code-mode runtime (the
  * MCP manager over configured + plugin servers, the sandbox, list_servers / search_tools /
- * execute_code and /mcp). `snapshot()` costs a few stats and flag checks while nothing changed;
- * a change made through the gateway (any mutation bumps the store revision) shows on the next call.
+ * execute_code and /mcp), and the registered tools. `snapshot()` costs a few stats and flag checks
+ * while nothing changed; a change made through the gateway (every mutation bumps the store
+ * revision) shows on the next call.
  */
 export class AgentRuntime {
-  readonly settings: ExtensionsSettings;
+  readonly store: ExtensionsStore;
   readonly plugins: PluginSnapshotter;
   readonly skills: SkillsSnapshotter;
   readonly codeMode: CodeModeRuntime;
-  readonly scriptTools: ScriptToolRunner | undefined;
+  readonly tools: ToolsService | undefined;
   readonly logger: ManagerLogger;
   private readonly perRequest = new WeakMap<object, Promise<AgentSnapshot>>();
   private commands: { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: AgentCommands } | undefined;
@@ -53,34 +58,51 @@ export class AgentRuntime {
     readonly config: Config,
     options: AgentRuntimeOptions = {},
   ) {
-    this.logger = options.logger ?? silentLogger;
-    const store = new ExtensionsStore(config.extensions_config);
-    this.settings = new ExtensionsSettings(store);
+    const logger = options.logger ?? silentLogger;
+    this.logger = logger;
+    this.store = new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
     const watch = options.watch ?? true;
-    this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.settings, env: config.env, watch });
+    this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.store, env: config.env, watch });
     const builtIn = defaultSkillSources(config.skills.path);
     this.skills = new SkillsSnapshotter({
       sources: async () => [...builtIn, ...(await this.plugins.snapshot()).skillSources],
-      settings: this.settings,
+      settings: this.store,
       containerPath: config.skills.container_path,
       watch,
-      onProblem: (problem) => this.logger.warn({ problem: problem.reason, file: problem.file, identity: problem.identity }, problem.message),
+      onProblem: (problem) => logger.warn({ problem: problem.reason, file: problem.file, identity: problem.identity }, problem.message),
     });
+    this.tools = options.tools === false ? undefined : (options.tools ?? createToolsService(config, { store: this.store, onLogError: (error) => logger.warn({ error: String(error) }, "the tools execution log cannot be written") }));
     this.codeMode = new CodeModeRuntime(config, {
-      servers: runtimeServerEntries(this.settings, this.plugins),
-      logger: this.logger,
+      servers: runtimeServerEntries(this.store, this.plugins),
+      logger,
       ...(options.executor ? { executor: options.executor } : {}),
+      ...(this.tools ? { invokers: [this.tools.invoker] } : {}),
     });
-    this.scriptTools = options.scriptTools;
   }
 
   get executor(): SandboxExecutor {
     return this.codeMode.executor;
   }
 
+  /** Runs the script tools of skill contexts (tools.json): the tools library's executor. */
+  get scriptTools(): ScriptToolRunner | undefined {
+    return this.tools?.executor;
+  }
+
+  /**
+   * The start-up check: extensions_config.json must exist and parse (CONFIG_INVALID /
+   * STORE_CORRUPT naming the file), the tools registry must be well-formed; then the first
+   * snapshot, so the first run finds warm caches.
+   */
+  async start(): Promise<AgentSnapshot> {
+    await this.store.read();
+    await this.tools?.check();
+    return this.snapshot();
+  }
+
   /** The current snapshot of settings, skills, plugins and commands; also brings the MCP manager in line. */
   async snapshot(): Promise<AgentSnapshot> {
-    const [settings, skills, plugins] = await Promise.all([this.settings.read(), this.skills.snapshot(), this.plugins.snapshot(), this.codeMode.refresh()]);
+    const [settings, skills, plugins] = await Promise.all([this.store.read(), this.skills.snapshot(), this.plugins.snapshot(), this.codeMode.refresh()]);
     const cached = this.commands;
     const commands = cached && cached.skills === skills && cached.plugins === plugins ? cached.commands : new AgentCommands(skills, plugins);
     this.commands = { skills, plugins, commands };

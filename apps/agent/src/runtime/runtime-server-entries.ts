@@ -1,19 +1,19 @@
 import type { ServerEntriesSource } from "@thinktank/codemode";
+import type { ExtensionsStore } from "@thinktank/core";
 import { stableStringify, type McpServerEntry } from "@thinktank/mcp";
 import type { PluginSnapshotter } from "@thinktank/plugins";
-import type { ExtensionsSettings } from "./extensions-settings.js";
 
 /**
  * The MCP servers of the current snapshot for the code-mode runtime: configured `mcpServers`
  * plus the enabled plugins' servers (`<plugin>:<server>`; a configured name wins). Built on the
- * agent's own settings reader and plugin snapshotter, so one request reads each file once. The
- * same object while nothing changed, which is what lets the MCP manager skip its sync.
+ * agent's own store and plugin snapshotter, so one request reads each file once. The same object
+ * while the entries are the same, which is what lets the runtime skip the MCP manager's sync.
  */
-export function runtimeServerEntries(settings: ExtensionsSettings, plugins: PluginSnapshotter): ServerEntriesSource {
+export function runtimeServerEntries(store: ExtensionsStore, plugins: PluginSnapshotter): ServerEntriesSource {
   let last: { document: unknown; plugins: unknown; key: string; entries: Readonly<Record<string, McpServerEntry>> } | undefined;
   return {
     async read() {
-      const [{ document }, snapshot] = await Promise.all([settings.read(), plugins.snapshot()]);
+      const [{ document }, snapshot] = await Promise.all([store.read(), plugins.snapshot()]);
       if (last && last.document === document && last.plugins === snapshot) return last.entries;
       const configured = structuredClone(document.mcpServers ?? {}) as Record<string, McpServerEntry>;
       const entries = { ...structuredClone(snapshot.servers.entries), ...configured };

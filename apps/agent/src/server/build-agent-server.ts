@@ -73,9 +73,9 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   const threads = new ThreadService(store, clock);
   const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log });
   if (!deps.providers) {
-    // The first snapshot at start-up: a malformed extensions_config.json stops the start, and the first run finds warm caches.
+    // A missing or malformed extensions_config.json (or tools registry) stops the start; the first run finds warm caches.
     try {
-      await runtime.snapshot();
+      await runtime.start();
     } catch (error) {
       if (!deps.runtime) await runtime.close();
       await app.close();

@@ -50,6 +50,7 @@ export async function makeAgentFixture(options: { configYaml?: string; env?: Rec
       ["data_dir: data", "log:", "  level: warn", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", ""].join("\n"),
     "script.yaml": testScript,
     "skills/public/notes/SKILL.md": "---\nname: notes\ndescription: Keeps notes\n---\nThe secret word is pelican.\n",
+    "extensions_config.json": '{"mcpServers": {}, "skills": {}, "plugins": {}, "tools": {}}\n',
   });
   fs.mkdirSync(path.join(temp.dir, "skills", "custom"), { recursive: true });
   return {
