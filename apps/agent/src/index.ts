@@ -22,6 +22,7 @@ export { AgentRuntime } from "./runtime/agent-runtime.js";
 export type { AgentRuntimeOptions, AgentSnapshot } from "./runtime/agent-runtime.js";
 export { runtimeServerEntries } from "./runtime/runtime-server-entries.js";
 export { agentRequestProviders, humanInputProvider } from "./providers/agent-request-providers.js";
+export type { AgentRequestProvidersOptions } from "./providers/agent-request-providers.js";
 export { createSkillsProvider } from "./providers/skills-provider.js";
 export { createCommandsProvider } from "./providers/commands-provider.js";
 export { createUniversalToolsProvider } from "./providers/universal-tools-provider.js";
@@ -50,3 +51,7 @@ export { openAgentStore, openSqliteStore } from "./persistence/open-agent-store.
 export type { AgentStore } from "./persistence/open-agent-store.js";
 export type { MetadataStore } from "./persistence/metadata-store.js";
 export { leadAssistantId } from "./assistants/lead-assistant.js";
+export { inspectPrompt } from "./inspect/inspect-prompt.js";
+export type { InspectPromptOptions, PromptInspection } from "./inspect/inspect-prompt.js";
+export { toolDefinition } from "./inspect/tool-definition.js";
+export { catalogSurfaceProvider } from "./inspect/catalog-surface-provider.js";

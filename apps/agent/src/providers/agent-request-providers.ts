@@ -7,6 +7,13 @@ import { createCommandsProvider } from "./commands-provider.js";
 import { createSkillsProvider } from "./skills-provider.js";
 import { createUniversalToolsProvider } from "./universal-tools-provider.js";
 
+export interface AgentRequestProvidersOptions {
+  /** Providers after the default ones. @default [] */
+  readonly extra?: readonly RequestProvider[];
+  /** The MCP part of the surface. @default createCodeModeProvider(runtime) (`thinktank inspect prompt --catalog` passes one over a catalog folder) */
+  readonly mcpSurface?: RequestProvider;
+}
+
 /** request_human_input: a LangGraph interrupt (see createRequestHumanInputTool). */
 export const humanInputProvider: RequestProvider = { name: "human-input", contribute: () => ({ tools: [createRequestHumanInputTool()] }) };
 
@@ -17,8 +24,9 @@ export const humanInputProvider: RequestProvider = { name: "human-input", contri
  * when the runtime has them), then `extra`. A name already taken keeps its first tool, so later
  * providers cannot replace earlier ones.
  */
-export function agentRequestProviders(runtime: AgentRuntime, extra: readonly RequestProvider[] = []): RequestProvider[] {
-  const providers = [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, createCodeModeProvider(runtime)];
+export function agentRequestProviders(runtime: AgentRuntime, options: AgentRequestProvidersOptions = {}): RequestProvider[] {
+  const mcpSurface = options.mcpSurface ?? createCodeModeProvider(runtime);
+  const providers = [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, mcpSurface];
   const tools = runtime.tools;
   if (tools) {
     providers.push(
@@ -30,5 +38,5 @@ export function agentRequestProviders(runtime: AgentRuntime, extra: readonly Req
       }),
     );
   }
-  return [...providers, ...extra];
+  return [...providers, ...(options.extra ?? [])];
 }

@@ -26,7 +26,7 @@ export interface AgentServerDeps {
   readonly runtime?: AgentRuntime;
   /**
    * What each run's prompt and tools are made of.
-   * @default agentRequestProviders(runtime, extraProviders): universal tools, skills, slash commands, request_human_input, the MCP surface
+   * @default agentRequestProviders(runtime, { extra: extraProviders }): universal tools, skills, slash commands, request_human_input, the MCP surface
    */
   readonly providers?: readonly RequestProvider[];
   /** Providers after the default ones: the seam for @thinktank/tools (registered script tools, built-ins). @default [] */
@@ -83,7 +83,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
       throw error;
     }
   }
-  const providers = deps.providers ?? agentRequestProviders(runtime, deps.extraProviders);
+  const providers = deps.providers ?? agentRequestProviders(runtime, { extra: deps.extraProviders ?? [] });
   const runs = new RunManager({
     config,
     store,
