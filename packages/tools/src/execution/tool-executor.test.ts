@@ -111,6 +111,12 @@ describe("ToolExecutor", () => {
     expect((await fixture.log.recent({ limit: 10 })).map((r) => r.error?.code)).toEqual(["TOOL_DISABLED", "TOOL_NOT_FOUND", "TOOL_EXECUTION_ERROR"]);
   });
 
+  it("says so when the registry cannot be read, instead of TOOL_NOT_FOUND", async () => {
+    fixture = createToolsFixture();
+    fs.writeFileSync(fixture.file, "{ broken");
+    expect(errorOf(await fixture.executor.invoke("hello_world", { name: "x" }))).toMatchObject({ code: "STORE_CORRUPT", message: expect.stringContaining(fixture.file) });
+  });
+
   it("gives scripts a clean environment and a private working folder that is removed afterwards", async () => {
     fixture = createToolsFixture({ executor: { variables: { TT_GREETING: "bonjour", SECRET_FROM_HOST: "do-not-leak" } } });
     process.env.TT_EXECUTOR_TEST_SECRET = "host-secret-value";

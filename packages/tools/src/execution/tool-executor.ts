@@ -69,11 +69,18 @@ export class ToolExecutor {
   async invoke(name: string, args: unknown, options: InvokeOptions = {}): Promise<ToolResponse> {
     const started = this.clock();
     const startedMs = performance.now();
-    const tool = await this.options.registry?.runnable(name).catch(() => undefined);
+    let tool: RunnableTool | undefined;
+    let lookupFailure: ToolResponse | undefined;
+    try {
+      tool = await this.options.registry?.runnable(name);
+    } catch (error) {
+      // extensions_config.json missing or unreadable: say so rather than "no such tool".
+      lookupFailure = isThinktankError(error) ? toolFailure(error.code, error.message) : toolFailure("TOOL_EXECUTION_ERROR", `the tools registry could not be read: ${(error as Error).message}`);
+    }
     if (!tool || !tool.enabled) {
-      const response = tool
-        ? toolFailure("TOOL_DISABLED", `tool '${name}' is disabled (enable it with PUT /api/tools/${name} {"enabled": true})`)
-        : toolFailure("TOOL_NOT_FOUND", `no registered tool named '${name}'`);
+      const response =
+        lookupFailure ??
+        (tool ? toolFailure("TOOL_DISABLED", `tool '${name}' is disabled (enable it with PUT /api/tools/${name} {"enabled": true})`) : toolFailure("TOOL_NOT_FOUND", `no registered tool named '${name}'`));
       await this.record(name, args, started, startedMs, response, options);
       return response;
     }
