@@ -83,7 +83,7 @@ export class AgentCommands {
     const raw = (rest ?? "").trim();
     const positional = splitArguments(raw);
     const body = entry.body ?? readSkillBody(entry.skill);
-    const expanded = expandCommandBody(body, raw, positional).text;
+    const expanded = expandCommandBody(body, raw, positional).text.trim();
     const text = entry.kind === "skill" && entry.skill ? `Skill ${entry.skill.name} (${entry.skill.containerPath}; its paths are relative to ${entry.skill.containerDir}):\n\n${expanded}` : expanded;
     const command: CommandInvocation = {
       kind: entry.kind,
@@ -97,18 +97,23 @@ export class AgentCommands {
     return { kind: "expanded", text, command };
   }
 
-  /** The `<slash_commands>` prompt section (names, argument hints, first line of each description); "" without commands. */
+  /**
+   * The `<slash_commands>` prompt section; "" without commands. Commands get their invocation,
+   * argument hint and first sentence; skills the model already sees in <available_skills> only
+   * their invocation and hint (their description is there), so the section stays small.
+   */
   promptSection(): string {
     if (this.section !== undefined) return this.section;
     if (this.entries.length === 0) return (this.section = "");
-    const lines = this.entries.map((entry) => {
-      const hint = entry.argumentHint ? ` ${entry.argumentHint}` : "";
-      return `${escapeXml(entry.invocation + hint)}: ${escapeXml(firstLine(entry.description))}`;
-    });
+    const usage = (entry: AgentCommandEntry): string => escapeXml(entry.argumentHint ? `${entry.invocation} ${entry.argumentHint}` : entry.invocation);
+    const listedSkill = (entry: AgentCommandEntry): boolean => entry.kind === "skill" && entry.skill !== undefined && !entry.skill.disableModelInvocation;
+    const described = this.entries.filter((entry) => !listedSkill(entry)).map((entry) => `${usage(entry)}: ${escapeXml(firstSentence(entry.description))}`);
+    const skills = this.entries.filter(listedSkill).map(usage);
     this.section = [
       "<slash_commands>",
-      "The user can run these by starting a message with one (the message you then see is the command's instructions). Suggest one when it fits what the user wants to do.",
-      ...lines,
+      "The user can run these by starting a message with one (you then see the command's instructions instead). Suggest one when it fits what the user wants.",
+      ...described,
+      ...(skills.length > 0 ? [`Skills the user can run the same way (described in <available_skills>): ${skills.join(", ")}`] : []),
       "</slash_commands>",
     ].join("\n");
     return this.section;
@@ -135,8 +140,9 @@ function readSkillBody(skill: Skill | undefined): string {
   }
 }
 
-/** The first non-empty line, cut at 200 characters. */
-function firstLine(text: string): string {
+/** The first sentence (or line), cut at 150 characters. */
+function firstSentence(text: string): string {
   const line = text.split("\n").find((candidate) => candidate.trim() !== "")?.trim() ?? "";
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
+  return sentence.length > 150 ? `${sentence.slice(0, 149)}…` : sentence;
 }
