@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { isThinktankError } from "@thinktank/core";
 import type { ExecutionLog } from "../log/execution-log.js";
+import { recordCall } from "../log/record-call.js";
 import { SchemaCompiler } from "../registry/schema-compiler.js";
 import type { RunnableTool } from "../registry/tool-definition.js";
 import type { ToolRegistry } from "../registry/tool-registry.js";
@@ -81,7 +82,7 @@ export class ToolExecutor {
       const response =
         lookupFailure ??
         (tool ? toolFailure("TOOL_DISABLED", `tool '${name}' is disabled (enable it with PUT /api/tools/${name} {"enabled": true})`) : toolFailure("TOOL_NOT_FOUND", `no registered tool named '${name}'`));
-      await this.record(name, args, started, startedMs, response, options);
+      await recordCall(this.options.log, name, args, { at: started, ms: startedMs }, response, options);
       return response;
     }
     return this.perform(tool, args, options, started, startedMs);
@@ -99,7 +100,7 @@ export class ToolExecutor {
     } catch (error) {
       response = isThinktankError(error) ? toolFailure(error.code, error.message, error.details ? { ...error.details } : undefined) : toolFailure("TOOL_EXECUTION_ERROR", `'${tool.name}' could not run: ${(error as Error).message}`);
     }
-    await this.record(tool.name, args, started, startedMs, response, options);
+    await recordCall(this.options.log, tool.name, args, { at: started, ms: startedMs }, response, options);
     return response;
   }
 
@@ -173,20 +174,6 @@ export class ToolExecutor {
     return toolSuccess(data);
   }
 
-  private async record(tool: string, args: unknown, started: Date, startedMs: number, response: ToolResponse, options: InvokeOptions): Promise<void> {
-    if (!this.options.log) return;
-    await this.options.log.record({
-      tool,
-      arguments: args,
-      started_at: started.toISOString(),
-      duration_ms: Math.round((performance.now() - startedMs) * 100) / 100,
-      status: response.status,
-      ...(response.status === "success" ? { output: response.data } : { error: response.error }),
-      ...(options.source ? { source: options.source } : {}),
-      ...(options.threadId ? { thread_id: options.threadId } : {}),
-      ...(options.runId ? { run_id: options.runId } : {}),
-    });
-  }
 }
 
 function summarize(problems: readonly { path: string; message: string }[]): string {

@@ -1,6 +1,7 @@
 import { isThinktankError } from "@thinktank/core";
 import type { InvokeOptions } from "../../execution/tool-executor.js";
 import type { ExecutionLog } from "../../log/execution-log.js";
+import { recordCall } from "../../log/record-call.js";
 import { SchemaCompiler } from "../../registry/schema-compiler.js";
 import { toolFailure, toolSuccess } from "../../tool-response.js";
 import type { ToolResponse } from "../../tool-response.js";
@@ -66,17 +67,7 @@ export class WebSearch {
     const started = this.clock();
     const startedMs = performance.now();
     const response = await this.perform(args, options.signal);
-    await this.options.log?.record({
-      tool: this.name,
-      arguments: args,
-      started_at: started.toISOString(),
-      duration_ms: Math.round((performance.now() - startedMs) * 100) / 100,
-      status: response.status,
-      ...(response.status === "success" ? { output: response.data } : { error: response.error }),
-      ...(options.source ? { source: options.source } : {}),
-      ...(options.threadId ? { thread_id: options.threadId } : {}),
-      ...(options.runId ? { run_id: options.runId } : {}),
-    });
+    await recordCall(this.options.log, this.name, args, { at: started, ms: startedMs }, response, options);
     return response;
   }
 

@@ -1,0 +1,25 @@
+import type { InvokeOptions } from "../execution/tool-executor.js";
+import type { ToolResponse } from "../tool-response.js";
+import type { ExecutionLog } from "./execution-log.js";
+
+/** When a call started: the wall clock for the log, and a monotonic reading for its duration. */
+export interface CallStart {
+  readonly at: Date;
+  readonly ms: number;
+}
+
+/** Writes one finished call to the log (when there is one); never rejects. */
+export async function recordCall(log: ExecutionLog | undefined, tool: string, args: unknown, start: CallStart, response: ToolResponse, options: InvokeOptions): Promise<void> {
+  if (!log) return;
+  await log.record({
+    tool,
+    arguments: args,
+    started_at: start.at.toISOString(),
+    duration_ms: Math.round((performance.now() - start.ms) * 100) / 100,
+    status: response.status,
+    ...(response.status === "success" ? { output: response.data } : { error: response.error }),
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.threadId ? { thread_id: options.threadId } : {}),
+    ...(options.runId ? { run_id: options.runId } : {}),
+  });
+}
