@@ -156,6 +156,14 @@ describe("ToolRegistry: changing and removing", () => {
     expect((await failure(fixture.registry.get("hello_world"))).code).toBe("TOOL_NOT_FOUND");
   });
 
+  it("repairs a malformed hand-written entry with PUT", async () => {
+    fixture = createToolsFixture({ tools: { fixme: { description: "d", input_schema: { type: "object", propertys: {} }, runtime: "python", script: "f.py" } }, scripts: { "f.py": "print('{}')" } });
+    expect((await fixture.registry.view()).tools.has("fixme")).toBe(false);
+    const repaired = await fixture.registry.update("fixme", { definition: { input_schema: { type: "object", properties: {} } } });
+    expect(repaired).toMatchObject({ name: "fixme", runtime: "python", script: "f.py" });
+    expect((await fixture.registry.view()).problems).toEqual([]);
+  });
+
   it("keeps a script another (hand-written) entry still uses", async () => {
     const entry = { description: "d", input_schema: { type: "object" }, runtime: "python", script: "shared.py" };
     fixture = createToolsFixture({ tools: { one: entry, two: entry }, scripts: { "shared.py": "print('{}')" } });

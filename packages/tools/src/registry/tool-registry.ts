@@ -159,9 +159,10 @@ export class ToolRegistry {
     const hasScript = upload.file !== undefined || changes.script !== undefined;
     const source = hasScript ? this.scriptSource(upload, problems) : undefined;
     if (problems.length > 0) throw invalid(`the change to tool '${name}' is not valid`, problems);
-    const current = (await this.view()).tools.get(name);
-    const runtime = (changes.runtime as ToolRuntime | undefined) ?? current?.runtime;
-    if (!runtime) throw notFound(name);
+    // The entry as written (a malformed hand edit too, so a PUT can repair it); checked again under the lock.
+    const current = (await this.options.store.read()).document.tools[name] as { runtime?: unknown } | undefined;
+    if (!current) throw notFound(name);
+    const runtime = (changes.runtime ?? current.runtime) as ToolRuntime;
     const fileName = source ? await this.scripts.write(name, runtime, source, upload.file?.fileName) : undefined;
     let result: { entry: Record<string, unknown>; oldScript: string; snapshot: ExtensionsSnapshot };
     try {
