@@ -1,0 +1,87 @@
+import { PassThrough, Writable } from "node:stream";
+import { inspectPrompt } from "@thinktank/agent";
+import { loadConfig } from "@thinktank/core";
+import { makeTempDir, writeTree } from "@thinktank/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../src/run-cli.js";
+
+// `thinktank inspect prompt` end to end: a real project folder, the real command, a catalog folder of cached tool lists.
+const temp = makeTempDir("tt-cli-inspect-");
+afterAll(() => temp.cleanup());
+const tools = Array.from({ length: 150 }, (_, index) => ({
+  name: `tool_${index}`,
+  description: `Does thing number ${index} with a fairly long description so the definitions add up quickly.`,
+  inputSchema: { type: "object", properties: { value: { type: "string", description: "The value to work on" } } },
+}));
+writeTree(temp.dir, {
+  "config.yaml": "data_dir: data\nlog:\n  level: silent\nsandbox:\n  warm_pool_size: 0\n",
+  "extensions_config.json": '{"mcpServers": {}, "skills": {}, "plugins": {}, "tools": {}}\n',
+  "skills/public/notes/SKILL.md": "---\nname: notes\ndescription: Keeps notes\n---\nbody\n",
+  "catalog/big.json": JSON.stringify({ server: "big", tools }),
+  "catalog/small.json": JSON.stringify({ server: "small", tools: tools.slice(0, 1) }),
+});
+
+function collector(): Writable & { text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  }) as Writable & { text: () => string };
+  stream.text = () => Buffer.concat(chunks).toString("utf8");
+  return stream;
+}
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = collector();
+  const stderr = collector();
+  const stdin = new PassThrough();
+  stdin.end("");
+  const code = await runCli(args, { stdout, stderr, stdin, env: { PATH: process.env.PATH ?? "" }, cwd: temp.dir });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe("thinktank inspect prompt", { timeout: 120_000 }, () => {
+  it("--json prints what inspectPrompt builds: the system prompt, every definition and the token counts", async () => {
+    const result = await run(["inspect", "prompt", "--json"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.stdout) as { system_prompt: string; tools: unknown[]; tokens: { total: number; system_prompt: number; tools: number } };
+    const expected = await inspectPrompt(loadConfig({ cwd: temp.dir, env: { PATH: process.env.PATH ?? "" } }));
+    expect(printed.system_prompt).toBe(expected.systemPrompt);
+    expect(printed.tools).toEqual(expected.tools);
+    expect(printed.tokens).toMatchObject({ system_prompt: expected.tokens.systemPrompt, tools: expected.tokens.tools, total: expected.tokens.total });
+    expect(printed.system_prompt).toContain("<name>notes</name>");
+  });
+
+  it("--catalog takes the MCP tools from cached lists: auto picks code mode for a large catalog, --mode direct lists every tool", async () => {
+    const auto = JSON.parse((await run(["inspect", "prompt", "--catalog", "catalog", "--json"])).stdout) as { mode: string; reason: string; tools: { name: string }[]; system_prompt: string };
+    expect(auto.mode).toBe("code");
+    expect(auto.reason).toMatch(/^auto: 151 MCP tool definitions cost \d+ tokens, more than auto_threshold_tokens \(4000\)/);
+    expect(auto.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["list_servers", "search_tools", "execute_code"]));
+    expect(auto.system_prompt).toContain("<code_execution>");
+    const direct = JSON.parse((await run(["inspect", "prompt", "--catalog", "catalog", "--mode", "direct", "--json"])).stdout) as { mode: string; tools: { name: string }[]; system_prompt: string };
+    expect(direct.mode).toBe("direct");
+    expect(direct.tools.filter((tool) => tool.name.startsWith("big__"))).toHaveLength(150);
+    expect(direct.tools.map((tool) => tool.name)).toContain("small__tool_0");
+    expect(direct.system_prompt).not.toContain("<code_execution>");
+  });
+
+  it("prints a readable report by default", async () => {
+    const result = await run(["inspect", "prompt", "--mode", "code"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^=== system prompt \(\d+ tokens\) ===\nYou are Thinktank/);
+    expect(result.stdout).toMatch(/=== tools: \d+ definitions, \d+ tokens \(MCP surface: code; code_execution.mode is code\) ===/);
+    expect(result.stdout).toMatch(/--- read_file \(\d+ tokens\)\n/);
+    expect(result.stdout).toMatch(/=== total: \d+ tokens \(o200k\) ===\n$/);
+  });
+
+  it("refuses bad usage with exit code 2, and a missing catalog with NOT_FOUND", async () => {
+    expect(await run(["inspect"])).toMatchObject({ code: 2 });
+    expect(await run(["inspect", "prompts"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown subcommand 'prompts'") });
+    expect(await run(["inspect", "prompt", "--mode", "fast"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--mode must be one of direct, code, auto; got 'fast'") });
+    expect(await run(["inspect", "prompt", "--colour"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--colour") });
+    expect(await run(["inspect", "prompt", "--catalog", "nowhere"])).toMatchObject({ code: 1, stderr: expect.stringContaining("NOT_FOUND: no cached tool lists in") });
+  });
+});
