@@ -98,7 +98,8 @@ afterAll(async () => {
 type Message = { type: string; content: unknown; name?: string; status?: string };
 const human = (content: string) => ({ input: { messages: [{ type: "human", content }] } });
 async function run(threadId: string | null, text: string): Promise<Message[]> {
-  return ((await client.runs.wait(threadId, "lead_agent", human(text))) as { messages: Message[] }).messages;
+  const values = threadId === null ? await client.runs.wait(null, "lead_agent", human(text)) : await client.runs.wait(threadId, "lead_agent", human(text));
+  return (values as { messages: Message[] }).messages;
 }
 
 describe("progressive disclosure over the LangGraph API", { timeout: 120_000 }, () => {
