@@ -1,4 +1,7 @@
-import { splitChunks } from "./split-words.js";
+import { looksPlural } from "./action-vocabulary.js";
+import type { PhraseHintTable } from "./phrase-hints.js";
+import { findEntities } from "./query-entities.js";
+import { queryWords } from "./query-words.js";
 import type { SynonymTable } from "./synonym-table.js";
 import type { TextAnalyzer } from "./text-analyzer.js";
 
@@ -23,45 +26,56 @@ export interface QueryConcept {
   readonly alternatives: readonly QueryAlternative[];
 }
 
+/** What the query asks to be done, for judging a tool's action (see `ActionVocabulary`). */
+export interface QueryIntent {
+  /** The terms outside quotes, in order. */
+  readonly terms: readonly string[];
+  /** Per term, whether its word looks like a plural noun. */
+  readonly plural: readonly boolean[];
+  /** The query is a question ("which tables ...", "is the job done"): it asks to be told something. */
+  readonly question: boolean;
+}
+
 export interface QueryPlan {
   readonly concepts: readonly QueryConcept[];
+  readonly intent: QueryIntent;
 }
 
 type MutableConcept = { term: string; alternatives: QueryAlternative[] };
 
-/** Question words say what kind of answer is wanted, though they are stop words themselves. */
-const questionWords: Readonly<Record<string, readonly string[]>> = {
-  who: ["user", "member", "people"],
-  when: ["date", "time", "schedule"],
-  where: ["location", "place", "address"],
-};
+/** First words that make a query a question. */
+const questionStarts = new Set(["what", "what's", "whats", "which", "who", "who's", "whose", "how", "how's", "is", "are", "was", "were", "does", "do", "did", "has", "have", "when", "where", "why"]);
+
+/** What `planQuery` works with. */
+export interface QueryPlanContext {
+  readonly analyzer: TextAnalyzer;
+  readonly synonyms: SynonymTable;
+  readonly phrases: PhraseHintTable;
+  readonly weights: { readonly synonym: number; readonly quoted: number; readonly entity: number };
+  /** Whether the index has a term at all (compounds are only tried when it does). */
+  readonly isKnownTerm: (term: string) => boolean;
+}
 
 /**
- * Analyzes a query and attaches synonyms and compounds to the concepts they stand for.
- * `isKnownTerm` says whether the index has a term at all (compounds are only tried when it does).
+ * Analyzes a query into concepts: each distinct word with its synonyms and compounds, everyday
+ * phrases with what tools call them ("who am I": current user), and the kind of each typed value
+ * (a file name asks for a file tool).
  */
-export function planQuery(
-  query: string,
-  analyzer: TextAnalyzer,
-  synonyms: SynonymTable,
-  weights: { readonly synonym: number; readonly quoted: number },
-  isKnownTerm: (term: string) => boolean,
-): QueryPlan {
-  const { words, parts, quoted } = queryWords(query);
+export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
+  const { analyzer, synonyms, weights } = context;
+  const entities = findEntities(query);
+  const { words, parts, quoted, offsets } = queryWords(query, entities);
   const concepts: MutableConcept[] = [];
   const onlyQuoted: boolean[] = [];
   const conceptOfWord: (number | undefined)[] = [];
   const terms: string[] = [];
   const conceptOfTerm: number[] = [];
+  const intentTerms: string[] = [];
+  const plural: boolean[] = [];
   words.forEach((word, position) => {
     const term = analyzer.term(word);
     if (term === undefined) {
       conceptOfWord.push(undefined);
-      const hints = questionWords[word];
-      if (hints && !concepts.some((concept) => concept.term === word)) {
-        const alternatives = hints.map((hint) => ({ terms: analyzer.terms(hint), weight: weights.synonym, source: "synonym" as const }));
-        concepts.push({ term: word, alternatives });
-      }
       return;
     }
     let index = concepts.findIndex((concept) => concept.term === term);
@@ -73,8 +87,12 @@ export function planQuery(
     conceptOfWord.push(index);
     terms.push(term);
     conceptOfTerm.push(index);
+    if (!quoted[position]) {
+      intentTerms.push(term);
+      plural.push(looksPlural(word));
+    }
   });
-  addCompounds(words, conceptOfWord, concepts, analyzer, isKnownTerm);
+  addCompounds(words, conceptOfWord, concepts, analyzer, context.isKnownTerm);
 
   const originals = new Set(terms);
   for (const expansion of synonyms.expand(terms)) {
@@ -84,50 +102,36 @@ export function planQuery(
       addAlternative(concepts[index], { terms: expansion.terms, weight: weights.synonym, source: "synonym" });
     }
   }
+  // A phrase's hints join the concepts of its words; a phrase of filler words ("who am I") is a concept of its own.
+  for (const phrase of context.phrases.find(query)) {
+    const covered = new Set<number>();
+    offsets.forEach((offset, position) => {
+      const index = conceptOfWord[position];
+      if (index !== undefined && !quoted[position] && offset >= phrase.start && offset < phrase.end) covered.add(index);
+    });
+    const alternatives = phrase.hints.filter((hint) => !(hint.length === 1 && originals.has(hint[0] as string))).map((hint) => ({ terms: hint, weight: weights.synonym, source: "synonym" as const }));
+    if (covered.size > 0) for (const index of covered) for (const alternative of alternatives) addAlternative(concepts[index], alternative);
+    else if (alternatives.length > 0 && !concepts.some((concept) => concept.term === phrase.label)) concepts.push({ term: phrase.label, alternatives });
+  }
+  // A typed value (a file name, a URL, coordinates) asks for a tool that handles that kind of thing.
+  for (const entity of entities) {
+    const label = entity.kinds.join(" ");
+    if (concepts.some((concept) => concept.term === label)) continue;
+    const alternatives = entity.kinds.map((kind) => ({ terms: analyzer.terms(kind), weight: weights.entity, source: "synonym" as const })).filter((a) => a.terms.length > 0);
+    if (alternatives.length > 0) concepts.push({ term: label, alternatives });
+  }
+  const question = questionStarts.has(query.trim().toLowerCase().replace(/’/g, "'").split(/[^\p{L}\p{N}']+/u)[0] ?? "");
   // Quoted words are content (a message to post, a text to find), not what the tool should do.
   return {
+    intent: { terms: intentTerms, plural, question },
     concepts: concepts.map((concept, index) =>
       onlyQuoted[index] ? { ...concept, alternatives: concept.alternatives.map((a) => ({ ...a, weight: a.weight * weights.quoted })) } : concept,
     ),
   };
 }
 
-/**
- * The query's words, for each the parts of a CamelCase or letter-digit word ("GitHub": git, hub),
- * and whether it is content rather than the task: inside quotes ("...", '...', `...`, “...”) or
- * a name or message after "called", "named", "titled" or "saying".
- */
-function queryWords(query: string): { words: string[]; parts: (readonly string[] | undefined)[]; quoted: boolean[] } {
-  const words: string[] = [];
-  const parts: (readonly string[] | undefined)[] = [];
-  const quoted: boolean[] = [];
-  // Quoted text, and what follows "called", "named", "titled" or "saying" up to the clause's end.
-  const quotedSpan = /(?<![\p{L}\p{N}])(?:"([^"]+)"|'([^']+)'(?![\p{L}\p{N}])|`([^`]+)`|“([^”]+)”|‘([^’]+)’)|\b(?:called|named|titled|saying)\s+([^,.;:!?"“‘`]+)/giu;
-  let last = 0;
-  const add = (text: string, inQuotes: boolean): void => {
-    for (const chunk of splitChunks(text)) {
-      const entries = chunk.whole !== undefined ? [{ word: chunk.whole, parts: chunk.parts }] : chunk.parts.map((word) => ({ word, parts: undefined }));
-      for (const entry of entries) {
-        if (!/\p{L}/u.test(entry.word) && entry.word.length < 2) continue;
-        words.push(entry.word);
-        parts.push(entry.parts);
-        quoted.push(inQuotes);
-      }
-    }
-  };
-  for (const match of query.matchAll(quotedSpan)) {
-    const content = match.slice(1).find((group) => group !== undefined) ?? "";
-    const contentStart = (match.index ?? 0) + match[0].lastIndexOf(content);
-    add(query.slice(last, contentStart), false);
-    add(content, true);
-    last = contentStart + content.length;
-  }
-  add(query.slice(last), false);
-  return { words, parts, quoted };
-}
-
 /** Two adjacent words that the index knows as one word ("web hook" → webhook) match as that word too. */
-function addCompounds(words: string[], conceptOfWord: (number | undefined)[], concepts: MutableConcept[], analyzer: TextAnalyzer, isKnownTerm: (term: string) => boolean): void {
+function addCompounds(words: readonly string[], conceptOfWord: (number | undefined)[], concepts: MutableConcept[], analyzer: TextAnalyzer, isKnownTerm: (term: string) => boolean): void {
   for (let i = 0; i + 1 < words.length; i++) {
     // Two filler words never make a tool word ("for the" is not "forth").
     if (conceptOfWord[i] === undefined && conceptOfWord[i + 1] === undefined) continue;

@@ -42,6 +42,8 @@ export interface RankingWeights {
   readonly k1: number;
   /** Weight of a synonym relative to the query's own word. */
   readonly synonym: number;
+  /** Weight of the kind of a typed value in the query ("notes.md": file), relative to a query word. */
+  readonly entity: number;
   /** Weight of words that appear only inside quotes (content such as a message text, not the task). */
   readonly quoted: number;
   /** How strongly a server whose vocabulary (names, tool names, first sentences) matches the query lifts its tools (0: off). */
@@ -56,6 +58,14 @@ export interface RankingWeights {
   readonly nameMatch: number;
   /** Score multiplier for a tool whose description says it is deprecated (1: no penalty). */
   readonly deprecated: number;
+  /** How many of the keyword top are re-ranked by the second stage (0: no second stage). */
+  readonly rerankDepth: number;
+  /** Bonus for a tool whose name verb the query asks for (list_x for "list the x"), relative to its score. */
+  readonly actionAgree: number;
+  /** Score multiplier for a tool whose name verb contradicts the query (create_x for "which x are there"). */
+  readonly actionConflict: number;
+  /** Bonus for a tool whose name is about one or many things as the query is (get_x for "the x", list_xs for "the xs"). */
+  readonly numberAgree: number;
 }
 
 export const fieldNames = ["name", "server", "title", "lead", "body", "params", "paramDocs"] as const;

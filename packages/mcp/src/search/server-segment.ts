@@ -1,6 +1,8 @@
 import type { CatalogServer, CatalogTool } from "../catalog/catalog-types.js";
+import { looksPlural, type ActionProfile, type ActionVocabulary } from "./action-vocabulary.js";
 import { fieldNames } from "./search-types.js";
 import type { TextAnalyzer } from "./text-analyzer.js";
+import { splitWords } from "./split-words.js";
 import { serverNameTerms, toolFields } from "./tool-fields.js";
 
 export const fieldCount = fieldNames.length;
@@ -32,15 +34,18 @@ export interface ServerSegment {
   readonly nameOfServer: readonly string[];
   /** 1 for a tool whose title or first sentence says it is deprecated. */
   readonly deprecated: Uint8Array;
+  /** Per tool: the actions its name names (list_issues: list, many). */
+  readonly actions: readonly ActionProfile[];
 }
 
-export function buildServerSegment(server: CatalogServer, fingerprint: string, analyzer: TextAnalyzer): ServerSegment {
+export function buildServerSegment(server: CatalogServer, fingerprint: string, analyzer: TextAnalyzer, vocabulary: ActionVocabulary): ServerSegment {
   const serverTerms = serverNameTerms(server, analyzer);
   const ownName = new Set(serverTerms);
   const fieldLengths = new Float32Array(server.tools.length * fieldCount);
   const building = new Map<string, { tools: number[]; frequencies: number[] }>();
   const nameTerms: string[][] = [];
   const deprecated = new Uint8Array(server.tools.length);
+  const actions: ActionProfile[] = [];
   const profile = new Map<string, number>();
   let profileLength = 0;
   const addToProfile = (terms: readonly string[], weight: number): void => {
@@ -69,6 +74,7 @@ export function buildServerSegment(server: CatalogServer, fingerprint: string, a
       for (const value of row) entry.frequencies.push(value);
     }
     nameTerms.push([...new Set(fields.name)].filter((term) => !ownName.has(term)));
+    actions.push(nameActions(tool.name, analyzer, vocabulary));
     if (fields.title.includes("deprec") || fields.lead.includes("deprec")) deprecated[toolIndex] = 1;
     addToProfile(fields.name, 1);
     addToProfile(fields.title, 1);
@@ -79,5 +85,18 @@ export function buildServerSegment(server: CatalogServer, fingerprint: string, a
   for (const [term, entry] of building) {
     postings.set(term, { tools: Int32Array.from(entry.tools), frequencies: Float32Array.from(entry.frequencies) });
   }
-  return { server: server.server, fingerprint, tools: server.tools, fieldLengths, postings, nameTerms, profile, profileLength, nameOfServer: serverTerms, deprecated };
+  return { server: server.server, fingerprint, tools: server.tools, fieldLengths, postings, nameTerms, profile, profileLength, nameOfServer: serverTerms, deprecated, actions };
+}
+
+/** The action profile of a tool name: its verbs and whether its object is plural. */
+function nameActions(name: string, analyzer: TextAnalyzer, vocabulary: ActionVocabulary): ActionProfile {
+  const terms: string[] = [];
+  const plural: boolean[] = [];
+  for (const word of splitWords(name)) {
+    const term = analyzer.term(word);
+    if (term === undefined) continue;
+    terms.push(term);
+    plural.push(looksPlural(word));
+  }
+  return vocabulary.profile(terms, plural);
 }

@@ -1,11 +1,16 @@
 import { createHash } from "node:crypto";
 import { ThinktankError } from "@thinktank/core";
 import type { CatalogServer } from "../catalog/catalog-types.js";
+import { ActionVocabulary } from "./action-vocabulary.js";
+import { defaultActionGroups, type ActionGroup } from "./default-actions.js";
 import { defaultRankingWeights } from "./default-ranking-weights.js";
 import { defaultSynonymGroups } from "./default-synonyms.js";
 import { defaultWrapperPath } from "./default-wrapper-path.js";
 import { summarizeDescription } from "./describe-tool.js";
+import { defaultPhraseHints, type PhraseHint } from "./default-phrase-hints.js";
+import { PhraseHintTable } from "./phrase-hints.js";
 import { planQuery } from "./query-plan.js";
+import { intentProfile, rerankTools } from "./rerank-tools.js";
 import { gatherPostings, layoutTools, prepareQuery, scoreTools, ScoringScratch, SegmentWeights, type TermPostings, type ToolLayout } from "./score-tools.js";
 import { TopTools, type ScoredTool } from "./top-tools.js";
 import { CollectionStats } from "./collection-stats.js";
@@ -29,6 +34,10 @@ export interface ToolSearchIndexOptions {
   readonly synonyms?: readonly (readonly string[])[];
   /** Tokenisation options (stop words, minimum word length). */
   readonly analyzer?: TextAnalyzerOptions;
+  /** Everyday phrases and what tools call them ("who am I": current user). @default defaultPhraseHints */
+  readonly phraseHints?: readonly PhraseHint[];
+  /** The actions that tell sibling tools apart (list, get, create ...), for the second stage. @default defaultActionGroups */
+  readonly actions?: readonly ActionGroup[];
 }
 
 /** What `syncServers` did. */
@@ -47,6 +56,8 @@ export interface SearchIndexSyncReport {
 export class ToolSearchIndex {
   readonly #analyzer: TextAnalyzer;
   readonly #synonyms: SynonymTable;
+  readonly #actions: ActionVocabulary;
+  readonly #phrases: PhraseHintTable;
   readonly #weights: RankingWeights;
   readonly #defaultLimit: number;
   readonly #maxLimit: number;
@@ -71,6 +82,8 @@ export class ToolSearchIndex {
     this.#weights = { ...defaultRankingWeights, ...options.weights };
     this.#analyzer = new TextAnalyzer(options.analyzer);
     this.#synonyms = new SynonymTable(options.synonyms ?? defaultSynonymGroups, this.#analyzer);
+    this.#actions = new ActionVocabulary(options.actions ?? defaultActionGroups, this.#analyzer);
+    this.#phrases = new PhraseHintTable(options.phraseHints ?? defaultPhraseHints, this.#analyzer);
   }
 
   /** Number of tools indexed. */
@@ -120,7 +133,7 @@ export class ToolSearchIndex {
     const fingerprint = fingerprintOf(server);
     const previous = this.#segments.get(server.server);
     if (previous?.fingerprint === fingerprint) return false;
-    const segment = buildServerSegment(server, fingerprint, this.#analyzer);
+    const segment = buildServerSegment(server, fingerprint, this.#analyzer, this.#actions);
     if (previous) this.#account(previous, -1);
     this.#segments.set(server.server, segment);
     this.#account(segment, 1);
@@ -172,7 +185,13 @@ export class ToolSearchIndex {
       for (const segment of segments) segment.tools.forEach((_, tool) => top.offer(segment, tool, 0));
       return this.#present(top.results(), detail);
     }
-    const plan = planQuery(query, this.#analyzer, this.#synonyms, this.#weights, (term) => this.#collection.has(term));
+    const plan = planQuery(query, {
+      analyzer: this.#analyzer,
+      synonyms: this.#synonyms,
+      phrases: this.#phrases,
+      weights: this.#weights,
+      isKnownTerm: (term) => this.#collection.has(term),
+    });
     if (plan.concepts.length === 0) return [];
     const stats = this.#collection.snapshot();
     this.#checkDrift(stats);
@@ -181,7 +200,8 @@ export class ToolSearchIndex {
     const prepared = prepareQuery(plan, stats, this.#weights);
     const global = options.server === undefined;
     const layout = global ? (this.#layout ??= layoutTools([...this.#segments.values()])) : layoutTools(segments);
-    const top = new TopTools(limit);
+    const depth = Math.max(limit, this.#weights.rerankDepth);
+    const top = new TopTools(depth);
     scoreTools(
       prepared,
       layout,
@@ -199,7 +219,8 @@ export class ToolSearchIndex {
       this.#scratch,
       top,
     );
-    return this.#present(top.results(), detail);
+    const ranked = this.#weights.rerankDepth > 0 ? rerankTools(top.results(), intentProfile(plan.intent, this.#actions), this.#weights) : top.results();
+    return this.#present(ranked.slice(0, limit), detail);
   }
 
   #segmentOf(server: string): ServerSegment {

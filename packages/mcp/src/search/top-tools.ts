@@ -35,7 +35,8 @@ export class TopTools {
   }
 }
 
-function compareScored(score: number, segment: ServerSegment, tool: number, other: ScoredTool): number {
+/** Orders a scored tool against another: higher score first, then by server, then by tool name. */
+export function compareScored(score: number, segment: ServerSegment, tool: number, other: ScoredTool): number {
   if (score !== other.score) return other.score - score;
   if (segment.server !== other.segment.server) return segment.server < other.segment.server ? -1 : 1;
   const name = segment.tools[tool]?.name ?? "";
