@@ -21,18 +21,19 @@ const oneWords = new Set(["get", "read", "describ", "view", "retriev", "fetch", 
  */
 export class ActionVocabulary {
   readonly #groups: readonly ActionGroup[];
-  /** First term of a verb → the verbs (as terms) starting with it and their group. */
-  readonly #byFirstTerm = new Map<string, { terms: readonly string[]; group: number }[]>();
+  /** First term of a verb → the verbs (as terms) starting with it, their group, and whether they count only at the start. */
+  readonly #byFirstTerm = new Map<string, { terms: readonly string[]; group: number; leadingOnly: boolean }[]>();
 
   constructor(groups: readonly ActionGroup[], analyzer: TextAnalyzer) {
     this.#groups = groups;
     groups.forEach((group, index) => {
-      for (const verb of group.verbs) {
+      const verbs = [...group.verbs.map((verb) => ({ verb, leadingOnly: false })), ...(group.leadingVerbs ?? []).map((verb) => ({ verb, leadingOnly: true }))];
+      for (const { verb, leadingOnly } of verbs) {
         const terms = analyzer.terms(verb);
         const first = terms[0];
         if (first === undefined) continue;
         const list = this.#byFirstTerm.get(first) ?? [];
-        if (!list.some((entry) => entry.group === index && entry.terms.join(" ") === terms.join(" "))) list.push({ terms, group: index });
+        if (!list.some((entry) => entry.group === index && entry.terms.join(" ") === terms.join(" "))) list.push({ terms, group: index, leadingOnly });
         this.#byFirstTerm.set(first, list);
       }
     });
@@ -64,6 +65,7 @@ export class ActionVocabulary {
     terms.forEach((term, start) => {
       let isVerb = false;
       for (const entry of this.#byFirstTerm.get(term) ?? []) {
+        if (entry.leadingOnly && start !== 0) continue;
         if (entry.terms.every((t, i) => terms[start + i] === t)) {
           groups.add(entry.group);
           if (start === 0) leading.add(entry.group);

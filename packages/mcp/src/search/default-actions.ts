@@ -7,6 +7,8 @@ export interface ActionGroup {
   readonly reads: boolean;
   /** Verbs (and short verb phrases) that ask for this action. A word may belong to several groups. */
   readonly verbs: readonly string[];
+  /** Words that name this action only when they start a request ("comment on the issue", "label this mail"); elsewhere they are nouns. */
+  readonly leadingVerbs?: readonly string[];
 }
 
 /**
@@ -25,10 +27,10 @@ export const defaultActionGroups: readonly ActionGroup[] = [
   { name: "validate", reads: true, verbs: ["validate", "lint", "verify", "test", "check", "audit"] },
   { name: "extract", reads: true, verbs: ["scrape", "crawl", "extract", "summarize", "summarise", "map"] },
   { name: "download", reads: true, verbs: ["download", "export", "save"] },
-  { name: "create", reads: false, verbs: ["create", "add", "new", "insert", "make", "register", "set up", "setup", "provision", "init", "initialize", "build", "compose", "open", "start", "write", "draft", "post", "append", "set"] },
-  { name: "update", reads: false, verbs: ["update", "edit", "modify", "patch", "change", "alter", "amend", "set", "rename", "replace", "upsert", "adjust", "configure", "toggle", "enable", "disable", "mark", "put", "switch", "turn", "reschedule", "move", "write", "label", "tag"] },
+  { name: "create", reads: false, verbs: ["create", "add", "new", "insert", "make", "register", "set up", "setup", "provision", "init", "initialize", "build", "compose", "open", "start", "write", "draft", "post", "append", "set", "put"], leadingVerbs: ["log", "comment", "note", "schedule", "book"] },
+  { name: "update", reads: false, verbs: ["update", "edit", "modify", "patch", "change", "alter", "amend", "set", "rename", "replace", "upsert", "adjust", "configure", "toggle", "enable", "disable", "mark", "put", "switch", "turn", "reschedule", "move", "write"], leadingVerbs: ["label", "tag", "star", "flag"] },
   { name: "delete", reads: false, verbs: ["delete", "remove", "destroy", "drop", "erase", "trash", "purge", "discard", "uninstall", "clear", "wipe", "forget", "revoke", "unlink"] },
-  { name: "send", reads: false, verbs: ["send", "post", "reply", "forward", "broadcast", "notify", "dm", "push", "tell", "message", "email", "mail"] },
+  { name: "send", reads: false, verbs: ["send", "post", "reply", "forward", "broadcast", "notify", "dm", "push", "tell"], leadingVerbs: ["message", "email", "mail", "text", "ping"] },
   { name: "run", reads: false, verbs: ["run", "execute", "exec", "invoke", "trigger", "launch", "start", "call", "kick off", "rerun", "restart", "perform", "apply"] },
   { name: "stop", reads: false, verbs: ["stop", "cancel", "abort", "kill", "terminate", "halt", "end", "pause", "suspend", "close"] },
   { name: "move", reads: false, verbs: ["move", "transfer", "relocate", "reorder", "migrate"] },
@@ -39,9 +41,13 @@ export const defaultActionGroups: readonly ActionGroup[] = [
   { name: "approve", reads: false, verbs: ["approve", "accept", "confirm", "sign off"] },
   { name: "reject", reads: false, verbs: ["reject", "decline", "deny", "refuse", "unapprove"] },
   { name: "assign", reads: false, verbs: ["assign", "allocate", "delegate", "unassign"] },
-  { name: "upload", reads: false, verbs: ["upload", "attach", "import"] },
+  { name: "upload", reads: false, verbs: ["upload", "attach", "import", "put"] },
   { name: "deploy", reads: false, verbs: ["deploy", "ship", "release", "publish", "rollout", "roll out"] },
   { name: "merge", reads: false, verbs: ["merge", "combine"] },
   { name: "share", reads: false, verbs: ["share", "invite", "grant"] },
+  { name: "input", reads: false, verbs: ["type", "fill", "enter", "input", "press", "key"] },
+  { name: "click", reads: false, verbs: ["click", "tap", "press", "hover", "drag", "drop", "scroll"] },
+  { name: "select", reads: false, verbs: ["select", "choose", "pick"] },
+  { name: "navigate", reads: false, verbs: ["navigate", "go", "visit", "open", "browse"] },
   { name: "subscribe", reads: false, verbs: ["subscribe", "unsubscribe", "watch", "follow", "unfollow"] },
 ];

@@ -7,13 +7,13 @@ import type { TextAnalyzer } from "./text-analyzer.js";
 
 /**
  * One way to match a concept: all of `terms` (their scores add up), scaled by `weight`.
- * `source` says where it came from: the query's own word, a synonym, or two query words
+ * `source` says where it came from: the query's own word, a synonym, the kind of a typed value, or two query words
  * written as one ("argo cd" → "argocd", "to do" → "todo").
  */
 export interface QueryAlternative {
   readonly terms: readonly string[];
   readonly weight: number;
-  readonly source: "query" | "synonym" | "compound";
+  readonly source: "query" | "synonym" | "compound" | "entity";
 }
 
 /**
@@ -92,7 +92,7 @@ export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
       plural.push(looksPlural(word));
     }
   });
-  addCompounds(words, conceptOfWord, concepts, analyzer, context.isKnownTerm);
+  addCompounds(words, conceptOfWord, concepts, analyzer, context.isKnownTerm, weights.synonym);
 
   const originals = new Set(terms);
   for (const expansion of synonyms.expand(terms)) {
@@ -117,7 +117,7 @@ export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
   for (const entity of entities) {
     const label = entity.kinds.join(" ");
     if (concepts.some((concept) => concept.term === label)) continue;
-    const alternatives = entity.kinds.map((kind) => ({ terms: analyzer.terms(kind), weight: weights.entity, source: "synonym" as const })).filter((a) => a.terms.length > 0);
+    const alternatives = entity.kinds.map((kind) => ({ terms: analyzer.terms(kind), weight: weights.entity, source: "entity" as const })).filter((a) => a.terms.length > 0);
     if (alternatives.length > 0) concepts.push({ term: label, alternatives });
   }
   const question = questionStarts.has(query.trim().toLowerCase().replace(/’/g, "'").split(/[^\p{L}\p{N}']+/u)[0] ?? "");
@@ -130,17 +130,32 @@ export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
   };
 }
 
-/** Two adjacent words that the index knows as one word ("web hook" → webhook) match as that word too. */
-function addCompounds(words: readonly string[], conceptOfWord: (number | undefined)[], concepts: MutableConcept[], analyzer: TextAnalyzer, isKnownTerm: (term: string) => boolean): void {
+/**
+ * Two words that the index knows as one word match as that word too: adjacent ones at full weight
+ * ("web hook" → webhook), content words a few places apart, in either order, at `apart`
+ * ("log 2 hours of work" → worklog).
+ */
+function addCompounds(words: readonly string[], conceptOfWord: (number | undefined)[], concepts: MutableConcept[], analyzer: TextAnalyzer, isKnownTerm: (term: string) => boolean, apart: number): void {
+  const add = (first: number, second: number, weight: number): void => {
+    const term = analyzer.term(`${words[first]}${words[second]}`);
+    if (term === undefined || !isKnownTerm(term) || concepts.some((concept) => concept.term === term)) return;
+    const covered = [conceptOfWord[first], conceptOfWord[second]].filter((index): index is number => index !== undefined);
+    const alternative = { terms: [term], weight, source: "compound" as const };
+    if (covered.length === 0) concepts.push({ term, alternatives: [alternative] });
+    for (const index of new Set(covered)) addAlternative(concepts[index], alternative);
+  };
   for (let i = 0; i + 1 < words.length; i++) {
     // Two filler words never make a tool word ("for the" is not "forth").
     if (conceptOfWord[i] === undefined && conceptOfWord[i + 1] === undefined) continue;
-    const term = analyzer.term(`${words[i]}${words[i + 1]}`);
-    if (term === undefined || !isKnownTerm(term) || concepts.some((concept) => concept.term === term)) continue;
-    const covered = [conceptOfWord[i], conceptOfWord[i + 1]].filter((index): index is number => index !== undefined);
-    const alternative = { terms: [term], weight: 1, source: "compound" as const };
-    if (covered.length === 0) concepts.push({ term, alternatives: [alternative] });
-    for (const index of new Set(covered)) addAlternative(concepts[index], alternative);
+    add(i, i + 1, 1);
+  }
+  if (apart <= 0) return;
+  for (let i = 0; i < words.length; i++) {
+    for (let j = i + 1; j < Math.min(words.length, i + 5); j++) {
+      if (conceptOfWord[i] === undefined || conceptOfWord[j] === undefined || conceptOfWord[i] === conceptOfWord[j]) continue;
+      if (j > i + 1) add(i, j, apart);
+      add(j, i, apart);
+    }
   }
 }
 

@@ -23,7 +23,7 @@ export function intentProfile(intent: QueryIntent, vocabulary: ActionVocabulary)
   const { groups, leading, number } = vocabulary.profile(intent.terms, intent.plural);
   const reading = vocabulary.readingGroups();
   const union = (...lists: (readonly number[])[]) => [...new Set(lists.flat())].sort((a, b) => a - b);
-  if (intent.question) return { explicit: [], accepted: union(groups, reading), number };
+  if (intent.question) return { explicit: [], accepted: reading, number };
   if (leading.length === 0) return { explicit: [], accepted: [], number, open: true };
   return { explicit: leading, accepted: leading.some((group) => vocabulary.reads(group)) ? union(leading, reading) : leading, number };
 }
