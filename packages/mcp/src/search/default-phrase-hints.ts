@@ -31,6 +31,9 @@ export const defaultPhraseHints: readonly PhraseHint[] = [
   { phrase: "at once|in one go|in one call|in bulk|in a batch|all together|both|several|multiple", hints: ["multiple", "batch", "bulk"] },
   // the person the agent works for
   { phrase: "check with me|ask me|ask the user|with the user|confirm with|my approval|my ok|my okay|wait for me", hints: ["ask user", "human input", "question", "approval", "clarification"] },
+  // shell commands name the shell; asking for a script or program names code execution
+  { phrase: "ls|du|df|grep|pip install|pip|npm install|npm run|npm test|chmod|mkdir|curl|wget|rm -rf|ps aux", hints: ["bash", "shell", "command", "terminal"] },
+  { phrase: "write a script|write a program|quick script|small script|a script that|a program that|some code that", hints: ["execute code", "program", "run code", "sandbox"] },
   // telling people
   { phrase: "tell the team|let the team know|let everyone know|tell everyone|let them know|announce", hints: ["send message", "post message", "notify", "channel", "broadcast"] },
 ];
