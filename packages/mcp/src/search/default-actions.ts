@@ -27,7 +27,7 @@ export const defaultActionGroups: readonly ActionGroup[] = [
   { name: "validate", reads: true, verbs: ["validate", "lint", "verify", "test", "check", "audit"] },
   { name: "extract", reads: true, verbs: ["scrape", "crawl", "extract", "summarize", "summarise", "map"] },
   { name: "download", reads: true, verbs: ["download", "export", "save"] },
-  { name: "create", reads: false, verbs: ["create", "add", "new", "insert", "make", "register", "set up", "setup", "provision", "init", "initialize", "build", "compose", "open", "start", "write", "draft", "post", "append", "set", "put"], leadingVerbs: ["log", "comment", "note", "schedule", "book"] },
+  { name: "create", reads: false, verbs: ["create", "add", "new", "insert", "make", "register", "set up", "setup", "provision", "init", "initialize", "build", "compose", "open", "start", "write", "draft", "post", "append", "set", "put"], leadingVerbs: ["log", "comment", "note", "schedule", "book", "label", "tag", "star", "flag"] },
   { name: "update", reads: false, verbs: ["update", "edit", "modify", "patch", "change", "alter", "amend", "set", "rename", "replace", "upsert", "adjust", "configure", "toggle", "enable", "disable", "mark", "put", "switch", "turn", "reschedule", "move", "write"], leadingVerbs: ["label", "tag", "star", "flag"] },
   { name: "delete", reads: false, verbs: ["delete", "remove", "destroy", "drop", "erase", "trash", "purge", "discard", "uninstall", "clear", "wipe", "forget", "revoke", "unlink"] },
   { name: "send", reads: false, verbs: ["send", "post", "reply", "forward", "broadcast", "notify", "dm", "push", "tell"], leadingVerbs: ["message", "email", "mail", "text", "ping"] },

@@ -7,6 +7,7 @@ export const defaultRankingWeights: RankingWeights = {
   k1: 2,
   synonym: 0.5,
   quoted: 0.4,
+  context: 0.5,
   entity: 0.5,
   serverBoost: 0.5,
   mentionBoost: 1.5,

@@ -9,7 +9,7 @@ import { TextAnalyzer } from "./text-analyzer.js";
 const analyzer = new TextAnalyzer();
 const synonyms = new SynonymTable(defaultSynonymGroups, analyzer);
 const phrases = new PhraseHintTable(defaultPhraseHints, analyzer);
-const weights = { synonym: 0.5, quoted: 0.4, entity: 0.5 };
+const weights = { synonym: 0.5, quoted: 0.4, context: 0.5, entity: 0.5 };
 const plan = (query: string, known: string[] = []) => planQuery(query, { analyzer, synonyms, phrases, weights, isKnownTerm: (term) => known.includes(term) }).concepts;
 const alternativesOf = (query: string, term: string, known: string[] = []) =>
   plan(query, known)

@@ -51,7 +51,7 @@ export interface QueryPlanContext {
   readonly analyzer: TextAnalyzer;
   readonly synonyms: SynonymTable;
   readonly phrases: PhraseHintTable;
-  readonly weights: { readonly synonym: number; readonly quoted: number; readonly entity: number };
+  readonly weights: { readonly synonym: number; readonly quoted: number; readonly context: number; readonly entity: number };
   /** Whether the index has a term at all (compounds are only tried when it does). */
   readonly isKnownTerm: (term: string) => boolean;
 }
@@ -64,9 +64,10 @@ export interface QueryPlanContext {
 export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
   const { analyzer, synonyms, weights } = context;
   const entities = findEntities(query);
-  const { words, parts, quoted, offsets } = queryWords(query, entities);
+  const { words, parts, quoted, context: inContext, offsets } = queryWords(query, entities);
   const concepts: MutableConcept[] = [];
   const onlyQuoted: boolean[] = [];
+  const onlyContext: boolean[] = [];
   const conceptOfWord: (number | undefined)[] = [];
   const terms: string[] = [];
   const conceptOfTerm: number[] = [];
@@ -84,10 +85,11 @@ export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
     const partTerms = (parts[position] ?? []).map((part) => analyzer.term(part)).filter((t): t is string => t !== undefined);
     if (partTerms.length > 0) addAlternative(concepts[index], { terms: partTerms, weight: 1, source: "query" });
     onlyQuoted[index] = (onlyQuoted[index] ?? true) && (quoted[position] as boolean);
+    onlyContext[index] = (onlyContext[index] ?? true) && (inContext[position] as boolean);
     conceptOfWord.push(index);
     terms.push(term);
     conceptOfTerm.push(index);
-    if (!quoted[position]) {
+    if (!quoted[position] && !inContext[position]) {
       intentTerms.push(term);
       plural.push(looksPlural(word));
     }
@@ -121,12 +123,12 @@ export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
     if (alternatives.length > 0) concepts.push({ term: label, alternatives });
   }
   const question = questionStarts.has(query.trim().toLowerCase().replace(/’/g, "'").split(/[^\p{L}\p{N}']+/u)[0] ?? "");
-  // Quoted words are content (a message to post, a text to find), not what the tool should do.
+  // Quoted words are content (a message to post, a text to find), and words of a subordinate
+  // clause set the scene: neither says what the tool should do.
+  const scale = (concept: MutableConcept, factor: number): MutableConcept => ({ ...concept, alternatives: concept.alternatives.map((a) => ({ ...a, weight: a.weight * factor })) });
   return {
     intent: { terms: intentTerms, plural, question },
-    concepts: concepts.map((concept, index) =>
-      onlyQuoted[index] ? { ...concept, alternatives: concept.alternatives.map((a) => ({ ...a, weight: a.weight * weights.quoted })) } : concept,
-    ),
+    concepts: concepts.map((concept, index) => (onlyQuoted[index] ? scale(concept, weights.quoted) : onlyContext[index] ? scale(concept, weights.context) : concept)),
   };
 }
 

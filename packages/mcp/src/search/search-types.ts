@@ -42,6 +42,8 @@ export interface RankingWeights {
   readonly k1: number;
   /** Weight of a synonym relative to the query's own word. */
   readonly synonym: number;
+  /** Weight of words that appear only in a subordinate clause ("before you drop the table"), which sets the scene. */
+  readonly context: number;
   /** Weight of the kind of a typed value in the query ("notes.md": file), relative to a query word. */
   readonly entity: number;
   /** Weight of words that appear only inside quotes (content such as a message text, not the task). */
