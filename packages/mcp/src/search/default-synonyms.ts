@@ -113,4 +113,7 @@ export const defaultSynonymGroups: readonly (readonly string[])[] = [
   ["input", "box", "textbox", "text box", "text field"],
   ["window", "viewport", "screen size"],
   ["pie", "donut", "doughnut"],
+  // everyday verbs
+  ["delete", "get rid of", "throw away", "nuke", "wipe", "clear out"],
+  ["gauge", "percentage", "percent", "progress"],
 ];
