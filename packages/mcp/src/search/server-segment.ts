@@ -3,7 +3,7 @@ import { looksPlural, type ActionProfile, type ActionVocabulary } from "./action
 import { fieldNames } from "./search-types.js";
 import type { TextAnalyzer } from "./text-analyzer.js";
 import { splitWords } from "./split-words.js";
-import { serverNameTerms, toolFields } from "./tool-fields.js";
+import { serverMentionTerms, serverNameTerms, toolFields } from "./tool-fields.js";
 
 export const fieldCount = fieldNames.length;
 
@@ -30,7 +30,7 @@ export interface ServerSegment {
   /** The server as one document (names, tool names, first sentences): term → frequency. */
   readonly profile: ReadonlyMap<string, number>;
   readonly profileLength: number;
-  /** The server's own name terms (which mark a query as aimed at this server). */
+  /** The words that name the server outright in a query (which mark it as aimed at this server). */
   readonly nameOfServer: readonly string[];
   /** 1 for a tool whose title or first sentence says it is deprecated. */
   readonly deprecated: Uint8Array;
@@ -85,7 +85,7 @@ export function buildServerSegment(server: CatalogServer, fingerprint: string, a
   for (const [term, entry] of building) {
     postings.set(term, { tools: Int32Array.from(entry.tools), frequencies: Float32Array.from(entry.frequencies) });
   }
-  return { server: server.server, fingerprint, tools: server.tools, fieldLengths, postings, nameTerms, profile, profileLength, nameOfServer: serverTerms, deprecated, actions };
+  return { server: server.server, fingerprint, tools: server.tools, fieldLengths, postings, nameTerms, profile, profileLength, nameOfServer: serverMentionTerms(server, analyzer), deprecated, actions };
 }
 
 /** The action profile of a tool name: its verbs and whether its object is plural. */

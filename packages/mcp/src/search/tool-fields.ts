@@ -1,5 +1,6 @@
 import type { CatalogServer, CatalogTool } from "../catalog/catalog-types.js";
 import { splitDescription } from "./describe-tool.js";
+import { splitChunks } from "./split-words.js";
 import type { FieldName } from "./search-types.js";
 import type { TextAnalyzer } from "./text-analyzer.js";
 
@@ -11,6 +12,31 @@ const genericServerWords = new Set(["mcp", "server", "servers", "modelcontextpro
  * reported in `initialize`, without generic words ("mcp", "server"). Each term counts once.
  */
 export function serverNameTerms(server: CatalogServer, analyzer: TextAnalyzer): string[] {
+  const terms = new Set<string>();
+  for (const text of serverNameTexts(server)) {
+    for (const term of analyzer.terms(text)) if (!genericServerWords.has(term)) terms.add(term);
+  }
+  return [...terms];
+}
+
+/**
+ * The words a query must say to name the server outright: its names' words, with a CamelCase
+ * name taken whole ("CircleCI": circleci, not "circle", so "circles" does not name it).
+ */
+export function serverMentionTerms(server: CatalogServer, analyzer: TextAnalyzer): string[] {
+  const terms = new Set<string>();
+  for (const text of serverNameTexts(server)) {
+    for (const chunk of splitChunks(text)) {
+      for (const word of chunk.whole !== undefined ? [chunk.whole] : chunk.parts) {
+        const term = analyzer.term(word);
+        if (term !== undefined && !genericServerWords.has(term)) terms.add(term);
+      }
+    }
+  }
+  return [...terms];
+}
+
+function serverNameTexts(server: CatalogServer): string[] {
   const texts = [server.server];
   if (typeof server.package === "string") texts.push(server.package);
   const info = server.serverInfo;
@@ -19,11 +45,7 @@ export function serverNameTerms(server: CatalogServer, analyzer: TextAnalyzer): 
     if (typeof name === "string") texts.push(name);
     if (typeof title === "string") texts.push(title);
   }
-  const terms = new Set<string>();
-  for (const text of texts) {
-    for (const term of analyzer.terms(text)) if (!genericServerWords.has(term)) terms.add(term);
-  }
-  return [...terms];
+  return texts;
 }
 
 /** The searchable fields of one tool, as analyzed terms. */
