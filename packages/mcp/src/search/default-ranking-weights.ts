@@ -16,7 +16,5 @@ export const defaultRankingWeights: RankingWeights = {
   nameMatch: 1.5,
   deprecated: 0.6,
   rerankDepth: 30,
-  actionAgree: 0,
-  actionConflict: 0.6,
-  numberAgree: 0.15,
+  rerank: { actionAgree: 0, actionConflict: -0.61, numberAgree: 0.04, numberDisagree: -0.1, leadCoverage: 0.6, mention: 0, shortName: 0 },
 };

@@ -169,3 +169,4 @@ function addAlternative(concept: MutableConcept | undefined, alternative: QueryA
 function sameTerms(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((t, i) => t === b[i]);
 }
+

@@ -62,13 +62,12 @@ export interface RankingWeights {
   readonly deprecated: number;
   /** How many of the keyword top are re-ranked by the second stage (0: no second stage). */
   readonly rerankDepth: number;
-  /** Bonus for a tool whose name verb the query asks for (list_x for "list the x"), relative to its score. */
-  readonly actionAgree: number;
-  /** Score multiplier for a tool whose name verb contradicts the query (create_x for "which x are there"). */
-  readonly actionConflict: number;
-  /** Bonus for a tool whose name is about one or many things as the query is (get_x for "the x", list_xs for "the xs"). */
-  readonly numberAgree: number;
+  /** The second stage's weight of each feature (see `rerankFeatures`): a tool's score is multiplied by e^(Σ weight × feature). */
+  readonly rerank: Readonly<Record<RerankFeature, number>>;
 }
+
+export const rerankFeatureNames = ["actionAgree", "actionConflict", "numberAgree", "numberDisagree", "leadCoverage", "mention", "shortName"] as const;
+export type RerankFeature = (typeof rerankFeatureNames)[number];
 
 export const fieldNames = ["name", "server", "title", "lead", "body", "params", "paramDocs"] as const;
 export type FieldName = (typeof fieldNames)[number];

@@ -100,3 +100,4 @@ function nameActions(name: string, analyzer: TextAnalyzer, vocabulary: ActionVoc
   }
   return vocabulary.profile(terms, plural);
 }
+

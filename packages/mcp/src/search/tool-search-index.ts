@@ -6,16 +6,16 @@ import { defaultActionGroups, type ActionGroup } from "./default-actions.js";
 import { defaultRankingWeights } from "./default-ranking-weights.js";
 import { defaultSynonymGroups } from "./default-synonyms.js";
 import { defaultWrapperPath } from "./default-wrapper-path.js";
-import { summarizeDescription } from "./describe-tool.js";
 import { defaultPhraseHints, type PhraseHint } from "./default-phrase-hints.js";
 import { PhraseHintTable } from "./phrase-hints.js";
+import { presentResults } from "./present-results.js";
 import { planQuery } from "./query-plan.js";
-import { intentProfile, rerankTools } from "./rerank-tools.js";
+import { intentProfile, rerankFeatures, rerankTools, type RerankContext } from "./rerank-tools.js";
 import { gatherPostings, layoutTools, prepareQuery, scoreTools, ScoringScratch, SegmentWeights, type TermPostings, type ToolLayout } from "./score-tools.js";
 import { TopTools, type ScoredTool } from "./top-tools.js";
 import { CollectionStats } from "./collection-stats.js";
 import type { SearchStats } from "./search-stats.js";
-import { searchDetails, type RankingWeights, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
+import { rerankFeatureNames, searchDetails, type RankingWeights, type RerankFeature, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
 import { buildServerSegment, type ServerSegment } from "./server-segment.js";
 import { serverMentions, serverRelevance } from "./server-signals.js";
 import { SynonymTable } from "./synonym-table.js";
@@ -38,6 +38,17 @@ export interface ToolSearchIndexOptions {
   readonly phraseHints?: readonly PhraseHint[];
   /** The actions that tell sibling tools apart (list, get, create ...), for the second stage. @default defaultActionGroups */
   readonly actions?: readonly ActionGroup[];
+}
+
+/** One candidate of a search as the ranking saw it (see `ToolSearchIndex.explain`). */
+export interface RankingExplanation {
+  readonly server: string;
+  readonly name: string;
+  /** The first stage's score. */
+  readonly keywordScore: number;
+  readonly features: Readonly<Record<RerankFeature, number>>;
+  /** The final score (the keyword score times e^(Σ weight × feature)). */
+  readonly score: number;
 }
 
 /** What `syncServers` did. */
@@ -112,7 +123,7 @@ export class ToolSearchIndex {
   describeTool(server: string, name: string, detail: ToolSearchOptions["detail"] = "name"): ToolSearchResult | undefined {
     const segment = this.#segments.get(server);
     const tool = segment?.tools.findIndex((candidate) => candidate.name === name) ?? -1;
-    return segment && tool >= 0 ? this.#present([{ segment, tool, score: 0 }], detail)[0] : undefined;
+    return segment && tool >= 0 ? presentResults([{ segment, tool, score: 0 }], detail ?? "name", this.#wrapperPath)[0] : undefined;
   }
 
   /** A tool as plain text (name, title, description), e.g. for embedding; undefined when not indexed. */
@@ -183,8 +194,34 @@ export class ToolSearchIndex {
       if (options.server === undefined) throw new ThinktankError("VALIDATION_FAILED", "query is empty: say what the tool should do, or pass a server to list its tools");
       const top = new TopTools(limit);
       for (const segment of segments) segment.tools.forEach((_, tool) => top.offer(segment, tool, 0));
-      return this.#present(top.results(), detail);
+      return presentResults(top.results(), detail, this.#wrapperPath);
     }
+    const found = this.#keywordTop(query, segments, options.server === undefined, Math.max(limit, this.#weights.rerankDepth));
+    if (!found) return [];
+    const ranked = this.#weights.rerankDepth > 0 ? rerankTools(found.candidates, found.context, this.#weights) : found.candidates;
+    return presentResults(ranked.slice(0, limit), detail, this.#wrapperPath);
+  }
+
+  /**
+   * How a query was ranked: the keyword top (`depth` tools, default the re-ranking depth) with each
+   * tool's keyword score, its second-stage features and its final score, best first. For tuning
+   * the ranking (eval/tune-weights.ts) and for seeing why a tool ranks where it does.
+   */
+  explain(query: string, options: { readonly server?: string; readonly depth?: number } = {}): RankingExplanation[] {
+    const segments = options.server === undefined ? [...this.#segments.values()] : [this.#segmentOf(options.server)];
+    const found = query.trim() === "" ? undefined : this.#keywordTop(query, segments, options.server === undefined, options.depth ?? Math.max(1, this.#weights.rerankDepth));
+    if (!found) return [];
+    const explained = found.candidates.map((candidate) => {
+      const features = rerankFeatures(candidate, found.context);
+      let sum = 0;
+      if (this.#weights.rerankDepth > 0) for (const feature of rerankFeatureNames) sum += this.#weights.rerank[feature] * features[feature];
+      return { server: candidate.segment.server, name: candidate.segment.tools[candidate.tool]?.name ?? "", keywordScore: candidate.score, features, score: candidate.score * Math.exp(sum) };
+    });
+    return explained.sort((a, b) => b.score - a.score);
+  }
+
+  /** The first stage: the `depth` best tools by keyword score, and what the second stage needs to know about the query. */
+  #keywordTop(query: string, segments: readonly ServerSegment[], global: boolean, depth: number): { candidates: ScoredTool[]; context: RerankContext } | undefined {
     const plan = planQuery(query, {
       analyzer: this.#analyzer,
       synonyms: this.#synonyms,
@@ -192,15 +229,13 @@ export class ToolSearchIndex {
       weights: this.#weights,
       isKnownTerm: (term) => this.#collection.has(term),
     });
-    if (plan.concepts.length === 0) return [];
+    if (plan.concepts.length === 0) return undefined;
     const stats = this.#collection.snapshot();
     this.#checkDrift(stats);
     const relevance = serverRelevance(plan, stats, this.#weights);
     const mentions = serverMentions(plan, stats, this.#segments);
     const prepared = prepareQuery(plan, stats, this.#weights);
-    const global = options.server === undefined;
     const layout = global ? (this.#layout ??= layoutTools([...this.#segments.values()])) : layoutTools(segments);
-    const depth = Math.max(limit, this.#weights.rerankDepth);
     const top = new TopTools(depth);
     scoreTools(
       prepared,
@@ -219,8 +254,7 @@ export class ToolSearchIndex {
       this.#scratch,
       top,
     );
-    const ranked = this.#weights.rerankDepth > 0 ? rerankTools(top.results(), intentProfile(plan.intent, this.#actions), this.#weights) : top.results();
-    return this.#present(ranked.slice(0, limit), detail);
+    return { candidates: top.results(), context: { intent: intentProfile(plan.intent, this.#actions), concepts: plan.concepts, mentions } };
   }
 
   #segmentOf(server: string): ServerSegment {
@@ -228,25 +262,6 @@ export class ToolSearchIndex {
     if (segment) return segment;
     const known = this.serverNames();
     throw new ThinktankError("MCP_SERVER_NOT_FOUND", `unknown server '${server}'; known servers: ${known.join(", ") || "(none)"}`, { details: { server, known } });
-  }
-
-  #present(scored: readonly ScoredTool[], detail: ToolSearchOptions["detail"]): ToolSearchResult[] {
-    return scored.map(({ segment, tool: index, score }) => {
-      const tool = segment.tools[index]!;
-      const annotations = tool.annotations as Record<string, unknown> | undefined;
-      const title = typeof tool.title === "string" ? tool.title : typeof annotations?.title === "string" ? annotations.title : undefined;
-      const base = { server: segment.server, name: tool.name, score: Math.round(score * 1000) / 1000 };
-      if (detail === "name") return base;
-      const withTitle = title ? { ...base, title } : base;
-      if (detail === "desc") return { ...withTitle, description: summarizeDescription(tool.description ?? "") };
-      return {
-        ...withTitle,
-        description: tool.description ?? "",
-        inputSchema: tool.inputSchema,
-        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-        wrapperPath: this.#wrapperPath(segment.server, tool.name),
-      };
-    });
   }
 
   /**
