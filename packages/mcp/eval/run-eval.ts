@@ -1,4 +1,5 @@
-// `npm run eval:tools [-- --misses dev|test|all] [--json]`: search_tools quality on the gold set.
+// `npm run eval:tools [-- --misses dev|test|dev-v2|test-v2|all] [--gold FILE] [--json]`: search_tools
+// quality on the gold sets (see gold-splits.ts for which pairs are tuned on and which are held out).
 // Prints top-1/top-3/top-5 and MRR per split beside plain BM25 measured in the same run, the
 // semantic stage when config.search.embeddings is set, and the configured chat model's pick among
 // the top results when a model and its key are configured (else it says why that part is skipped).
@@ -11,17 +12,17 @@ import type { CatalogServer } from "../src/catalog/catalog-types.js";
 import { embedderFromConfig } from "../src/search/embeddings/embedder-from-config.js";
 import { SemanticReranker } from "../src/search/embeddings/semantic-reranker.js";
 import { evaluateRanking, type RankingQuality } from "../src/search/evaluate-ranking.js";
-import { readGoldSet, type GoldPair } from "../src/search/gold-set.js";
 import { PlainBm25Index } from "../src/search/plain-bm25-index.js";
 import { ToolSearchIndex } from "../src/search/tool-search-index.js";
-import { goldSetFile, loadEvalCatalog } from "./eval-catalog.js";
+import { loadEvalCatalog } from "./eval-catalog.js";
+import { loadGoldSplits } from "./gold-splits.js";
 import { evaluateModelChoice, type ChatLike } from "./model-choice.js";
 
 const { values } = parseArgs({
   options: {
     misses: { type: "string" },
     json: { type: "boolean", default: false },
-    gold: { type: "string", default: goldSetFile },
+    gold: { type: "string" },
     corpus: { type: "string" },
     "model-top": { type: "string", default: "5" },
   },
@@ -33,19 +34,13 @@ const corpusTools = values.corpus ? path.resolve(values.corpus) : path.join(corp
 // The registry's own tools (extensions_config.json `tools`, enabled ones) join as server "tools", as code mode sees them.
 const registered = await registeredTools(config);
 const servers = [...loadEvalCatalog(corpusTools), ...(registered.server ? [registered.server] : [])];
-const pairs = readGoldSet(values.gold);
+const { pairs, splits, source } = loadGoldSplits(values.gold === undefined ? undefined : path.resolve(values.gold));
 const index = new ToolSearchIndex({ defaultLimit: 10, maxLimit: Math.max(10, config.search.max_limit) });
 const started = performance.now();
 index.syncServers(servers);
 const buildMs = performance.now() - started;
 const plain = new PlainBm25Index(servers);
 
-const splits: { label: string; pairs: GoldPair[] }[] = [
-  { label: "dev (tuned on)", pairs: pairs.filter((p) => p.split === "dev") },
-  { label: "test (held out)", pairs: pairs.filter((p) => p.split === "test") },
-  { label: "all", pairs },
-  { label: "built-in + registered tools", pairs: pairs.filter((p) => p.kind === "builtin") },
-];
 type Row = { split: string; ranker: string; quality: RankingQuality };
 const rows: Row[] = [];
 for (const split of splits) {
@@ -62,7 +57,7 @@ if (values.json) {
   process.stdout.write(`${JSON.stringify({ tools: index.toolCount, servers: servers.length, pairs: pairs.length, rows: rows.map(({ split, ranker, quality }) => ({ split, ranker, ...quality, misses: quality.misses.length })), modelChoice, notes }, null, 2)}\n`);
 } else {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
-  console.log(`search_tools on the gold set ${path.relative(process.cwd(), values.gold)}: ${pairs.length} pairs over ${servers.length} servers, ${index.toolCount.toLocaleString("en-US")} tools (index built in ${buildMs.toFixed(0)} ms)\n`);
+  console.log(`search_tools on ${source}: ${pairs.length} pairs over ${servers.length} servers, ${index.toolCount.toLocaleString("en-US")} tools (index built in ${buildMs.toFixed(0)} ms)\n`);
   console.log(`${"split".padEnd(28)}${"pairs".padStart(6)}  ${"ranker".padEnd(26)}${"top-1".padStart(7)}${"top-3".padStart(7)}${"top-5".padStart(7)}${"MRR".padStart(7)}`);
   for (const { split, ranker, quality } of rows) {
     console.log(`${split.padEnd(28)}${String(quality.pairs).padStart(6)}  ${ranker.padEnd(26)}${pct(quality.top1)}${pct(quality.top3)}${pct(quality.top5)}${quality.mrr.toFixed(3).padStart(7)}`);
@@ -97,7 +92,7 @@ async function semanticRows(current: Config): Promise<Row[]> {
   }
   const reranker = new SemanticReranker({ embedder });
   const out: Row[] = [];
-  for (const split of splits.slice(0, 2)) {
+  for (const split of splits.filter((s) => s.headline)) {
     const answers = new Map<string, { server: string; name: string }[]>();
     for (const pair of split.pairs) {
       const outcome = await reranker.search(index, pair.query, { limit: 10 });
@@ -130,7 +125,7 @@ async function modelRows(current: Config): Promise<{ model: string; top: number;
     return undefined;
   }
   const results = [];
-  for (const split of splits.slice(0, 2)) {
+  for (const split of splits.filter((s) => s.headline)) {
     const quality = await evaluateModelChoice(split.pairs, (q) => index.search(q, { limit: top, detail: "desc" }), model);
     results.push({ split: split.label, accuracy: quality.accuracy, reachable: quality.reachable });
   }
@@ -138,8 +133,9 @@ async function modelRows(current: Config): Promise<{ model: string; top: number;
 }
 
 function printMisses(which: string): void {
-  const wanted = which === "all" ? ["dev", "test"] : [which];
-  for (const pair of pairs.filter((p) => wanted.includes(p.split))) {
+  const chosen = which === "all" ? splits.filter((s) => s.key !== "tuned" && s.key !== "builtin" && s.key !== "all") : splits.filter((s) => s.key === which);
+  if (chosen.length === 0) console.log(`--misses: no split '${which}'; splits: ${splits.map((s) => s.key).join(", ")}, all`);
+  for (const pair of chosen.flatMap((s) => s.pairs)) {
     const miss = evaluateRanking([pair], (q) => index.search(q, { limit: 10 })).misses[0];
     if (!miss) continue;
     console.log(`${miss.id} [${miss.rank ?? "-"}] ${miss.query}\n    want ${miss.expected}\n    got  ${miss.got.join(", ")}`);

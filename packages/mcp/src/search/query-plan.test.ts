@@ -10,7 +10,8 @@ const analyzer = new TextAnalyzer();
 const synonyms = new SynonymTable(defaultSynonymGroups, analyzer);
 const phrases = new PhraseHintTable(defaultPhraseHints, analyzer);
 const weights = { synonym: 0.5, quoted: 0.4, context: 0.5, entity: 0.5 };
-const plan = (query: string, known: string[] = []) => planQuery(query, { analyzer, synonyms, phrases, weights, isKnownTerm: (term) => known.includes(term) }).concepts;
+const fullPlan = (query: string, known: string[] = []) => planQuery(query, { analyzer, synonyms, phrases, weights, isKnownTerm: (term) => known.includes(term) });
+const plan = (query: string, known: string[] = []) => fullPlan(query, known).concepts;
 const alternativesOf = (query: string, term: string, known: string[] = []) =>
   plan(query, known)
     .find((concept) => concept.term === term)
@@ -63,5 +64,34 @@ describe("planQuery", () => {
 
   it("answers no concepts for a query of filler words", () => {
     expect(plan("can you please do it for me")).toEqual([]);
+  });
+
+  it("joins words a few places apart into a word the index knows, at the synonym weight", () => {
+    expect(alternativesOf("log 2 hours of work on this issue", "log", ["worklog"])).toContain("worklog@0.5");
+    expect(alternativesOf("log 2 hours of work on this issue", "log", [])).not.toContain("worklog@0.5");
+  });
+
+  it("turns a phrase of filler words into a concept of its own, and hints on content words into alternatives", () => {
+    expect(alternativesOf("who am I on linear", "who am i")).toEqual(expect.arrayContaining(["current+user@0.5", "whoami@0.5", "viewer@0.5"]));
+    expect(alternativesOf("read both files", "both")).toEqual(["both@1", "multipl@0.5", "batch@0.5", "bulk@0.5"]);
+  });
+
+  it("adds the kind of a typed value as a concept and weighs the value's own words as content", () => {
+    const concepts = plan("show the contents of notes.md");
+    expect(concepts.find((concept) => concept.term === "file")?.alternatives).toEqual([{ terms: ["file"], weight: 0.5, source: "entity" }]);
+    expect(alternativesOf("show the contents of notes.md", "note")?.[0]).toBe("note@0.4");
+  });
+
+  it("weighs words of a subordinate clause as context and leaves them out of the intent", () => {
+    const query = "confirm with the user before sending the email";
+    expect(alternativesOf(query, "send")?.[0]).toBe("send@0.5");
+    expect(alternativesOf(query, "confirm")?.[0]).toBe("confirm@1");
+    expect(fullPlan(query).intent.terms).toEqual(["confirm", "user"]);
+  });
+
+  it("records the intent: the terms outside quotes, which look plural, and whether it is a question", () => {
+    expect(fullPlan("which tables are in this base?").intent).toEqual({ terms: ["tabl", "base"], plural: [true, false], question: true });
+    expect(fullPlan("post 'deploy done' in slack").intent).toMatchObject({ terms: ["post", "slack"], question: false });
+    expect(fullPlan("What’s the schema?").intent.question).toBe(true);
   });
 });

@@ -86,9 +86,42 @@ describe("ToolSearchIndex ranking", () => {
     expect(names(results)).toEqual(["a-server/host_ping", "a-server/ping_host", "b-server/host_ping", "b-server/ping_host"]);
   });
 
+  it("answers a question with a tool that reads, not one that creates", () => {
+    expect(names(index.search("which issues does the github repo have?"))[0]).toBe("github/list_issues");
+    expect(names(index.search("create an issue in the github repo"))[0]).toBe("github/create_issue");
+  });
+
+  it("counts a server as named only by its whole CamelCase name", () => {
+    const circle: CatalogServer = { server: "circleci", serverInfo: { name: "CircleCI" }, tools: [{ name: "run_pipeline", description: "Run a pipeline.", inputSchema: object() }] };
+    const shapes: CatalogServer = { server: "shapes", tools: [{ name: "draw_shape", description: "Draw circles, squares and other shapes.", inputSchema: object() }] };
+    const both = indexOf(circle, shapes);
+    const mentionOf = (query: string, server: string) => both.explain(query).find((entry) => entry.server === server)?.features.mention ?? 0;
+    expect(mentionOf("run the pipeline in CircleCI", "circleci")).toBeGreaterThan(0.5);
+    expect(mentionOf("draw circles and run a pipeline", "circleci")).toBe(0);
+  });
+
   it("answers nothing for a query of filler words, and nothing unmatched", () => {
     expect(index.search("can you please do it")).toEqual([]);
     expect(index.search("zzzxq")).toEqual([]);
+  });
+});
+
+describe("ToolSearchIndex.explain", () => {
+  const index = indexOf(github, slack, linear);
+
+  it("shows each candidate's keyword score, second-stage features and final score, best first, as search ranks them", () => {
+    const explained = index.explain("which issues does the github repo have?");
+    expect(explained.slice(0, 3).map((entry) => `${entry.server}/${entry.name}`)).toEqual(names(index.search("which issues does the github repo have?", { limit: 3 })));
+    const create = explained.find((entry) => entry.name === "create_issue");
+    expect(create?.features.actionConflict).toBe(1);
+    expect(create?.score).toBeLessThan(create?.keywordScore ?? 0);
+    for (let i = 1; i < explained.length; i++) expect(explained[i - 1]!.score).toBeGreaterThanOrEqual(explained[i]!.score);
+  });
+
+  it("explains nothing for an empty or unmatched query, and honours the server filter", () => {
+    expect(index.explain(" ")).toEqual([]);
+    expect(index.explain("zzzxq")).toEqual([]);
+    expect(index.explain("issue", { server: "linear" }).every((entry) => entry.server === "linear")).toBe(true);
   });
 });
 
