@@ -7,8 +7,9 @@ import type { TextAnalyzer } from "./text-analyzer.js";
 
 /**
  * One way to match a concept: all of `terms` (their scores add up), scaled by `weight`.
- * `source` says where it came from: the query's own word, a synonym, the kind of a typed value, or two query words
- * written as one ("argo cd" → "argocd", "to do" → "todo").
+ * `source` says where it came from: the query's own word, a synonym (or a phrase's hint), the
+ * kind of a typed value ("notes.md": file), or two query words written as one ("argo cd" →
+ * "argocd", "to do" → "todo").
  */
 export interface QueryAlternative {
   readonly terms: readonly string[];
@@ -169,4 +170,3 @@ function addAlternative(concept: MutableConcept | undefined, alternative: QueryA
 function sameTerms(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((t, i) => t === b[i]);
 }
-

@@ -100,4 +100,3 @@ function nameActions(name: string, analyzer: TextAnalyzer, vocabulary: ActionVoc
   }
   return vocabulary.profile(terms, plural);
 }
-
