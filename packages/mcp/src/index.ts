@@ -17,9 +17,13 @@ export type { McpManagerOptions, McpSettings, ManagerLogger, ServerState, Server
 export { loadManagedTools, loadAllManagedTools } from "./langchain/load-managed-tools.js";
 export type { LoadManagedToolsOptions } from "./langchain/load-managed-tools.js";
 export { ToolSearchIndex } from "./search/tool-search-index.js";
-export type { ToolSearchIndexOptions, SearchIndexSyncReport } from "./search/tool-search-index.js";
-export { searchDetails, fieldNames } from "./search/search-types.js";
-export type { SearchDetail, ToolSearchOptions, ToolSearchResult, WrapperPathResolver, RankingWeights, FieldName } from "./search/search-types.js";
+export type { ToolSearchIndexOptions, SearchIndexSyncReport, RankingExplanation } from "./search/tool-search-index.js";
+export { searchDetails, fieldNames, rerankFeatureNames } from "./search/search-types.js";
+export type { SearchDetail, ToolSearchOptions, ToolSearchResult, WrapperPathResolver, RankingWeights, FieldName, RerankFeature } from "./search/search-types.js";
+export { defaultActionGroups } from "./search/default-actions.js";
+export type { ActionGroup } from "./search/default-actions.js";
+export { defaultPhraseHints } from "./search/default-phrase-hints.js";
+export type { PhraseHint } from "./search/default-phrase-hints.js";
 export { defaultRankingWeights } from "./search/default-ranking-weights.js";
 export { defaultSynonymGroups } from "./search/default-synonyms.js";
 export { defaultStopWords } from "./search/stop-words.js";
