@@ -10,6 +10,7 @@ export interface IntentProfile {
   readonly explicit: readonly number[];
   /** The groups a tool may have without contradicting the query. */
   readonly accepted: readonly number[];
+  /** 1: the query is about many things; -1: about one; 0: cannot tell (see `ActionProfile.number`). */
   readonly number: -1 | 0 | 1;
   /** Nothing is known about the action asked for (no leading verb): no tool contradicts it. */
   readonly open: boolean;
