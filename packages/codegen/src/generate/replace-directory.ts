@@ -9,6 +9,8 @@ import path from "node:path";
 export function replaceDirectory(target: string, files: ReadonlyMap<string, string>, stagingRoot: string): void {
   fs.mkdirSync(stagingRoot, { recursive: true });
   const staging = fs.mkdtempSync(path.join(stagingRoot, `${path.basename(target)}-`));
+  // mkdtemp makes the folder 0700; the code API is read by sandboxed programs running as another user.
+  fs.chmodSync(staging, 0o755);
   const folders = new Set([staging]);
   for (const [relative, content] of files) {
     const file = path.join(staging, relative);

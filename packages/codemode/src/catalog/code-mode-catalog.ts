@@ -2,7 +2,6 @@ import fs from "node:fs";
 import { buildCodeApiIndex, generateCodeApi, type CodeApiIndex } from "@thinktank/codegen";
 import { ToolSearchIndex, type CatalogServer, type CatalogTool, type ManagerLogger } from "@thinktank/mcp";
 import type { ToolInvoker } from "../invoker/tool-invoker.js";
-import { makeReadable } from "./make-readable.js";
 
 export interface CodeModeCatalogOptions {
   /** The tool sources, in priority order: the first that names a server owns it. */
@@ -118,7 +117,6 @@ export class CodeModeCatalog {
           const target = this.servers;
           try {
             const result = await generateCodeApi({ servers: target, outDir: this.options.codeApiDir, mountPath: this.mountPath });
-            if (result.generated.length > 0) makeReadable(this.options.codeApiDir);
             this.generatedFor = target;
             this.lastGenerationError = undefined;
             if (result.generated.length > 0 || result.removed.length > 0) {
