@@ -6,6 +6,14 @@ import type { FastifyRequest } from "fastify";
 export const mutatingMethods: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
+ * A route that only reads but still needs the key (it returns sensitive data, e.g. tool
+ * arguments and outputs) sets `config: { requiresApiKey: true }`.
+ */
+export interface AuthRouteConfig {
+  readonly requiresApiKey?: boolean;
+}
+
+/**
  * The onRequest check of DESIGN.md §3: with an API key configured, a mutating request must
  * carry it as `X-API-Key: <key>` or `Authorization: Bearer <key>`. Compared as SHA-256 digests
  * with timingSafeEqual, so neither the content nor the length of the key leaks through timing.
@@ -15,10 +23,11 @@ export function createAuthHook(apiKey: string | undefined): (request: FastifyReq
   if (apiKey === undefined || apiKey === "") return async () => undefined;
   const expected = digest(apiKey);
   return async (request) => {
-    if (!mutatingMethods.has(request.method)) return;
+    const config = request.routeOptions.config as AuthRouteConfig | undefined;
+    if (!mutatingMethods.has(request.method) && config?.requiresApiKey !== true) return;
     const presented = presentedKey(request.headers);
     if (presented === undefined) {
-      throw new ThinktankError("UNAUTHORIZED", "this route changes data and needs the API key: send X-API-Key: <key> or Authorization: Bearer <key>");
+      throw new ThinktankError("UNAUTHORIZED", "this route changes data or returns sensitive data and needs the API key: send X-API-Key: <key> or Authorization: Bearer <key>");
     }
     if (!timingSafeEqual(digest(presented), expected)) throw new ThinktankError("UNAUTHORIZED", "the API key is not valid");
   };

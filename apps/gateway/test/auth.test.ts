@@ -48,6 +48,16 @@ describe("API key on mutating routes", () => {
     expect((await gateway.app.inject({ method: "PUT", url: "/api/mcp/servers/a", payload: { command: "node" } })).statusCode).toBe(201);
   });
 
+  it("guards the tool execution log (arguments and outputs) with the key, even though it is a GET", async () => {
+    gateway = await createTestGateway({ apiKey: key });
+    const url = "/api/tools/hello_world/executions";
+    const without = await gateway.app.inject({ method: "GET", url });
+    expect(without.statusCode).toBe(401);
+    expect(without.json()).toMatchObject({ code: "UNAUTHORIZED" });
+    expect((await gateway.app.inject({ method: "GET", url, headers: { "x-api-key": key } })).statusCode).not.toBe(401);
+    expect((await gateway.app.inject({ method: "GET", url: "/api/tools" })).statusCode).not.toBe(401);
+  });
+
   it("checks the key before reading the body (an unauthenticated upload is refused, not parsed)", async () => {
     gateway = await createTestGateway({ apiKey: key });
     const response = await gateway.app.inject({ method: "PUT", url: "/api/mcp/servers/a", headers: { "content-type": "application/json" }, payload: "{not json" });

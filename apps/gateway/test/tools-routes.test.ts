@@ -68,7 +68,7 @@ describe("/api/tools", () => {
     expect((await app.inject({ method: "GET", url: "/api/tools/hello_world" })).json()).toMatchObject({ name: "hello_world", input_schema: helloWorld().input_schema });
 
     expect(await deps.tools?.executor.invoke("hello_world", { name: "Gateway" })).toEqual({ status: "success", data: { greeting: "Hello, Gateway!" } });
-    const executions = (await app.inject({ method: "GET", url: "/api/tools/hello_world/executions?limit=5" })).json() as { executions: { status: string; arguments: unknown }[] };
+    const executions = (await app.inject({ method: "GET", url: "/api/tools/hello_world/executions?limit=5", headers: auth })).json() as { executions: { status: string; arguments: unknown }[] };
     expect(executions.executions).toMatchObject([{ status: "success", arguments: { name: "Gateway" } }]);
 
     expect((await app.inject({ method: "DELETE", url: "/api/tools/hello_world", headers: auth })).statusCode).toBe(204);
@@ -77,7 +77,7 @@ describe("/api/tools", () => {
     expect(scriptsOf(gateway as TestGateway)).toEqual([]);
     expect((await app.inject({ method: "DELETE", url: "/api/tools/hello_world", headers: auth })).statusCode).toBe(404);
     // The history stays readable after the tool is gone.
-    expect(((await app.inject({ method: "GET", url: "/api/tools/hello_world/executions" })).json() as { executions: unknown[] }).executions).toHaveLength(1);
+    expect(((await app.inject({ method: "GET", url: "/api/tools/hello_world/executions", headers: auth })).json() as { executions: unknown[] }).executions).toHaveLength(1);
   });
 
   it("registers from a multipart upload: the definition field and the script file", async () => {

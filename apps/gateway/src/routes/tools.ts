@@ -149,6 +149,8 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
   app.get<{ Params: { name: string }; Querystring: { limit?: number } }>(
     "/api/tools/:name/executions",
     {
+      // The log holds arguments and outputs: with an API key configured, reading it needs the key too.
+      config: { requiresApiKey: true },
       schema: {
         summary: "A tool's recent calls, newest first, from the execution log",
         description: "Also answers for built-in tools (web_search) and for removed tools whose calls are still in the log.",
