@@ -13,6 +13,12 @@ export interface AuthRouteConfig {
   readonly requiresApiKey?: boolean;
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    requiresApiKey?: boolean;
+  }
+}
+
 /**
  * The onRequest check of DESIGN.md §3: with an API key configured, a mutating request must
  * carry it as `X-API-Key: <key>` or `Authorization: Bearer <key>`. Compared as SHA-256 digests
@@ -23,8 +29,7 @@ export function createAuthHook(apiKey: string | undefined): (request: FastifyReq
   if (apiKey === undefined || apiKey === "") return async () => undefined;
   const expected = digest(apiKey);
   return async (request) => {
-    const config = request.routeOptions.config as AuthRouteConfig | undefined;
-    if (!mutatingMethods.has(request.method) && config?.requiresApiKey !== true) return;
+    if (!mutatingMethods.has(request.method) && request.routeOptions.config.requiresApiKey !== true) return;
     const presented = presentedKey(request.headers);
     if (presented === undefined) {
       throw new ThinktankError("UNAUTHORIZED", "this route changes data or returns sensitive data and needs the API key: send X-API-Key: <key> or Authorization: Bearer <key>");
