@@ -13,7 +13,7 @@ export interface AuthRouteConfig {
   readonly requiresApiKey?: boolean;
 }
 
-declare module "fastify" {
+declare module "fastify/types/context.js" {
   interface FastifyContextConfig {
     requiresApiKey?: boolean;
   }
