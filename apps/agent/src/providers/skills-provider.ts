@@ -24,9 +24,13 @@ export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
     async contribute(request) {
       const snapshot = await runtime.snapshotFor(request);
       const specialists = new Map<string, Promise<ToolSurface | undefined>>();
+      const listed = snapshot.skills.promptSection !== "";
       return {
-        sections: [{ id: "skills", text: snapshot.skills.promptSection, order: 10 }],
-        tools: snapshot.skills.promptSection === "" ? [] : [createViewSkillTool(() => runtime.skills.snapshot())],
+        sections: [
+          { id: "skills", text: snapshot.skills.promptSection, order: 10 },
+          { id: "skill_contexts", text: listed ? viewSkillHint : "", order: 11 },
+        ],
+        tools: listed ? [createViewSkillTool(() => runtime.skills.snapshot())] : [],
         surfaceFor: (activeSkill, inherited) => {
           let surface = specialists.get(activeSkill);
           if (!surface) {
@@ -40,6 +44,9 @@ export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
     },
   };
 }
+
+const viewSkillHint =
+  "For a longer task that one skill covers, view_skill(name) makes you that skill's specialist: its instructions become your system prompt and its own tools and resources are added; leave_skill returns here.";
 
 async function specialistSurface(runtime: AgentRuntime, request: RequestInfo, skill: Skill, inherited: InheritedSurface): Promise<ToolSurface> {
   let spec: SkillContextSpec = { tools: [], resources: [] };
