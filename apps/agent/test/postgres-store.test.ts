@@ -7,7 +7,7 @@ import { buildAgentServer, type AgentServer } from "../src/server/build-agent-se
 
 /**
  * The Postgres backend, run only when THINKTANK_TEST_POSTGRES_URL names a database the test may
- * write to (CI has no Postgres server; install one with `apt-get install postgresql` to run it).
+ * write to. CI starts one with .ci/start-postgres; locally: THINKTANK_TEST_POSTGRES_URL=$(.ci/start-postgres) npx vitest run.
  */
 const url = process.env.THINKTANK_TEST_POSTGRES_URL;
 
@@ -16,7 +16,10 @@ describe.skipIf(!url)("Postgres threads backend", () => {
   let store: AgentStore;
   let server: AgentServer;
   const config = () => {
-    writeTree(temp.dir, { "config.yaml": "data_dir: data\nagent:\n  threads:\n    backend: postgres\n    postgres_url_env: TEST_PG\nmodels:\n  providers:\n    s:\n      provider: scripted\n" });
+    writeTree(temp.dir, {
+      "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
+      "config.yaml": "data_dir: data\nagent:\n  threads:\n    backend: postgres\n    postgres_url_env: TEST_PG\nmodels:\n  providers:\n    s:\n      provider: scripted\n",
+    });
     return loadConfig({ cwd: temp.dir, env: { TEST_PG: url } });
   };
 
