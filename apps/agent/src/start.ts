@@ -2,16 +2,24 @@
 // `thinktank start` launches it as a child process; AGENT_PORT / agent.port choose the port.
 import { startAgentServer } from "./start-agent-server.js";
 
+/** How long a stop may take before the process exits anyway (nobody else will kill it once its parent is gone). */
+const stopGraceMs = 10_000;
+
 // /mcp is mounted by buildAgentServer: the runtime's code-mode endpoint over the same MCP manager as the runs.
 const started = await startAgentServer({ env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
 if (!started.ok) {
   process.exitCode = started.exitCode;
+  if (process.connected) process.disconnect(); // the IPC channel would keep the process alive
 } else {
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    started.server.app.log.info({ signal }, "stopping");
+    started.server.app.log.info({ reason }, "stopping");
+    setTimeout(() => {
+      console.error(`thinktank agent: still stopping after ${stopGraceMs / 1000} s; exiting`);
+      process.exit(1);
+    }, stopGraceMs).unref();
     started.server.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -22,4 +30,10 @@ if (!started.ok) {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+  // Started by `thinktank start` with an IPC channel: if that process dies without stopping us
+  // (SIGKILL, a crash), the channel disconnects, and the agent must not live on as an orphan.
+  if (typeof process.send === "function") {
+    if (process.connected) process.on("disconnect", () => stop("parent process gone (IPC channel disconnected)"));
+    else stop("parent process gone before start-up finished");
+  }
 }
