@@ -1,6 +1,7 @@
 import type { Config, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore } from "@thinktank/core";
 import { PluginManager } from "@thinktank/plugins";
+import { createSkillsService } from "@thinktank/skills";
 import type { SkillsService } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema } from "@thinktank/tools";
 import type { ToolsService } from "@thinktank/tools";
@@ -29,7 +30,11 @@ export interface GatewayDeps {
   readonly listPluginServers?: () => Promise<readonly PluginServer[]>;
   /** Installed plugins: list, describe, install, enable/disable, uninstall (routes/plugins.ts). */
   readonly plugins?: PluginManager;
-  /** Skills (routes/skills.ts). When absent the route builds one over skills/public and skills/custom; pass one made with createSkillsService({ extraSources }) to list plugin skills too. */
+  /**
+   * Skills (routes/skills.ts): public, custom, and every installed plugin's (a disabled plugin's
+   * listed as off). The route closes it with the app. When absent the route builds one over
+   * skills/public, skills/custom and `plugins`' skill folders.
+   */
   readonly skills?: SkillsService;
   /** Registered script tools: registry, executor, execution log (routes/tools.ts). */
   readonly tools?: ToolsService;
@@ -41,12 +46,29 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
   const plugins =
     overrides.plugins ??
     new PluginManager({ pluginsDir: config.plugins.path, store, env: config.env, containerPath: config.skills.container_path, limits: archiveLimitsFromConfig(config) });
+  const logger = overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" });
   return {
-    logger: overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" }),
+    logger,
     store,
     plugins,
+    skills: overrides.skills ?? gatewaySkillsService(config, store, plugins, logger),
     listPluginServers: () => plugins.pluginServers(),
     tools: overrides.tools ?? createToolsService(config, { store }),
     ...overrides,
   };
+}
+
+/**
+ * The skills service over skills/public, skills/custom and the skills folders of every installed
+ * plugin, enabled or not (categories `plugin:<plugin>`); problems go to the log as they appear.
+ */
+export function gatewaySkillsService(config: Config, store: ExtensionsStore, plugins: Pick<PluginManager, "skillSources"> | undefined, logger: Pick<Logger, "warn">): SkillsService {
+  return createSkillsService({
+    skillsRoot: config.skills.path,
+    store,
+    containerPath: config.skills.container_path,
+    limits: archiveLimitsFromConfig(config),
+    ...(plugins ? { extraSources: () => plugins.skillSources() } : {}),
+    onProblem: (problem) => logger.warn({ skillProblem: problem.reason, file: problem.file }, problem.message),
+  }).service;
 }

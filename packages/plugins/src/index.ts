@@ -44,3 +44,4 @@ export { PluginManager } from "./service/plugin-manager.js";
 export type { PluginManagerOptions, PluginServerListing, PluginInstallView } from "./service/plugin-manager.js";
 export type { PluginSummaryView, PluginDetailView, PluginState } from "./service/plugin-views.js";
 export { skillContainerPrefix } from "./snapshot/skill-container-prefix.js";
+export { pluginSkillSources, pluginDisabledReason } from "./snapshot/plugin-skill-sources.js";

@@ -1,5 +1,14 @@
 import type { ParsedSkill, Skill, SkillProblem, SkillSettingsDocument } from "./skill-types.js";
 
+export interface ApplySkillSettingsOptions {
+  /**
+   * Why a skill is off whatever its setting says (its plugin is disabled), or undefined. Such
+   * skills count for nothing when a bare-name key is matched, so a disabled plugin's skill
+   * never makes a setting ambiguous for the skills in use. @default () => undefined
+   */
+  readonly disabledReason?: (skill: ParsedSkill) => string | undefined;
+}
+
 /**
  * Applies extensions_config.json `skills` to parsed skills. A key is an identity
  * (`public:pdf`, `plugin:sales:call-prep`) or a bare name (`pdf`); an identity wins over a
@@ -7,7 +16,12 @@ import type { ParsedSkill, Skill, SkillProblem, SkillSettingsDocument } from "./
  * is reported: the same name in two places is two skills, never one switch). A skill with no
  * setting is enabled. Malformed settings are reported and ignored.
  */
-export function applySkillSettings(skills: readonly ParsedSkill[], document: SkillSettingsDocument): { skills: Skill[]; problems: SkillProblem[] } {
+export function applySkillSettings(
+  skills: readonly ParsedSkill[],
+  document: SkillSettingsDocument,
+  options: ApplySkillSettingsOptions = {},
+): { skills: Skill[]; problems: SkillProblem[] } {
+  const disabledReason = options.disabledReason ?? (() => undefined);
   const problems: SkillProblem[] = [];
   const settings = new Map<string, boolean>();
   for (const [key, setting] of Object.entries(document.skills ?? {})) {
@@ -19,6 +33,7 @@ export function applySkillSettings(skills: readonly ParsedSkill[], document: Ski
   }
   const byName = new Map<string, ParsedSkill[]>();
   for (const skill of skills) {
+    if (disabledReason(skill) !== undefined) continue;
     const list = byName.get(skill.name);
     if (list) list.push(skill);
     else byName.set(skill.name, [skill]);
@@ -33,6 +48,8 @@ export function applySkillSettings(skills: readonly ParsedSkill[], document: Ski
     }
   }
   const result = skills.map((skill): Skill => {
+    const reason = disabledReason(skill);
+    if (reason !== undefined) return { ...skill, enabled: false, disabledReason: reason };
     const unambiguous = byName.get(skill.name)?.length === 1;
     const enabled = settings.get(skill.identity) ?? (unambiguous ? settings.get(skill.name) : undefined) ?? true;
     return { ...skill, enabled };

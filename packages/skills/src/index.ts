@@ -12,6 +12,7 @@ export { loadSkills } from "./load-skills.js";
 export type { LoadSkillsOptions } from "./load-skills.js";
 export { mergeSkillLists, compareSkills } from "./merge-skill-lists.js";
 export { applySkillSettings } from "./apply-skill-settings.js";
+export type { ApplySkillSettingsOptions } from "./apply-skill-settings.js";
 export { escapeXml } from "./escape-xml.js";
 export { renderSkillSystem } from "./render-skill-system.js";
 export type { RenderSkillSystemOptions } from "./render-skill-system.js";

@@ -7,6 +7,8 @@ export interface SkillJson {
   readonly category: string;
   readonly description: string;
   readonly enabled: boolean;
+  /** Why the skill is off whatever its own setting says (e.g. "the plugin 'sales' is disabled"), else null. */
+  readonly disabled_reason: string | null;
   /** The virtual SKILL.md path the model reads. */
   readonly location: string;
   /** Folder inside its source ("pdf", "meeting-sdk/web"). */
@@ -40,6 +42,7 @@ export function toSkillJson(skill: Skill): SkillJson {
     category: skill.category,
     description: skill.description,
     enabled: skill.enabled,
+    disabled_reason: skill.disabledReason ?? null,
     location: skill.containerPath,
     relative_path: skill.relativePath,
     license: skill.license ?? null,
@@ -68,6 +71,7 @@ export const skillJsonSchema = {
     category: { type: "string", description: "public, custom or plugin:<plugin>" },
     description: { type: "string" },
     enabled: { type: "boolean" },
+    disabled_reason: { type: ["string", "null"], description: "why the skill is off whatever its own setting says (its plugin is disabled or has errors); null otherwise" },
     location: { type: "string", description: "virtual path of SKILL.md, e.g. /mnt/skills/public/pdf/SKILL.md" },
     relative_path: { type: "string" },
     license: nullableString,

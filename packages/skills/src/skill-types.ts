@@ -12,6 +12,12 @@ export interface SkillSource {
   readonly root: string;
   /** Where the source appears under the container path: "public", "custom", "plugins/<plugin>". */
   readonly containerPrefix: string;
+  /**
+   * Set when the source is listed but switched off as a whole (its plugin is disabled): its
+   * skills load, show `enabled: false` with this reason whatever their own settings say, and
+   * never reach the prompt. @default undefined (the skills' own settings apply)
+   */
+  readonly disabledReason?: string;
 }
 
 /** A skill as read from its SKILL.md, before enablement is applied. */
@@ -50,6 +56,8 @@ export interface ParsedSkill {
 
 export interface Skill extends ParsedSkill {
   readonly enabled: boolean;
+  /** Why the skill is off regardless of its own setting (its source's `disabledReason`); absent otherwise. */
+  readonly disabledReason?: string;
 }
 
 export type SkillProblemReason =

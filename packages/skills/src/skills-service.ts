@@ -19,6 +19,7 @@ export interface SkillSettingsStore extends SkillSettingsReader {
 }
 
 export interface SkillsServiceOptions {
+  /** Where lists and lookups come from; `close()` closes it. */
   readonly snapshotter: SkillsSnapshotter;
   readonly store: SkillSettingsStore;
   /** skills/custom: where installs go and the only place deletes may touch. */
@@ -124,6 +125,11 @@ export class SkillsService {
       const current = (await this.snapshotter.snapshot()).skills.find((skill) => skill.identity === installed.identity);
       return current ?? { ...installed, enabled: true };
     });
+  }
+
+  /** Stops the snapshotter's watchers (createSkillsService gives each service its own snapshotter). */
+  close(): void {
+    this.snapshotter.close();
   }
 
   private serialize<T>(task: () => Promise<T>): Promise<T> {

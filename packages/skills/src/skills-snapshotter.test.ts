@@ -160,6 +160,42 @@ describe("SkillsSnapshotter", () => {
     expect(names(await snapshotter.snapshot())).toEqual(["public:docx", "public:pdf", "plugin:zoom:sdk"]);
   });
 
+  it("lists a switched-off source's skills as disabled with its reason, out of the prompt and of bare-name settings", async () => {
+    writeTree(temp.dir, { "plugins/zoom/skills/sdk/SKILL.md": skill("sdk"), "plugins/zoom/skills/pdf/SKILL.md": skill("pdf") });
+    await store.update((draft) => {
+      draft.skills.pdf = { enabled: false }; // bare name: still means public:pdf while the plugin is off
+    });
+    let reason: string | undefined = "the plugin 'zoom' is disabled";
+    snapshotter = new SkillsSnapshotter({
+      sources: () => [...defaultSkillSources(path.join(temp.dir, "skills")), { ...pluginSkillSource("zoom", path.join(temp.dir, "plugins/zoom/skills")), ...(reason ? { disabledReason: reason } : {}) }],
+      settings: store,
+      onProblem: (problem) => reported.push(problem),
+    });
+    const off = await snapshotter.snapshot();
+    const state = (snapshot: typeof off) => snapshot.skills.map((s) => [s.identity, s.enabled, s.disabledReason]);
+    expect(state(off)).toEqual([
+      ["public:docx", true, undefined],
+      ["public:pdf", false, undefined],
+      ["plugin:zoom:pdf", false, "the plugin 'zoom' is disabled"],
+      ["plugin:zoom:sdk", false, "the plugin 'zoom' is disabled"],
+    ]);
+    expect(off.problems).toEqual([]);
+    expect(off.promptSection).not.toContain("zoom");
+    await expect(snapshotter.resolvePath("/mnt/skills/plugins/zoom/sdk/SKILL.md")).rejects.toMatchObject({ code: "SKILL_NOT_FOUND" });
+    expect(await snapshotter.snapshot()).toBe(off);
+
+    reason = undefined; // the plugin is enabled again: the same index, now in use, and the bare name is ambiguous
+    const on = await snapshotter.snapshot();
+    expect(state(on)).toEqual([
+      ["public:docx", true, undefined],
+      ["public:pdf", true, undefined],
+      ["plugin:zoom:pdf", true, undefined],
+      ["plugin:zoom:sdk", true, undefined],
+    ]);
+    expect(on.problems.map((p) => p.reason)).toEqual(["ambiguous-setting"]);
+    expect(on.promptSection).toContain("/mnt/skills/plugins/zoom/sdk/SKILL.md");
+  });
+
   it("resolves virtual paths against the current snapshot", async () => {
     const snapshots = make();
     expect((await snapshots.resolvePath("/mnt/skills/public/pdf/SKILL.md")).file).toBe(path.join(temp.dir, "skills/public/pdf/SKILL.md"));

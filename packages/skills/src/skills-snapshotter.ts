@@ -4,7 +4,7 @@ import { renderSkillSystem } from "./render-skill-system.js";
 import { resolveSkillPath } from "./resolve-skill-path.js";
 import type { ResolvedSkillPath } from "./resolve-skill-path.js";
 import { SkillSourceIndex } from "./skill-source-index.js";
-import type { Skill, SkillProblem, SkillSettingsDocument, SkillSource } from "./skill-types.js";
+import type { ParsedSkill, Skill, SkillProblem, SkillSettingsDocument, SkillSource } from "./skill-types.js";
 
 /** Reads extensions_config.json: the core ExtensionsStore fits, and so does anything with this shape. */
 export interface SkillSettingsReader {
@@ -50,8 +50,14 @@ export interface SkillsSnapshotterOptions {
   readonly onProblem?: (problem: SkillProblem) => void;
 }
 
+/** What identifies a source's index: the same key keeps its index (and watchers). */
 function sourceKey(source: SkillSource): string {
   return `${source.category}\u0000${source.root}\u0000${source.containerPrefix}`;
+}
+
+/** Everything about the sources that changes a snapshot: their keys and whether each is switched off. */
+function sourcesSignatureOf(sources: readonly SkillSource[]): string {
+  return sources.map((source) => `${sourceKey(source)}\u0000${source.disabledReason ?? ""}`).join("\u0001");
 }
 
 /**
@@ -72,6 +78,8 @@ export class SkillsSnapshotter {
   private indexes: SkillSourceIndex[] = [];
   private readonly sourcesProvider: (() => readonly SkillSource[] | Promise<readonly SkillSource[]>) | undefined;
   private sourcesSignature = "";
+  /** The sources switched off as a whole (a disabled plugin's), by index, with why. */
+  private disabledReasons = new Map<SkillSourceIndex, string>();
   private current: SkillsSnapshot | undefined;
   private lastDocument: SkillSettingsDocument | undefined;
   private lastVerifiedAt = Number.NEGATIVE_INFINITY;
@@ -109,7 +117,11 @@ export class SkillsSnapshotter {
     });
     for (const removed of existing.values()) removed.close();
     this.indexes = next;
-    this.sourcesSignature = sources.map(sourceKey).join("\u0001");
+    this.disabledReasons = new Map(next.flatMap((index, position) => {
+      const reason = sources[position]?.disabledReason;
+      return reason === undefined ? [] : [[index, reason] as const];
+    }));
+    this.sourcesSignature = sourcesSignatureOf(sources);
     this.sourcesChanged = true;
   }
 
@@ -142,7 +154,7 @@ export class SkillsSnapshotter {
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.sourcesProvider) {
       const sources = await this.sourcesProvider();
-      if (sources.map(sourceKey).join("\u0001") !== this.sourcesSignature) this.setSources(sources);
+      if (sourcesSignatureOf(sources) !== this.sourcesSignature) this.setSources(sources);
     }
     const settings = await this.settings.read();
     const now = this.now();
@@ -160,7 +172,9 @@ export class SkillsSnapshotter {
     }
 
     const merged = mergeSkillLists(this.indexes.map((index) => index.skills));
-    const applied = applySkillSettings(merged.skills, settings.document);
+    const disabledSkills = new Map<ParsedSkill, string>();
+    for (const [index, reason] of this.disabledReasons) for (const skill of index.skills) disabledSkills.set(skill, reason);
+    const applied = applySkillSettings(merged.skills, settings.document, { disabledReason: (skill) => disabledSkills.get(skill) });
     const problems = [...this.indexes.flatMap((index) => index.problems), ...merged.problems, ...applied.problems];
     this.report(problems);
     this.lastDocument = settings.document;

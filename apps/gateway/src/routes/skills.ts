@@ -1,9 +1,10 @@
 import path from "node:path";
-import { ThinktankError, archiveLimitsFromConfig } from "@thinktank/core";
-import { createSkillsService, skillJsonSchema, skillProblemJsonSchema, skillSummaryJsonSchema, toSkillJson, toSkillSummaryJson } from "@thinktank/skills";
+import { ThinktankError } from "@thinktank/core";
+import { skillJsonSchema, skillProblemJsonSchema, skillSummaryJsonSchema, toSkillJson, toSkillSummaryJson } from "@thinktank/skills";
 import type { SkillPackageSource, SkillSummaryJson, SkillsSnapshot } from "@thinktank/skills";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
+import { gatewaySkillsService } from "../gateway-deps.js";
 import type { RoutePlugin } from "../route-plugin.js";
 
 const nameParams = { type: "object", required: ["name"], properties: { name: { type: "string", minLength: 1, maxLength: 300 } } } as const;
@@ -39,19 +40,9 @@ const installMultipartBody = {
 
 /** GET/PUT/DELETE /api/skills/:name, GET /api/skills, POST /api/skills/install. */
 const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
-  let service = deps.skills;
-  if (!service) {
-    const created = createSkillsService({
-      skillsRoot: config.skills.path,
-      store: deps.store,
-      containerPath: config.skills.container_path,
-      limits: archiveLimitsFromConfig(config),
-      onProblem: (problem) => app.log.warn({ skillProblem: problem.reason, file: problem.file }, problem.message),
-    });
-    service = created.service;
-    app.addHook("onClose", async () => created.snapshotter.close());
-  }
-  const skills = service;
+  const skills = deps.skills ?? gatewaySkillsService(config, deps.store, deps.plugins, app.log);
+  // The service's snapshotter watches skill folders: stop the watchers with the app.
+  app.addHook("onClose", async () => skills.close());
   // One serialized body per snapshot: while nothing changes, GET /api/skills sends the same bytes.
   const listBodies = new WeakMap<SkillsSnapshot, Buffer>();
 

@@ -6,6 +6,7 @@ import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import { mergePluginServers, type PluginServerStatus } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins } from "../snapshot/installed-plugins.js";
 import { isPluginEnabled, type PluginSettingsDocument } from "../snapshot/plugin-enablement.js";
+import { pluginDisabledReason, pluginSkillSources, type PluginSkillSource } from "../snapshot/plugin-skill-sources.js";
 import { commandView, detailView, summaryView, type PluginDetailView, type PluginSummaryView } from "./plugin-views.js";
 
 export interface PluginManagerOptions {
@@ -121,6 +122,16 @@ export class PluginManager {
       status: server.status,
       ...(server.reason ? { reason: server.reason } : {}),
     }));
+  }
+
+  /**
+   * The skills folders of every installed plugin, enabled or not, for the gateway's skills list:
+   * a disabled plugin's (or one with errors) carry `disabledReason`, so its skills are listed
+   * as off. Cheap while nothing changed (one cached store read, the watched plugin list).
+   */
+  async skillSources(): Promise<PluginSkillSource[]> {
+    const { document, plugins } = await this.current();
+    return plugins.flatMap((plugin) => pluginSkillSources(plugin, pluginDisabledReason(plugin, document)));
   }
 
   close(): void {

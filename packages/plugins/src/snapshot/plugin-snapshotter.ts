@@ -1,18 +1,11 @@
-import path from "node:path";
 import { SlashCommands } from "../commands/slash-commands.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import { mergePluginServers, type PluginServerMerge } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins, type InstalledPluginsOptions } from "./installed-plugins.js";
 import { isPluginEnabled, type PluginSettingsDocument } from "./plugin-enablement.js";
-import { skillContainerPrefix } from "./skill-container-prefix.js";
+import { pluginSkillSources, type PluginSkillSource } from "./plugin-skill-sources.js";
 
-/** One folder the skills loader searches, in the skills package's SkillSource shape. */
-export interface PluginSkillSource {
-  readonly category: `plugin:${string}`;
-  readonly root: string;
-  /** Under the container path: "plugins/<plugin>" for the plugin's skills/ folder, "plugins/<plugin>/<path>" for another. */
-  readonly containerPrefix: string;
-}
+export type { PluginSkillSource } from "./plugin-skill-sources.js";
 
 /** Reads extensions_config.json: the core ExtensionsStore fits. */
 export interface PluginSettingsReader {
@@ -101,13 +94,7 @@ function build(installed: readonly LoadedPlugin[], document: PluginSettingsDocum
     else if (!isPluginEnabled(document, plugin.name)) disabled.push(plugin.name);
     else plugins.push(plugin);
   }
-  const skillSources = plugins.flatMap((plugin) =>
-    plugin.skillRoots.map((relative) => ({
-      category: `plugin:${plugin.name}` as const,
-      root: path.join(plugin.root, relative),
-      containerPrefix: skillContainerPrefix(plugin.name, relative),
-    })),
-  );
+  const skillSources: PluginSkillSource[] = plugins.flatMap((plugin) => pluginSkillSources(plugin));
   return Object.freeze({
     plugins,
     disabled,
