@@ -1,6 +1,8 @@
 // Code mode and the sandbox through the LangGraph SDK against the agent server process: the model
 // searches the tools, runs a program against server-everything and answers from what it printed;
 // bash runs in the thread's sandbox with the skills and the workspace mounted.
+import fs from "node:fs";
+import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { referenceStdioEntry } from "@thinktank/mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,5 +110,31 @@ describe("code mode and the sandbox in a run", { timeout: 240_000 }, () => {
     expect(readOnly).not.toContain("exit code: 0");
     const otherThread = await client.threads.create();
     expect(await answer(otherThread.thread_id, "shell ls")).not.toContain("from-tool.txt");
+  });
+
+  it("bash writes deliverables into /mnt/user-data/outputs and the host sees them; uploads and skills stay read-only", async () => {
+    const id = (await client.threads.create()).thread_id;
+    const hostFolder = (name: string) => path.join(project.dir, "data/user-data", id, name);
+    expect(await answer(id, "write /mnt/user-data/outputs/report.md drafted by write_file")).toBe("wrote 21 bytes to /mnt/user-data/outputs/report.md");
+    fs.mkdirSync(hostFolder("uploads"), { recursive: true });
+    fs.writeFileSync(path.join(hostFolder("uploads"), "input.csv"), "a,b\n");
+
+    const wrote = await answer(id, "shell echo +bash >> /mnt/user-data/outputs/report.md && mkdir -p /mnt/user-data/outputs/charts && echo svg > /mnt/user-data/outputs/charts/q1.svg && echo written");
+    expect(wrote).toContain("exit code: 0");
+    expect(wrote).toContain("written");
+    expect(fs.readFileSync(path.join(hostFolder("outputs"), "report.md"), "utf8")).toBe("drafted by write_file+bash\n");
+    expect(fs.readFileSync(path.join(hostFolder("outputs"), "charts/q1.svg"), "utf8")).toBe("svg\n");
+    expect(await answer(id, "read /mnt/user-data/outputs/charts/q1.svg")).toBe("svg\n");
+
+    const refused = await answer(
+      id,
+      "shell for target in /mnt/user-data/uploads/input.csv /mnt/user-data/uploads/new.txt /mnt/skills/public/notes/SKILL.md /mnt/skills/public/notes/new.txt; do if ( echo x >> $target ) 2>/dev/null; then echo WROTE $target; else echo denied $target; fi; done",
+    );
+    expect(refused).not.toContain("WROTE");
+    expect(refused.match(/^denied /gm)).toHaveLength(4);
+    expect(fs.readdirSync(hostFolder("uploads"))).toEqual(["input.csv"]);
+    expect(fs.readFileSync(path.join(hostFolder("uploads"), "input.csv"), "utf8")).toBe("a,b\n");
+    expect(fs.readFileSync(path.join(project.dir, "skills/public/notes/SKILL.md"), "utf8")).toContain("NOTES-BODY");
+    expect(fs.existsSync(path.join(project.dir, "skills/public/notes/new.txt"))).toBe(false);
   });
 });

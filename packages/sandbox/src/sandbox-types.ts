@@ -3,12 +3,19 @@ import type { ErrorCode, SandboxBackend } from "@thinktank/core";
 /** What the sandbox runs: bundled JavaScript (ESM), Python source, or a shell command line. */
 export type SandboxLanguage = "javascript" | "python" | "shell";
 
-/** A host folder (or file) made visible inside the sandbox, always read-only. */
+/** A host folder (or file) made visible inside the sandbox: read-only unless `writable`. */
 export interface SandboxMount {
   /** Absolute path on the host. */
   readonly hostPath: string;
   /** Absolute path inside the sandbox, e.g. `/mnt/code-api` or `/mnt/skills`. */
   readonly sandboxPath: string;
+  /**
+   * Mount it read-write (e.g. /mnt/user-data/outputs). Only a folder, and one the sandbox user may
+   * be given: when the host runs as root, a folder owned by root is handed to the sandbox user (with
+   * what root wrote in it), as the workspace is; a folder of another user is refused. Otherwise the
+   * host user must be able to write it. @default false
+   */
+  readonly writable?: boolean;
 }
 
 /** Resource limits of one run. Every field has a default from config.yaml (see `resolveLimits`). */
@@ -37,7 +44,7 @@ export interface SandboxRequest {
   readonly source: string;
   /** Host folder mounted read-write at `SANDBOX_WORKSPACE_PATH`; also the working directory. Must exist. */
   readonly workspaceDir: string;
-  /** Extra read-only mounts (the code API at /mnt/code-api, the skills tree at /mnt/skills, ...). */
+  /** Extra mounts, read-only unless marked writable (the code API at /mnt/code-api, the skills tree at /mnt/skills, outputs, ...). */
   readonly mounts?: readonly SandboxMount[];
   /**
    * The only environment the program sees (never the host's). Merged over a small default

@@ -19,7 +19,8 @@ export interface BashToolOptions {
  * `bash(command)`: a shell command line in the thread's sandbox (config.sandbox.backend; never the
  * bare host unless that says `local`). The workspace is read-write and the working folder; every
  * enabled skill's folder is mounted read-only at its /mnt/skills path (disabled skills are absent),
- * and /mnt/user-data/uploads and /mnt/user-data/outputs read-only.
+ * /mnt/user-data/uploads read-only, and /mnt/user-data/outputs read-write (the sandbox user is given
+ * the folder, as it is the workspace, so write_file and bash can both change what is there).
  */
 export function createBashTool(options: BashToolOptions): StructuredToolInterface {
   return tool(
@@ -30,7 +31,7 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
         const mounts = [
           ...skillMounts(await options.skills()),
           { hostPath: options.files.userFolder("uploads"), sandboxPath: "/mnt/user-data/uploads" },
-          { hostPath: options.files.userFolder("outputs"), sandboxPath: "/mnt/user-data/outputs" },
+          { hostPath: options.files.userFolder("outputs"), sandboxPath: "/mnt/user-data/outputs", writable: true },
         ];
         const result = await options.executor.run({ language: "shell", source: command, workspaceDir, mounts, timeoutMs: seconds * 1000 });
         return describeResult(result);
@@ -39,7 +40,7 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
       name: "bash",
       description:
         "Run a bash command line in a sandbox (no network). Working folder /mnt/user-data/workspace (read-write, kept between calls); " +
-        "skills are readable under /mnt/skills, uploads and outputs under /mnt/user-data read-only (save deliverables to outputs with write_file). Returns the exit code, stdout and stderr.",
+        "skills are readable under /mnt/skills, uploads under /mnt/user-data/uploads read-only; save deliverables to /mnt/user-data/outputs (read-write). Returns the exit code, stdout and stderr.",
       schema: {
         type: "object",
         properties: {

@@ -13,6 +13,7 @@ import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
 import { killChildren } from "./kill-process-tree.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
 import { missingTool } from "./unavailable.js";
+import { prepareWritableMounts } from "./writable-mounts.js";
 
 export interface BubblewrapLauncherOptions {
   /** Folder for the synthetic /etc and the workers' folders (created by the executor). */
@@ -78,6 +79,8 @@ export class BubblewrapLauncher implements Launcher {
     if ("problem" in interpreter) return { ok: false, code: "SANDBOX_UNAVAILABLE", message: `${interpreter.problem}. Fix: install python3 or set the executor's pythonCommand` };
 
     const { uid, gid } = this.options.sandboxIds;
+    const writable = prepareWritableMounts(spec.mounts, { asRoot: this.asRoot, sandboxIds: this.options.sandboxIds });
+    if (!writable.ok) return writable;
     this.etcDir ??= writeSyntheticEtc(path.join(this.options.runtimeDir, "etc"));
     const workersDir = path.join(this.options.runtimeDir, "workers");
     fs.mkdirSync(workersDir, { recursive: true, mode: 0o755 });

@@ -42,6 +42,16 @@ describe("bwrapArguments", () => {
     expect(after(args, "--ro-bind", 2).filter(([, target]) => target?.startsWith("/etc"))).toEqual([["/run/tt/etc", "/etc"], ["/etc/alternatives", "/etc/alternatives"]]);
   });
 
+  it("binds a mount marked writable read-write, after the workspace, and the others still read-only", () => {
+    const withOutputs = bwrapArguments({ ...input, mounts: [...input.mounts, { hostPath: "/data/user-data/t1/outputs", sandboxPath: "/mnt/user-data/outputs", writable: true }] });
+    expect(after(withOutputs, "--bind", 2)).toEqual([
+      ["/data/workspaces/t1", "/mnt/user-data/workspace"],
+      ["/data/user-data/t1/outputs", "/mnt/user-data/outputs"],
+    ]);
+    expect(after(withOutputs, "--ro-bind", 2)).toContainEqual(["/data/code-api", "/mnt/code-api"]);
+    expect(withOutputs.lastIndexOf("--remount-ro")).toBeGreaterThan(withOutputs.lastIndexOf("--bind"));
+  });
+
   it("sizes /tmp and /dev/shm, and makes the root and /dev read-only after the last mount", () => {
     expect(after(args, "--size")).toEqual([["8388608"], ["8388608"]]);
     expect(args[args.indexOf("--tmpfs", args.indexOf("--size")) - 2]).toBe("--size");

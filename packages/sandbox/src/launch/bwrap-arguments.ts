@@ -28,7 +28,8 @@ export interface BwrapArgumentsInput {
 /**
  * The bubblewrap command line: every namespace unshared (network, pid, ipc, uts, user, cgroup), no
  * capabilities, a read-only root holding only the system folders, a synthetic /etc, minimal /proc and
- * /dev, size-limited private /tmp and /dev/shm, the workspace read-write and the declared mounts read-only.
+ * /dev, size-limited private /tmp and /dev/shm, the workspace read-write, and the declared mounts
+ * read-only unless marked writable.
  */
 export function bwrapArguments(input: BwrapArgumentsInput): string[] {
   const args = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL"];
@@ -46,7 +47,7 @@ export function bwrapArguments(input: BwrapArgumentsInput): string[] {
   args.push(...sized(input.tmpMb), "--tmpfs", sandboxPaths.tmp);
   args.push("--ro-bind", input.sourceOf(input.runDir), sandboxBridgeDir);
   args.push("--bind", input.sourceOf(input.workspaceDir), sandboxPaths.workspace);
-  for (const mount of input.mounts) args.push("--ro-bind", input.sourceOf(mount.hostPath), mount.sandboxPath);
+  for (const mount of input.mounts) args.push(mount.writable ? "--bind" : "--ro-bind", input.sourceOf(mount.hostPath), mount.sandboxPath);
   args.push("--remount-ro", "/", "--chdir", sandboxPaths.workspace);
   for (const [name, value] of Object.entries(input.env)) args.push("--setenv", name, value);
   args.push("--", ...input.command);

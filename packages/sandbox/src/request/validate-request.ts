@@ -55,7 +55,10 @@ export function validateRequest(request: SandboxRequest, bounds: RequestBounds):
     const clash = reservedSandboxPaths.find((reserved) => target === reserved || target.startsWith(`${reserved}/`) || reserved.startsWith(`${target}/`));
     if (clash) return bad(`mounts[${index}].sandboxPath: ${target} overlaps ${clash}, which the sandbox reserves`, "INVALID_PATH");
     if (mounts.some((other) => other.sandboxPath === target)) return bad(`mounts[${index}].sandboxPath: ${target} is mounted twice`, "INVALID_PATH");
-    mounts.push({ hostPath: source.real, sandboxPath: target });
+    const writable: unknown = mount.writable;
+    if (writable !== undefined && typeof writable !== "boolean") return bad(`mounts[${index}].writable: expected true or false, got ${JSON.stringify(writable)}`);
+    if (writable && !source.stats.isDirectory()) return bad(`mounts[${index}].hostPath: a writable mount must be a folder, got a file: ${mount.hostPath}`, "INVALID_PATH");
+    mounts.push(writable ? { hostPath: source.real, sandboxPath: target, writable: true } : { hostPath: source.real, sandboxPath: target });
   }
 
   const env: Record<string, string> = {};
