@@ -101,9 +101,9 @@ export class CodeMode {
     };
   }
 
-  /** Connects servers whose tools are not known yet, then brings the search index and the code API up to date. */
+  /** Connects servers whose tools are not known yet (waiting for them), then brings the search index and the code API up to date. */
   async prepare(): Promise<void> {
-    await this.discover();
+    await this.discover({ complete: true });
     await this.catalog.codeApiReady();
   }
 
@@ -114,8 +114,10 @@ export class CodeMode {
   }
 
   /**
-   * search_tools: ranked search over the known tools of the enabled servers. Connects servers never
-   * listed first. Throws VALIDATION_FAILED for bad input and MCP_SERVER_NOT_FOUND for an unknown server.
+   * search_tools: ranked search over the known tools of the enabled servers. Servers never listed
+   * start connecting in the background first (waiting only within a new server's short grace, never
+   * for a server that does not answer). Throws VALIDATION_FAILED for bad input and
+   * MCP_SERVER_NOT_FOUND for an unknown server.
    */
   async searchTools(input: SearchToolsInput): Promise<SearchToolsHit[]> {
     await this.discover();
@@ -230,9 +232,9 @@ export class CodeMode {
     }
   }
 
-  /** Connects servers never listed (a server known to be down is not retried here). */
-  private async discover(): Promise<void> {
-    await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.()));
+  /** Finds servers never listed (see ToolInvoker.discover); a server known to be down is retried only after its backoff. */
+  private async discover(options: { readonly complete?: boolean } = {}): Promise<void> {
+    await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.(options)));
   }
 
   /** The thread's workspace on the host (created on first use). */

@@ -39,8 +39,18 @@ export class McpToolInvoker implements ToolInvoker {
     return this.manager.onToolsChanged((event) => listener(event.server));
   }
 
-  async discover(): Promise<void> {
-    const waiting = this.manager.status().filter((status) => status.state === "idle" && this.manager.knownTools(status.name) === undefined);
+  /**
+   * Background discovery (McpManager.discoverInBackground), waiting only within new servers'
+   * first-connect grace; `complete` connects every server whose tools are unknown and that is not
+   * known to be down, and waits for them.
+   */
+  async discover(options: { readonly complete?: boolean } = {}): Promise<void> {
+    if (!options.complete) {
+      this.manager.discoverInBackground();
+      await this.manager.firstConnectsSettled();
+      return;
+    }
+    const waiting = this.manager.status().filter((status) => (status.state === "idle" || status.state === "connecting") && this.manager.knownTools(status.name) === undefined);
     if (waiting.length === 0) return;
     await this.manager.connectAll({ servers: waiting.map((status) => status.name) });
   }

@@ -36,6 +36,10 @@ export interface ToolInvoker {
   callTool(server: string, tool: string, args: Record<string, unknown>, options?: ToolInvocationOptions): Promise<ToolCallResult>;
   /** Subscribes to tool-list changes; answers the unsubscribe function. @default no notifications */
   onToolsChanged?(listener: (server: string) => void): () => void;
-  /** Connects servers whose tools are not known yet (and that are not known to be down). */
-  discover?(): Promise<void>;
+  /**
+   * Finds the tools of servers not listed yet. By default without holding anyone up: connects start
+   * in the background, and the promise waits at most for a new server's short first-connect grace.
+   * `complete` waits until every server not known to be down has connected or failed (prepare, the CLI).
+   */
+  discover?(options?: { readonly complete?: boolean }): Promise<void>;
 }

@@ -52,13 +52,19 @@ export class CodeModeRuntime {
     });
   }
 
-  /** Brings the manager in line with the current server entries; cheap when nothing changed. */
+  /**
+   * Brings the manager in line with the current server entries, and starts background connects of
+   * servers whose tools are unknown (or that failed, once their backoff has passed); never waits
+   * for a server. Cheap when nothing changed.
+   */
   async refresh(): Promise<void> {
     const entries = await this.servers.read();
-    if (entries === this.entries) return;
-    this.entries = entries;
-    this.manager.sync(entries);
-    this.codeMode.catalog.refresh();
+    if (entries !== this.entries) {
+      this.entries = entries;
+      this.manager.sync(entries);
+      this.codeMode.catalog.refresh();
+    }
+    this.manager.discoverInBackground();
   }
 
   /** The MCP part of a request's tool surface (direct or code mode per config.code_execution). */

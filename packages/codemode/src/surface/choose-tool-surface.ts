@@ -1,6 +1,6 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { CodeExecutionMode } from "@thinktank/core";
-import { loadAllManagedTools, modelToolNames, type McpManager } from "@thinktank/mcp";
+import { loadAllManagedTools, modelToolNames, type McpManager, type ServerStatus } from "@thinktank/mcp";
 import type { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
 import { createCodeModeTools } from "./create-code-mode-tools.js";
@@ -36,11 +36,21 @@ export interface ToolSurfaceChoice {
  * Picks direct or code mode for a request and builds the tools. Auto chooses code mode when the
  * enabled MCP tools' definitions cost more than auto_threshold_tokens (o200k), so a few small
  * servers are called directly and a large catalog costs the same handful of tokens as a small one.
- * Cheap per request: the token counts are kept until a tool list changes.
+ *
+ * Never waits for a server that does not answer: only known tool lists count (live sessions and
+ * the disk cache). Servers whose tools are unknown connect in the background (a failed one is
+ * retried after a backoff), and show up on a later request; the only wait is a new server's short
+ * first-connect grace (mcp.first_connect_grace_ms), so the first request after start-up still
+ * sees servers that connect quickly. Direct mode offers the servers that are ready (tools known,
+ * no failed connect since) and reports the others with their reason. Cheap per request: the
+ * token counts are kept until a tool list changes.
  */
 export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Promise<ToolSurfaceChoice> {
   const { codeMode, manager } = options;
   const settings = codeMode.toolSettings();
+  manager.discoverInBackground();
+  // Code mode's tools do not depend on the tool lists; direct and auto do.
+  if (options.mode !== "code") await manager.firstConnectsSettled();
   codeMode.catalog.refresh();
   const description = codeMode.catalog.derived(`surface:${options.mode}:${options.autoThresholdTokens}`, (servers) =>
     describeToolSurface(servers, { ...settings, mode: options.mode, autoThresholdTokens: options.autoThresholdTokens }),
@@ -49,8 +59,20 @@ export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Prom
     return { mode: "code", reason: description.reason, tools: createCodeModeTools(codeMode, options.place), sections: description.sections, description, unavailable: [] };
   }
   const naming = codeMode.catalog.derived("naming", (servers) => modelToolNames(servers));
-  const { tools, unavailable } = await loadAllManagedTools(manager, {
+  const ready = manager.readyServers();
+  const loaded = await loadAllManagedTools(manager, {
+    servers: ready,
+    knownOnly: true,
     toolName: (server, tool) => naming.nameOf(server, tool) ?? modelToolNames([{ server, tools: [{ name: tool }] }]).nameOf(server, tool) ?? `${server}__${tool}`,
   });
-  return { mode: "direct", reason: description.reason, tools, sections: [], description, unavailable };
+  const notReady = manager.status().filter((status) => !ready.includes(status.name));
+  const unavailable = [...loaded.unavailable, ...notReady.map((status) => ({ server: status.name, reason: whyNotReady(status) }))].sort((a, b) => (a.server < b.server ? -1 : 1));
+  return { mode: "direct", reason: description.reason, tools: loaded.tools, sections: [], description, unavailable };
+}
+
+/** Why a server's tools are not offered on this request. */
+function whyNotReady(status: ServerStatus): string {
+  if (status.state === "unavailable" && status.reason) return status.reason;
+  if (status.state === "connecting") return "connecting in the background; its tools are not known yet";
+  return "its tools are not known yet; it connects in the background";
 }

@@ -141,6 +141,11 @@ export const configSchema = {
         retries: { type: "integer", minimum: 0, default: 3 },
         retry_base_delay_ms: { type: "integer", minimum: 0, default: 200 },
         catalog_dir: path,
+        // Background discovery: servers whose tools are unknown connect off the request path.
+        discovery_concurrency: { ...positiveInt, default: 8 },
+        discovery_retry_base_ms: { ...positiveInt, default: 5000 },
+        discovery_retry_max_ms: { ...positiveInt, default: 300000 },
+        first_connect_grace_ms: { type: "integer", minimum: 0, default: 3000 },
       },
     },
     search: {

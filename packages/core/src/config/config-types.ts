@@ -79,6 +79,13 @@ export interface Config {
     readonly retries: number;
     readonly retry_base_delay_ms: number;
     readonly catalog_dir: string;
+    /** Background connects of servers whose tools are unknown, at most this many at once. */
+    readonly discovery_concurrency: number;
+    /** After a failed background connect, wait this long before the next (doubling per failure, up to discovery_retry_max_ms). */
+    readonly discovery_retry_base_ms: number;
+    readonly discovery_retry_max_ms: number;
+    /** How long a request may wait for a newly configured server's first connect (0: never). */
+    readonly first_connect_grace_ms: number;
   };
   readonly search: {
     readonly default_limit: number;

@@ -3,6 +3,7 @@ import { loadMcpTools } from "@langchain/mcp-adapters";
 import type { LoadMcpToolsOptions } from "@langchain/mcp-adapters";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ReadResourceRequest } from "@modelcontextprotocol/sdk/types.js";
+import { ThinktankError } from "@thinktank/core";
 import type { McpManager } from "../manager/mcp-manager.js";
 
 export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
@@ -16,6 +17,12 @@ export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
    * @default false
    */
   readonly fresh?: boolean;
+  /**
+   * Use only the last known list (live session or disk cache) and never connect: a server whose
+   * tools are not known fails with SERVICE_UNAVAILABLE at once (loadAllManagedTools reports it).
+   * For the request path, which must not wait for servers. @default false
+   */
+  readonly knownOnly?: boolean;
 }
 
 /**
@@ -25,11 +32,14 @@ export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
  * or `signal` on an invocation is passed to the call.
  */
 export async function loadManagedTools(manager: McpManager, server: string, options: LoadManagedToolsOptions = {}): Promise<DynamicStructuredTool[]> {
-  const { toolName, fresh = false, ...adapterOptions } = options;
+  const { toolName, fresh = false, knownOnly = false, ...adapterOptions } = options;
   let listed: readonly { name: string }[] = [];
   const client = {
     async listTools() {
-      const known = fresh ? undefined : manager.knownTools(server);
+      const known = fresh && !knownOnly ? undefined : manager.knownTools(server);
+      if (known === undefined && knownOnly) {
+        throw new ThinktankError("SERVICE_UNAVAILABLE", `the tools of MCP server '${server}' are not known yet (it has not connected, and no cached list matches its entry)`, { details: { server } });
+      }
       listed = known ?? (await manager.listTools(server));
       // The adapters fill in missing `properties` in place: give them copies, not the manager's list.
       return { tools: structuredClone(listed) };

@@ -26,6 +26,8 @@ export interface ManagedServerContext {
   readonly emitToolsChanged: (event: ToolsChangedEvent) => void;
   /** Keeps a background promise (a refresh, a close) so the manager can wait for it. */
   readonly track: (work: Promise<unknown>) => void;
+  /** How long background discovery waits after the n-th failed connect in a row (n from 1). */
+  readonly retryDelay: (failures: number) => number;
 }
 
 /** A connect that failed, already classified. */
@@ -49,12 +51,17 @@ export class ManagedServer {
   private readonly configProblem: string | undefined;
   private connection: ServerConnection | undefined;
   private connecting: Promise<ServerConnection> | undefined;
+  /** The connection being opened, so dispose() can stop a connect that would otherwise run to its timeout. */
+  private opening: ServerConnection | undefined;
   private tools: CatalogTool[] | undefined;
   private toolNames = new Set<string>();
   private cache: CachedToolList | undefined | null = null;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private disposed = false;
+  /** Connects that failed in a row, and when background discovery may try again. */
+  private failedConnects = 0;
+  private retryAt = 0;
 
   constructor(
     readonly name: string,
@@ -88,7 +95,34 @@ export class ManagedServer {
       ...(this.reason ? { reason: this.reason } : {}),
       ...(toolCount !== undefined ? { toolCount, toolsFrom: this.tools ? ("live" as const) : ("cache" as const) } : {}),
       ...(pid !== undefined ? { pid } : {}),
+      ...(this.failedConnects > 0 ? { failedConnects: this.failedConnects, retryAt: this.retryAt } : {}),
     };
+  }
+
+  /**
+   * Whether background discovery should try to connect now: its tools are unknown or its last
+   * connect failed, it is not connected or connecting, its entry can be used, and any backoff
+   * after a failure has passed.
+   */
+  needsDiscovery(now: number): boolean {
+    if (this.disposed || this.configProblem !== undefined || this.connection?.alive || this.connecting) return false;
+    if (this.knownTools() !== undefined && this.failedConnects === 0) return false;
+    return now >= this.retryAt;
+  }
+
+  /**
+   * Whether its tools can be offered without waiting for anything: they are known (live, or
+   * cached for this entry), the entry can be used, and the last connect did not fail. A server
+   * that crashed after connecting stays ready: the next call restarts it.
+   */
+  isReady(): boolean {
+    return !this.disposed && this.configProblem === undefined && this.failedConnects === 0 && this.knownTools() !== undefined;
+  }
+
+  /** One connect attempt, without the retry loop (background discovery); a failure lands in status() and sets the backoff. */
+  async attemptConnect(): Promise<void> {
+    if (this.configProblem !== undefined || this.disposed) return;
+    await this.ensureConnected().catch(() => undefined);
   }
 
   /** The live tool list, else the cached one when it matches this entry; never connects. */
@@ -131,7 +165,7 @@ export class ManagedServer {
     const connection = this.connection;
     this.connection = undefined;
     this.state = "idle";
-    await connection?.close();
+    await Promise.all([connection?.close(), this.opening?.close()]);
     await this.refreshing;
     if (removed) {
       if (this.context.writeCatalog) await removeCatalogFile(this.context.settings.catalog_dir, this.name).catch(() => undefined);
@@ -232,6 +266,7 @@ export class ManagedServer {
       },
     });
     const started = this.context.now();
+    this.opening = connection;
     try {
       await connection.open(this.context.settings.connect_timeout_ms);
       const tools = await connection.listAllTools(this.context.settings.connect_timeout_ms);
@@ -239,6 +274,8 @@ export class ManagedServer {
       this.connection = connection;
       this.state = "connected";
       this.reason = undefined;
+      this.failedConnects = 0;
+      this.retryAt = 0;
       this.context.logger.info({ server: this.name, tools: tools.length, pid: connection.pid, ms: this.context.now() - started }, "mcp server connected");
       await this.acceptTools(tools, "connected");
       if (listChangedEarly) this.refreshTools();
@@ -251,9 +288,13 @@ export class ManagedServer {
       if (!this.disposed) {
         this.state = "unavailable";
         this.reason = reason;
+        this.failedConnects += 1;
+        this.retryAt = this.context.now() + this.context.retryDelay(this.failedConnects);
       }
       this.context.logger.warn({ server: this.name, reason, transient: failure.transient }, "mcp server failed to connect");
       throw new ConnectFailure({ transient: failure.transient, reason });
+    } finally {
+      if (this.opening === connection) this.opening = undefined;
     }
   }
 

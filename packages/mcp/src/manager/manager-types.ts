@@ -21,6 +21,14 @@ export interface McpSettings {
   readonly retry_base_delay_ms: number;
   /** Folder of cached tool lists, one `<server>.json` each in the catalog format. */
   readonly catalog_dir: string;
+  /** Background connects (discoverInBackground) running at once. @default 8 */
+  readonly discovery_concurrency?: number;
+  /** After a failed connect, background discovery waits this long before trying again, doubling per failure. @default 5000 */
+  readonly discovery_retry_base_ms?: number;
+  /** The longest wait between background attempts. @default 300000 */
+  readonly discovery_retry_max_ms?: number;
+  /** How long firstConnectsSettled() waits for a newly discovered server's first connect, counted from when it was queued; 0 never waits. @default 3000 */
+  readonly first_connect_grace_ms?: number;
 }
 
 export interface McpManagerOptions {
@@ -59,6 +67,10 @@ export interface ServerStatus {
   readonly toolsFrom?: "live" | "cache";
   /** The stdio child's pid while it runs. */
   readonly pid?: number;
+  /** Connects that failed in a row (reset by a successful connect). */
+  readonly failedConnects?: number;
+  /** After a failed connect: when background discovery may try again (epoch ms, the manager's clock). */
+  readonly retryAt?: number;
 }
 
 /** Per-call options for callTool / readResource. */

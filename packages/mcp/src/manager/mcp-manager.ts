@@ -3,6 +3,7 @@ import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@m
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { McpServerEntry } from "../servers/server-entry.js";
 import { ManagedServer } from "./managed-server.js";
+import { ServerDiscovery } from "./server-discovery.js";
 import type { ManagedServerContext } from "./managed-server.js";
 import type { CallOptions, ConnectProgress, ManagerLogger, McpManagerOptions, ServerStatus, SyncReport, ToolsChangedEvent } from "./manager-types.js";
 
@@ -10,7 +11,8 @@ const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() 
 
 /**
  * Keeps one session per configured MCP server and routes calls to it. Servers connect lazily on
- * first use (or all at once with connectAll); a session is reused by every call and replaced only
+ * first use, all at once with connectAll, or off the request path with discoverInBackground
+ * (failed servers are retried there with backoff); a session is reused by every call and replaced only
  * when its resolved config changes (sync) or it dies. One failing server never affects the others.
  * Tool lists are cached in `mcp.catalog_dir` so search and code generation need no live server.
  */
@@ -19,11 +21,13 @@ export class McpManager {
   private readonly listeners = new Set<(event: ToolsChangedEvent) => void>();
   private readonly background = new Set<Promise<unknown>>();
   private readonly context: ManagedServerContext;
+  private readonly discovery: ServerDiscovery;
   private closed = false;
 
   constructor(options: McpManagerOptions, entries: Readonly<Record<string, McpServerEntry>> = {}) {
     validateSettings(options);
     const logger = options.logger ?? silentLogger;
+    const { discovery_retry_base_ms: retryBase = 5000, discovery_retry_max_ms: retryMax = 300_000 } = options.mcp;
     this.context = {
       settings: options.mcp,
       env: options.env,
@@ -34,7 +38,15 @@ export class McpManager {
       writeCatalog: options.writeCatalog ?? true,
       emitToolsChanged: (event) => this.emit(event),
       track: (work) => this.track(work),
+      retryDelay: (failures) => Math.min(retryMax, retryBase * 2 ** Math.min(failures - 1, 30)),
     };
+    this.discovery = new ServerDiscovery({
+      servers: () => this.serverNames().map((name) => this.require(name)),
+      concurrency: options.mcp.discovery_concurrency ?? 8,
+      graceMs: options.mcp.first_connect_grace_ms ?? 3000,
+      now: this.context.now,
+      track: (work) => this.track(work),
+    });
     this.sync(entries);
   }
 
@@ -120,6 +132,34 @@ export class McpManager {
     return names.map((name) => this.require(name).status());
   }
 
+  /**
+   * Starts connecting, in the background and `mcp.discovery_concurrency` at a time, every server
+   * whose tools are unknown (no live session, no cached list for its entry), and every server whose
+   * last connect failed once its backoff has passed (`discovery_retry_base_ms`, doubling per failure
+   * up to `discovery_retry_max_ms`). One attempt each, no retry loop; never waits, never throws.
+   * Answers the names queued now. Call it as often as you like (per request): it is a few checks per server.
+   */
+  discoverInBackground(): string[] {
+    return this.closed ? [] : this.discovery.start();
+  }
+
+  /**
+   * Resolves once every server on its first background attempt has finished it or used up
+   * `mcp.first_connect_grace_ms` (counted from when it was queued), so a request right after
+   * start-up can offer a server that connects quickly; later requests never wait.
+   */
+  firstConnectsSettled(): Promise<void> {
+    return this.discovery.firstConnectsSettled();
+  }
+
+  /**
+   * Servers whose tools can be offered now, sorted: tools known (live, or cached for the current
+   * entry), the entry usable, and no failed connect since. Never connects.
+   */
+  readyServers(): string[] {
+    return this.serverNames().filter((name) => this.require(name).isReady());
+  }
+
   /** A server's tools from its live session (connecting if needed, with retries). */
   async listTools(server: string): Promise<CatalogTool[]> {
     return this.require(server).listTools();
@@ -159,6 +199,7 @@ export class McpManager {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.discovery.close();
     const servers = [...this.servers.values()];
     this.servers.clear();
     await Promise.allSettled(servers.map((server) => server.dispose(false)));
@@ -203,6 +244,12 @@ function validateSettings(options: McpManagerOptions): void {
   }
   for (const key of ["retries", "retry_base_delay_ms"]) {
     if (!(Number.isInteger(settings[key]) && (settings[key] as number) >= 0)) problems.push(`mcp.${key}: expected an integer ≥ 0, got ${JSON.stringify(settings[key])}`);
+  }
+  for (const key of ["discovery_concurrency", "discovery_retry_base_ms", "discovery_retry_max_ms"]) {
+    if (settings[key] !== undefined && !(Number.isInteger(settings[key]) && (settings[key] as number) >= 1)) problems.push(`mcp.${key}: expected an integer ≥ 1, got ${JSON.stringify(settings[key])}`);
+  }
+  if (settings.first_connect_grace_ms !== undefined && !(Number.isInteger(settings.first_connect_grace_ms) && (settings.first_connect_grace_ms as number) >= 0)) {
+    problems.push(`mcp.first_connect_grace_ms: expected an integer ≥ 0, got ${JSON.stringify(settings.first_connect_grace_ms)}`);
   }
   if (!(typeof settings.catalog_dir === "string" && settings.catalog_dir !== "")) problems.push(`mcp.catalog_dir: expected a folder path, got ${JSON.stringify(settings.catalog_dir)}`);
   if (problems.length > 0) throw new ThinktankError("CONFIG_INVALID", problems.join("; "), { details: { problems } });

@@ -4,3 +4,5 @@ export { testServerPath, testServerEntry } from "./test-server-entry.js";
 export { referenceServerScript, referenceStdioEntry, startEverythingOverHttp } from "./reference-servers.js";
 export type { ReferenceServer, RunningHttpServer } from "./reference-servers.js";
 export { waitFor, processAlive } from "./wait-for.js";
+export { startSilentTcpServer } from "./silent-tcp-server.js";
+export type { SilentTcpServer } from "./silent-tcp-server.js";
