@@ -127,7 +127,9 @@ class PooledSandboxExecutor implements SandboxExecutor {
         })
         .finally(() => this.running.delete(worker));
       const result = classifyOutcome(outcome, { backend: this.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });
-      if (refill && result.error?.code !== "SANDBOX_UNAVAILABLE") this.pool.refill(key, () => this.startPooled(spec));
+      // Refill after the result is handed back: starting a worker costs a few ms of synchronous
+      // spawn work that the caller should not wait for.
+      if (refill && result.error?.code !== "SANDBOX_UNAVAILABLE") setImmediate(() => this.pool.refill(key, () => this.startPooled(spec)));
       return result;
     } catch (error) {
       return failure("SANDBOX_FAILED", `The sandbox failed: ${(error as Error).message}`);
