@@ -191,6 +191,7 @@ export class CodeMode {
           mounts: this.mounts(),
           ...(valid.language === "python" ? { env: { PYTHONPATH: `${codeApiMountPath}/python` } } : {}),
           bridgeSocket: bridge.socketPath,
+          bridgeConnection: (socket) => bridge.accept(socket),
           bridgeToken: bridge.token,
           timeoutMs: valid.timeoutMs,
         });

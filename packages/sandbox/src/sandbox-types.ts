@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
 
 /** What the sandbox runs: bundled JavaScript (ESM), Python source, or a shell command line. */
@@ -54,6 +55,12 @@ export interface SandboxRequest {
   readonly env?: Readonly<Record<string, string>>;
   /** A host Unix socket (the MCP bridge) exposed at `SANDBOX_BRIDGE_SOCKET_PATH`; sets THINKTANK_BRIDGE_SOCKET. */
   readonly bridgeSocket?: string;
+  /**
+   * When the bridge runs in this process: takes each connection the program opens to the bridge,
+   * instead of forwarding it to `bridgeSocket` (one socket hop less per call). `bridgeSocket` is
+   * still required: the local backend connects to it directly.
+   */
+  readonly bridgeConnection?: (socket: Socket) => void;
   /** The per-execution bridge secret; sets THINKTANK_BRIDGE_TOKEN. */
   readonly bridgeToken?: string;
   /** Wall-clock limit; the whole process tree is killed when it passes. @default config.code_execution.timeout_seconds */

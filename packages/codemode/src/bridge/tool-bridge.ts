@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import type { Socket } from "node:net";
 import { ThinktankError } from "@thinktank/core";
 import type { CatalogTool } from "@thinktank/mcp";
 import type { ToolCallRecord } from "../code-mode-types.js";
@@ -81,6 +82,15 @@ export class ToolBridge {
     });
     fs.chmodSync(options.socketPath, 0o600);
     return bridge;
+  }
+
+  /**
+   * Serves a connection accepted elsewhere in this process (the sandbox's proxy socket), as if it
+   * had been made to the bridge's own socket: the token is checked the same way.
+   */
+  accept(socket: Socket): void {
+    if (this.closed) socket.destroy();
+    else this.server.emit("connection", socket);
   }
 
   /** The audit trail so far. */

@@ -59,6 +59,27 @@ describe.skipIf(!sandboxTestsEnabled())("bubblewrap sandbox bridge socket", () =
     expect(calls.at(-1)).toEqual({ authorization: `Bearer ${token}`, body: { server: "everything", tool: "echo", arguments: { message: "hi from js" } } });
   });
 
+  it("hands the program's connections to bridgeConnection in-process when one is given (no second socket)", async () => {
+    const before = calls.length;
+    let handedOver = 0;
+    const result = await fixture.executor.run({
+      language: "javascript",
+      source: callFromJavaScript,
+      workspaceDir: workspace,
+      bridgeSocket: socketPath,
+      bridgeToken: token,
+      bridgeConnection: (socket) => {
+        handedOver += 1;
+        server.emit("connection", socket);
+      },
+      timeoutMs: 60_000,
+    });
+    expect(result.error, result.stderr).toBeUndefined();
+    expect(result.stdout).toContain('200 {"ok":true,"isError":false,"content":[{"type":"text","text":"echo: hi from js"}]}');
+    expect(handedOver).toBe(1);
+    expect(calls.length).toBe(before + 1);
+  });
+
   it("tells the program where the bridge is, and with which token", async () => {
     const result = await fixture.executor.run({ language: "shell", source: 'echo "$THINKTANK_BRIDGE_SOCKET $THINKTANK_BRIDGE_TOKEN"; ls -l "$THINKTANK_BRIDGE_SOCKET"', workspaceDir: workspace, bridgeSocket: socketPath, bridgeToken: token });
     expect(result.stdout).toContain(`${sandboxPaths.bridgeSocket} ${token}`);

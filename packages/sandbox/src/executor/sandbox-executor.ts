@@ -124,6 +124,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
           maxStderrBytes: valid.limits.maxStderrBytes,
           killAfterOutputBytes: valid.limits.killAfterOutputBytes,
           bridgeSocket: valid.bridgeSocket,
+          bridgeConnection: valid.bridgeConnection,
         })
         .finally(() => this.running.delete(worker));
       const result = classifyOutcome(outcome, { backend: this.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });

@@ -13,6 +13,7 @@ export interface ValidRequest {
   readonly mounts: readonly SandboxMount[];
   readonly env: Readonly<Record<string, string>>;
   readonly bridgeSocket: string | undefined;
+  readonly bridgeConnection: SandboxRequest["bridgeConnection"];
   readonly bridgeToken: string | undefined;
   readonly timeoutMs: number;
   readonly stdin: Buffer;
@@ -98,6 +99,7 @@ export function validateRequest(request: SandboxRequest, bounds: RequestBounds):
       mounts,
       env,
       bridgeSocket,
+      bridgeConnection: bridgeSocket === undefined ? undefined : request.bridgeConnection,
       bridgeToken: request.bridgeToken,
       timeoutMs,
       stdin,

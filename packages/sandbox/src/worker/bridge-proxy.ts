@@ -9,6 +9,7 @@ import net from "node:net";
  */
 export class BridgeProxy {
   private target: string | undefined;
+  private accept: ((socket: net.Socket) => void) | undefined;
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
 
@@ -35,13 +36,15 @@ export class BridgeProxy {
     return proxy;
   }
 
-  /** Points the proxy at the bridge for this run. */
-  attach(target: string | undefined): void {
+  /** Points the proxy at the bridge for this run: its socket, or `accept` to hand connections over in-process. */
+  attach(target: string | undefined, accept?: (socket: net.Socket) => void): void {
     this.target = target;
+    this.accept = target === undefined ? undefined : accept;
   }
 
   close(): void {
     this.target = undefined;
+    this.accept = undefined;
     for (const socket of this.sockets) socket.destroy();
     this.server.close();
   }
@@ -49,6 +52,10 @@ export class BridgeProxy {
   private forward(client: net.Socket): void {
     if (!this.target) {
       client.destroy();
+      return;
+    }
+    if (this.accept) {
+      this.accept(client);
       return;
     }
     const upstream = net.connect({ path: this.target, allowHalfOpen: true });

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import type { Duplex, Writable } from "node:stream";
+import type { Socket } from "node:net";
 import { CappedOutput } from "../output/capped-output.js";
 import type { LaunchPlan } from "../launch/launch-plan.js";
 import { BridgeProxy } from "./bridge-proxy.js";
@@ -15,6 +16,8 @@ export interface WorkerJob {
   readonly killAfterOutputBytes: number;
   /** The host bridge socket the worker's proxy forwards to. */
   readonly bridgeSocket: string | undefined;
+  /** Takes the program's bridge connections in-process instead (see SandboxRequest.bridgeConnection). */
+  readonly bridgeConnection?: ((socket: Socket) => void) | undefined;
 }
 
 export interface WorkerOutcome {
@@ -171,7 +174,7 @@ export class SandboxWorker {
     this.outputCheck = checkOutput;
     stdout.push(this.early.stdout.bytes());
     stderr.push(this.early.stderr.bytes());
-    this.proxy?.attach(job.bridgeSocket);
+    this.proxy?.attach(job.bridgeSocket, job.bridgeConnection);
 
     const timer = setTimeout(() => {
       timedOut = true;
