@@ -48,3 +48,4 @@ export { createLogger } from "./logging/create-logger.js";
 export type { CreateLoggerOptions, Logger } from "./logging/create-logger.js";
 export { redactSecrets } from "./logging/redact-secrets.js";
 export { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from "./logging/secret-patterns.js";
+export { descendantsOf } from "./process/descendants-of.js";

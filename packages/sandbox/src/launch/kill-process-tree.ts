@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { descendantsOf } from "@thinktank/core";
 
 /**
  * Kills a process, its process group and every descendant still attached to it (found through
@@ -51,31 +52,4 @@ function signal(pid: number, name: NodeJS.Signals): void {
   } catch {
     // already gone
   }
-}
-
-/** Every process whose chain of parents reaches `rootPid`. */
-export function descendantsOf(rootPid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      // The command name (field 2) may contain spaces: fields resume after the last ")".
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const list = children.get(parent) ?? [];
-      list.push(Number(entry));
-      children.set(parent, list);
-    } catch {
-      // exited while we looked
-    }
-  }
-  const found: number[] = [];
-  const queue = [rootPid];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift() as number) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
 }
