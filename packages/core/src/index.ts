@@ -49,3 +49,4 @@ export type { CreateLoggerOptions, Logger } from "./logging/create-logger.js";
 export { redactSecrets } from "./logging/redact-secrets.js";
 export { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from "./logging/secret-patterns.js";
 export { descendantsOf } from "./process/descendants-of.js";
+export { writeFileDurably } from "./store/write-file-durably.js";

@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
-import writeFileAtomic from "write-file-atomic";
 import { ThinktankError } from "../errors/thinktank-error.js";
 import { etagMatches } from "./etag-matches.js";
 import type { ExtensionsEntrySchemas } from "./extensions-schemas.js";
@@ -11,6 +9,7 @@ import { FileLock } from "./file-lock.js";
 import type { FileLockOptions } from "./file-lock.js";
 import { parseJsonDocument } from "./parse-json-document.js";
 import { ExtensionsValidator, isPlainObject } from "./validate-extensions.js";
+import { writeFileDurably } from "./write-file-durably.js";
 
 export interface ExtensionsStoreOptions {
   /** Stricter entry schemas for some sections (a library that owns a section passes its own). @default extensionsEntrySchemas */
@@ -111,8 +110,7 @@ export class ExtensionsStore {
         const revision = previous.revision + 1;
         const text = serialize(draft, revision, current.revisionIndex);
         await held.assertHeld();
-        await writeFileAtomic(this.file, text, { fsync: true });
-        await syncFolder(path.dirname(this.file));
+        await writeFileDurably(this.file, text);
         const snapshot = buildSnapshot(draft, revision, hashOf(text));
         const stats = await fs.promises.stat(this.file, { bigint: true });
         this.cache = { key: statKey(stats), mtimeMs: Number(stats.mtimeMs), verifiedAt: this.now(), snapshot, revisionIndex: positionOfRevision(draft, current.revisionIndex) };
@@ -206,19 +204,6 @@ function statKey(stats: fs.BigIntStats): string {
 
 function hashOf(content: string | Buffer): string {
   return createHash("sha256").update(content).digest("hex");
-}
-
-/** Makes the rename durable; some file systems refuse fsync on a folder, which is fine. */
-async function syncFolder(folder: string): Promise<void> {
-  let handle: fs.promises.FileHandle | undefined;
-  try {
-    handle = await fs.promises.open(folder, "r");
-    await handle.sync();
-  } catch {
-    // not supported here
-  } finally {
-    await handle?.close();
-  }
 }
 
 function deepFreeze<T>(value: T): T {

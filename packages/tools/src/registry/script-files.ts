@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import { writeFileDurably } from "@thinktank/core";
 import type { ToolProblem, ToolRuntime } from "./tool-definition.js";
 
 /** Largest script the registry stores. */
@@ -27,8 +27,7 @@ export class ScriptFiles {
   async write(tool: string, runtime: ToolRuntime, source: Buffer, uploadedName?: string): Promise<string> {
     await fs.promises.mkdir(this.dir, { recursive: true });
     const fileName = `${tool}-${this.random()}${scriptExtension(runtime, source.toString("utf8"), uploadedName)}`;
-    await writeFileAtomic(this.pathOf(fileName), source, { fsync: true, mode: 0o644 });
-    await syncFolder(this.dir);
+    await writeFileDurably(this.pathOf(fileName), source, { mode: 0o644 });
     return fileName;
   }
 
@@ -62,17 +61,4 @@ export function checkScriptSource(source: Buffer, field: string, maxBytes = defa
     return [{ path: field, message: "the script must be UTF-8 text" }];
   }
   return [];
-}
-
-/** Makes a rename durable; some file systems refuse fsync on a folder, which is fine. */
-async function syncFolder(folder: string): Promise<void> {
-  let handle: fs.promises.FileHandle | undefined;
-  try {
-    handle = await fs.promises.open(folder, "r");
-    await handle.sync();
-  } catch {
-    // not supported here
-  } finally {
-    await handle?.close();
-  }
 }
