@@ -1,11 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { referenceStdioEntry, testServerEntry } from "@thinktank/mcp/testing";
 import { makeTempDir } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-command.js";
-import { runCli } from "../src/run-cli.js";
+import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
 // `thinktank exec` end to end: a config folder, real MCP servers, the bubblewrap sandbox.
 const sandboxEnabled = process.env.THINKTANK_SKIP_SANDBOX !== "1";
@@ -23,26 +21,8 @@ beforeAll(() => {
 });
 afterAll(() => temp.cleanup());
 
-function collector(): Writable & { text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  }) as Writable & { text: () => string };
-  stream.text = () => Buffer.concat(chunks).toString("utf8");
-  return stream;
-}
-
-async function run(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = collector();
-  const stderr = collector();
-  const stdin = new PassThrough();
-  stdin.end(input ?? "");
-  const io: CliIo = { stdout, stderr, stdin, env: { PATH: process.env.PATH, HOME: process.env.HOME }, cwd: temp.dir };
-  const code = await runCli(["exec", ...args], io);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+async function run(args: string[], input?: string): Promise<CapturedRun> {
+  return runCaptured(["exec", ...args], { cwd: temp.dir, ...(input === undefined ? {} : { input }) });
 }
 
 describe.skipIf(!sandboxEnabled)("thinktank exec", () => {

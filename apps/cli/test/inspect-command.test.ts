@@ -1,9 +1,8 @@
-import { PassThrough, Writable } from "node:stream";
 import { inspectPrompt } from "@thinktank/agent";
 import { loadConfig } from "@thinktank/core";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../src/run-cli.js";
+import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
 // `thinktank inspect prompt` end to end: a real project folder, the real command, a catalog folder of cached tool lists.
 const temp = makeTempDir("tt-cli-inspect-");
@@ -21,25 +20,8 @@ writeTree(temp.dir, {
   "catalog/small.json": JSON.stringify({ server: "small", tools: tools.slice(0, 1) }),
 });
 
-function collector(): Writable & { text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  }) as Writable & { text: () => string };
-  stream.text = () => Buffer.concat(chunks).toString("utf8");
-  return stream;
-}
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = collector();
-  const stderr = collector();
-  const stdin = new PassThrough();
-  stdin.end("");
-  const code = await runCli(args, { stdout, stderr, stdin, env: { PATH: process.env.PATH ?? "" }, cwd: temp.dir });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+async function run(args: string[]): Promise<CapturedRun> {
+  return runCaptured(args, { cwd: temp.dir, env: { PATH: process.env.PATH ?? "" } });
 }
 
 describe("thinktank inspect prompt", { timeout: 120_000 }, () => {

@@ -1,11 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { referenceStdioEntry, testServerEntry } from "@thinktank/mcp/testing";
 import { makeTempDir } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-command.js";
-import { runCli } from "../src/run-cli.js";
+import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
 // `thinktank mcp list|call` end to end: a real config folder, real servers, the real command.
 let temp: { dir: string; cleanup: () => void };
@@ -22,35 +20,8 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function collector(isTTY: boolean): Writable & { isTTY?: boolean; text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  }) as Writable & { isTTY?: boolean; text: () => string };
-  if (isTTY) stream.isTTY = true;
-  stream.text = () => Buffer.concat(chunks).toString("utf8");
-  return stream;
-}
-
-async function run(args: string[], options: { tty?: boolean; input?: string[] } = {}): Promise<Run> {
-  const stdout = collector(false);
-  const stderr = collector(options.tty ?? false);
-  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
-  if (options.tty) stdin.isTTY = true;
-  if (options.input) stdin.end(`${options.input.join("\n")}\n`);
-  else stdin.end();
-  const io: CliIo = { stdout, stderr, stdin, env: { PATH: process.env.PATH, HOME: process.env.HOME }, cwd: temp.dir };
-  const code = await runCli(["mcp", ...args], io);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+async function run(args: string[], options: { tty?: boolean; input?: string[] } = {}): Promise<CapturedRun> {
+  return runCaptured(["mcp", ...args], { cwd: temp.dir, tty: options.tty ?? false, ...(options.input ? { input: `${options.input.join("\n")}\n` } : {}) });
 }
 
 const starts = (): number => (fs.existsSync(path.join(temp.dir, "test.starts")) ? fs.readFileSync(path.join(temp.dir, "test.starts"), "utf8").trim().split("\n").length : 0);

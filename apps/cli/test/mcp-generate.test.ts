@@ -3,14 +3,12 @@ import fs from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { McpManager } from "@thinktank/mcp";
 import { referenceStdioEntry } from "@thinktank/mcp/testing";
 import { makeTempDir, repositoryRoot } from "@thinktank/testing";
 import { build } from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-command.js";
-import { runCli } from "../src/run-cli.js";
+import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
 // `thinktank mcp generate` end to end: a real config folder, the real reference servers, the real command.
 const require = createRequire(import.meta.url);
@@ -28,27 +26,8 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-function collector(isTTY: boolean): Writable & { isTTY?: boolean; text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  }) as Writable & { isTTY?: boolean; text: () => string };
-  if (isTTY) stream.isTTY = true;
-  stream.text = () => Buffer.concat(chunks).toString("utf8");
-  return stream;
-}
-
-async function run(args: string[], options: { tty?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = collector(false);
-  const stderr = collector(options.tty ?? false);
-  const stdin = new PassThrough();
-  stdin.end();
-  const io: CliIo = { stdout, stderr, stdin, env: { PATH: process.env.PATH, HOME: process.env.HOME }, cwd: temp.dir };
-  const code = await runCli(["mcp", "generate", ...args], io);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+async function run(args: string[], options: { tty?: boolean } = {}): Promise<CapturedRun> {
+  return runCaptured(["mcp", "generate", ...args], { cwd: temp.dir, tty: options.tty ?? false });
 }
 
 function exec(command: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PassThrough, Writable } from "node:stream";
 import { corpusAvailable, corpusDir, makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli-command.js";
-import { runCli } from "../src/run-cli.js";
+import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
 // `thinktank tools search` end to end: a real config folder, real catalog files, the real command.
 let temp: { dir: string; cleanup: () => void };
@@ -31,26 +29,8 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-function collector(): Writable & { text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(Buffer.from(chunk));
-      done();
-    },
-  }) as Writable & { text: () => string };
-  stream.text = () => Buffer.concat(chunks).toString("utf8");
-  return stream;
-}
-
-async function run(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = collector();
-  const stderr = collector();
-  const stdin = new PassThrough();
-  stdin.end(input ?? "");
-  const io: CliIo = { stdout, stderr, stdin, env: {}, cwd: temp.dir };
-  const code = await runCli(["tools", ...args], io);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+async function run(args: string[], input?: string): Promise<CapturedRun> {
+  return runCaptured(["tools", ...args], { cwd: temp.dir, env: {}, ...(input === undefined ? {} : { input }) });
 }
 
 describe("thinktank tools search", () => {
