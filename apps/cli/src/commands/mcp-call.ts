@@ -7,6 +7,7 @@ import { openMcpContext } from "./mcp-context.js";
 import { promptForArguments } from "./mcp-prompt-arguments.js";
 import { renderToolResult, singleBinaryBlock } from "./render-tool-result.js";
 import type { ToolResultLike } from "./render-tool-result.js";
+import { parseArgumentsOption } from "./parse-arguments-option.js";
 
 /**
  * `thinktank mcp call SERVER.TOOL [--args JSON] [--json] [--interactive] [--output FILE] [--timeout MS]`.
@@ -72,20 +73,6 @@ export function splitTarget(target: string, servers: readonly string[]): { serve
   if (dot <= 0 || dot === target.length - 1) throw usage(`expected SERVER.TOOL, got '${target}'`);
   const name = target.slice(0, dot);
   throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${name}' (configured: ${servers.join(", ") || "none"})`, { details: { server: name } });
-}
-
-function parseArgumentsOption(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ThinktankError("INVALID_JSON", `--args is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!value || typeof value !== "object" || Array.isArray(value)) {
-    throw new ThinktankError("BAD_REQUEST", `--args must be a JSON object of the tool's arguments, got ${Array.isArray(value) ? "a list" : JSON.stringify(value)}`);
-  }
-  return value as Record<string, unknown>;
 }
 
 function parseTimeout(text: string | undefined): number | undefined {

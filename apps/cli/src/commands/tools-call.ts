@@ -3,6 +3,7 @@ import { loadConfig, ThinktankError } from "@thinktank/core";
 import { createToolsService } from "@thinktank/tools";
 import type { ToolResponse } from "@thinktank/tools";
 import type { CliIo } from "../cli-command.js";
+import { parseArgumentsOption } from "./parse-arguments-option.js";
 
 const usageError = (message: string): ThinktankError => new ThinktankError("BAD_REQUEST", message, { details: { usage: true } });
 
@@ -44,16 +45,4 @@ export async function runToolsCall(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`${name} failed: ${response.error.code}: ${response.error.message}${tail}\n`);
   }
   return response.status === "success" ? 0 : 1;
-}
-
-function parseArgumentsOption(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ThinktankError("INVALID_JSON", `--args is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw usageError(`--args must be a JSON object of the tool's arguments, got ${Array.isArray(value) ? "a list" : JSON.stringify(value)}`);
-  return value as Record<string, unknown>;
 }
