@@ -4,9 +4,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { referenceStdioEntry, startEverythingOverHttp, type RunningHttpServer } from "@thinktank/mcp/testing";
 import { freePort } from "@thinktank/testing";
+import { typeCheckFiles } from "@thinktank/codegen/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeModeFixture, sandboxTestsEnabled, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
-import { typeCheck } from "./test-support/type-check.js";
 
 describe.skipIf(!sandboxTestsEnabled())("code mode over the reference servers", () => {
   let fixture: CodeModeFixture;
@@ -92,7 +92,7 @@ describe.skipIf(!sandboxTestsEnabled())("code mode over the reference servers", 
         `export const summary: string = \`\${weather.temperature} \${graph.entities.length}\`;\n`,
     );
     const all = [program, ...fs.readdirSync(path.join(codeApi, "servers"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => path.join(codeApi, "servers", f))];
-    expect(typeCheck(all)).toEqual([]);
+    expect(typeCheckFiles(all, { allowImportingTsExtensions: true })).toEqual([]);
   }, 120_000);
 
   it("execute_code (TypeScript): chains filesystem → memory in one program, prints a summary, and audits the calls", async () => {

@@ -5,8 +5,9 @@ import ts from "typescript";
 /**
  * Type-checks files with the team's strict settings (DESIGN.md §5: strict, noUncheckedIndexedAccess,
  * ...) and answers one line per diagnostic; [] means the files compile cleanly. Test support only.
+ * `extra` adds compiler options (e.g. allowImportingTsExtensions for a program importing the code API's .ts files).
  */
-export function typeCheckFiles(files: readonly string[]): string[] {
+export function typeCheckFiles(files: readonly string[], extra: ts.CompilerOptions = {}): string[] {
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
@@ -23,6 +24,7 @@ export function typeCheckFiles(files: readonly string[]): string[] {
     skipLibCheck: true,
     types: ["node"],
     typeRoots: [path.join(repositoryRoot(), "node_modules", "@types")],
+    ...extra,
   };
   const program = ts.createProgram([...files], options);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
