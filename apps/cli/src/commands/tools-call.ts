@@ -17,7 +17,7 @@ export async function runToolsCall(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { args: { type: "string" }, json: { type: "boolean", default: false } } });
   if (positionals.length !== 1) throw usageError(`expected one tool NAME, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`);
   const name = positionals[0] as string;
-  const toolArguments = parseArgumentsOption(values.args);
+  const toolArguments = parseArgumentsOption(values.args, { usage: true });
   const config = loadConfig({ env: io.env, cwd: io.cwd });
   const tools = createToolsService(config, { onLogError: (error) => io.stderr.write(`thinktank tools call: the execution log could not be written: ${(error as Error).message}\n`) });
   const view = await tools.registry.view();
