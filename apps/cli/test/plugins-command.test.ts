@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../src/run-cli.js";
+import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
 let temp: { dir: string; cleanup: () => void };
 beforeEach(() => {
@@ -20,16 +19,7 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
-  stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()));
-  const code = await runCli(argv, { stdout, stderr, stdin: new PassThrough(), env: {}, cwd: temp.dir });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const run = (...argv: string[]): Promise<CapturedRun> => runCaptured(argv, { cwd: temp.dir, env: {} });
 
 describe("thinktank plugins", () => {
   it("installs from a path and from a marketplace, then lists them", async () => {
@@ -52,9 +42,11 @@ describe("thinktank plugins", () => {
     await run("plugins", "install", "src/sales");
     expect(await run("plugins", "install", "src/sales")).toMatchObject({ code: 1, stderr: expect.stringContaining("PLUGIN_NAME_CONFLICT") });
     expect(await run("plugins", "install", "--marketplace", "market", "--plugin", "far")).toMatchObject({ code: 1, stderr: expect.stringContaining("UNSUPPORTED_SOURCE: plugin 'far' has a 'github' source") });
-    expect((await run("plugins", "install")).code).toBe(2);
+    expect(await run("plugins", "install")).toMatchObject({ code: 2, stderr: expect.stringContaining("thinktank plugins install: expected one PATH") });
+    expect((await run("plugins", "install")).stderr).toContain("Usage: thinktank plugins install PATH | --marketplace M --plugin P [--json]");
     expect((await run("plugins", "install", "--marketplace", "market")).code).toBe(2);
-    expect((await run("plugins", "remove")).code).toBe(2);
+    expect(await run("plugins", "remove")).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown subcommand 'remove'") });
+    expect(await run("plugins", "help")).toMatchObject({ code: 0, stderr: "", stdout: expect.stringContaining("thinktank plugins list [--json]") });
     expect((await run("plugins", "list", "--bogus")).code).toBe(2);
   });
 });

@@ -1,10 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PassThrough } from "node:stream";
 import { buildZip } from "@thinktank/core";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../src/run-cli.js";
+import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
 const skillText = (name: string, description = `Does ${name} things.`): string => `---\nname: ${name}\ndescription: ${description}\n---\n`;
 
@@ -22,16 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => temp.cleanup());
 
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on("data", (chunk: Buffer) => out.push(chunk.toString()));
-  stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()));
-  const code = await runCli(argv, { stdout, stderr, stdin: new PassThrough(), env: {}, cwd: temp.dir });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const run = (...argv: string[]): Promise<CapturedRun> => runCaptured(argv, { cwd: temp.dir, env: {} });
 
 describe("thinktank skills", () => {
   it("lists skills with their state, and reports skipped ones", async () => {
@@ -62,7 +52,8 @@ describe("thinktank skills", () => {
     const evil = await run("skills", "validate", "evil.zip", "--json");
     expect(evil.code).toBe(1);
     expect(JSON.parse(evil.stdout)).toMatchObject({ valid: false, problems: [expect.stringContaining("ARCHIVE_PATH_TRAVERSAL")] });
-    expect((await run("skills", "validate")).code).toBe(2);
+    expect(await run("skills", "validate")).toMatchObject({ code: 2, stderr: expect.stringContaining("thinktank skills validate: expected one PATH (a skill folder, its SKILL.md, or a .skill/.zip archive)") });
+    expect(await run("skills", "list", "extra")).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage: thinktank skills list [--json]") });
   });
 
   it("installs through the library and the store, refusing a second install without --overwrite", async () => {

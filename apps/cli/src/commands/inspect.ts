@@ -3,9 +3,9 @@ import { parseArgs } from "node:util";
 import { inspectPrompt, type PromptInspection } from "@thinktank/agent";
 import { loadConfig, type CodeExecutionMode } from "@thinktank/core";
 import type { CliCommand, CliIo } from "../cli-command.js";
+import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 
 const modes: readonly CodeExecutionMode[] = ["direct", "code", "auto"];
-const usage = ["inspect prompt [--mode direct|code|auto] [--catalog DIR] [--json]   the system prompt and tool definitions of a new thread, with token counts"];
 
 /**
  * `thinktank inspect prompt`: exactly what the agent would send the model on the first call of a
@@ -13,37 +13,23 @@ const usage = ["inspect prompt [--mode direct|code|auto] [--catalog DIR] [--json
  * tool definition, with o200k token counts. `--mode` overrides code_execution.mode; `--catalog DIR`
  * takes the MCP tools from a folder of cached tool lists instead of the configured servers.
  */
-export const inspectCommand: CliCommand = {
-  name: "inspect",
-  summary: "Inspect what the agent sends the model",
-  usage,
-  async run(args, io) {
-    const [subcommand, ...rest] = args;
-    if (subcommand !== "prompt") {
-      const problem = subcommand && subcommand !== "help" && subcommand !== "--help" ? `unknown subcommand '${subcommand}'\n` : "";
-      (problem ? io.stderr : io.stdout).write(`${problem}Usage:\n  thinktank ${usage[0]}\n`);
-      return problem || !subcommand ? 2 : 0;
-    }
-    let values: { mode?: string; catalog?: string; json?: boolean };
-    try {
-      ({ values } = parseArgs({ args: rest, options: { mode: { type: "string" }, catalog: { type: "string" }, json: { type: "boolean", default: false } } }));
-    } catch (error) {
-      return usageError(io, (error as Error).message);
-    }
-    if (values.mode !== undefined && !(modes as readonly string[]).includes(values.mode)) return usageError(io, `--mode must be one of ${modes.join(", ")}; got '${values.mode}'`);
-    const config = loadConfig({ env: io.env, cwd: io.cwd });
-    const inspection = await inspectPrompt(config, {
-      ...(values.mode ? { mode: values.mode as CodeExecutionMode } : {}),
-      ...(values.catalog !== undefined ? { catalogDir: path.resolve(io.cwd, values.catalog) } : {}),
-    });
-    io.stdout.write(values.json ? `${JSON.stringify(toJson(inspection), null, 2)}\n` : renderText(inspection));
-    return 0;
+export const inspectCommand: CliCommand = createSubcommandGroup("inspect", "Inspect what the agent sends the model", {
+  prompt: {
+    usage: "inspect prompt [--mode direct|code|auto] [--catalog DIR] [--json]   the system prompt and tool definitions of a new thread, with token counts",
+    run: inspectPromptCommand,
   },
-};
+});
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`thinktank inspect prompt: ${message}\nUsage: thinktank ${usage[0]}\n`);
-  return 2;
+async function inspectPromptCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { mode: { type: "string" }, catalog: { type: "string" }, json: { type: "boolean", default: false } } });
+  if (values.mode !== undefined && !(modes as readonly string[]).includes(values.mode)) throw usageError(`--mode must be one of ${modes.join(", ")}; got '${values.mode}'`);
+  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  const inspection = await inspectPrompt(config, {
+    ...(values.mode ? { mode: values.mode as CodeExecutionMode } : {}),
+    ...(values.catalog !== undefined ? { catalogDir: path.resolve(io.cwd, values.catalog) } : {}),
+  });
+  io.stdout.write(values.json ? `${JSON.stringify(toJson(inspection), null, 2)}\n` : renderText(inspection));
+  return 0;
 }
 
 function toJson(inspection: PromptInspection) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { ThinktankError } from "@thinktank/core";
 import type { CliIo } from "../cli-command.js";
+import { usageError } from "./subcommand-group.js";
 import { openMcpContext } from "./mcp-context.js";
 import { promptForArguments } from "./mcp-prompt-arguments.js";
 import { renderToolResult, singleBinaryBlock } from "./render-tool-result.js";
@@ -27,11 +28,11 @@ export async function runMcpCall(args: string[], io: CliIo): Promise<number> {
     },
     allowPositionals: true,
   });
-  if (positionals.length !== 1) throw usage(`expected one SERVER.TOOL, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`);
+  if (positionals.length !== 1) throw usageError(`expected one SERVER.TOOL, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`);
   const given = parseArgumentsOption(values.args);
   const timeoutMs = parseTimeout(values.timeout);
   if (values.interactive && !(io.stdin as { isTTY?: boolean }).isTTY) {
-    throw usage("--interactive needs a terminal on standard input; pass the arguments with --args '<json>' instead");
+    throw usageError("--interactive needs a terminal on standard input; pass the arguments with --args '<json>' instead");
   }
   const context = await openMcpContext(io);
   try {
@@ -70,17 +71,13 @@ export function splitTarget(target: string, servers: readonly string[]): { serve
   const server = matches.sort((a, b) => b.length - a.length)[0];
   if (server) return { server, tool: target.slice(server.length + 1) };
   const dot = target.indexOf(".");
-  if (dot <= 0 || dot === target.length - 1) throw usage(`expected SERVER.TOOL, got '${target}'`);
+  if (dot <= 0 || dot === target.length - 1) throw usageError(`expected SERVER.TOOL, got '${target}'`);
   const name = target.slice(0, dot);
   throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${name}' (configured: ${servers.join(", ") || "none"})`, { details: { server: name } });
 }
 
 function parseTimeout(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) <= 0) throw usage(`--timeout expects milliseconds (a positive whole number), got '${text}'`);
+  if (!/^\d+$/.test(text) || Number(text) <= 0) throw usageError(`--timeout expects milliseconds (a positive whole number), got '${text}'`);
   return Number(text);
-}
-
-function usage(message: string): ThinktankError {
-  return new ThinktankError("BAD_REQUEST", message, { details: { usage: true } });
 }

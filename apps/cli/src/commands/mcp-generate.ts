@@ -5,6 +5,7 @@ import type { CodeApiLanguage, CodegenServer, GenerateCodeApiResult } from "@thi
 import { ThinktankError, loadConfig } from "@thinktank/core";
 import { readCatalog } from "@thinktank/mcp";
 import type { CliIo } from "../cli-command.js";
+import { usageError } from "./subcommand-group.js";
 import { connectProgressPrinter, openMcpContext } from "./mcp-context.js";
 
 /**
@@ -58,7 +59,7 @@ function parseLanguages(values: string[] | undefined): CodeApiLanguage[] | undef
   const languages = values.flatMap((value) => value.split(",")).map((value) => value.trim());
   for (const language of languages) {
     if (language !== "typescript" && language !== "python") {
-      throw new ThinktankError("BAD_REQUEST", `--language must be typescript or python, got '${language}'`, { details: { usage: true } });
+      throw usageError(`--language must be typescript or python, got '${language}'`);
     }
   }
   return languages as CodeApiLanguage[];

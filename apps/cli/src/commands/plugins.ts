@@ -3,47 +3,24 @@ import { parseArgs } from "node:util";
 import { ExtensionsStore, archiveLimitsFromConfig, loadConfig } from "@thinktank/core";
 import { PluginManager, describeProblem } from "@thinktank/plugins";
 import type { CliCommand, CliIo } from "../cli-command.js";
+import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 
-const usage = ["plugins list [--json]", "plugins install PATH [--json]", "plugins install --marketplace M --plugin P [--json]"];
+const listUsage = "plugins list [--json]";
+const installUsage = "plugins install PATH | --marketplace M --plugin P [--json]";
 
 /** `thinktank plugins list|install`: the same library and rules as the gateway's /api/plugins. */
-export const pluginsCommand: CliCommand = {
-  name: "plugins",
-  summary: "List and install Claude Code plugins",
-  usage,
-  async run(args, io) {
-    const [subcommand, ...rest] = args;
-    switch (subcommand) {
-      case "list":
-        return list(rest, io);
-      case "install":
-        return install(rest, io);
-      default:
-        io.stderr.write(`${subcommand ? `thinktank plugins: unknown subcommand '${subcommand}'\n` : ""}Usage:\n${usage.map((line) => `  thinktank ${line}`).join("\n")}\n`);
-        return 2;
-    }
-  },
-};
+export const pluginsCommand: CliCommand = createSubcommandGroup("plugins", "List and install Claude Code plugins", {
+  list: { usage: listUsage, run: list },
+  install: { usage: installUsage, run: install },
+});
 
-interface Parsed {
-  readonly json: boolean;
-  readonly marketplace: string | undefined;
-  readonly plugin: string | undefined;
-  readonly positionals: string[];
-}
-
-function parse(args: string[], io: CliIo): Parsed | undefined {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { json: { type: "boolean", default: false }, marketplace: { type: "string" }, plugin: { type: "string" } },
-    });
-    return { json: values.json === true, marketplace: values.marketplace, plugin: values.plugin, positionals };
-  } catch (error) {
-    io.stderr.write(`thinktank plugins: ${error instanceof Error ? error.message : String(error)}\n`);
-    return undefined;
-  }
+function parse(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: "boolean", default: false }, marketplace: { type: "string" }, plugin: { type: "string" } },
+  });
+  return { json: values.json === true, marketplace: values.marketplace, plugin: values.plugin, positionals };
 }
 
 function managerFor(io: CliIo): PluginManager {
@@ -59,12 +36,8 @@ function managerFor(io: CliIo): PluginManager {
 }
 
 async function list(args: string[], io: CliIo): Promise<number> {
-  const parsed = parse(args, io);
-  if (!parsed) return 2;
-  if (parsed.positionals.length > 0 || parsed.marketplace !== undefined || parsed.plugin !== undefined) {
-    io.stderr.write("Usage: thinktank plugins list [--json]\n");
-    return 2;
-  }
+  const parsed = parse(args);
+  if (parsed.positionals.length > 0 || parsed.marketplace !== undefined || parsed.plugin !== undefined) throw usageError("takes no PATH, --marketplace or --plugin");
   const manager = managerFor(io);
   try {
     const { plugins } = await manager.list();
@@ -86,15 +59,11 @@ async function list(args: string[], io: CliIo): Promise<number> {
 }
 
 async function install(args: string[], io: CliIo): Promise<number> {
-  const parsed = parse(args, io);
-  if (!parsed) return 2;
+  const parsed = parse(args);
   const fromMarketplace = parsed.marketplace !== undefined || parsed.plugin !== undefined;
   const [target] = parsed.positionals;
   const usable = fromMarketplace ? parsed.marketplace && parsed.plugin && parsed.positionals.length === 0 : target && parsed.positionals.length === 1;
-  if (!usable) {
-    io.stderr.write("Usage: thinktank plugins install PATH   (a plugin folder or .zip)\n       thinktank plugins install --marketplace M --plugin P   (a marketplace.json or its folder, and an entry name)\n");
-    return 2;
-  }
+  if (!usable) throw usageError(fromMarketplace ? "--marketplace and --plugin go together, without a PATH" : "expected one PATH (a plugin folder or .zip), or --marketplace M --plugin P (a marketplace.json or its folder, and an entry name)");
   const manager = managerFor(io);
   try {
     const result = fromMarketplace

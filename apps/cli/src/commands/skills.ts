@@ -4,42 +4,25 @@ import { ExtensionsStore, archiveLimitsFromConfig, loadConfig } from "@thinktank
 import type { Config } from "@thinktank/core";
 import { SkillsService, SkillsSnapshotter, defaultSkillSources, loadSkills, toSkillJson, validateSkillPackage } from "@thinktank/skills";
 import type { CliCommand, CliIo } from "../cli-command.js";
-
-const usage = ["skills list [--json]", "skills validate PATH [--json]", "skills install PATH [--overwrite] [--json]"];
+import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 
 /** `thinktank skills list|validate|install`: the same library and rules as the gateway's /api/skills. */
-export const skillsCommand: CliCommand = {
-  name: "skills",
-  summary: "List, validate and install Agent Skills",
-  usage,
-  async run(args, io) {
-    const [subcommand, ...rest] = args;
-    switch (subcommand) {
-      case "list":
-        return list(rest, io);
-      case "validate":
-        return validate(rest, io);
-      case "install":
-        return install(rest, io);
-      default:
-        io.stderr.write(`${subcommand ? `thinktank skills: unknown subcommand '${subcommand}'\n` : ""}Usage:\n${usage.map((line) => `  thinktank ${line}`).join("\n")}\n`);
-        return 2;
-    }
-  },
-};
+export const skillsCommand: CliCommand = createSubcommandGroup("skills", "List, validate and install Agent Skills", {
+  list: { usage: "skills list [--json]", run: list },
+  validate: { usage: "skills validate PATH [--json]", run: validate },
+  install: { usage: "skills install PATH [--overwrite] [--json]", run: install },
+});
 
-function parse(args: string[], io: CliIo, options: { overwrite?: boolean } = {}): { json: boolean; overwrite: boolean; positionals: string[] } | undefined {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { json: { type: "boolean", default: false }, ...(options.overwrite ? { overwrite: { type: "boolean" as const, default: false } } : {}) },
-    });
-    return { json: values.json === true, overwrite: (values as { overwrite?: boolean }).overwrite === true, positionals };
-  } catch (error) {
-    io.stderr.write(`thinktank skills: ${error instanceof Error ? error.message : String(error)}\n`);
-    return undefined;
-  }
+/** The options of a skills subcommand, and its one PATH when `what` names it (a usage error otherwise). */
+function parse(args: string[], what?: string, options: { overwrite?: boolean } = {}): { json: boolean; overwrite: boolean; target: string } {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: "boolean", default: false }, ...(options.overwrite ? { overwrite: { type: "boolean" as const, default: false } } : {}) },
+  });
+  if (what === undefined && positionals.length > 0) throw usageError("takes no PATH");
+  if (what !== undefined && positionals.length !== 1) throw usageError(`expected one PATH (${what})`);
+  return { json: values.json === true, overwrite: (values as { overwrite?: boolean }).overwrite === true, target: positionals[0] ?? "" };
 }
 
 function configFor(io: CliIo): Config {
@@ -47,8 +30,7 @@ function configFor(io: CliIo): Config {
 }
 
 async function list(args: string[], io: CliIo): Promise<number> {
-  const parsed = parse(args, io);
-  if (!parsed) return 2;
+  const parsed = parse(args);
   const config = configFor(io);
   const { document } = await new ExtensionsStore(config.extensions_config).read();
   const { skills, problems } = await loadSkills({ sources: defaultSkillSources(config.skills.path), settings: document, containerPath: config.skills.container_path });
@@ -69,13 +51,8 @@ async function list(args: string[], io: CliIo): Promise<number> {
 }
 
 async function validate(args: string[], io: CliIo): Promise<number> {
-  const parsed = parse(args, io);
-  if (!parsed) return 2;
-  const [target] = parsed.positionals;
-  if (!target || parsed.positionals.length > 1) {
-    io.stderr.write("Usage: thinktank skills validate PATH   (a skill folder, its SKILL.md, or a .skill/.zip archive)\n");
-    return 2;
-  }
+  const parsed = parse(args, "a skill folder, its SKILL.md, or a .skill/.zip archive");
+  const { target } = parsed;
   const config = configFor(io);
   const result = await validateSkillPackage({ kind: "path", path: path.resolve(io.cwd, target) }, { limits: archiveLimitsFromConfig(config) });
   const valid = result.problems.length === 0;
@@ -89,13 +66,8 @@ async function validate(args: string[], io: CliIo): Promise<number> {
 }
 
 async function install(args: string[], io: CliIo): Promise<number> {
-  const parsed = parse(args, io, { overwrite: true });
-  if (!parsed) return 2;
-  const [target] = parsed.positionals;
-  if (!target || parsed.positionals.length > 1) {
-    io.stderr.write("Usage: thinktank skills install PATH [--overwrite]   (a skill folder or a .skill/.zip archive)\n");
-    return 2;
-  }
+  const parsed = parse(args, "a skill folder or a .skill/.zip archive", { overwrite: true });
+  const { target } = parsed;
   const config = configFor(io);
   const store = new ExtensionsStore(config.extensions_config);
   const snapshotter = new SkillsSnapshotter({ sources: defaultSkillSources(config.skills.path), settings: store, containerPath: config.skills.container_path, watch: false });

@@ -1,5 +1,10 @@
-import { isThinktankError } from "@thinktank/core";
+import { isThinktankError, ThinktankError } from "@thinktank/core";
 import type { CliCommand, CliIo } from "../cli-command.js";
+
+/** A mistake in how a subcommand was called: its group prints the message and the usage, exit code 2. */
+export function usageError(message: string): ThinktankError {
+  return new ThinktankError("BAD_REQUEST", message, { details: { usage: true } });
+}
 
 /** One `thinktank <group> <name>` subcommand. */
 export interface Subcommand {

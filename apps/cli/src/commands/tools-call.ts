@@ -1,11 +1,10 @@
 import { parseArgs } from "node:util";
-import { loadConfig, ThinktankError } from "@thinktank/core";
+import { loadConfig } from "@thinktank/core";
 import { createToolsService } from "@thinktank/tools";
 import type { ToolResponse } from "@thinktank/tools";
 import type { CliIo } from "../cli-command.js";
+import { usageError } from "./subcommand-group.js";
 import { parseArgumentsOption } from "./parse-arguments-option.js";
-
-const usageError = (message: string): ThinktankError => new ThinktankError("BAD_REQUEST", message, { details: { usage: true } });
 
 /**
  * `thinktank tools call NAME --args '<json>' [--json]`: calls a registered tool (or the web_search

@@ -5,8 +5,7 @@ import { isThinktankError, loadConfig, ThinktankError } from "@thinktank/core";
 import { readCatalog, searchDetails, ToolSearchIndex } from "@thinktank/mcp";
 import type { SearchDetail, ToolSearchOptions, ToolSearchResult } from "@thinktank/mcp";
 import type { CliIo } from "../cli-command.js";
-
-const usageError = (message: string): ThinktankError => new ThinktankError("BAD_REQUEST", message, { details: { usage: true } });
+import { usageError } from "./subcommand-group.js";
 
 /**
  * `thinktank tools search QUERY`: ranked search over a folder of cached tool lists (the MCP
