@@ -5,13 +5,10 @@ import { PluginManager, describeProblem } from "@thinktank/plugins";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 
-const listUsage = "plugins list [--json]";
-const installUsage = "plugins install PATH | --marketplace M --plugin P [--json]";
-
 /** `thinktank plugins list|install`: the same library and rules as the gateway's /api/plugins. */
 export const pluginsCommand: CliCommand = createSubcommandGroup("plugins", "List and install Claude Code plugins", {
-  list: { usage: listUsage, run: list },
-  install: { usage: installUsage, run: install },
+  list: { usage: "plugins list [--json]", run: list },
+  install: { usage: "plugins install PATH | --marketplace M --plugin P [--json]", run: install },
 });
 
 function parse(args: string[]) {
