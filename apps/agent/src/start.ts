@@ -1,5 +1,6 @@
 // Entry point of the agent server process: `node --import tsx apps/agent/src/start.ts`.
 // `thinktank start` launches it as a child process; AGENT_PORT / agent.port choose the port.
+import { reportListening } from "@thinktank/core";
 import { startAgentServer } from "./start-agent-server.js";
 
 /** How long a stop may take before the process exits anyway (nobody else will kill it once its parent is gone). */
@@ -36,4 +37,5 @@ if (!started.ok) {
     if (process.connected) process.on("disconnect", () => stop("parent process gone (IPC channel disconnected)"));
     else stop("parent process gone before start-up finished");
   }
+  reportListening(started.url);
 }

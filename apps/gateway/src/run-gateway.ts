@@ -8,12 +8,15 @@ export interface RunGatewayOptions {
   readonly deps?: GatewayDeps;
   /** Aborting it stops the gateway (the CLI aborts on SIGINT, SIGTERM, or when its parent goes away). */
   readonly signal: AbortSignal;
+  /** Called with the gateway's URL once it listens. */
+  readonly onListening?: (url: string) => void;
 }
 
 /** Runs the gateway in the foreground until `signal` aborts, then closes it (in-flight requests finish first). */
 export async function runGateway(config: Config, options: RunGatewayOptions): Promise<void> {
   const deps = options.deps ?? createGatewayDeps(config);
   const running = await startGateway(config, deps);
+  options.onListening?.(running.url);
   if (!options.signal.aborted) await new Promise((resolve) => options.signal.addEventListener("abort", resolve, { once: true }));
   deps.logger.info("gateway stopping");
   await running.close();

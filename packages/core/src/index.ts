@@ -50,3 +50,5 @@ export { redactSecrets } from "./logging/redact-secrets.js";
 export { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from "./logging/secret-patterns.js";
 export { descendantsOf } from "./process/descendants-of.js";
 export { writeFileDurably } from "./store/write-file-durably.js";
+export { reportListening, isServiceReadyMessage } from "./process/service-ready.js";
+export type { ServiceReadyMessage } from "./process/service-ready.js";

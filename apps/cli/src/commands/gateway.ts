@@ -1,4 +1,4 @@
-import { loadConfig } from "@thinktank/core";
+import { loadConfig, reportListening } from "@thinktank/core";
 import { runGateway } from "@thinktank/gateway";
 import type { CliCommand } from "../cli-command.js";
 import { stopSignal } from "./stop-signal.js";
@@ -16,7 +16,7 @@ export const gatewayCommand: CliCommand = {
     const config = loadConfig({ env: io.env, cwd: io.cwd });
     const stop = stopSignal();
     try {
-      await runGateway(config, { signal: stop.signal });
+      await runGateway(config, { signal: stop.signal, onListening: reportListening });
     } finally {
       stop.dispose();
     }

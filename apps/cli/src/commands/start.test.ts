@@ -56,6 +56,7 @@ describe("thinktank start", () => {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`thinktank start did not get ready:\n${lines.join("\n")}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    expect(lines).toContain(`[start] ready: gateway http://127.0.0.1:${gatewayPort}  (API docs http://127.0.0.1:${gatewayPort}/docs), agent http://127.0.0.1:${agentPort}`);
     const childPids = lines.flatMap((line) => /^\[start\] (\w+) started \(pid (\d+)\)$/.exec(line)?.slice(2, 3) ?? []).map(Number);
     started.push(...childPids);
     expect(childPids.length).toBeGreaterThanOrEqual(1);
@@ -72,14 +73,17 @@ describe("thinktank start", () => {
     await expect(fetch(`http://127.0.0.1:${gatewayPort}/healthz`)).rejects.toThrow();
   }, 180_000);
 
-  it("stops the others and exits 1 when a service cannot start (port taken)", async () => {
-    const blocker = (await import("node:net")).createServer();
+  it.each(["gateway", "agent"] as const)("stops the others, exits 1 and never says ready when the %s's port is taken", async (service) => {
+    // The blocker answers HTTP, as another program on the port would: a port that answers is not a ready service.
+    const blocker = (await import("node:http")).createServer((_request, response) => response.end("{}"));
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
+    const other = String(await freePort());
+    const ports = service === "gateway" ? { GATEWAY_PORT: String(port), AGENT_PORT: other } : { GATEWAY_PORT: other, AGENT_PORT: String(port) };
     try {
       const child = spawn(process.execPath, [cli, "start"], {
         cwd: dir,
-        env: { ...process.env, THINKTANK_CONFIG: path.join(dir, "config.yaml"), GATEWAY_PORT: String(port), AGENT_PORT: String(await freePort()), THINKTANK_API_KEY: "" },
+        env: { ...process.env, THINKTANK_CONFIG: path.join(dir, "config.yaml"), ...ports, THINKTANK_API_KEY: "" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       started.push(child.pid as number);
@@ -88,8 +92,9 @@ describe("thinktank start", () => {
       child.stderr.on("data", (chunk) => (output += String(chunk)));
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       expect(code).toBe(1);
-      expect(output).toContain(`port ${port} on 127.0.0.1 is already in use`);
-      expect(output).toMatch(/\[start\] gateway exited \(code 1\); stopping the rest/);
+      expect(output).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already (in use|taken)`));
+      expect(output).toContain(`[start] ${service} exited (code 1); stopping the rest`);
+      expect(output).not.toContain("[start] ready:");
       const pids = [...output.matchAll(/started \(pid (\d+)\)/g)].map((match) => Number(match[1]));
       started.push(...pids);
       expect(pids.filter(alive)).toEqual([]);

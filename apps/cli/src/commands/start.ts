@@ -3,8 +3,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { loadConfig } from "@thinktank/core";
-import type { Config } from "@thinktank/core";
+import { isServiceReadyMessage, loadConfig } from "@thinktank/core";
 import { assertSafeBinding } from "@thinktank/gateway";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { stopSignal } from "./stop-signal.js";
@@ -18,6 +17,8 @@ interface Service {
   readonly name: string;
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
+  /** The URL the service reports once it listens (never settles if it does not get there). */
+  readonly listening: Promise<string>;
 }
 
 /**
@@ -47,13 +48,14 @@ export const startCommand: CliCommand = {
     for (const service of services) say(`${service.name} started (pid ${service.child.pid})`);
 
     const firstExit = Promise.race(services.map((service) => service.exited.then((code) => ({ service, code }))));
-    const finished = new AbortController(); // ends the health polling however this returns
-    void waitUntilHealthy(config, AbortSignal.any([stop.signal, finished.signal])).then((ready) => {
-      if (ready) say(`ready: gateway ${ready}  (API docs ${ready}/docs)${services.length > 1 ? `, agent http://${clientHost(config.agent.host)}:${config.agent.port}` : ""}`);
+    let ended = false;
+    // Ready only once every service says it listens: a port answering could be another program's.
+    void Promise.all(services.map((service) => service.listening)).then(([gateway, agent]) => {
+      if (!ended) say(`ready: gateway ${gateway}  (API docs ${gateway}/docs)${agent ? `, agent ${agent}` : ""}`);
     });
     const outcome = await Promise.race([firstExit, new Promise<"stop">((resolve) => stop.signal.addEventListener("abort", () => resolve("stop"), { once: true }))]);
+    ended = true;
     stop.dispose();
-    finished.abort();
     if (outcome !== "stop") say(`${outcome.service.name} exited (code ${outcome.code}); stopping the rest`);
     else say("stopping");
     await Promise.all(services.map((service) => shutDown(service)));
@@ -73,7 +75,12 @@ function launch(name: string, args: string[], env: Record<string, string | undef
   prefix(child.stderr, io.stderr);
   const exited = new Promise<number | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? 128 : null))));
   child.on("error", (error) => io.stderr.write(`[${name}] could not start: ${error.message}\n`));
-  return { name, child, exited };
+  const listening = new Promise<string>((resolve) =>
+    child.on("message", (message) => {
+      if (isServiceReadyMessage(message)) resolve(clientUrl(message.url));
+    }),
+  );
+  return { name, child, exited, listening };
 }
 
 async function shutDown(service: Service): Promise<void> {
@@ -98,25 +105,10 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-/** Polls the gateway's /healthz until it answers (URL returned) or the signal aborts / a minute passes. */
-async function waitUntilHealthy(config: Config, signal: AbortSignal): Promise<string | undefined> {
-  const base = `http://${clientHost(config.gateway.host)}:${config.gateway.port}`;
-  const deadline = Date.now() + 60_000;
-  while (!signal.aborted && Date.now() < deadline) {
-    try {
-      const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (response.ok) return base;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return undefined;
-}
-
-/** Where a client on this machine reaches a server bound to `host`. */
-function clientHost(host: string): string {
-  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
-  if (host === "::" || host === "[::]") return "[::1]";
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+/** Where a client on this machine reaches a server that listens on `url` (bound to 0.0.0.0 or ::, say). */
+function clientUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === "0.0.0.0") parsed.hostname = "127.0.0.1";
+  else if (parsed.hostname === "[::]") parsed.hostname = "[::1]";
+  return parsed.origin;
 }
