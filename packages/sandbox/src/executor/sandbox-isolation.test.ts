@@ -140,6 +140,30 @@ echo scratch > /tmp/scratch-${process.pid} && echo "tmp ok"`;
     expect(shell.stdout).toContain("PATH=/usr/local/bin:/usr/bin:/bin");
   });
 
+  it("is refused system calls that widen the kernel surface (seccomp), while everyday ones work", async () => {
+    // ptrace(PTRACE_TRACEME), process_vm_readv on itself with no buffers and io_uring_setup(1, NULL)
+    // all get past the namespaces (they succeed, succeed and fail with EFAULT unfiltered): only the
+    // seccomp filter answers EPERM. getpid is the control.
+    const numbers = { x64: { ptrace: 101, process_vm_readv: 310, io_uring_setup: 425, getpid: 39 }, arm64: { ptrace: 117, process_vm_readv: 270, io_uring_setup: 425, getpid: 172 } }[process.arch as "x64" | "arm64"];
+    if (!numbers) throw new Error(`no syscall numbers for ${process.arch} in this test`);
+    const source = `
+import ctypes, errno, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def call(nr, *args):
+    ctypes.set_errno(0)
+    result = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(a) for a in args])
+    return "ok" if result >= 0 else errno.errorcode[ctypes.get_errno()]
+print("ptrace", call(${numbers.ptrace}, 0, 0, 0, 0))
+print("process_vm_readv", call(${numbers.process_vm_readv}, os.getpid(), 0, 0, 0, 0, 0))
+print("io_uring_setup", call(${numbers.io_uring_setup}, 1, 0))
+print("getpid", call(${numbers.getpid}))
+`;
+    const result = await run({ language: "python", source });
+    expect(result.error, result.stderr).toBeUndefined();
+    expect(result.stdout.trim().split("\n")).toEqual(["ptrace EPERM", "process_vm_readv EPERM", "io_uring_setup EPERM", "getpid ok"]);
+  });
+
   it("inherits no file descriptor from the host besides its standard streams", async () => {
     // A host process started with an extra descriptor without close-on-exec (as a supervisor's pipe or an
     // activation socket would be) runs the executor: that descriptor must not reach the sandbox.

@@ -13,6 +13,7 @@ import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
 import { killChildren } from "./kill-process-tree.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
 import { missingTool } from "./unavailable.js";
+import { refusedSyscalls, seccompFilter } from "./seccomp-filter.js";
 import { prepareWritableMounts } from "./writable-mounts.js";
 
 export interface BubblewrapLauncherOptions {
@@ -41,6 +42,8 @@ export class BubblewrapLauncher implements Launcher {
   private layout: Promise<HostLayout> | undefined;
   private python: Promise<Interpreter | { problem: string }> | undefined;
   private etcDir: string | undefined;
+  /** The seccomp filter file, written once (null: no syscall table for this architecture). */
+  private seccompFile: string | null | undefined;
 
   constructor(private readonly options: BubblewrapLauncherOptions) {}
 
@@ -64,6 +67,7 @@ export class BubblewrapLauncher implements Launcher {
       prlimit: host.prlimit ?? "not found",
       bash: host.bash ?? "not found (descriptors inherited by the host process reach the sandbox)",
       node: host.node.executable,
+      seccomp: seccompFilter() ? `refuses ${refusedSyscalls.length} system calls` : `not available on ${process.arch} (no syscall table)`,
     };
   }
 
@@ -82,6 +86,9 @@ export class BubblewrapLauncher implements Launcher {
     const writable = prepareWritableMounts(spec.mounts, { asRoot: this.asRoot, sandboxIds: this.options.sandboxIds });
     if (!writable.ok) return writable;
     this.etcDir ??= writeSyntheticEtc(path.join(this.options.runtimeDir, "etc"));
+    if (this.seccompFile === undefined) this.seccompFile = writeSeccompFilter(this.options.runtimeDir);
+    // Passed to the launched process as descriptor 4 (after stdio and the job channel).
+    const passFiles = this.seccompFile ? [this.seccompFile] : [];
     const workersDir = path.join(this.options.runtimeDir, "workers");
     fs.mkdirSync(workersDir, { recursive: true, mode: 0o755 });
     const runDir = path.join(workersDir, workerId);
@@ -118,6 +125,7 @@ export class BubblewrapLauncher implements Launcher {
       tmpMb: spec.limits.tmpMb,
       env: bootstrapEnvFor(),
       sourceOf: (hostPath) => staged.get(hostPath) ?? hostPath,
+      ...(passFiles.length > 0 ? { seccompFd: 4 } : {}),
       command: [host.prlimit, ...limitArguments(spec.limits, { processes: true }), interpreter.executable, ...bootstrapArguments(spec.language, programBase, nodeHeapMb(spec.limits))],
     });
 
@@ -131,7 +139,7 @@ export class BubblewrapLauncher implements Launcher {
       command = host.unshare;
       commandArgs = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh", host.mount, ...bindPairs, "--", host.setpriv, `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--", host.bwrap, ...args];
     }
-    const launch = withInheritedFdsClosed(host.bash, command, commandArgs);
+    const launch = withInheritedFdsClosed(host.bash, command, commandArgs, 3 + passFiles.length);
     return {
       ok: true,
       plan: {
@@ -143,6 +151,7 @@ export class BubblewrapLauncher implements Launcher {
         detached: false,
         baseEnv: bootstrapEnvFor(),
         bridge: { kind: "proxy", listenPath: path.join(runDir, "bridge.sock"), sandboxPath: sandboxPaths.bridgeSocket, ...(this.asRoot ? { owner: { uid: 0, gid } } : {}) },
+        passFiles,
         envCommand: "/usr/bin/env",
         // The sandbox's pid 1 is bubblewrap's child: when it dies, the kernel kills everything else in its pid
         // namespace, and bubblewrap reaps it and exits (the worker kills bubblewrap if it lingers).
@@ -160,4 +169,12 @@ export class BubblewrapLauncher implements Launcher {
     this.python ??= discoverPython(this.options.pythonCommand, this.options.searchPath, host.systemEntries);
     return this.python;
   }
+}
+
+function writeSeccompFilter(runtimeDir: string): string | null {
+  const filter = seccompFilter();
+  if (!filter) return null;
+  const file = path.join(runtimeDir, "seccomp.bpf");
+  fs.writeFileSync(file, filter, { mode: 0o644 });
+  return file;
 }

@@ -67,6 +67,13 @@ describe("bwrapArguments", () => {
     expect(args.slice(args.indexOf("--"))).toEqual(["--", "/usr/bin/prlimit", "--", "/usr/bin/node"]);
   });
 
+  it("loads the seccomp filter from the descriptor it is given, and only then", () => {
+    const filtered = bwrapArguments({ ...input, seccompFd: 4 });
+    expect(after(filtered, "--seccomp")).toEqual([["4"]]);
+    expect(filtered.indexOf("--seccomp")).toBeLessThan(filtered.indexOf("--"));
+    expect(args).not.toContain("--seccomp");
+  });
+
   it("leaves out options an older bubblewrap lacks", () => {
     const old = bwrapArguments({ ...input, features: { disableUserns: false, tmpfsSize: false } });
     expect(old).not.toContain("--disable-userns");

@@ -21,6 +21,8 @@ export interface BwrapArgumentsInput {
   readonly env: Readonly<Record<string, string>>;
   /** Where bubblewrap should read a host path from (a staged copy when the sandbox user cannot reach it). */
   readonly sourceOf: (hostPath: string) => string;
+  /** The descriptor bubblewrap reads the seccomp filter from (none: no filter). */
+  readonly seccompFd?: number;
   /** The command run inside the sandbox. */
   readonly command: readonly string[];
 }
@@ -28,8 +30,8 @@ export interface BwrapArgumentsInput {
 /**
  * The bubblewrap command line: every namespace unshared (network, pid, ipc, uts, user, cgroup), no
  * capabilities, a read-only root holding only the system folders, a synthetic /etc, minimal /proc and
- * /dev, size-limited private /tmp and /dev/shm, the workspace read-write, and the declared mounts
- * read-only unless marked writable.
+ * /dev, size-limited private /tmp and /dev/shm, the workspace read-write, the declared mounts
+ * read-only unless marked writable, and the seccomp filter of `seccompFilter` when one is passed.
  */
 export function bwrapArguments(input: BwrapArgumentsInput): string[] {
   const args = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL"];
@@ -50,6 +52,7 @@ export function bwrapArguments(input: BwrapArgumentsInput): string[] {
   for (const mount of input.mounts) args.push(mount.writable ? "--bind" : "--ro-bind", input.sourceOf(mount.hostPath), mount.sandboxPath);
   args.push("--remount-ro", "/", "--chdir", sandboxPaths.workspace);
   for (const [name, value] of Object.entries(input.env)) args.push("--setenv", name, value);
+  if (input.seccompFd !== undefined) args.push("--seccomp", String(input.seccompFd));
   args.push("--", ...input.command);
   return args;
 }

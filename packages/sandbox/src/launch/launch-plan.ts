@@ -24,6 +24,8 @@ export interface LaunchPlan {
   readonly baseEnv: Readonly<Record<string, string>>;
   /** Where the program reaches the bridge: a proxy the worker listens on, or the host socket itself. */
   readonly bridge: BridgeExposure;
+  /** Files opened read-only and handed to the launched process as descriptors 4, 5, ... (bubblewrap reads its seccomp filter from one). */
+  readonly passFiles?: readonly string[];
   /** /usr/bin/env, used by the shell job to set exactly the job's environment. */
   readonly envCommand: string;
   /** Kills the program and everything it started, while the launched process is alive (the worker then kills the launched process if it is still there after a grace period). */

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import type { ChildProcess } from "node:child_process";
 import type { Duplex, Writable } from "node:stream";
 import type { Socket } from "node:net";
@@ -66,13 +67,18 @@ export class SandboxWorker {
     readonly identity: string,
     private readonly now: () => number,
   ) {
-    this.child = spawn(plan.command, [...plan.args], {
-      cwd: plan.cwd,
-      env: { ...plan.env },
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
-      detached: plan.detached,
-      ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
-    });
+    const passed = (plan.passFiles ?? []).map((file) => fs.openSync(file, "r"));
+    try {
+      this.child = spawn(plan.command, [...plan.args], {
+        cwd: plan.cwd,
+        env: { ...plan.env },
+        stdio: ["pipe", "pipe", "pipe", "pipe", ...passed],
+        detached: plan.detached,
+        ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
+      });
+    } finally {
+      for (const fd of passed) fs.closeSync(fd);
+    }
     const channel = this.child.stdio[3] as Duplex;
     this.ready = new Promise((resolve) => {
       channel.once("data", () => {
