@@ -13,7 +13,7 @@ import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
 import { killChildren } from "./kill-process-tree.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
 import { missingTool } from "./unavailable.js";
-import { refusedSyscalls, seccompFilter } from "./seccomp-filter.js";
+import { refusedSyscallNumbers, seccompFilter } from "./seccomp-filter.js";
 import { prepareWritableMounts } from "./writable-mounts.js";
 
 export interface BubblewrapLauncherOptions {
@@ -59,6 +59,7 @@ export class BubblewrapLauncher implements Launcher {
 
   async describe(): Promise<Record<string, string | number | boolean | undefined>> {
     const host = await this.host();
+    const refused = refusedSyscallNumbers();
     return {
       bwrap: host.bwrap ?? "not found",
       bwrapVersion: host.bwrapVersion,
@@ -67,7 +68,7 @@ export class BubblewrapLauncher implements Launcher {
       prlimit: host.prlimit ?? "not found",
       bash: host.bash ?? "not found (descriptors inherited by the host process reach the sandbox)",
       node: host.node.executable,
-      seccomp: seccompFilter() ? `refuses ${refusedSyscalls.length} system calls` : `not available on ${process.arch} (no syscall table)`,
+      seccomp: refused ? `refuses ${refused.length} system calls` : `not available on ${process.arch} (no syscall table)`,
     };
   }
 

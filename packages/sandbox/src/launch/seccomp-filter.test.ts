@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refusedSyscalls, seccompFilter } from "./seccomp-filter.js";
+import { refusedSyscallNumbers, refusedSyscalls, seccompFilter } from "./seccomp-filter.js";
 
 const allow = 0x7fff0000;
 const eperm = 0x00050001;
@@ -58,6 +58,8 @@ describe("seccompFilter", () => {
         expect(at + 1 + program.readUInt8(at * 8 + 3)).toBeLessThan(count);
       }
     }
+    expect(refusedSyscallNumbers("x64")).toHaveLength(refusedSyscalls.length);
+    expect(refusedSyscallNumbers("arm64")).toHaveLength(refusedSyscalls.length - 3); // no ioperm, iopl, uselib
     expect(seccompFilter("ia32")).toBeUndefined();
     expect(seccompFilter("riscv64")).toBeUndefined();
   });

@@ -56,11 +56,17 @@ const refuse = 0x00050000 | 1; // SECCOMP_RET_ERRNO | EPERM
 const killProcess = 0x80000000;
 const x32Bit = 0x40000000;
 
+/** The numbers of the refused calls on `arch` (a `process.arch` value), ascending, or undefined where there is no table. */
+export function refusedSyscallNumbers(arch: string = process.arch): number[] | undefined {
+  const target = architectures[arch];
+  return target && [...new Set(Object.values(target.numbers))].sort((a, b) => a - b);
+}
+
 /** The filter for `arch` (a `process.arch` value) as bytes for bubblewrap, or undefined where it has no syscall table. */
 export function seccompFilter(arch: string = process.arch): Buffer | undefined {
   const target = architectures[arch];
-  if (!target) return undefined;
-  const numbers = [...new Set(Object.values(target.numbers))].sort((a, b) => a - b);
+  const numbers = refusedSyscallNumbers(arch);
+  if (!target || !numbers) return undefined;
   // Layout: [arch check] [load nr] [x32 check] [one compare per number] allow, refuse, kill.
   type Jump = "next" | "refuse" | "kill";
   const program: { code: number; k: number; jt?: Jump; jf?: Jump }[] = [
