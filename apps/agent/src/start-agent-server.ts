@@ -1,7 +1,6 @@
 import type { Writable } from "node:stream";
-import { isThinktankError, loadConfig, type Config } from "@thinktank/core";
+import { isLoopbackAddress, isThinktankError, loadConfig, type Config } from "@thinktank/core";
 import { buildAgentServer, type AgentServer, type AgentServerDeps } from "./server/build-agent-server.js";
-import { isLoopbackHost } from "./server/check-api-key.js";
 
 export interface StartAgentServerOptions {
   /** The environment (config overrides, keys). The entry point passes process.env. */
@@ -32,7 +31,7 @@ export async function startAgentServer(options: StartAgentServerOptions): Promis
     return fail(isThinktankError(error) ? error.message : String(error));
   }
   const { host, port } = config.agent;
-  if (config.api_key === undefined && !isLoopbackHost(host)) {
+  if (config.api_key === undefined && !isLoopbackAddress(host)) {
     return fail(`refusing to listen on ${host} without THINKTANK_API_KEY: set the key, or listen on 127.0.0.1 (agent.host in config.yaml, AGENT_HOST).`);
   }
   let server: AgentServer;

@@ -168,11 +168,11 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     expect(rest.map((p) => p.event)).toEqual(all.slice(2).map((p) => p.event));
   });
 
-  it("allows browser calls from loopback origins only (CORS)", async () => {
+  it("gives CORS to no browser origin by default, not even a loopback one (agent.allowed_origins is empty)", async () => {
     const preflight = (origin: string) =>
       fetch(`${agent.url}/threads/search`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" } });
     const local = await preflight("http://localhost:3000");
-    expect(local.headers.get("access-control-allow-origin")).toBe("http://localhost:3000");
+    expect(local.headers.get("access-control-allow-origin")).toBeNull();
     const foreign = await preflight("https://evil.example");
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
   });
@@ -247,7 +247,7 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
       request.on("error", reject);
     });
     expect(status).toBe(403);
-    expect((JSON.parse(body) as { code: string }).code).toBe("FORBIDDEN");
+    expect((JSON.parse(body) as { code: string }).code).toBe("HOST_NOT_ALLOWED");
     expect((await fetch(`${agent.url}/info`)).status).toBe(200);
   });
 });

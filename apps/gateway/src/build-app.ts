@@ -5,7 +5,7 @@
  * (`async (app, { config, deps }) => { app.get(...) }`), give every route JSON Schemas for its
  * params/query/body/response (they become the OpenAPI document), throw ThinktankError for
  * failures (the error handler turns them into `{ code, message }`), then add ONE line to
- * `routePlugins` below. Auth, request ids, logging, multipart, limits and errors already apply.
+ * `routePlugins` below. Host/Origin checks, auth, request ids, logging, multipart, limits and errors already apply.
  * Put the area's service on `GatewayDeps` (gateway-deps.ts) rather than building it in the route.
  */
 import multipart from "@fastify/multipart";
@@ -17,6 +17,7 @@ import { errorResponseSchema, toErrorResponse } from "./error-response.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { registerOpenApi } from "./openapi.js";
 import { requestIdFor } from "./request-id.js";
+import { registerRequestSourceGuard } from "./request-source-hook.js";
 import type { RoutePlugin, RouteSummary } from "./route-plugin.js";
 import healthRoutes from "./routes/health.js";
 import mcpRoutes from "./routes/mcp.js";
@@ -62,6 +63,11 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+  });
+  registerRequestSourceGuard(app, {
+    boundHost: config.gateway.host,
+    allowedHosts: config.gateway.allowed_hosts,
+    allowedOrigins: config.gateway.allowed_origins,
   });
   app.addHook("onRequest", createAuthHook(config.api_key));
 

@@ -2,11 +2,11 @@
 export { buildApp } from "./build-app.js";
 export { createGatewayDeps } from "./gateway-deps.js";
 export type { GatewayDeps, PluginServer } from "./gateway-deps.js";
-export { startGateway, assertSafeBinding, isLoopback } from "./start-gateway.js";
+export { startGateway, assertSafeBinding } from "./start-gateway.js";
 export type { RunningGateway } from "./start-gateway.js";
 export { runGateway } from "./run-gateway.js";
 export type { RunGatewayOptions } from "./run-gateway.js";
 export { errorResponses, errorResponseSchema, toErrorResponse } from "./error-response.js";
 export type { ErrorBody } from "./error-response.js";
-export { createAuthHook, mutatingMethods } from "./auth-hook.js";
+export { createAuthHook } from "./auth-hook.js";
 export type { RoutePlugin, RouteContext, RouteSummary } from "./route-plugin.js";

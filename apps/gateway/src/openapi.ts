@@ -1,7 +1,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
+import { mutatingMethods } from "@thinktank/core";
 import type { FastifyInstance } from "fastify";
-import { mutatingMethods } from "./auth-hook.js";
 
 /**
  * OpenAPI 3 from the routes' own JSON Schemas: the document at GET /openapi.json, the docs UI

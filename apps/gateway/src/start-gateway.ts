@@ -1,4 +1,4 @@
-import { ThinktankError } from "@thinktank/core";
+import { isLoopbackAddress, ThinktankError } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./build-app.js";
@@ -44,15 +44,10 @@ export async function startGateway(config: Config, deps: GatewayDeps): Promise<R
 
 /** Refuses a non-loopback address without an API key (DESIGN.md §3). */
 export function assertSafeBinding(host: string, apiKey: string | undefined): void {
-  if (apiKey || isLoopback(host)) return;
+  if (apiKey || isLoopbackAddress(host)) return;
   throw new ThinktankError(
     "CONFIG_INVALID",
     `gateway: refusing to listen on ${host} without an API key: anyone who can reach it could change your extensions. Set THINKTANK_API_KEY, or listen on 127.0.0.1 (GATEWAY_HOST=127.0.0.1 or gateway.host in config.yaml).`,
     { details: { host } },
   );
-}
-
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare) || /^::ffff:127(\.\d{1,3}){3}$/.test(bare);
 }

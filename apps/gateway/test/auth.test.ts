@@ -1,6 +1,6 @@
+import { isLoopbackAddress, mutatingMethods } from "@thinktank/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { mutatingMethods } from "../src/auth-hook.js";
-import { assertSafeBinding, isLoopback } from "../src/start-gateway.js";
+import { assertSafeBinding } from "../src/start-gateway.js";
 import { createTestGateway, sampleUrl } from "./test-gateway.js";
 import type { TestGateway } from "./test-gateway.js";
 
@@ -67,8 +67,8 @@ describe("API key on mutating routes", () => {
 
 describe("listening address without a key", () => {
   it("accepts loopback addresses and refuses others unless a key is set", () => {
-    for (const host of ["127.0.0.1", "localhost", "::1", "[::1]", "127.1.2.3"]) expect(isLoopback(host)).toBe(true);
-    for (const host of ["0.0.0.0", "::", "192.168.1.10", "example.com"]) expect(isLoopback(host)).toBe(false);
+    for (const host of ["127.0.0.1", "localhost", "::1", "[::1]", "127.1.2.3"]) expect(isLoopbackAddress(host)).toBe(true);
+    for (const host of ["0.0.0.0", "::", "192.168.1.10", "example.com"]) expect(isLoopbackAddress(host)).toBe(false);
     expect(() => assertSafeBinding("0.0.0.0", undefined)).toThrowError(/refusing to listen on 0\.0\.0\.0 without an API key.*THINKTANK_API_KEY/);
     expect(() => assertSafeBinding("0.0.0.0", key)).not.toThrow();
     expect(() => assertSafeBinding("127.0.0.1", undefined)).not.toThrow();

@@ -52,3 +52,7 @@ export { descendantsOf } from "./process/descendants-of.js";
 export { writeFileDurably } from "./store/write-file-durably.js";
 export { reportListening, isServiceReadyMessage } from "./process/service-ready.js";
 export type { ServiceReadyMessage } from "./process/service-ready.js";
+export { checkRequestSource, checkHost, isAllowedOrigin, isLoopbackAddress, mutatingMethods } from "./http/request-guard.js";
+export type { RequestGuardPolicy, RequestHeadersView, GuardVerdict } from "./http/request-guard.js";
+export { presentedApiKey, apiKeyMatches } from "./http/api-key.js";
+export type { ApiKeyHeadersView } from "./http/api-key.js";

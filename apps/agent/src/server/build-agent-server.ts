@@ -1,6 +1,6 @@
 import cors from "@fastify/cors";
 import Fastify, { type FastifyInstance } from "fastify";
-import { httpStatusFor, isThinktankError, type Config } from "@thinktank/core";
+import { apiKeyMatches, checkRequestSource, httpStatusFor, isAllowedOrigin, isThinktankError, presentedApiKey, type Config } from "@thinktank/core";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
@@ -9,7 +9,6 @@ import { RunManager } from "../runs/run-manager.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import { ThreadService } from "../threads/thread-service.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
-import { isLoopbackHost, isLoopbackOrigin, keyMatches, presentedKey } from "./check-api-key.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
 import { registerMetaRoutes } from "./routes/meta-routes.js";
 import { registerRunRoutes } from "./routes/run-routes.js";
@@ -59,9 +58,10 @@ export interface AgentServer {
  * (assistants, threads, runs with SSE streaming, interrupts), GET /healthz, and the /mcp seam.
  *
  * Auth: with THINKTANK_API_KEY set every route except /healthz needs it (X-API-Key or Bearer).
- * Without it the server must listen on loopback (start.ts refuses other hosts) and answers only
- * requests whose Host is loopback, so a web page cannot reach it through DNS rebinding; browsers
- * may call it from loopback origins only (CORS), e.g. agent-chat-ui on localhost:3000.
+ * Without it the server must listen on loopback (start.ts refuses other hosts). Either way it
+ * answers only requests whose Host names it (DNS rebinding), and takes mutating requests from a
+ * browser only from `agent.allowed_origins`, which also get CORS (e.g. agent-chat-ui on
+ * http://localhost:3000): docs/architecture.md, "Requests from browsers".
  */
 export async function buildAgentServer(config: Config, deps: AgentServerDeps = {}): Promise<AgentServer> {
   const clock = deps.clock ?? (() => new Date());
@@ -93,21 +93,17 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     onError: (error, runId) => app.log.error({ err: error, runId }, "run bookkeeping failed"),
   });
 
+  const sourcePolicy = { boundHost: config.agent.host, allowedHosts: config.agent.allowed_hosts, allowedOrigins: config.agent.allowed_origins };
   await app.register(cors, {
-    origin: (origin, callback) => callback(null, origin === undefined || config.api_key !== undefined || isLoopbackOrigin(origin)),
+    origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, sourcePolicy)),
     exposedHeaders: ["content-location", "location", "x-pagination-next"],
   });
 
   app.addHook("onRequest", async (request, reply) => {
-    if (request.method === "OPTIONS") return;
-    if (config.api_key === undefined) {
-      if (!isLoopbackHost(request.headers.host)) {
-        return reply.code(403).send({ code: "FORBIDDEN", message: "without THINKTANK_API_KEY the agent server answers loopback hosts only (localhost, 127.0.0.1)" });
-      }
-      return;
-    }
-    if (request.url === "/healthz") return;
-    if (!keyMatches(presentedKey(request), config.api_key)) {
+    const verdict = checkRequestSource(request.method, request.headers, sourcePolicy);
+    if (!verdict.ok) return reply.code(httpStatusFor(verdict.code)).send({ code: verdict.code, message: verdict.message });
+    if (request.method === "OPTIONS" || config.api_key === undefined || request.url === "/healthz") return;
+    if (!apiKeyMatches(presentedApiKey(request.headers), config.api_key)) {
       return reply.code(401).send({ code: "UNAUTHORIZED", message: "missing or wrong API key: send X-API-Key: <key> or Authorization: Bearer <key>" });
     }
   });

@@ -1,5 +1,5 @@
-import crypto from "node:crypto";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { apiKeyMatches, presentedApiKey } from "@thinktank/core";
+import type { FastifyInstance } from "fastify";
 import type { CodeModeMcpEndpoint } from "./code-mode-mcp-endpoint.js";
 
 export interface MountCodeModeEndpointOptions {
@@ -22,7 +22,7 @@ export function mountCodeModeEndpoint(app: FastifyInstance, endpoint: CodeModeMc
     method: ["GET", "POST", "DELETE"],
     url: options.path ?? "/mcp",
     handler: async (request, reply) => {
-      if (apiKey !== undefined && !keyMatches(presentedKey(request), apiKey)) {
+      if (apiKey !== undefined && !apiKeyMatches(presentedApiKey(request.headers), apiKey)) {
         return reply.code(401).send({ code: "UNAUTHORIZED", message: "missing or wrong API key: send X-API-Key: <key> or Authorization: Bearer <key>" });
       }
       // The SDK transport writes the response itself (JSON or an SSE stream).
@@ -40,17 +40,4 @@ export function mountCodeModeEndpoint(app: FastifyInstance, endpoint: CodeModeMc
     await endpoint.close();
     await options.onClose?.();
   });
-}
-
-function presentedKey(request: FastifyRequest): string | undefined {
-  const header = request.headers["x-api-key"];
-  if (typeof header === "string" && header.length > 0) return header;
-  const match = typeof request.headers.authorization === "string" ? /^Bearer\s+(.+)$/i.exec(request.headers.authorization) : null;
-  return match?.[1];
-}
-
-function keyMatches(presented: string | undefined, expected: string): boolean {
-  if (presented === undefined) return false;
-  const digest = (text: string): Buffer => crypto.createHash("sha256").update(text).digest();
-  return crypto.timingSafeEqual(digest(presented), digest(expected));
 }

@@ -6,6 +6,10 @@
 const port = { type: "integer", minimum: 0, maximum: 65535 } as const;
 const positiveInt = { type: "integer", minimum: 1 } as const;
 const path = { type: "string", minLength: 1 } as const;
+// Browser origins allowed to call a service (exact scheme://host[:port]); none by default.
+const origins = { type: "array", items: { type: "string", pattern: "^https?://[^/?#\\s]+$" }, uniqueItems: true, default: [] } as const;
+// Extra names a service answers to in the Host header, besides the address it listens on.
+const hostNames = { type: "array", items: { type: "string", pattern: "^[A-Za-z0-9.:\\[\\]-]+$" }, uniqueItems: true, default: [] } as const;
 
 const model = {
   type: "object",
@@ -52,6 +56,8 @@ export const configSchema = {
       default: {},
       properties: {
         path: { ...path, default: "plugins" },
+        // allow: a plugin's stdio MCP servers run once it is installed (install is the act of trust); deny: never.
+        stdio_servers: { enum: ["allow", "deny"], default: "allow" },
       },
     },
     gateway: {
@@ -61,6 +67,8 @@ export const configSchema = {
       properties: {
         host: { type: "string", default: "127.0.0.1" },
         port: { ...port, default: 8001 },
+        allowed_hosts: hostNames,
+        allowed_origins: origins,
         max_upload_mb: { type: "number", exclusiveMinimum: 0, default: 50 },
         archive: {
           type: "object",
@@ -82,6 +90,8 @@ export const configSchema = {
       properties: {
         host: { type: "string", default: "127.0.0.1" },
         port: { ...port, default: 2024 },
+        allowed_hosts: hostNames,
+        allowed_origins: origins,
         threads: {
           type: "object",
           additionalProperties: false,

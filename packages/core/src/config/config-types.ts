@@ -33,10 +33,12 @@ export interface Config {
   readonly extensions_config: string;
   readonly log: { readonly level: LogLevel; readonly dir: string };
   readonly skills: { readonly path: string; readonly container_path: string };
-  readonly plugins: { readonly path: string };
+  readonly plugins: { readonly path: string; readonly stdio_servers: "allow" | "deny" };
   readonly gateway: {
     readonly host: string;
     readonly port: number;
+    readonly allowed_hosts: readonly string[];
+    readonly allowed_origins: readonly string[];
     readonly max_upload_mb: number;
     readonly archive: {
       readonly max_entries: number;
@@ -48,6 +50,8 @@ export interface Config {
   readonly agent: {
     readonly host: string;
     readonly port: number;
+    readonly allowed_hosts: readonly string[];
+    readonly allowed_origins: readonly string[];
     readonly threads: {
       readonly backend: "sqlite" | "postgres";
       readonly sqlite_path: string;

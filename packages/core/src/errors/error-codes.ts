@@ -14,6 +14,9 @@ export const errorCodes = {
   // 401 / 403
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  // a request from a name or a browser origin the service does not answer to (DNS rebinding, cross-site forms)
+  HOST_NOT_ALLOWED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
   // a write to a read-only virtual folder (/mnt/skills, /mnt/user-data/uploads)
   READ_ONLY_PATH: 403,
   // 404
@@ -53,6 +56,7 @@ export const errorCodes = {
   ARCHIVE_ABSOLUTE_PATH: 422,
   ARCHIVE_PATH_TRAVERSAL: 422,
   ARCHIVE_SYMLINK: 422,
+  ARCHIVE_HARD_LINK: 422,
   ARCHIVE_SPECIAL_FILE: 422,
   ARCHIVE_BAD_NAME: 422,
   ARCHIVE_CORRUPT: 422,
@@ -63,6 +67,8 @@ export const errorCodes = {
   INVALID_MARKETPLACE: 422,
   // a skill's tools.json or resources.json (its specialist context) is malformed
   SKILL_CONTEXT_INVALID: 422,
+  // a frontmatter block past a parsing bound (size, aliases, depth, size once aliases are expanded)
+  FRONTMATTER_TOO_COMPLEX: 422,
   // 502 / 504: an MCP server answered with a protocol error, or not in time
   MCP_PROTOCOL_ERROR: 502,
   MCP_CALL_TIMEOUT: 504,

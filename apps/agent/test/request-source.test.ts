@@ -1,0 +1,93 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
+import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+
+// A web page against the key-less agent server: forged Host (DNS rebinding), foreign Origin, configured origin.
+
+let fixture: AgentFixture;
+let agent: AgentProcess;
+
+const configYaml = [
+  "data_dir: data",
+  "log:",
+  "  level: warn",
+  "agent:",
+  '  allowed_origins: ["http://localhost:3000"]',
+  "models:",
+  "  default: scripted",
+  "  providers:",
+  "    scripted:",
+  "      provider: scripted",
+  "      script: script.yaml",
+  "",
+].join("\n");
+
+beforeAll(async () => {
+  fixture = await makeAgentFixture({ configYaml });
+  agent = await startAgentProcess(fixture.env);
+}, 180_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  fixture?.cleanup();
+});
+
+interface Answer {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: { code?: string } & Record<string, unknown>;
+}
+
+function send(method: string, pathName: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(new URL(pathName, agent.url), { method, headers: { "content-type": "application/json", ...headers } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text === "" ? {} : (JSON.parse(text) as Answer["body"]) });
+      });
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+const threadCount = async (): Promise<number> => {
+  const found = await send("POST", "/threads/search", { host: new URL(agent.url).host }, JSON.stringify({ limit: 1000 }));
+  return (found.body as unknown as unknown[]).length;
+};
+
+describe("agent server: Host and Origin", { timeout: 60_000 }, () => {
+  it("refuses a foreign Host on every route, /mcp included", async () => {
+    for (const [method, route] of [["GET", "/info"], ["GET", "/healthz"], ["POST", "/threads"], ["POST", "/mcp"]] as const) {
+      const answer = await send(method, route, { host: "evil.example:2024" }, method === "POST" ? "{}" : undefined);
+      expect(answer.status, `${method} ${route}`).toBe(403);
+      expect(answer.body.code).toBe("HOST_NOT_ALLOWED");
+    }
+  });
+
+  it("refuses mutating requests from a foreign browser origin and stores nothing; a configured origin works, with CORS", async () => {
+    const host = new URL(agent.url).host;
+    const before = await threadCount();
+    for (const headers of [{ origin: "https://evil.example" }, { origin: "http://localhost:5173" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }]) {
+      const created = await send("POST", "/threads", { host, ...headers }, "{}");
+      expect(created.status, JSON.stringify(headers)).toBe(403);
+      expect(created.body.code).toBe("ORIGIN_NOT_ALLOWED");
+      const run = await send("POST", "/runs/wait", { host, ...headers }, JSON.stringify({ assistant_id: "lead_agent", input: { messages: [{ type: "human", content: "hi" }] } }));
+      expect(run.body.code).toBe("ORIGIN_NOT_ALLOWED");
+      const mcp = await send("POST", "/mcp", { host, accept: "application/json, text/event-stream", ...headers }, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+      expect(mcp.body.code).toBe("ORIGIN_NOT_ALLOWED");
+    }
+    expect(await threadCount()).toBe(before);
+
+    const allowed = await send("POST", "/threads", { host, origin: "http://localhost:3000" }, "{}");
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers["access-control-allow-origin"]).toBe("http://localhost:3000");
+    expect(await threadCount()).toBe(before + 1);
+    const preflight = (origin: string) => send("OPTIONS", "/threads", { host, origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" });
+    expect((await preflight("http://localhost:3000")).headers["access-control-allow-origin"]).toBe("http://localhost:3000");
+    expect((await preflight("https://evil.example")).headers["access-control-allow-origin"]).toBeUndefined();
+  });
+});
