@@ -1,4 +1,5 @@
 import { ThinktankError } from "../errors/thinktank-error.js";
+import { checkNameSegment } from "./check-name-segment.js";
 
 const maxSegmentBytes = 255;
 const maxPathBytes = 4096;
@@ -9,6 +10,8 @@ const controlCharacters = /[\u0000-\u001f\u007f]/;
  * and returns its path segments. Refuses, each with its own code: NUL, control characters,
  * backslashes and ':' (ARCHIVE_BAD_NAME), a leading '/' (ARCHIVE_ABSOLUTE_PATH) and any '..'
  * segment (ARCHIVE_PATH_TRAVERSAL). Empty and '.' segments are dropped ("./a//b" is "a/b").
+ * Each segment must also not lie (see checkNameSegment: bidi controls, zero-width characters,
+ * full-width "．．", look-alikes of reserved names such as "ЅKILL.md"; ARCHIVE_BAD_NAME).
  */
 export function checkEntryPath(name: string): string[] {
   const shown = JSON.stringify(name);
@@ -26,6 +29,7 @@ export function checkEntryPath(name: string): string[] {
     if (Buffer.byteLength(segment) > maxSegmentBytes) {
       throw new ThinktankError("ARCHIVE_BAD_NAME", `entry ${shown} has a name part longer than ${maxSegmentBytes} bytes`);
     }
+    checkNameSegment(segment, name);
   }
   return segments;
 }

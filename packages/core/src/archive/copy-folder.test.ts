@@ -55,6 +55,72 @@ describe("copyFolder", () => {
     expect(fs.existsSync(destination)).toBe(false);
   });
 
+  it("refuses a file with a second hard link, such as one to a host file outside the folder", async () => {
+    const secret = path.join(dir, "host-secret.txt");
+    fs.writeFileSync(secret, "host secret");
+    fs.linkSync(secret, path.join(source, "scripts", "notes.md"));
+    const error = await copyFolder(source, destination).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "ARCHIVE_HARD_LINK", message: expect.stringContaining('"scripts/notes.md" has 2 hard links') });
+    expect(fs.existsSync(destination)).toBe(false);
+    // Both names are refused: the one inside is not more trustworthy than the one outside.
+    fs.rmSync(path.join(source, "scripts", "notes.md"));
+    fs.linkSync(path.join(source, "SKILL.md"), path.join(source, "scripts", "copy.md"));
+    expect(await codeOf(copyFolder(source, destination))).toBe("ARCHIVE_HARD_LINK");
+  });
+
+  it("checks the descriptor it copies from: a file swapped for a hard link after the walk is refused", async () => {
+    const secret = path.join(dir, "host-secret.txt");
+    fs.writeFileSync(secret, "host secret");
+    const notes = path.join(source, "scripts", "notes.md");
+    fs.writeFileSync(notes, "notes");
+    // skip() is asked during the copy, after the walk checked every file: swap there, deterministically.
+    const swap = (segments: readonly string[]): boolean => {
+      if (segments.join("/") === "scripts/notes.md") {
+        fs.rmSync(notes);
+        fs.linkSync(secret, notes);
+      }
+      return false;
+    };
+    expect(await codeOf(copyFolder(source, destination, { skip: swap }))).toBe("ARCHIVE_HARD_LINK");
+    expect(fs.existsSync(destination)).toBe(false);
+  });
+
+  it("checks the descriptor it copies from: a folder swapped for a link to a host folder after the walk is refused", async () => {
+    const host = path.join(dir, "host");
+    fs.mkdirSync(host);
+    fs.writeFileSync(path.join(host, "run.sh"), "host secret");
+    const swap = (segments: readonly string[]): boolean => {
+      if (segments.join("/") === "scripts/run.sh") {
+        fs.rmSync(path.join(source, "scripts"), { recursive: true });
+        fs.symlinkSync(host, path.join(source, "scripts"));
+      }
+      return false;
+    };
+    expect(await codeOf(copyFolder(source, destination, { skip: swap }))).toBe("CONFLICT");
+    expect(fs.existsSync(destination)).toBe(false);
+  });
+
+  it.each([
+    ["a right-to-left override", "evil\u202Egpj.md"],
+    ["a zero-width space", "a\u200Bb.md"],
+    ["a C1 control", "c\u0085d"],
+    ["a full-width '..'", "\uFF0E\uFF0E"],
+    ["a full-width '/'", "x\uFF0Fy"],
+    ["a Cyrillic look-alike of SKILL.md", "\u0405KILL.md"],
+    ["a full-width SKILL.md", "\uFF33KILL.md"],
+  ])("refuses a name with %s, naming the character escaped", async (_case, name) => {
+    fs.writeFileSync(path.join(source, "scripts", name), "x");
+    const error = await copyFolder(source, destination).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "ARCHIVE_BAD_NAME", message: expect.stringMatching(/\\u\{[0-9A-F]+\}/) });
+    expect(fs.existsSync(destination)).toBe(false);
+  });
+
+  it("accepts Cyrillic and other non-Latin names that are not look-alikes of reserved names", async () => {
+    fs.writeFileSync(path.join(source, "scripts", "\u0437\u0430\u043C\u0435\u0442\u043A\u0438.md"), "notes");
+    const result = await copyFolder(source, destination);
+    expect(result.files).toContain("scripts/\u0437\u0430\u043C\u0435\u0442\u043A\u0438.md");
+  });
+
   it("refuses names with ':' or backslashes", async () => {
     fs.writeFileSync(path.join(source, "a:b"), "x");
     expect(await codeOf(copyFolder(source, destination))).toBe("ARCHIVE_BAD_NAME");

@@ -10,15 +10,20 @@ interface FolderEntry {
   readonly segments: readonly string[];
   readonly kind: "file" | "directory";
   readonly mode: number;
+  /** Device and inode seen by the walk: the file opened for the copy must be the same one. */
+  readonly identity?: { readonly dev: number; readonly ino: number };
 }
 
 /**
  * Copies an untrusted package folder into `destination` (which must not exist yet) under the
  * same rules as extractZip: names are checked, symbolic links and special files are refused
- * (ARCHIVE_SYMLINK, ARCHIVE_SPECIAL_FILE), the entry count and the bytes actually read are
+ * (ARCHIVE_SYMLINK, ARCHIVE_SPECIAL_FILE), and so are files with more than one hard link
+ * (ARCHIVE_HARD_LINK: the other name may be a host file outside the folder, and the copy
+ * would carry its contents into the package). The entry count and the bytes actually read are
  * limited, and only regular files and folders are created. Everything is checked before the
- * first copy; on any failure the destination is removed. File work is synchronous in slices
- * of a few milliseconds, as in extractZip.
+ * first copy, and again on the open descriptor each file is copied from, so a file swapped
+ * for a link or another file meanwhile is refused too; on any failure the destination is
+ * removed. File work is synchronous in slices of a few milliseconds, as in extractZip.
  */
 export async function copyFolder(source: string, destination: string, options: ExtractZipOptions = {}): Promise<ExtractedArchive> {
   const limits = options.limits ?? defaultArchiveLimits;
@@ -45,7 +50,7 @@ export async function copyFolder(source: string, destination: string, options: E
         fs.mkdirSync(target, { recursive: true, mode: 0o755 });
         continue;
       }
-      const data = readRegularFile(path.join(root, ...entry.segments), relative, limits);
+      const data = readRegularFile(path.join(root, ...entry.segments), relative, entry.identity, limits);
       bytes += data.length;
       if (bytes > limits.maxTotalBytes) {
         throw new ThinktankError("ARCHIVE_TOO_LARGE", `the folder holds more than ${limits.maxTotalBytes} bytes (reached at "${relative}")`);
@@ -94,10 +99,11 @@ function walk(root: string, limits: ArchiveLimits): FolderEntry[] {
         pending.push(childSegments);
       } else if (child.isFile()) {
         const stat = fs.lstatSync(path.join(root, ...childSegments));
+        checkOneLink(stat, relative);
         if (stat.size > limits.maxFileBytes) {
           throw new ThinktankError("ARCHIVE_TOO_LARGE", `"${relative}" has ${stat.size} bytes; one file may have at most ${limits.maxFileBytes}`);
         }
-        entries.push({ segments: childSegments, kind: "file", mode: stat.mode & 0o100 ? 0o755 : 0o644 });
+        entries.push({ segments: childSegments, kind: "file", mode: stat.mode & 0o100 ? 0o755 : 0o644, identity: { dev: stat.dev, ino: stat.ino } });
       } else {
         throw new ThinktankError("ARCHIVE_SPECIAL_FILE", `"${relative}" is a device, FIFO or socket; only files and folders are allowed`);
       }
@@ -106,8 +112,17 @@ function walk(root: string, limits: ArchiveLimits): FolderEntry[] {
   return entries;
 }
 
-/** Reads a file without following a link swapped in since the walk, and counts what it reads. */
-function readRegularFile(file: string, relative: string, limits: ArchiveLimits): Buffer {
+function checkOneLink(stat: fs.Stats, relative: string): void {
+  if (stat.nlink > 1) {
+    throw new ThinktankError("ARCHIVE_HARD_LINK", `"${relative}" has ${stat.nlink} hard links; a file in a package folder may have only its own name`);
+  }
+}
+
+/**
+ * Reads a file without following a link swapped in since the walk: the checks run on the open
+ * descriptor (a regular file, one link, the inode the walk saw) and the bytes come from it.
+ */
+function readRegularFile(file: string, relative: string, identity: FolderEntry["identity"], limits: ArchiveLimits): Buffer {
   let descriptor: number;
   try {
     descriptor = fs.openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
@@ -116,7 +131,12 @@ function readRegularFile(file: string, relative: string, limits: ArchiveLimits):
     throw error;
   }
   try {
-    if (!fs.fstatSync(descriptor).isFile()) throw new ThinktankError("ARCHIVE_SPECIAL_FILE", `"${relative}" is not a regular file`);
+    const stat = fs.fstatSync(descriptor);
+    if (!stat.isFile()) throw new ThinktankError("ARCHIVE_SPECIAL_FILE", `"${relative}" is not a regular file`);
+    checkOneLink(stat, relative);
+    if (identity && (stat.dev !== identity.dev || stat.ino !== identity.ino)) {
+      throw new ThinktankError("CONFLICT", `"${relative}" was replaced by another file while the folder was being copied; try again once it stops changing`);
+    }
     const chunks: Buffer[] = [];
     let total = 0;
     const chunk = Buffer.alloc(64 * 1024);

@@ -90,6 +90,33 @@ describe("extractZip", () => {
     await expectRefused([{ name: Buffer.from("a\u0000b.txt"), data: "x" }], "ARCHIVE_BAD_NAME");
   });
 
+  it.each([
+    ["a right-to-left override", "skill/evil\u202Egpj.md"],
+    ["a left-to-right isolate", "skill/\u2066notes.md"],
+    ["an Arabic letter mark", "skill/a\u061Cb.md"],
+    ["a zero-width joiner", "skill/a\u200Db.md"],
+    ["a byte order mark", "\uFEFFskill/SKILL.md"],
+    ["a C1 control", "skill/c\u009Bd.md"],
+    ["a full-width '..'", "skill/\uFF0E\uFF0E/evil.md"],
+    ["a two-dot leader", "skill/\u2025/evil.md"],
+    ["a full-width '/'", "skill/\uFF0E\uFF0E\uFF0Fevil.md"],
+    ["a division slash", "skill/a\u2215b.md"],
+    ["a Cyrillic look-alike of SKILL.md", "skill/\u0405KILL.md"],
+    ["a Greek look-alike of plugin.json", "p/.claude-plugin/plugin.js\u03BFn"],
+    ["a full-width look-alike of commands", "p/\uFF43ommands/x.md"],
+  ])("refuses a name with %s, naming the character escaped", async (_case, name) => {
+    const archive = buildZip([{ name, data: "x" }]);
+    const error = await extractZip(archive, path.join(temp.dir, "out")).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "ARCHIVE_BAD_NAME", message: expect.stringMatching(/\\u\{[0-9A-F]+\}/) });
+    expect(fs.readdirSync(temp.dir)).toEqual([]);
+  });
+
+  it("accepts Cyrillic, Greek and other names that only look foreign, not like a reserved name", async () => {
+    const names = ["skill/\u0437\u0430\u043C\u0435\u0442\u043A\u0438.md", "skill/\u03B1\u03B2\u03B3.txt", "skill/\u6587\u4EF6.md", "skill/Skills/SKILL.md"];
+    const result = await extractZip(buildZip(names.map((name) => ({ name, data: "x" }))), path.join(temp.dir, "out"));
+    expect(result.files).toEqual(names);
+  });
+
   it("refuses the same path twice, and a path that is both file and folder", async () => {
     await expectRefused(
       [
