@@ -5,6 +5,7 @@ import { ThinktankError, buildZip, defaultArchiveLimits } from "@thinktank/core"
 import type { ZipEntrySpec } from "@thinktank/core";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkSkillPackage, findPackageRoot } from "./check-skill-package.js";
 import { installSkill } from "./install-skill.js";
 import type { InstallSkillOptions } from "./install-skill.js";
 
@@ -151,6 +152,8 @@ describe("installSkill", () => {
       ["device entry", [valid, { name: "evil/disk", unixMode: 0o060660 }], "ARCHIVE_SPECIAL_FILE"],
       ["':' in a name", [valid, { name: "evil/c:stream", data: "x" }], "ARCHIVE_BAD_NAME"],
       ["backslash in a name", [valid, { name: "evil\\..\\escaped.txt", data: "x" }], "ARCHIVE_BAD_NAME"],
+      ["a Cyrillic \u0405 in place of the S of SKILL.md", [{ name: "evil/\u0405KILL.md", data: skillText("evil") }], "ARCHIVE_BAD_NAME"],
+      ["a right-to-left override in a name", [valid, { name: "evil/run\u202Edm.sh", data: "x" }], "ARCHIVE_BAD_NAME"],
       ["too many entries", [valid, ...Array.from({ length: 4096 }, (_, i) => ({ name: `evil/f${i}`, data: "x" }))], "ARCHIVE_TOO_MANY_ENTRIES"],
       ["zip bomb by ratio", [valid, { name: "evil/zeros", data: Buffer.alloc(64 * mebibyte) }], "ARCHIVE_COMPRESSION_RATIO"],
       [
@@ -172,5 +175,14 @@ describe("installSkill", () => {
         expect(fs.existsSync(path.join(temp.dir, "escaped.txt"))).toBe(false);
       });
     }
+  });
+});
+
+describe("a look-alike SKILL.md", () => {
+  it("is not a SKILL.md to the package check either, whatever reached the folder", async () => {
+    const dir = path.join(temp.dir, "lookalike");
+    writeTree(dir, { "\u0405KILL.md": skillText("lookalike") });
+    expect((await checkSkillPackage(dir, "lookalike")).problems).toEqual(["SKILL.md is missing"]);
+    expect(await findPackageRoot(dir)).toBeUndefined();
   });
 });
