@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { freePort, makeTempDir, repositoryRoot } from "@thinktank/testing";
+import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestGateway } from "./test-gateway.js";
 import type { TestGateway } from "./test-gateway.js";
@@ -168,6 +169,27 @@ describe("/api/tools", () => {
     expect((invalid.json() as { details: { problems: { path: string }[] } }).details.problems[0]?.path).toMatch(/^input_schema/);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect((await app.inject({ method: "PUT", url: "/api/tools/nobody", headers: auth, payload: { enabled: true } })).statusCode).toBe(404);
+  });
+
+  it("never shows env values over HTTP (list, get, create, change) nor logs them; a masked value sent back keeps the stored one", async () => {
+    const test = await open();
+    const http = request(test.app.server);
+    const secret = "sk-live-tool-secret-0123456789";
+    const env = { API_TOKEN: secret, REGION: "eu-west-1", FROM_SERVER: "${TOOL_TOKEN}" };
+    const created = await http.post("/api/tools").set(auth).send(helloWorld({ env }));
+    expect(created.status).toBe(201);
+    const listed = await http.get("/api/tools");
+    const one = await http.get("/api/tools/hello_world");
+    for (const answer of [created, listed, one]) expect(answer.text).not.toContain(secret);
+    expect(one.body.env).toEqual({ API_TOKEN: "[redacted]", REGION: "[redacted]", FROM_SERVER: "${TOOL_TOKEN}" });
+    // The client's usual round trip: GET, edit one field, PUT everything back.
+    const changed = await http.put("/api/tools/hello_world").set(auth).send({ description: "Say hello, politely.", env: { ...one.body.env, EXTRA: "new" } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.text).not.toContain(secret);
+    expect(changed.body.env).toEqual({ API_TOKEN: "[redacted]", REGION: "[redacted]", FROM_SERVER: "${TOOL_TOKEN}", EXTRA: "[redacted]" });
+    const stored = JSON.parse(fs.readFileSync(test.file, "utf8")).tools.hello_world.env;
+    expect(stored).toEqual({ ...env, EXTRA: "new" });
+    expect(test.logs()).not.toContain(secret);
   });
 
   it("keeps every one of many concurrent registrations; the file stays valid", async () => {

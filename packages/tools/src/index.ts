@@ -4,6 +4,7 @@ export type { ToolResponse, ToolError } from "./tool-response.js";
 export { toolRuntimes } from "./registry/tool-definition.js";
 export type { ToolDefinition, RunnableTool, ToolProblem, ToolRuntime } from "./registry/tool-definition.js";
 export { ToolRegistry } from "./registry/tool-registry.js";
+export { maskToolDefinition } from "./registry/mask-tool-definition.js";
 export type { ToolRegistryOptions, ToolUpload, RegistryView } from "./registry/tool-registry.js";
 export { toolNamePattern, builtinToolNames, checkToolName, isValidToolName } from "./registry/tool-names.js";
 export {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { ThinktankError } from "@thinktank/core";
-import { createToolBodySchema, maxRecentExecutions, toolNamePattern, updateToolBodySchema } from "@thinktank/tools";
+import { createToolBodySchema, maskToolDefinition, maxRecentExecutions, toolNamePattern, updateToolBodySchema } from "@thinktank/tools";
 import type { ToolsService, ToolUpload } from "@thinktank/tools";
 import type { FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
@@ -22,7 +22,7 @@ const toolSchema = {
     timeout: { type: "number", description: "Seconds (the tool's, else config.tools.default_timeout_seconds)" },
     parallel_capable: { type: "boolean" },
     enabled: { type: "boolean" },
-    env: { type: "object", additionalProperties: { type: "string" } },
+    env: { type: "object", additionalProperties: { type: "string" }, description: "Values masked as [redacted] (placeholders shown as written); sending [redacted] back in a PUT keeps the stored value" },
     created_at: { type: "string" },
     updated_at: { type: "string" },
   },
@@ -83,14 +83,14 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
     },
     async () => {
       const view = await tools().registry.view();
-      return { tools: [...view.tools.values()], revision: view.revision, problems: view.problems };
+      return { tools: [...view.tools.values()].map(maskToolDefinition), revision: view.revision, problems: view.problems };
     },
   );
 
   app.get<{ Params: { name: string } }>(
     "/api/tools/:name",
     { schema: { summary: "One registered tool", tags: ["tools"], params: nameParams, response: { 200: toolSchema, ...errorResponses(400, 404, 500) } } },
-    async (request) => tools().registry.get(request.params.name),
+    async (request) => maskToolDefinition(await tools().registry.get(request.params.name)),
   );
 
   app.post(
@@ -109,7 +109,7 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
     async (request, reply) => {
       const tool = await tools().registry.register(await readUpload(request));
       request.log.info({ tool: tool.name, runtime: tool.runtime, script: tool.script }, "tool registered");
-      return reply.status(201).send(tool);
+      return reply.status(201).send(maskToolDefinition(tool));
     },
   );
 
@@ -130,7 +130,7 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
     async (request) => {
       const tool = await tools().registry.update(request.params.name, await readUpload(request));
       request.log.info({ tool: tool.name, script: tool.script }, "tool changed");
-      return tool;
+      return maskToolDefinition(tool);
     },
   );
 

@@ -11,7 +11,7 @@ const knownFields = new Set(["type", "command", "args", "env", "cwd", "url", "he
 export function maskServerEntry<T extends Readonly<Record<string, unknown>>>(entry: T): Record<string, unknown> {
   const masked: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entry)) {
-    if (key === "env" || key === "headers") masked[key] = maskAllValues(value);
+    if (key === "env" || key === "headers") masked[key] = maskEveryValue(value);
     else if (key === "url" && typeof value === "string") masked[key] = maskUrlSecrets(value, isPlaceholderOnly);
     else if (key === "args" && Array.isArray(value)) masked[key] = maskArguments(value);
     else if (knownFields.has(key)) masked[key] = value;
@@ -35,7 +35,11 @@ function maskValue(value: unknown): unknown {
   return redactedMarker;
 }
 
-function maskAllValues(value: unknown): unknown {
+/**
+ * A map whose every value may be secret (an `env` or `headers` map) fit to show: each value is
+ * `[redacted]` unless it is only `$VAR` / `${VAR}` placeholders.
+ */
+export function maskEveryValue(value: unknown): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return maskValue(value);
   return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, maskValue(child)]));
 }

@@ -1,4 +1,4 @@
-import { ThinktankError } from "@thinktank/core";
+import { redactedMarker, ThinktankError } from "@thinktank/core";
 import type { ExtensionsSnapshot, ExtensionsStore } from "@thinktank/core";
 import { checkDefinition } from "./check-definition.js";
 import { SchemaCompiler } from "./schema-compiler.js";
@@ -169,7 +169,9 @@ export class ToolRegistry {
       const updated = await this.options.store.update((draft) => {
         const before = draft.tools[name] as Record<string, unknown> | undefined;
         if (!before) throw notFound(name);
-        const entry: Record<string, unknown> = { ...before, ...withoutKeys(changes, ["name", "script"]), ...(fileName ? { script: fileName } : {}), updated_at: this.now().toISOString() };
+        const given = withoutKeys(changes, ["name", "script"]);
+        if (given.env !== undefined) given.env = keepMaskedValues(given.env, before.env);
+        const entry: Record<string, unknown> = { ...before, ...given, ...(fileName ? { script: fileName } : {}), updated_at: this.now().toISOString() };
         delete entry.name;
         const entryProblems = checkDefinition(this.compiler, entry, "entry");
         if (entryProblems.length > 0) throw invalid(`the change to tool '${name}' is not valid`, entryProblems);
@@ -233,4 +235,14 @@ function invalid(message: string, problems: readonly ToolProblem[]): ThinktankEr
 
 function withoutKeys(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)));
+}
+
+/**
+ * A changed `env` whose values GET showed masked and the client sent back unchanged: those keep
+ * the stored value, so reading a tool, editing its description and writing it back loses no secret.
+ */
+function keepMaskedValues(env: unknown, stored: unknown): unknown {
+  if (env === null || typeof env !== "object" || Array.isArray(env)) return env;
+  const current = stored !== null && typeof stored === "object" ? (stored as Record<string, unknown>) : {};
+  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value === redactedMarker && typeof current[key] === "string" ? current[key] : value]));
 }
