@@ -71,7 +71,8 @@ describe("agent server: Host and Origin", { timeout: 60_000 }, () => {
   it("refuses mutating requests from a foreign browser origin and stores nothing; a configured origin works, with CORS", async () => {
     const host = new URL(agent.url).host;
     const before = await threadCount();
-    for (const headers of [{ origin: "https://evil.example" }, { origin: "http://localhost:5173" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }]) {
+    const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "http://localhost:5173" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }];
+    for (const headers of foreign) {
       const created = await send("POST", "/threads", { host, ...headers }, "{}");
       expect(created.status, JSON.stringify(headers)).toBe(403);
       expect(created.body.code).toBe("ORIGIN_NOT_ALLOWED");
