@@ -68,6 +68,11 @@ export interface SandboxRequest {
   /** Bytes fed to the program's standard input (closed right after). @default empty */
   readonly stdin?: string | Uint8Array;
   readonly limits?: Partial<SandboxLimits>;
+  /**
+   * Cancels the run: the whole process tree is killed as on a timeout, and `run` resolves (with
+   * error CANCELLED) once every process is gone. Aborted before the program starts: it never starts.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Which limit ended a run. */

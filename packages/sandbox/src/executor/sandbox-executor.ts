@@ -94,6 +94,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
     });
     try {
       if (this.closed) return failure("SANDBOX_UNAVAILABLE", "The sandbox executor has been closed.");
+      if (request.signal?.aborted) return failure("CANCELLED", cancelledBeforeStart);
       const validation = validateRequest(request, this.bounds);
       if (!validation.ok) return failure(validation.code, validation.message);
       const valid = validation.request;
@@ -107,9 +108,9 @@ class PooledSandboxExecutor implements SandboxExecutor {
         if (!started.ok) return failure(started.code, started.message);
         worker = started.worker;
       }
-      if (this.closed) {
+      if (this.closed || request.signal?.aborted) {
         worker.kill();
-        return failure("SANDBOX_UNAVAILABLE", "The sandbox executor has been closed.");
+        return this.closed ? failure("SANDBOX_UNAVAILABLE", "The sandbox executor has been closed.") : failure("CANCELLED", cancelledBeforeStart);
       }
       this.running.add(worker);
       const env: Record<string, string> = { ...worker.baseEnv, ...valid.env };
@@ -125,6 +126,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
           killAfterOutputBytes: valid.limits.killAfterOutputBytes,
           bridgeSocket: valid.bridgeSocket,
           bridgeConnection: valid.bridgeConnection,
+          signal: request.signal,
         })
         .finally(() => this.running.delete(worker));
       const result = classifyOutcome(outcome, { backend: this.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });
@@ -189,6 +191,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
     return started.ok ? started.worker : undefined;
   }
 }
+
+const cancelledBeforeStart = "The run was cancelled before the program started.";
 
 function specOf(request: ValidRequest): WorkerSpec {
   return { language: request.language, workspaceDir: request.workspaceDir, mounts: request.mounts, limits: request.limits };

@@ -26,7 +26,7 @@ export function classifyOutcome(outcome: WorkerOutcome, context: ClassifyContext
   const stderrText = outcome.stderr.text();
   const signal = signalOf(outcome, context.backend);
   const base = {
-    exitCode: outcome.timedOut || outcome.outputLimitHit ? null : outcome.exitCode,
+    exitCode: outcome.timedOut || outcome.cancelled || outcome.outputLimitHit ? null : outcome.exitCode,
     ...(signal ? { signal } : {}),
     stdout: outcome.stdout.text(outcome.outputLimitHit ? "output limit reached, program stopped" : undefined),
     stderr: outcome.stderr.text(outcome.outputLimitHit ? "output limit reached, program stopped" : undefined),
@@ -40,6 +40,7 @@ export function classifyOutcome(outcome: WorkerOutcome, context: ClassifyContext
   const { limits } = context;
 
   if (outcome.spawnError) return fail("SANDBOX_UNAVAILABLE", `The sandbox could not be started: ${outcome.spawnError}`);
+  if (outcome.cancelled) return fail("CANCELLED", "The run was cancelled: the program was stopped, with every process it started.");
   if (outcome.timedOut) {
     return fail("SANDBOX_TIMEOUT", `The program ran longer than ${context.timeoutMs.toLocaleString("en-US")} ms and was stopped, with every process it started.`, "wall_time");
   }

@@ -19,6 +19,8 @@ export interface WorkerJob {
   readonly bridgeSocket: string | undefined;
   /** Takes the program's bridge connections in-process instead (see SandboxRequest.bridgeConnection). */
   readonly bridgeConnection?: ((socket: Socket) => void) | undefined;
+  /** Aborting it stops the program with every process it started, as the timeout does. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface WorkerOutcome {
@@ -27,6 +29,8 @@ export interface WorkerOutcome {
   /** The bootstrap reported ready: the sandbox and the interpreter came up. */
   readonly started: boolean;
   readonly timedOut: boolean;
+  /** The job's signal stopped the program. */
+  readonly cancelled: boolean;
   readonly outputLimitHit: boolean;
   readonly stdout: CappedOutput;
   readonly stderr: CappedOutput;
@@ -186,17 +190,27 @@ export class SandboxWorker {
       timedOut = true;
       kill();
     }, job.timeoutMs);
-    if (!this.exited) {
+    let cancelled = false;
+    const cancel = (): void => {
+      if (this.exited || timedOut || outputLimitHit) return;
+      cancelled = true;
+      kill();
+    };
+    if (job.signal?.aborted) cancel();
+    job.signal?.addEventListener("abort", cancel, { once: true });
+    if (!this.exited && !cancelled) {
       (this.child.stdio[3] as Writable).end(job.payload);
       this.child.stdin?.end(job.stdin);
     }
     await this.closed;
     clearTimeout(timer);
+    job.signal?.removeEventListener("abort", cancel);
     return {
       exitCode: this.exitInfo?.code ?? null,
       signal: this.exitInfo?.signal ?? null,
       started: this.started,
       timedOut,
+      cancelled,
       outputLimitHit,
       stdout,
       stderr,
