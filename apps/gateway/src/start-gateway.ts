@@ -13,13 +13,18 @@ export interface RunningGateway {
 }
 
 /**
- * Checks the address is safe, checks extensions_config.json reads, then listens.
+ * Checks the address is safe, sweeps what killed writers left beside extensions_config.json,
+ * checks it reads, then listens.
  * Without THINKTANK_API_KEY only a loopback address is accepted. A taken port is reported
  * plainly (PORT_IN_USE) with how to choose another.
  */
 export async function startGateway(config: Config, deps: GatewayDeps): Promise<RunningGateway> {
   const { host, port } = config.gateway;
   assertSafeBinding(host, config.api_key);
+  const swept = await deps.store.sweep();
+  if (swept.removed.length > 0 || swept.kept.length > 0) {
+    deps.logger.info({ removed: swept.removed, kept: swept.kept }, `extensions store: swept ${swept.removed.length} leftover(s) of killed writers (${swept.removed.join(", ") || "none"}); kept ${swept.kept.length} temp file(s) a live writer may own`);
+  }
   await deps.store.read();
   const app = buildApp(config, deps);
   try {

@@ -78,4 +78,17 @@ describe("startGateway", () => {
     const config = configFor({ GATEWAY_PORT: String(await freePort()) });
     await expect(startGateway(config, quietDeps(config))).rejects.toThrow(`${path.join(dir, "extensions_config.json")}:3:26: not valid JSON`);
   });
+
+  it("sweeps a killed writer's temp file beside extensions_config.json at start, in one log line", async () => {
+    const temp = path.join(dir, "extensions_config.json.2718281828");
+    fs.writeFileSync(temp, '{"mcpServers": {');
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (line: string) => void lines.push(line) } });
+    const config = configFor({ GATEWAY_PORT: String(await freePort()) });
+    running = await startGateway(config, createGatewayDeps(config, { logger }));
+    expect(fs.existsSync(temp)).toBe(false);
+    const swept = lines.filter((line) => line.includes("swept"));
+    expect(swept).toHaveLength(1);
+    expect(swept[0]).toContain("extensions_config.json.2718281828");
+  });
 });

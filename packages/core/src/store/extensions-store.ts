@@ -1,15 +1,16 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import { ThinktankError } from "../errors/thinktank-error.js";
+import path from "node:path";
+import { isThinktankError, ThinktankError } from "../errors/thinktank-error.js";
 import { etagMatches } from "./etag-matches.js";
 import type { ExtensionsEntrySchemas } from "./extensions-schemas.js";
 import { extensionsSections } from "./extensions-types.js";
 import type { ExtensionsDocument, ExtensionsSnapshot } from "./extensions-types.js";
 import { FileLock } from "./file-lock.js";
-import type { FileLockOptions } from "./file-lock.js";
+import type { FileLockOptions, HeldLock } from "./file-lock.js";
 import { parseJsonDocument } from "./parse-json-document.js";
 import { ExtensionsValidator, isPlainObject } from "./validate-extensions.js";
-import { writeFileDurably } from "./write-file-durably.js";
+import { atomicTempFiles, writeFileDurably } from "./write-file-durably.js";
 
 export interface ExtensionsStoreOptions {
   /** Stricter entry schemas for some sections (a library that owns a section passes its own). @default extensionsEntrySchemas */
@@ -38,6 +39,16 @@ export interface UpdateResult<T> {
   /** What `mutate` returned. */
   readonly result: T;
 }
+
+/** What `sweep` did with the leftovers of killed writers (file names, relative to the file's folder). */
+export interface SweepResult {
+  readonly removed: readonly string[];
+  /** Temp files kept because a live process holds the lock and may be writing one of them. */
+  readonly kept: readonly string[];
+}
+
+/** How long `sweep` waits for the lock before it leaves temp files alone. */
+const sweepLockWaitMs = 2000;
 
 /** The top-level key the store keeps its revision number under. */
 export const revisionKey = "revision";
@@ -118,6 +129,38 @@ export class ExtensionsStore {
       } finally {
         await held.release();
       }
+    });
+  }
+
+  /**
+   * Removes what killed writers left beside the file (call once at start): lock folders whose
+   * owner is gone (see FileLock.sweepLeftovers) and write-file-atomic temp files. Temp files are
+   * only ever written under the lock, so they go only once this process holds it: a live writer's
+   * are kept. Waits at most a couple of seconds for the lock.
+   */
+  sweep(): Promise<SweepResult> {
+    return this.enqueue(async () => {
+      const removed = await this.lock.sweepLeftovers();
+      const relative = (file: string): string => path.relative(path.dirname(this.file), file);
+      if ((await atomicTempFiles(this.file)).length === 0) return { removed, kept: [] };
+      let held: HeldLock;
+      try {
+        held = await this.lock.acquire({ timeoutMs: sweepLockWaitMs });
+      } catch (error) {
+        if (isThinktankError(error) && error.code === "STORE_BUSY") return { removed, kept: (await atomicTempFiles(this.file)).map(relative) };
+        throw error;
+      }
+      try {
+        for (const temp of await atomicTempFiles(this.file)) {
+          await fs.promises.unlink(temp).then(
+            () => removed.push(relative(temp)),
+            () => undefined, // gone already, or not a plain file
+          );
+        }
+      } finally {
+        await held.release();
+      }
+      return { removed, kept: [] };
     });
   }
 

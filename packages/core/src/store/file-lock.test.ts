@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { makeTempDir } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isThinktankError } from "../errors/thinktank-error.js";
 import { FileLock } from "./file-lock.js";
+import { processStartTime } from "./process-alive.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -13,15 +15,30 @@ beforeEach(() => {
   ({ dir, cleanup } = makeTempDir("tt-lock-"));
   file = path.join(dir, "data.json");
 });
-afterEach(() => cleanup());
+const sleepers: ChildProcess[] = [];
+afterEach(async () => {
+  for (const sleeper of sleepers.splice(0)) {
+    sleeper.kill("SIGKILL");
+    if (sleeper.exitCode === null && sleeper.signalCode === null) await new Promise((resolve) => sleeper.once("exit", resolve));
+  }
+  cleanup();
+});
 
-/** Puts a lock in place as if another process held it. */
-function plantLock(owner: { pid: number; hostname: string; token?: string }, ageMs = 0): void {
-  const lock = `${file}.lock`;
+/** Puts a lock (or, with `name`, a leftover beside it) in place as if another process held it; a negative age is in the future. */
+function plantLock(owner: { pid: number; hostname: string; token?: string; startTime?: string }, ageMs = 0, name = `${path.basename(file)}.lock`): void {
+  const lock = path.join(dir, name);
   fs.mkdirSync(lock);
   fs.writeFileSync(path.join(lock, "owner.json"), JSON.stringify({ token: owner.token ?? "planted", acquiredAt: new Date().toISOString(), ...owner }));
   const when = new Date(Date.now() - ageMs);
   fs.utimesSync(lock, when, when);
+}
+
+/** A live process of this host that never touches any lock. */
+async function livePid(): Promise<number> {
+  const sleeper = spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)"], { stdio: "ignore" });
+  sleepers.push(sleeper);
+  await new Promise((resolve) => sleeper.once("spawn", resolve));
+  return sleeper.pid as number;
 }
 
 /** The pid of a process that has exited and been reaped. */
@@ -36,6 +53,7 @@ describe("FileLock", () => {
     const held = await new FileLock(file, { hostname: "here" }).acquire();
     const owner = JSON.parse(fs.readFileSync(`${file}.lock/owner.json`, "utf8")) as Record<string, unknown>;
     expect(owner).toMatchObject({ pid: process.pid, hostname: "here" });
+    if (process.platform === "linux") expect(owner.startTime).toBe(processStartTime(process.pid));
     await held.assertHeld();
     await held.release();
     await held.release();
@@ -56,8 +74,8 @@ describe("FileLock", () => {
     expect(events).toEqual(["first releases", "second acquired"]);
   });
 
-  it("takes over at once from a crashed holder on this host (pid gone)", async () => {
-    plantLock({ pid: await deadPid(), hostname: "here" });
+  it("takes over at once from a crashed holder on this host (pid gone), whatever the lock's time", async () => {
+    plantLock({ pid: await deadPid(), hostname: "here" }, -3_600_000);
     const started = Date.now();
     const held = await new FileLock(file, { hostname: "here", staleMs: 60_000 }).acquire();
     expect(Date.now() - started).toBeLessThan(1000);
@@ -79,27 +97,67 @@ describe("FileLock", () => {
     expect(isThinktankError(error) && error.code).toBe("STORE_BUSY");
   });
 
-  it("takes over from a holder on another host once its lock went stale", async () => {
+  it("takes over from a holder on another host once its heartbeat stayed unchanged for staleMs", async () => {
     plantLock({ pid: 1, hostname: "elsewhere" }, 20_000);
-    const held = await new FileLock(file, { hostname: "here", staleMs: 10_000 }).acquire();
+    const started = performance.now();
+    const held = await new FileLock(file, { hostname: "here", staleMs: 300 }).acquire();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
     await held.assertHeld();
     await held.release();
   });
 
-  it("takes over a lock folder without an owner once it is stale", async () => {
+  it("takes over a lock folder without an owner once its heartbeat stayed unchanged", async () => {
     fs.mkdirSync(`${file}.lock`);
-    const old = new Date(Date.now() - 60_000);
-    fs.utimesSync(`${file}.lock`, old, old);
-    await (await new FileLock(file, { staleMs: 5000 }).acquire()).release();
+    await (await new FileLock(file, { staleMs: 300 }).acquire()).release();
   });
 
-  it("keeps its lock fresh while held, so a long holder is not taken for stale", async () => {
-    const held = await new FileLock(file, { staleMs: 400, refreshMs: 50, hostname: "a" }).acquire();
-    await new Promise((resolve) => setTimeout(resolve, 900));
-    const error = await new FileLock(file, { staleMs: 400, hostname: "b", timeoutMs: 200 }).acquire().catch((e: unknown) => e);
+  it("takes over from a live holder that does not beat, though the lock's time is an hour in the future", async () => {
+    plantLock({ pid: await livePid(), hostname: "here", token: "frozen" }, -3_600_000);
+    const held = await new FileLock(file, { hostname: "here", staleMs: 300, timeoutMs: 5000 }).acquire();
+    await held.assertHeld();
+    expect(fs.readdirSync(dir)).toContain("data.json.lock.stale-frozen");
+    await held.release();
+  });
+
+  it("never takes over from a holder that beats, even when its clock is an hour behind (STORE_BUSY instead)", async () => {
+    const skewed = () => Date.now() - 3_600_000;
+    const held = await new FileLock(file, { hostname: "a", staleMs: 300, refreshMs: 50, now: skewed }).acquire();
+    const error = await new FileLock(file, { hostname: "b", staleMs: 300, timeoutMs: 1500 }).acquire().catch((e: unknown) => e);
     expect(isThinktankError(error) && error.code).toBe("STORE_BUSY");
     await held.assertHeld();
     await held.release();
+  });
+
+  it.runIf(process.platform === "linux")("takes over at once when the holder's pid now belongs to another process (start time differs)", async () => {
+    const pid = await livePid();
+    plantLock({ pid, hostname: "here", startTime: processStartTime(pid) });
+    const same = await new FileLock(file, { hostname: "here", staleMs: 60_000, timeoutMs: 200 }).acquire().catch((e: unknown) => e);
+    expect(isThinktankError(same) && same.code).toBe("STORE_BUSY");
+
+    fs.rmSync(`${file}.lock`, { recursive: true });
+    plantLock({ pid, hostname: "here", startTime: "1" });
+    const started = performance.now();
+    const held = await new FileLock(file, { hostname: "here", staleMs: 60_000, timeoutMs: 5000 }).acquire();
+    expect(performance.now() - started).toBeLessThan(1000);
+    await held.release();
+  });
+
+  it("sweeps leftover folders of gone owners, keeps a live waiter's, and keeps tombstones until they are inert", async () => {
+    const dead = await deadPid();
+    const base = path.basename(file);
+    plantLock({ pid: dead, hostname: "here" }, 0, `${base}.lock.tmp-killed`);
+    plantLock({ pid: dead, hostname: "here" }, 0, `${base}.lock.released-killed`);
+    plantLock({ pid: await livePid(), hostname: "here" }, 0, `${base}.lock.tmp-waiting`);
+    plantLock({ pid: dead, hostname: "here" }, 0, `${base}.lock.stale-broken`);
+    fs.writeFileSync(path.join(dir, `${base}.lock.notes`), "not ours");
+    const removed = await new FileLock(file, { hostname: "here" }).sweepLeftovers();
+    expect(removed.sort()).toEqual([`${base}.lock.released-killed`, `${base}.lock.tmp-killed`]);
+    expect(fs.readdirSync(dir).sort()).toEqual([`${base}.lock.notes`, `${base}.lock.stale-broken`, `${base}.lock.tmp-waiting`]);
+
+    // Two minutes on, both are inert: nobody still racing to break a lock, no waiter still waiting.
+    const later = () => Date.now() + 120_000;
+    expect((await new FileLock(file, { hostname: "here", now: later }).sweepLeftovers()).sort()).toEqual([`${base}.lock.stale-broken`, `${base}.lock.tmp-waiting`]);
+    expect(fs.readdirSync(dir)).toEqual([`${base}.lock.notes`]);
   });
 
   it("notices when its lock was taken over, and does not remove the new holder's lock on release", async () => {

@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { ThinktankError } from "../errors/thinktank-error.js";
-import { isProcessAlive as defaultIsProcessAlive } from "./process-alive.js";
+import { isProcessAlive as defaultIsProcessAlive, processStartTime } from "./process-alive.js";
 
 export interface FileLockOptions {
-  /** A lock whose folder was not refreshed for this long is taken over, whoever holds it. @default 10000 */
+  /** A lock whose heartbeat has not changed for this long (by the waiter's own clock) is taken over, whoever holds it. @default 10000 */
   readonly staleMs?: number;
-  /** How often the holder refreshes its lock folder's mtime. @default staleMs / 4 */
+  /** How often the holder beats. @default staleMs / 4 (at least 100) */
   readonly refreshMs?: number;
   /** Give up waiting (STORE_BUSY) after this long. @default 30000 */
   readonly timeoutMs?: number;
@@ -18,9 +19,9 @@ export interface FileLockOptions {
   readonly hostname?: string;
   /** This process's id. @default process.pid */
   readonly pid?: number;
-  /** Whether a process of this host is still running. @default signal 0 plus a zombie check */
-  readonly isProcessAlive?: (pid: number) => boolean;
-  /** Wall clock, compared with file times. @default Date.now */
+  /** Whether a process of this host is still running (and, given its recorded start time, is the same process). @default signal 0, zombie and start-time checks */
+  readonly isProcessAlive?: (pid: number, startTime?: string) => boolean;
+  /** Wall clock: written into the lock, and compared with the change times of leftovers. @default Date.now */
   readonly now?: () => number;
 }
 
@@ -30,6 +31,8 @@ interface LockOwner {
   readonly pid: number;
   readonly hostname: string;
   readonly acquiredAt: string;
+  /** The holder's start time (see processStartTime), so a reused pid is not taken for it. */
+  readonly startTime?: string;
 }
 
 /** A held lock: release it exactly once; `assertHeld` checks nobody took it over (before committing a write). */
@@ -38,16 +41,21 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
+/** The heartbeat file in a lock folder: a counter the holder rewrites in place every `refreshMs`. */
+const heartbeatName = "heartbeat";
+const beatText = (beat: number): string => String(beat).padStart(12, "0");
 
 /**
- * A cross-process lock on one file: the folder `<file>.lock` holding `owner.json`.
+ * A cross-process lock on one file: the folder `<file>.lock` holding `owner.json` and `heartbeat`.
  *
- * Acquiring renames a prepared folder into place, so the lock and its owner appear together.
- * A holder that crashed on this host is seen at once (its pid is gone) and one on another host
- * once its folder has not been refreshed for `staleMs`. A stale lock is taken over by renaming
- * it to `<file>.lock.stale-<its token>`: two processes breaking the same lock cannot both
- * succeed, because the second rename finds that name taken. Leftovers are swept once they are old
- * enough to be inert (a minute, or twice `timeoutMs`).
+ * Acquiring renames a prepared folder into place, so the lock and its owner appear together. The
+ * holder rewrites `heartbeat` through a handle it keeps open, so its beats follow the folder even
+ * once it is renamed away. A waiter takes over at once from a holder on this host whose process is
+ * gone (pid and start time), and from any holder whose heartbeat it has watched stay unchanged
+ * for `staleMs` by its own clock: file times are never trusted, so a lock with a time in the future
+ * cannot block writers for good. A stale lock is taken over by renaming it to
+ * `<file>.lock.stale-<its token>`: two processes breaking the same lock cannot both succeed,
+ * because the second rename finds that name taken (so tombstones are kept until they are inert).
  */
 export class FileLock {
   readonly lockPath: string;
@@ -57,7 +65,7 @@ export class FileLock {
   private readonly maxRetryDelayMs: number;
   private readonly hostname: string;
   private readonly pid: number;
-  private readonly isProcessAlive: (pid: number) => boolean;
+  private readonly isProcessAlive: (pid: number, startTime?: string) => boolean;
   private readonly now: () => number;
 
   constructor(
@@ -75,19 +83,26 @@ export class FileLock {
     this.now = options.now ?? Date.now;
   }
 
-  async acquire(): Promise<HeldLock> {
-    const owner: LockOwner = { token: randomUUID(), pid: this.pid, hostname: this.hostname, acquiredAt: new Date(this.now()).toISOString() };
+  /** Waits for the lock; STORE_BUSY once `timeoutMs` (this call's, else the lock's) has passed. */
+  async acquire(options: { readonly timeoutMs?: number } = {}): Promise<HeldLock> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const startTime = this.pid === process.pid ? processStartTime(this.pid) : undefined;
+    const owner: LockOwner = { token: randomUUID(), pid: this.pid, hostname: this.hostname, acquiredAt: new Date(this.now()).toISOString(), ...(startTime ? { startTime } : {}) };
     const prepared = `${this.lockPath}.tmp-${owner.token}`;
     await fs.promises.mkdir(prepared);
-    await fs.promises.writeFile(path.join(prepared, "owner.json"), JSON.stringify(owner));
-    const deadline = this.now() + this.timeoutMs;
-    let delay = 2;
+    let heartbeat: fs.promises.FileHandle | undefined;
     try {
+      await fs.promises.writeFile(path.join(prepared, "owner.json"), JSON.stringify(owner));
+      heartbeat = await fs.promises.open(path.join(prepared, heartbeatName), "w");
+      await heartbeat.write(beatText(0), 0);
+      const deadline = performance.now() + timeoutMs;
+      const watched: WatchedBeat = { signature: "", since: 0 };
+      let delay = 2;
       for (;;) {
-        if (await this.tryRename(prepared)) return this.held(owner);
-        if (await this.breakIfStale()) continue;
-        if (this.now() > deadline) {
-          throw new ThinktankError("STORE_BUSY", `${this.file}: could not lock it within ${this.timeoutMs} ms (${await this.describeHolder()})`, {
+        if (await this.tryRename(prepared)) return this.held(owner, heartbeat);
+        if (await this.breakIfStale(watched)) continue;
+        if (performance.now() > deadline) {
+          throw new ThinktankError("STORE_BUSY", `${this.file}: could not lock it within ${timeoutMs} ms (${await this.describeHolder()})`, {
             details: { file: this.file, lock: this.lockPath },
           });
         }
@@ -95,9 +110,43 @@ export class FileLock {
         delay = Math.min(this.maxRetryDelayMs, delay * 2);
       }
     } catch (error) {
+      await heartbeat?.close().catch(() => undefined);
       await fs.promises.rm(prepared, { recursive: true, force: true });
       throw error;
     }
+  }
+
+  /**
+   * Removes what killed processes left beside the lock: prepared (`tmp-`) and released folders
+   * whose owner on this host is gone, and any leftover once it is old enough to be inert (a
+   * minute, or twice `timeoutMs`; tombstones only then). Returns the names removed.
+   */
+  async sweepLeftovers(): Promise<string[]> {
+    const folder = path.dirname(this.lockPath);
+    const prefix = `${path.basename(this.lockPath)}.`;
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(folder);
+    } catch {
+      return [];
+    }
+    const removed: string[] = [];
+    for (const name of names) {
+      const kind = /^(stale|tmp|released)-/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : "")?.[1];
+      if (!kind) continue;
+      const leftover = path.join(folder, name);
+      try {
+        const stats = await fs.promises.stat(leftover);
+        const inert = this.now() - stats.ctimeMs > Math.max(60_000, 2 * this.timeoutMs);
+        const owner = kind === "stale" ? undefined : await this.readOwner(leftover);
+        if (!inert && !(owner && this.isDeadHere(owner))) continue;
+        await fs.promises.rm(leftover, { recursive: true, force: true });
+        removed.push(name);
+      } catch {
+        // gone already
+      }
+    }
+    return removed;
   }
 
   private async tryRename(prepared: string): Promise<boolean> {
@@ -111,16 +160,17 @@ export class FileLock {
     }
   }
 
-  private held(owner: LockOwner): HeldLock {
+  private held(owner: LockOwner, heartbeat: fs.promises.FileHandle): HeldLock {
+    let beat = 0;
+    let beating: Promise<unknown> = Promise.resolve();
     const refresh = setInterval(() => {
-      const seconds = this.now() / 1000;
-      fs.promises.utimes(this.lockPath, seconds, seconds).catch(() => undefined);
+      beating = heartbeat.write(beatText(++beat), 0).catch(() => undefined);
     }, this.refreshMs);
     refresh.unref();
     let released = false;
     return {
       assertHeld: async () => {
-        const current = await this.readOwner();
+        const current = await this.readOwner(this.lockPath);
         if (current?.token !== owner.token) {
           throw new ThinktankError("STORE_BUSY", `${this.file}: the lock was taken over by another process (this one stalled for over ${this.staleMs} ms); nothing was written`);
         }
@@ -129,7 +179,9 @@ export class FileLock {
         if (released) return;
         released = true;
         clearInterval(refresh);
-        const current = await this.readOwner();
+        await beating;
+        await heartbeat.close().catch(() => undefined);
+        const current = await this.readOwner(this.lockPath);
         if (current?.token !== owner.token) return;
         const gone = `${this.lockPath}.released-${owner.token}`;
         try {
@@ -142,18 +194,28 @@ export class FileLock {
     };
   }
 
-  /** Takes over the current lock when its holder is gone; true when it did (or the lock vanished meanwhile). */
-  private async breakIfStale(): Promise<boolean> {
+  /**
+   * Takes over the current lock when its holder is gone; true when it did (or the lock vanished
+   * meanwhile). `watched` remembers the heartbeat this waiter last saw and since when (its clock).
+   */
+  private async breakIfStale(watched: WatchedBeat): Promise<boolean> {
     let stats: fs.Stats;
     try {
       stats = await fs.promises.stat(this.lockPath);
     } catch {
       return true; // released meanwhile: try again at once
     }
-    const owner = await this.readOwner();
-    const deadHere = owner !== undefined && owner.hostname === this.hostname && !this.isProcessAlive(owner.pid);
-    const stale = this.now() - stats.mtimeMs > this.staleMs;
-    if (!deadHere && !stale) return false;
+    const owner = await this.readOwner(this.lockPath);
+    const beat = await fs.promises.readFile(path.join(this.lockPath, heartbeatName), "utf8").catch(() => "");
+    // A new folder, owner or beat is a sign of life; the folder's mtime covers holders that only touch it.
+    const signature = `${stats.ino}:${stats.mtimeMs}:${owner?.token ?? ""}:${beat}`;
+    const seenAt = performance.now();
+    if (signature !== watched.signature) {
+      watched.signature = signature;
+      watched.since = seenAt;
+    }
+    const silent = seenAt - watched.since > this.staleMs;
+    if (!silent && !(owner && this.isDeadHere(owner))) return false;
     const tombstone = `${this.lockPath}.stale-${owner?.token ?? `unknown-${stats.ino}-${Math.floor(stats.mtimeMs)}`}`;
     try {
       await fs.promises.rename(this.lockPath, tombstone);
@@ -164,42 +226,32 @@ export class FileLock {
     return true;
   }
 
-  /** Removes tombstones and half-made lock folders of crashed processes once they are old enough to be inert. */
-  private async sweepLeftovers(): Promise<void> {
-    const folder = path.dirname(this.lockPath);
-    const prefix = `${path.basename(this.lockPath)}.`;
-    let names: string[];
-    try {
-      names = await fs.promises.readdir(folder);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (!name.startsWith(prefix) || !/^(stale|tmp|released)-/.test(name.slice(prefix.length))) continue;
-      const leftover = path.join(folder, name);
-      try {
-        const stats = await fs.promises.stat(leftover);
-        if (this.now() - stats.ctimeMs > Math.max(60_000, 2 * this.timeoutMs)) await fs.promises.rm(leftover, { recursive: true, force: true });
-      } catch {
-        // gone already
-      }
-    }
+  private isDeadHere(owner: LockOwner): boolean {
+    return owner.hostname === this.hostname && !this.isProcessAlive(owner.pid, owner.startTime);
   }
 
-  private async readOwner(): Promise<LockOwner | undefined> {
+  private async readOwner(folder: string): Promise<LockOwner | undefined> {
     try {
-      const owner = JSON.parse(await fs.promises.readFile(path.join(this.lockPath, "owner.json"), "utf8")) as Partial<LockOwner>;
-      if (typeof owner.token === "string" && typeof owner.pid === "number" && typeof owner.hostname === "string") return owner as LockOwner;
+      const { token, pid, hostname, acquiredAt, startTime } = JSON.parse(await fs.promises.readFile(path.join(folder, "owner.json"), "utf8")) as Partial<LockOwner>;
+      if (typeof token === "string" && typeof pid === "number" && typeof hostname === "string") {
+        return { token, pid, hostname, acquiredAt: String(acquiredAt), ...(typeof startTime === "string" ? { startTime } : {}) };
+      }
     } catch {
-      // missing or unreadable: judged by age alone
+      // missing or unreadable: judged by its heartbeat alone
     }
     return undefined;
   }
 
   private async describeHolder(): Promise<string> {
-    const owner = await this.readOwner();
+    const owner = await this.readOwner(this.lockPath);
     return owner ? `held by pid ${owner.pid} on ${owner.hostname} since ${owner.acquiredAt}` : `${this.lockPath} exists`;
   }
+}
+
+/** A heartbeat as one waiter saw it: its signature, and when (performance.now) it last changed. */
+interface WatchedBeat {
+  signature: string;
+  since: number;
 }
 
 function sleep(ms: number): Promise<void> {

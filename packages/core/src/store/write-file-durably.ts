@@ -11,6 +11,27 @@ export async function writeFileDurably(file: string, data: string | Buffer, opti
   await syncFolder(path.dirname(file));
 }
 
+/**
+ * The temp files write-file-atomic leaves beside `file` when its writer is killed mid-write:
+ * `<file's real path>.<a 32-bit number>`. Only safe to remove while nobody can be writing `file`.
+ */
+export async function atomicTempFiles(file: string): Promise<string[]> {
+  const target = await fs.promises.realpath(file).catch(() => file);
+  const folder = path.dirname(target);
+  const prefix = `${path.basename(target)}.`;
+  const isTempName = (name: string): boolean => {
+    const suffix = name.slice(prefix.length);
+    return name.startsWith(prefix) && /^\d{1,10}$/.test(suffix) && Number(suffix) <= 0xffff_ffff;
+  };
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(folder);
+  } catch {
+    return [];
+  }
+  return names.filter(isTempName).map((name) => path.join(folder, name));
+}
+
 /** Some file systems refuse fsync on a folder, which is fine. */
 async function syncFolder(folder: string): Promise<void> {
   let handle: fs.promises.FileHandle | undefined;
