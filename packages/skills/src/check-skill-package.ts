@@ -8,6 +8,8 @@ export interface SkillPackageCheck {
   readonly name: string | undefined;
   /** Every reason the package is not a valid skill; empty when it is. */
   readonly problems: readonly string[];
+  /** The code an install refuses with: FRONTMATTER_TOO_COMPLEX when the frontmatter passed a parsing bound. */
+  readonly code: "INVALID_SKILL" | "FRONTMATTER_TOO_COMPLEX";
 }
 
 /**
@@ -22,19 +24,22 @@ export async function checkSkillPackage(dir: string, folderName: string | undefi
   try {
     stat = await fs.lstat(file);
   } catch {
-    return { name: undefined, problems: ["SKILL.md is missing"] };
+    return { name: undefined, problems: ["SKILL.md is missing"], code: "INVALID_SKILL" };
   }
-  if (!stat.isFile()) return { name: undefined, problems: ["SKILL.md must be a regular file"] };
+  if (!stat.isFile()) return { name: undefined, problems: ["SKILL.md must be a regular file"], code: "INVALID_SKILL" };
   const parsed = parseFrontmatter(await fs.readFile(file, "utf8"));
   if (!parsed.ok) {
     const at = parsed.problem.line ? ` (line ${parsed.problem.line}${parsed.problem.column ? `, column ${parsed.problem.column}` : ""})` : "";
-    return { name: undefined, problems: [`SKILL.md${at}: ${parsed.problem.message}`] };
+    const code = parsed.problem.code === "FRONTMATTER_TOO_COMPLEX" ? "FRONTMATTER_TOO_COMPLEX" : "INVALID_SKILL";
+    return { name: undefined, problems: [`SKILL.md${at}: ${parsed.problem.message}`], code };
   }
-  if (!parsed.hasFrontmatter) return { name: undefined, problems: ["SKILL.md has no YAML frontmatter: it must start with a '---' block holding name and description"] };
+  if (!parsed.hasFrontmatter) {
+    return { name: undefined, problems: ["SKILL.md has no YAML frontmatter: it must start with a '---' block holding name and description"], code: "INVALID_SKILL" };
+  }
   const declared = typeof parsed.data.name === "string" ? parsed.data.name.trim() : "";
   const { issues } = checkSkillFrontmatter(parsed.data, folderName ?? declared);
   const nameOk = declared !== "" && !issues.some((issue) => issue.field === "name");
-  return { name: nameOk ? declared : undefined, problems: issues.map((issue) => issue.message) };
+  return { name: nameOk ? declared : undefined, problems: issues.map((issue) => issue.message), code: "INVALID_SKILL" };
 }
 
 /**

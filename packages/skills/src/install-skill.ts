@@ -36,7 +36,8 @@ const stagingPrefix = ".staging-";
 /**
  * Installs a skill into the custom folder. The package is unpacked into a staging folder
  * inside the custom folder (same file system, invisible to discovery as a dot-folder),
- * validated strictly (INVALID_SKILL lists every reason), then renamed into place; after any
+ * validated strictly (INVALID_SKILL lists every reason; FRONTMATTER_TOO_COMPLEX when SKILL.md's
+ * frontmatter passes a parsing bound), then renamed into place; after any
  * failure nothing is left behind. An existing skill of the same name is SKILL_NAME_CONFLICT
  * unless `overwrite`, which moves the old folder aside and the new one in right after, and
  * moves the old one back if that fails.
@@ -50,7 +51,7 @@ export async function installSkill(options: InstallSkillOptions): Promise<Parsed
     const { root, folderName } = await unpackSkillPackage(options.source, path.join(staging, "package"), options.limits ?? defaultArchiveLimits);
     const check = await checkSkillPackage(root, folderName);
     if (check.problems.length > 0 || !check.name) {
-      throw new ThinktankError("INVALID_SKILL", `the skill is not valid: ${check.problems.join("; ")}`, { details: { problems: check.problems } });
+      throw new ThinktankError(check.code, `the skill is not valid: ${check.problems.join("; ")}`, { details: { problems: check.problems } });
     }
     const name = check.name;
     const taken = await options.identityTaken?.(name);
