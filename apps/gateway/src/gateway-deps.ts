@@ -16,6 +16,9 @@ export interface PluginServer {
   readonly entry: Readonly<Record<string, unknown>>;
   /** Whether the agent uses it (its plugin is enabled and the entry is not disabled). @default true */
   readonly enabled?: boolean;
+  /** available | unavailable | shadowed | denied (plugins.stdio_servers: deny), with the reason. */
+  readonly status?: string;
+  readonly reason?: string;
 }
 
 /**
@@ -45,7 +48,7 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
   const store = overrides.store ?? new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
   const plugins =
     overrides.plugins ??
-    new PluginManager({ pluginsDir: config.plugins.path, store, env: config.env, containerPath: config.skills.container_path, limits: archiveLimitsFromConfig(config) });
+    new PluginManager({ pluginsDir: config.plugins.path, store, env: config.env, stdioServers: config.plugins.stdio_servers, containerPath: config.skills.container_path, limits: archiveLimitsFromConfig(config) });
   const logger = overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" });
   return {
     logger,

@@ -106,6 +106,25 @@ describe("plugin routes", () => {
     expect(fs.readdirSync(path.join(gateway.dir, "plugins", "installed"))).toEqual([]);
   });
 
+  it("shows in the install answer and GET the exact program each stdio server runs; stdio_servers deny lists them denied", async () => {
+    gateway = await createTestGateway();
+    const installed = await gateway.app.inject({ method: "POST", url: "/api/plugins/install", payload: { path: sourceFolder("sample", sample) } });
+    expect(installed.statusCode, installed.body).toBe(201);
+    const root = path.join(fs.realpathSync(gateway.dir), "plugins", "installed", "sample");
+    const runs = { command: "node", args: [path.join(root, "server.js")], cwd: root };
+    const local = (body: { servers: { server: string }[] }) => body.servers.find((s) => s.server === "local");
+    expect(local(installed.json())).toMatchObject({ status: "available", runs });
+    expect(installed.json().servers.find((s: { server: string }) => s.server === "api").runs).toBeUndefined();
+    expect(local((await gateway.app.inject({ method: "GET", url: "/api/plugins/sample" })).json())).toMatchObject({ runs });
+    await gateway.close();
+
+    gateway = await createTestGateway({ configYaml: "log:\n  level: info\nplugins:\n  stdio_servers: deny\n" });
+    const denied = await gateway.app.inject({ method: "POST", url: "/api/plugins/install", payload: { path: sourceFolder("sample", sample) } });
+    expect(local(denied.json())).toMatchObject({ status: "denied", reason: expect.stringContaining("stdio_servers"), runs: { command: "node" } });
+    const listed = (await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).json() as { servers: { name: string; status?: string }[] };
+    expect(listed.servers.find((s) => s.name === "sample:local")).toMatchObject({ status: "denied" });
+  });
+
   it("installs an uploaded zip, and refuses a second one with the same name (409)", async () => {
     gateway = await createTestGateway();
     const zip = buildZip(Object.entries(sample).map(([name, data]) => ({ name: `sample/${name}`, data })));

@@ -26,6 +26,7 @@ function managerFor(io: CliIo): PluginManager {
     pluginsDir: config.plugins.path,
     store: new ExtensionsStore(config.extensions_config),
     env: config.env,
+    stdioServers: config.plugins.stdio_servers,
     containerPath: config.skills.container_path,
     limits: archiveLimitsFromConfig(config),
     watch: false,

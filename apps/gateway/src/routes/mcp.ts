@@ -16,6 +16,8 @@ const serverViewSchema = {
     transport: { type: "string", enum: ["stdio", "sse", "http", "unknown"] },
     enabled: { type: "boolean" },
     config: { type: "object", additionalProperties: true, description: "The entry as written, secrets masked, placeholders shown as written" },
+    status: { type: "string", enum: ["available", "unavailable", "shadowed", "denied"], description: "Plugin servers: whether it can be used as far as config goes" },
+    reason: { type: "string", description: "Plugin servers: why it is unavailable, shadowed or denied" },
   },
 } as const;
 
@@ -34,6 +36,8 @@ interface ServerView {
   transport: "stdio" | "sse" | "http" | "unknown";
   enabled: boolean;
   config: Record<string, unknown>;
+  status?: string;
+  reason?: string;
 }
 
 /** GET/PUT/DELETE /api/mcp/servers: the `mcpServers` section of extensions_config.json, plus plugin servers (read-only). */
@@ -47,7 +51,11 @@ const mcpRoutes: RoutePlugin = async (app, { deps }) => {
       configuredViews.set(snapshot, configured);
     }
     const fromPlugins = (await deps.listPluginServers?.()) ?? [];
-    return [...configured, ...fromPlugins.map((server) => view(server.name, `plugin:${server.plugin}`, server.entry, server.enabled))];
+    return [...configured, ...fromPlugins.map((server) => ({
+      ...view(server.name, `plugin:${server.plugin}`, server.entry, server.enabled),
+      ...(server.status ? { status: server.status } : {}),
+      ...(server.reason ? { reason: server.reason } : {}),
+    }))];
   };
 
   app.get(

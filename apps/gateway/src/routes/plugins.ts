@@ -37,7 +37,7 @@ const detailProperties = {
     type: "object",
     properties: { executed: { type: "boolean", description: "Always false: hooks are listed, never run" }, note: { type: "string" }, items: list(anyObject) },
   },
-  servers: list({ ...anyObject, description: "`<plugin>:<server>` with transport, status (available | unavailable | shadowed), reason, and the entry as written with secrets masked" }),
+  servers: list({ ...anyObject, description: "`<plugin>:<server>` with transport, status (available | unavailable | shadowed | denied), reason, the entry as written with secrets masked, and for a stdio server `runs`: the command, arguments and working folder it runs on this host" }),
   problems: list(anyObject),
 } as const;
 

@@ -121,4 +121,32 @@ describe("mergePluginServers", () => {
     const broken = await manager.connect("memplug:broken");
     expect(broken).toMatchObject({ state: "unavailable", reason: "'url' is empty" });
   }, 120_000);
+
+  it("shows the exact program a stdio server runs, and with stdio_servers deny never spawns one", async () => {
+    const temp = makeTempDir();
+    cleanups.push(temp.cleanup);
+    const marker = path.join(temp.dir, "ran");
+    const root = path.join(temp.dir, "runner");
+    writeTree(root, { ".mcp.json": JSON.stringify({ mcpServers: {
+      local: { command: "node", args: ["-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "x")`, "--", "--token", "tok-0123456789abcdef"] },
+      remote: { type: "http", url: "https://example.com/mcp" },
+    } }) });
+    const plugin = loadPlugin(root);
+    const allowed = mergePluginServers([plugin], { env: {} });
+    expect(allowed.servers[0]).toMatchObject({ status: "available", program: { command: "node", args: ["-e", expect.stringContaining("writeFileSync"), "--", "--token", "tok-0123456789abcdef"], cwd: root } });
+    expect(allowed.servers[1]?.program).toBeUndefined();
+
+    const denied = mergePluginServers([plugin], { env: {}, stdioServers: "deny" });
+    expect(denied.servers.map((s) => [s.name, s.status])).toEqual([["runner:local", "denied"], ["runner:remote", "available"]]);
+    expect(denied.servers[0]?.reason).toMatch(/plugins\.stdio_servers is 'deny'/);
+    const manager = new McpManager({ mcp: { connect_timeout_ms: 10_000, call_timeout_ms: 10_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "catalog") }, env: {} }, denied.entries);
+    cleanups.push(() => manager.close());
+    expect(await manager.connect("runner:local")).toMatchObject({ state: "unavailable", reason: expect.stringMatching(/stdio_servers is 'deny'/) });
+    expect(fs.existsSync(marker)).toBe(false);
+    // The same entries allowed do run the program (so the check above could fail).
+    const running = new McpManager({ mcp: { connect_timeout_ms: 10_000, call_timeout_ms: 10_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "catalog2") }, env: {} }, allowed.entries);
+    cleanups.push(() => running.close());
+    await running.connect("runner:local");
+    expect(fs.existsSync(marker)).toBe(true);
+  });
 });

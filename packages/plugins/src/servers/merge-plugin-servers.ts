@@ -1,7 +1,17 @@
 import { resolveServerConfig, type McpServerEntry } from "@thinktank/mcp";
 import type { LoadedPlugin, PluginServerTransport } from "../plugin-types.js";
 
-export type PluginServerStatus = "available" | "unavailable" | "shadowed";
+export type PluginServerStatus = "available" | "unavailable" | "shadowed" | "denied";
+
+/** config.plugins.stdio_servers: whether a plugin may run programs on this host at all. */
+export type PluginStdioPolicy = "allow" | "deny";
+
+/** The program a stdio server starts, exactly as the MCP manager will spawn it (placeholders other than the plugin root unresolved). */
+export interface PluginServerProgram {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+}
 
 /** A plugin's server as it joins the agent's servers. */
 export interface MergedPluginServer {
@@ -21,8 +31,13 @@ export interface MergedPluginServer {
   readonly entry: McpServerEntry;
   /** The entry exactly as the plugin wrote it (for display, after masking). */
   readonly declared: Readonly<Record<string, unknown>>;
-  /** `available`: usable as far as config goes; `unavailable`: see reason; `shadowed`: a configured server has this name. */
+  /**
+   * `available`: usable as far as config goes; `unavailable`: see reason; `shadowed`: a configured
+   * server has this name; `denied`: a stdio server while plugins.stdio_servers is `deny`.
+   */
   readonly status: PluginServerStatus;
+  /** For a stdio server: the program and arguments it runs on this host once the plugin is enabled. */
+  readonly program?: PluginServerProgram;
   readonly reason?: string;
 }
 
@@ -47,7 +62,11 @@ export interface MergePluginServersOptions {
   readonly configured?: Readonly<Record<string, unknown>>;
   /** The variables `${VAR}` placeholders will be resolved from (pass config.env): used to tell which servers are usable. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** `deny`: stdio servers are listed as `denied` and carry `unavailable_reason`, so none is ever spawned. @default "allow" */
+  readonly stdioServers?: PluginStdioPolicy;
 }
+
+const deniedReason = "plugins.stdio_servers is 'deny' in config.yaml: stdio MCP servers from plugins never run on this host";
 
 const rootPlaceholder = "${CLAUDE_PLUGIN_ROOT}";
 
@@ -67,6 +86,7 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
     for (const definition of plugin.servers) {
       const name = `${plugin.name}:${definition.name}`;
       const prepared = withPluginRoot(definition.entry, plugin.root, definition.transport);
+      const program = definition.transport === "stdio" ? programOf(prepared) : undefined;
       const base = {
         name,
         plugin: plugin.name,
@@ -75,11 +95,17 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
         transport: definition.transport,
         typeFieldAbsent: definition.typeFieldAbsent,
         declared: definition.entry,
+        ...(program ? { program } : {}),
       };
       if (Object.hasOwn(configured, name)) {
         const message = `plugin '${plugin.name}' server '${definition.name}' is not used: a configured server is named '${name}'`;
         conflicts.push({ name, plugin: plugin.name, server: definition.name, message });
         servers.push({ ...base, entry: prepared, status: "shadowed", reason: message });
+        continue;
+      }
+      if (definition.transport === "stdio" && options.stdioServers === "deny") {
+        entries[name] = { ...prepared, unavailable_reason: deniedReason };
+        servers.push({ ...base, entry: entries[name], status: "denied", reason: deniedReason });
         continue;
       }
       const resolution = resolveServerConfig(prepared, { env: options.env });
@@ -89,6 +115,13 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
     }
   }
   return { servers, entries, conflicts };
+}
+
+function programOf(entry: McpServerEntry): PluginServerProgram | undefined {
+  const fields = entry as Readonly<Record<string, unknown>>;
+  if (typeof fields.command !== "string") return undefined;
+  const args = Array.isArray(fields.args) ? fields.args.map(String) : [];
+  return { command: fields.command, args, cwd: typeof fields.cwd === "string" ? fields.cwd : "" };
 }
 
 /** Replaces `${CLAUDE_PLUGIN_ROOT}` in the fields that take paths and placeholders; gives stdio servers their plugin context. */

@@ -3,7 +3,7 @@ import { SlashCommands } from "../commands/slash-commands.js";
 import { PluginInstaller, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
 import type { PluginSourceResolvers } from "../marketplace/plugin-source-resolvers.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
-import { mergePluginServers, type PluginServerStatus } from "../servers/merge-plugin-servers.js";
+import { mergePluginServers, type MergePluginServersOptions, type PluginServerStatus, type PluginStdioPolicy } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins } from "../snapshot/installed-plugins.js";
 import { isPluginEnabled, type PluginSettingsDocument } from "../snapshot/plugin-enablement.js";
 import { pluginDisabledReason, pluginSkillSources, type PluginSkillSource } from "../snapshot/plugin-skill-sources.js";
@@ -16,6 +16,8 @@ export interface PluginManagerOptions {
   readonly store: Pick<ExtensionsStore, "read" | "update">;
   /** Variables plugin servers' placeholders resolve from, to tell which are usable (config.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** config.plugins.stdio_servers: `deny` lists stdio servers as `denied`. @default "allow" */
+  readonly stdioServers?: PluginStdioPolicy;
   /** Virtual root of skills as the model sees them. @default "/mnt/skills" */
   readonly containerPath?: string;
   /** Archive and folder limits (archiveLimitsFromConfig(config)). @default defaultArchiveLimits */
@@ -73,8 +75,12 @@ export class PluginManager {
     const { document, plugins } = await this.current();
     const plugin = findPlugin(plugins, name);
     const enabled = isPluginEnabled(document, name);
-    const merge = mergePluginServers([plugin], { env: this.options.env, configured: document.mcpServers ?? {} });
+    const merge = mergePluginServers([plugin], this.serverOptions(document));
     return detailView(plugin, enabled, merge.servers, this.containerPath);
+  }
+
+  private serverOptions(document: PluginSettingsDocument): MergePluginServersOptions {
+    return { env: this.options.env, configured: document.mcpServers ?? {}, ...(this.options.stdioServers ? { stdioServers: this.options.stdioServers } : {}) };
   }
 
   /** The slash commands a user can type for one plugin (commands, then user-invocable skills). */
@@ -112,13 +118,13 @@ export class PluginManager {
   /** Every installed plugin's servers as `<plugin>:<server>`: `enabled` when its plugin is enabled and valid and no configured server has its name; `status` and `reason` say whether it can be used. */
   async pluginServers(): Promise<PluginServerListing[]> {
     const { document, plugins } = await this.current();
-    const merge = mergePluginServers(plugins, { env: this.options.env, configured: document.mcpServers ?? {} });
+    const merge = mergePluginServers(plugins, this.serverOptions(document));
     const active = new Set(plugins.filter((p) => isPluginEnabled(document, p.name) && !p.problems.some((q) => q.severity === "error")).map((p) => p.name));
     return merge.servers.map((server) => ({
       name: server.name,
       plugin: server.plugin,
       entry: server.declared,
-      enabled: active.has(server.plugin) && server.status !== "shadowed",
+      enabled: active.has(server.plugin) && server.status !== "shadowed" && server.status !== "denied",
       status: server.status,
       ...(server.reason ? { reason: server.reason } : {}),
     }));

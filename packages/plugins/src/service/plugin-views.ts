@@ -110,6 +110,8 @@ export function serverView(server: MergedPluginServer): Record<string, unknown> 
     ...(server.reason ? { reason: server.reason } : {}),
     file: server.file,
     config: maskServerEntry(server.declared),
+    // What installing trusted: the exact program this server runs on the host (secret-looking arguments masked).
+    ...(server.program ? { runs: maskServerEntry({ command: server.program.command, args: server.program.args, cwd: server.program.cwd }) } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { SlashCommands } from "../commands/slash-commands.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
-import { mergePluginServers, type PluginServerMerge } from "../servers/merge-plugin-servers.js";
+import { mergePluginServers, type PluginServerMerge, type PluginStdioPolicy } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins, type InstalledPluginsOptions } from "./installed-plugins.js";
 import { isPluginEnabled, type PluginSettingsDocument } from "./plugin-enablement.js";
 import { pluginSkillSources, type PluginSkillSource } from "./plugin-skill-sources.js";
@@ -36,7 +36,11 @@ export interface PluginSnapshotterOptions extends InstalledPluginsOptions {
   readonly settings: PluginSettingsReader;
   /** Variables for telling which plugin servers are usable (pass config.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** config.plugins.stdio_servers. @default "allow" */
+  readonly stdioServers?: PluginStdioPolicy;
 }
+
+type ServerOptions = Pick<PluginSnapshotterOptions, "env" | "stdioServers">;
 
 /**
  * Keeps the plugin side of the agent's request context current for almost nothing while
@@ -46,7 +50,7 @@ export interface PluginSnapshotterOptions extends InstalledPluginsOptions {
  */
 export class PluginSnapshotter {
   private readonly settings: PluginSettingsReader;
-  private readonly env: Readonly<Record<string, string | undefined>>;
+  private readonly serverOptions: ServerOptions;
   private readonly installed: InstalledPlugins;
   private current: PluginSnapshot | undefined;
   private builtFrom: { document: PluginSettingsDocument; installedVersion: number } | undefined;
@@ -54,7 +58,7 @@ export class PluginSnapshotter {
 
   constructor(options: PluginSnapshotterOptions) {
     this.settings = options.settings;
-    this.env = options.env;
+    this.serverOptions = { env: options.env, ...(options.stdioServers ? { stdioServers: options.stdioServers } : {}) };
     this.installed = new InstalledPlugins(options);
   }
 
@@ -78,13 +82,13 @@ export class PluginSnapshotter {
     if (current && this.builtFrom && revision === current.revision && document === this.builtFrom.document && this.installed.version === this.builtFrom.installedVersion) {
       return current;
     }
-    this.current = build(plugins, document, revision, this.env, (current?.version ?? 0) + 1);
+    this.current = build(plugins, document, revision, this.serverOptions, (current?.version ?? 0) + 1);
     this.builtFrom = { document, installedVersion: this.installed.version };
     return this.current;
   }
 }
 
-function build(installed: readonly LoadedPlugin[], document: PluginSettingsDocument, revision: number, env: Readonly<Record<string, string | undefined>>, version: number): PluginSnapshot {
+function build(installed: readonly LoadedPlugin[], document: PluginSettingsDocument, revision: number, serverOptions: ServerOptions, version: number): PluginSnapshot {
   const plugins: LoadedPlugin[] = [];
   const disabled: string[] = [];
   const invalid: { name: string; problems: PluginProblem[] }[] = [];
@@ -101,7 +105,7 @@ function build(installed: readonly LoadedPlugin[], document: PluginSettingsDocum
     invalid,
     skillSources,
     commands: new SlashCommands(plugins),
-    servers: mergePluginServers(plugins, { env, configured: document.mcpServers ?? {} }),
+    servers: mergePluginServers(plugins, { ...serverOptions, configured: document.mcpServers ?? {} }),
     revision,
     version,
   });
