@@ -2,3 +2,4 @@
 export { corpusDir, corpusAvailable, repositoryRoot } from "./corpus.js";
 export { makeTempDir, writeTree } from "./temp-dir.js";
 export { freePort } from "./free-port.js";
+export { processesWithMarker } from "./processes-with-marker.js";

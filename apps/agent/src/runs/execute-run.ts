@@ -6,6 +6,7 @@ import type { AgentStore } from "../persistence/open-agent-store.js";
 import type { RequestContext } from "../request/request-context.js";
 import type { RunEventLog } from "./run-event-log.js";
 import type { RunRequest } from "./run-request.js";
+import { RunWork } from "./run-work.js";
 import { StreamEventMapper, type ApiStreamMode } from "./stream-event-mapper.js";
 
 export interface RunOutcome {
@@ -29,6 +30,7 @@ export async function executeRun(options: {
   prepare: () => Promise<RequestContext>;
 }): Promise<RunOutcome> {
   const { run, request, store, log, signal } = options;
+  const work = new RunWork();
   try {
     const context = await options.prepare();
     const graph = buildLeadAgentGraph(context, store.checkpointer);
@@ -39,7 +41,7 @@ export async function executeRun(options: {
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
     const input = request.command ? new Command({ ...request.command } as ConstructorParameters<typeof Command>[0]) : (request.input ?? null);
     const stream = await graph.stream(input as never, {
-      configurable: { ...configurable, thread_id: run.thread_id, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
+      configurable: { ...configurable, ...work.configurable(), thread_id: run.thread_id, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
       recursionLimit: request.config?.recursion_limit ?? 25,
       tags: request.config?.tags,
       metadata: { run_id: run.run_id, thread_id: run.thread_id, assistant_id: run.assistant_id, graph_id: "lead_agent", model: context.modelName },
@@ -53,7 +55,11 @@ export async function executeRun(options: {
     }
     return { status: "success" };
   } catch (error) {
-    if (signal.aborted) return { status: "interrupted" };
+    if (signal.aborted) {
+      // The graph stops at the abort; a tool's program may still be dying (bash kills its process tree).
+      await work.settled();
+      return { status: "interrupted" };
+    }
     const described = describeError(error);
     log.push("error", described);
     return { status: "error", error: described };

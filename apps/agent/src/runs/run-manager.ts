@@ -215,6 +215,8 @@ export class RunManager {
       return this.#options.prepare(requestInfo);
     };
     const outcome = await executeRun({ run, request, store, log, signal: active.controller.signal, prepare });
+    // Cancelled (interrupt or rollback: rollback deletes the run record, not its checkpoints): close the tool calls it left open.
+    if (outcome.status === "interrupted") await this.#options.threads.closeCancelledToolCalls(run.thread_id).catch((error: unknown) => this.#options.onError?.(error, run.run_id));
     const status = active.action === "rollback" ? "rollback" : outcome.status;
     await this.#finish(run, status, outcome.error, temporary);
   }

@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
 import { ThinktankError } from "@thinktank/core";
 import { buildLeadAgentGraph, leadAgentGraphId, type LeadAgentGraph } from "../graph/build-lead-agent-graph.js";
 import type { JsonObject, ThreadRecord, ThreadSearch } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import { leadAssistantId } from "../assistants/lead-assistant.js";
+import { cancelledToolMessages } from "./cancelled-tool-calls.js";
 import { interruptsByTask, toApiThreadState, type ApiThreadState } from "./thread-state.js";
 
 /** Reads and writes of threads that do not run the model: records, state, history, state updates. */
@@ -109,6 +111,22 @@ export class ThreadService {
     const next = await this.#stateGraph.updateState(config, values, options.asNode);
     await this.refresh(threadId);
     return { checkpoint: next.configurable ?? null };
+  }
+
+  /**
+   * After a cancelled run: answers each tool call the run left open with an error ToolMessage
+   * ("cancelled: ..."), as a checkpoint update from the tools node, then ends the graph there, so the
+   * thread's state shows no pending step and the next run builds on a closed history. A thread
+   * waiting at an interrupt is left alone (its open call is answered by the resume). Returns how many calls it closed.
+   */
+  async closeCancelledToolCalls(threadId: string): Promise<number> {
+    const config = { configurable: { thread_id: threadId } };
+    const snapshot = await this.#stateGraph.getState(config);
+    if (Object.keys(interruptsByTask(snapshot)).length > 0) return 0;
+    const messages = cancelledToolMessages((snapshot.values as { messages?: BaseMessage[] }).messages ?? []);
+    if (messages.length === 0) return 0;
+    await this.#stateGraph.bulkUpdateState(config, [{ updates: [{ values: { messages }, asNode: "tools" }] }, { updates: [{ values: null, asNode: "__end__" }] }]);
+    return messages.length;
   }
 
   /** Copies the latest state into the thread record (values, interrupts, status). */

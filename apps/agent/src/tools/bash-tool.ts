@@ -1,6 +1,8 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import type { SandboxExecutor, SandboxMount, SandboxResult } from "@thinktank/sandbox";
 import type { SkillsSnapshot } from "@thinktank/skills";
+import { trackRunWork } from "../runs/run-work.js";
 import { withCodedErrors } from "./tool-failure.js";
 import type { VirtualFileSystem } from "./virtual-file-system.js";
 
@@ -21,10 +23,11 @@ export interface BashToolOptions {
  * enabled skill's folder is mounted read-only at its /mnt/skills path (disabled skills are absent),
  * /mnt/user-data/uploads read-only, and /mnt/user-data/outputs read-write (the sandbox user is given
  * the folder, as it is the workspace, so write_file and bash can both change what is there).
+ * Cancelling the run kills the command with every process it started.
  */
 export function createBashTool(options: BashToolOptions): StructuredToolInterface {
   return tool(
-    ({ command, timeout }: { command: string; timeout?: number }) =>
+    ({ command, timeout }: { command: string; timeout?: number }, config?: RunnableConfig) =>
       withCodedErrors(async () => {
         const seconds = Math.min(timeout ?? options.defaultTimeoutSeconds, options.maxTimeoutSeconds);
         const workspaceDir = options.files.userFolder("workspace");
@@ -33,7 +36,9 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
           { hostPath: options.files.userFolder("uploads"), sandboxPath: "/mnt/user-data/uploads" },
           { hostPath: options.files.userFolder("outputs"), sandboxPath: "/mnt/user-data/outputs", writable: true },
         ];
-        const result = await options.executor.run({ language: "shell", source: command, workspaceDir, mounts, timeoutMs: seconds * 1000 });
+        // The run's signal: cancelling the run kills the command's whole process tree.
+        const execution = options.executor.run({ language: "shell", source: command, workspaceDir, mounts, timeoutMs: seconds * 1000, signal: config?.signal });
+        const result = await trackRunWork(config, execution);
         return describeResult(result);
       }),
     {

@@ -8,6 +8,9 @@ import { createSandboxExecutor } from "../executor/sandbox-executor.js";
 import type { SandboxExecutorOptions } from "../executor/sandbox-executor-options.js";
 import type { SandboxExecutor } from "../sandbox-types.js";
 
+/** Host processes whose command line contains a marker: the shared helper, re-exported for the sandbox tests. */
+export { processesWithMarker } from "@thinktank/testing";
+
 export interface SandboxFixture {
   readonly root: string;
   /** The executor's runtime folder (worker folders are named on the workers' command lines). */
@@ -49,18 +52,4 @@ export function sandboxFixture(options: { backend?: SandboxBackend; warmPoolSize
       temp.cleanup();
     },
   };
-}
-
-/** Host processes whose command line contains `marker` (sandboxed processes are visible from the host). */
-export function processesWithMarker(marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (fs.readFileSync(path.join("/proc", entry, "cmdline"), "utf8").includes(marker)) found.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return found;
 }
