@@ -6,6 +6,8 @@ export interface FailureClass {
   readonly transient: boolean;
   /** One line for a status or an error message; never holds a resolved secret. */
   readonly reason: string;
+  /** The server did not answer in time (our connect timer, or a request timeout), as opposed to refusing or erroring. */
+  readonly timeout?: true;
 }
 
 /** Thrown by our own connect timer (the SDK's initialize timeout does not cover spawning or the SSE handshake). */
@@ -27,10 +29,10 @@ const permanentSpawnCodes: Readonly<Record<string, string>> = { ENOENT: "command
  * (it restarted): that is transient too, and a new session fixes it.
  */
 export function classifyFailure(error: unknown, phase: "connect" | "session" = "connect"): FailureClass {
-  if (error instanceof ConnectTimeoutError) return { transient: true, reason: error.message };
+  if (error instanceof ConnectTimeoutError) return { transient: true, reason: error.message, timeout: true };
   if (error instanceof McpError) {
     if (error.code === JsonRpcErrorCode.ConnectionClosed) return { transient: true, reason: "the connection closed" };
-    if (error.code === JsonRpcErrorCode.RequestTimeout) return { transient: true, reason: "a request timed out" };
+    if (error.code === JsonRpcErrorCode.RequestTimeout) return { transient: true, reason: "a request timed out", timeout: true };
     return { transient: false, reason: describe(error) };
   }
   const codes = errorCodesIn(error);

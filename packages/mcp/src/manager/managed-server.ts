@@ -62,6 +62,8 @@ export class ManagedServer {
   /** Connects that failed in a row, and when background discovery may try again. */
   private failedConnects = 0;
   private retryAt = 0;
+  /** The last failed connect ran out of time (the server never answered), rather than being refused. */
+  private timedOut = false;
 
   constructor(
     readonly name: string,
@@ -96,6 +98,7 @@ export class ManagedServer {
       ...(toolCount !== undefined ? { toolCount, toolsFrom: this.tools ? ("live" as const) : ("cache" as const) } : {}),
       ...(pid !== undefined ? { pid } : {}),
       ...(this.failedConnects > 0 ? { failedConnects: this.failedConnects, retryAt: this.retryAt } : {}),
+      ...(this.state === "unavailable" && this.timedOut ? { timedOut: true } : {}),
     };
   }
 
@@ -165,7 +168,8 @@ export class ManagedServer {
     const connection = this.connection;
     this.connection = undefined;
     this.state = "idle";
-    await Promise.all([connection?.close(), this.opening?.close()]);
+    // A connect under way is stopped at once: a server that has not answered yet would not react to stdin closing either.
+    await Promise.all([connection?.close(), this.opening?.close({ terminate: true })]);
     await this.refreshing;
     if (removed) {
       if (this.context.writeCatalog) await removeCatalogFile(this.context.settings.catalog_dir, this.name).catch(() => undefined);
@@ -276,6 +280,7 @@ export class ManagedServer {
       this.reason = undefined;
       this.failedConnects = 0;
       this.retryAt = 0;
+      this.timedOut = false;
       this.context.logger.info({ server: this.name, tools: tools.length, pid: connection.pid, ms: this.context.now() - started }, "mcp server connected");
       await this.acceptTools(tools, "connected");
       if (listChangedEarly) this.refreshTools();
@@ -290,6 +295,7 @@ export class ManagedServer {
         this.reason = reason;
         this.failedConnects += 1;
         this.retryAt = this.context.now() + this.context.retryDelay(this.failedConnects);
+        this.timedOut = failure.timeout === true;
       }
       this.context.logger.warn({ server: this.name, reason, transient: failure.transient }, "mcp server failed to connect");
       throw new ConnectFailure({ transient: failure.transient, reason });

@@ -71,6 +71,8 @@ export interface ServerStatus {
   readonly failedConnects?: number;
   /** After a failed connect: when background discovery may try again (epoch ms, the manager's clock). */
   readonly retryAt?: number;
+  /** While unavailable: the last connect ran out of mcp.connect_timeout_ms (the server never answered) rather than failing outright. */
+  readonly timedOut?: true;
 }
 
 /** Per-call options for callTool / readResource. */
@@ -94,6 +96,19 @@ export interface SyncReport {
   readonly removed: readonly string[];
   readonly changed: readonly string[];
   readonly unchanged: readonly string[];
+}
+
+/** How McpManager.connectAll connects. */
+export interface ConnectAllOptions {
+  /** @default 4 */
+  readonly concurrency?: number;
+  /** @default every managed server */
+  readonly servers?: readonly string[];
+  /** One attempt per server (no retry loop), for a quick look at where each stands. @default false */
+  readonly once?: boolean;
+  /** Stop waiting after this long; servers still connecting are answered as `connecting`. @default no limit */
+  readonly deadlineMs?: number;
+  readonly onProgress?: (progress: ConnectProgress) => void;
 }
 
 /** Progress of connectAll, one event per server as it settles. */

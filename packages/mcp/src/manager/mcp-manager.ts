@@ -3,9 +3,9 @@ import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@m
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { McpServerEntry } from "../servers/server-entry.js";
 import { ManagedServer } from "./managed-server.js";
-import { ServerDiscovery } from "./server-discovery.js";
+import { ServerDiscovery, within } from "./server-discovery.js";
 import type { ManagedServerContext } from "./managed-server.js";
-import type { CallOptions, ConnectProgress, ManagerLogger, McpManagerOptions, ServerStatus, SyncReport, ToolsChangedEvent } from "./manager-types.js";
+import type { CallOptions, ConnectAllOptions, ManagerLogger, McpManagerOptions, ServerStatus, SyncReport, ToolsChangedEvent } from "./manager-types.js";
 
 const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -112,24 +112,30 @@ export class McpManager {
 
   /**
    * Connects every server not yet connected, `concurrency` at a time, reporting each as it settles.
-   * Answers every server's status; a failing server is reported, never thrown.
+   * Answers every server's status; a failing server is reported, never thrown. `once` makes one
+   * attempt per server, as background discovery does, instead of the retry loop; `deadlineMs`
+   * stops waiting after that long, answering servers still connecting as they stand (`connecting`).
    */
-  async connectAll(options: { concurrency?: number; servers?: readonly string[]; onProgress?: (progress: ConnectProgress) => void } = {}): Promise<ServerStatus[]> {
+  async connectAll(options: ConnectAllOptions = {}): Promise<ServerStatus[]> {
     const names = options.servers ? [...options.servers] : this.serverNames();
-    for (const name of names) this.require(name);
+    const servers = names.map((name) => this.require(name));
     const concurrency = Math.max(1, options.concurrency ?? 4);
     let next = 0;
     let done = 0;
+    let late = false;
     const worker = async (): Promise<void> => {
-      while (next < names.length) {
-        const name = names[next++] as string;
-        const status = await this.connect(name);
+      while (next < servers.length && !late) {
+        const server = servers[next++] as ManagedServer;
+        await (options.once ? server.attemptConnect() : server.connect());
         done += 1;
-        options.onProgress?.({ server: name, status, done, total: names.length });
+        if (!late) options.onProgress?.({ server: server.name, status: server.status(), done, total: names.length });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, worker));
-    return names.map((name) => this.require(name).status());
+    const all = Promise.all(Array.from({ length: Math.min(concurrency, names.length) }, worker));
+    if (options.deadlineMs === undefined) await all;
+    else await within(all, options.deadlineMs);
+    late = true;
+    return servers.map((server) => server.status());
   }
 
   /**

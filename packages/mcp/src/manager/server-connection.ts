@@ -73,15 +73,7 @@ export class ServerConnection {
       await Promise.race([this.client.connect(transport, { timeout: timeoutMs }), timeout]);
     } catch (error) {
       // A child that never answered will not react to its stdin closing either: stop it now.
-      const pid = this.pid;
-      if (pid !== undefined) {
-        try {
-          process.kill(pid, "SIGTERM");
-        } catch {
-          // already gone
-        }
-      }
-      await this.close();
+      await this.close({ terminate: true });
       throw error;
     } finally {
       clearTimeout(timer);
@@ -115,8 +107,12 @@ export class ServerConnection {
     return this.client.readResource(params, { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
-  /** Ends the session: a stdio child is asked to exit (then terminated), an HTTP session is deleted. */
-  async close(): Promise<void> {
+  /**
+   * Ends the session: a stdio child is asked to exit (then terminated), an HTTP session is deleted.
+   * `terminate` sends a stdio child SIGTERM at once, for one that is not answering (a connect cut short).
+   */
+  async close(options: { readonly terminate?: boolean } = {}): Promise<void> {
+    if (options.terminate) this.terminate();
     if (this.closing) return;
     this.closing = true;
     const transport = this.transport;
@@ -126,6 +122,16 @@ export class ServerConnection {
     await this.client.close().catch(() => {});
     if (transport && !this.closed) await transport.close().catch(() => {});
     this.closed = true;
+  }
+
+  private terminate(): void {
+    const pid = this.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
   }
 
   private captureStderr(transport: Transport): void {

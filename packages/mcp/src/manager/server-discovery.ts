@@ -97,7 +97,7 @@ export class ServerDiscovery {
 }
 
 /** Waits for `promise`, but no longer than `ms`. */
-async function within(promise: Promise<void>, ms: number): Promise<void> {
+export async function within(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
