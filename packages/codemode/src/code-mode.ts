@@ -10,8 +10,9 @@ import { ToolBridge } from "./bridge/tool-bridge.js";
 import { CodeModeCatalog } from "./catalog/code-mode-catalog.js";
 import type { CodeLanguage, ExecuteCodeInput, ExecuteCodeResult, ExecutionPlace, SearchToolsHit, SearchToolsInput, ServerSummary } from "./code-mode-types.js";
 import { bundleProgram } from "./execute/bundle-program.js";
+import { serversNamedIn } from "./execute/servers-named-in.js";
 import { validateExecuteInput } from "./execute/validate-execute-input.js";
-import type { ToolInvoker } from "./invoker/tool-invoker.js";
+import type { DiscoverOptions, ToolInvoker } from "./invoker/tool-invoker.js";
 import type { CodeModeToolSettings } from "./surface/code-mode-tool-specs.js";
 import { presentSearchHit } from "./surface/present-search-hit.js";
 
@@ -160,7 +161,10 @@ export class CodeMode {
         maxCodeBytes: this.options.maxCodeBytes ?? 1024 * 1024,
       });
       if (!valid.ok) return finish({}, "VALIDATION_FAILED", valid.message);
-      await this.discover();
+      this.catalog.refresh();
+      // Only the servers the program names are waited for (their wrappers must exist to build it);
+      // any other connects when the program calls it, so a program that calls nothing starts at once.
+      await this.discover({ servers: serversNamedIn(valid.code, this.catalog.serverNames()) });
       const generationProblem = await this.catalog.codeApiReady();
       let source = valid.code;
       if (valid.language !== "python") {
@@ -234,7 +238,7 @@ export class CodeMode {
   }
 
   /** Finds servers never listed (see ToolInvoker.discover); a server known to be down is retried only after its backoff. */
-  private async discover(options: { readonly complete?: boolean } = {}): Promise<void> {
+  private async discover(options: DiscoverOptions = {}): Promise<void> {
     await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.(options)));
   }
 

@@ -5,7 +5,7 @@ import { ThinktankError } from "@thinktank/core";
 import { CodeMode, McpToolInvoker, codeLanguages, type CodeLanguage, type ExecuteCodeResult } from "@thinktank/codemode";
 import { createSandboxExecutor } from "@thinktank/sandbox";
 import type { CliCommand } from "../cli-command.js";
-import { connectProgressPrinter, openMcpContext } from "./mcp-context.js";
+import { openMcpContext } from "./mcp-context.js";
 
 const usageLine = "exec FILE|- [--language typescript|javascript|python] [--timeout S] [--thread ID] [--json]";
 
@@ -13,7 +13,8 @@ const usageLine = "exec FILE|- [--language typescript|javascript|python] [--time
  * `thinktank exec FILE|-`: runs a program exactly as execute_code would (bundled on the host for
  * TypeScript/JavaScript, in the configured sandbox, with the code API of the configured servers and
  * the bridge). The program's stdout and stderr are passed through and its exit code returned;
- * `--json` prints execute_code's whole result instead.
+ * `--json` prints execute_code's whole result instead. No server is connected up front: those whose
+ * wrappers the program imports connect before it is built, any other on its first call.
  */
 export const execCommand: CliCommand = {
   name: "exec",
@@ -32,12 +33,9 @@ export const execCommand: CliCommand = {
     // One run: workers kept warm for later runs would only be started and stopped again.
     const config = { ...context.config, sandbox: { ...context.config.sandbox, warm_pool_size: 0 } };
     const executor = createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
-    const codeMode = new CodeMode({ config, executor, invokers: [new McpToolInvoker(context.manager)] });
+    // No background discovery: a one-shot run connects only what its program uses.
+    const codeMode = new CodeMode({ config, executor, invokers: [new McpToolInvoker(context.manager, { background: false })] });
     try {
-      const progress = connectProgressPrinter(io);
-      progress.start(context.manager.serverNames().length);
-      await context.manager.connectAll({ onProgress: progress.onProgress });
-      progress.finish();
       const result = await codeMode.executeCode({ code, language: options.language, ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) }, { threadId: options.thread });
       if (options.json) {
         io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

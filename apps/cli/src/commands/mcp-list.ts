@@ -5,13 +5,17 @@ import type { CliIo } from "../cli-command.js";
 import { connectProgressPrinter, openMcpContext } from "./mcp-context.js";
 import type { McpCliContext } from "./mcp-context.js";
 
-/** A row of `mcp list`: a managed server's status, or a disabled entry. */
-type ListedServer = Omit<ServerStatus, "state"> & { readonly state: ServerStatus["state"] | "disabled" };
+/** A row of `mcp list`: a managed server's status (`timed_out` when it never answered), or a disabled entry. */
+type ListedServer = Omit<ServerStatus, "state"> & { readonly state: ServerStatus["state"] | "timed_out" | "disabled" };
+
+/** How long past mcp.connect_timeout_ms `mcp list` waits at most (a tools/list that never ends, a slow spawn). */
+const listMarginMs = 500;
 
 /**
  * `thinktank mcp list [--server S] [--json] [--cached]`: every configured server with its
- * transport, state and tool count (connecting to them, `--cached` reads the disk cache instead);
- * with `--server`, that server's tools.
+ * transport, state and tool count. It tries each server once, all at the same time, and answers
+ * within mcp.connect_timeout_ms (plus a small margin) whatever they do; `--cached` reads the disk
+ * cache instead. With `--server`, that server's tools.
  */
 export async function runMcpList(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -23,12 +27,16 @@ export async function runMcpList(args: string[], io: CliIo): Promise<number> {
   try {
     if (values.server !== undefined) return await listOneServer(context, values.server, values, io);
     const progress = connectProgressPrinter(io);
+    const deadlineMs = context.config.mcp.connect_timeout_ms + listMarginMs;
     if (!values.cached) {
-      progress.start(context.manager.serverNames().length);
-      await context.manager.connectAll({ onProgress: progress.onProgress });
+      const total = context.manager.serverNames().length;
+      progress.start(total);
+      // One attempt each, all at once: a retry loop would multiply the wait by the retries.
+      await context.manager.connectAll({ once: true, concurrency: Math.max(1, total), deadlineMs, onProgress: progress.onProgress });
       progress.finish();
     }
-    const rows: ListedServer[] = [...context.manager.status(), ...context.disabled.map((name) => disabledRow(name, context))];
+    const listed = context.manager.status().map((status) => listedRow(status, values.cached ? undefined : deadlineMs));
+    const rows: ListedServer[] = [...listed, ...context.disabled.map((name) => disabledRow(name, context))];
     rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (values.json) io.stdout.write(`${JSON.stringify({ servers: rows }, null, 2)}\n`);
     else io.stdout.write(rows.length === 0 ? `no MCP servers configured (${context.config.extensions_config})\n` : serverTable(rows));
@@ -62,6 +70,13 @@ async function listOneServer(context: McpCliContext, server: string, values: { j
   return 0;
 }
 
+/** Tells a server that never answered (its connect timed out, or was still going at the deadline) from one that failed. */
+function listedRow(status: ServerStatus, deadlineMs: number | undefined): ListedServer {
+  if (status.state === "unavailable" && status.timedOut) return { ...status, state: "timed_out" };
+  if (status.state === "connecting" && deadlineMs !== undefined) return { ...status, state: "timed_out", reason: `no answer within ${deadlineMs} ms` };
+  return status;
+}
+
 function disabledRow(name: string, context: McpCliContext): ListedServer {
   const entry = context.entries[name];
   return {
@@ -74,10 +89,16 @@ function disabledRow(name: string, context: McpCliContext): ListedServer {
 
 function serverTable(rows: readonly ListedServer[]): string {
   const header = ["SERVER", "TRANSPORT", "STATE", "TOOLS", "DETAILS"];
-  const cells = rows.map((row) => [row.name, row.transport ?? "-", row.state, row.toolCount === undefined ? "-" : String(row.toolCount), row.reason ?? firstLine(row.description ?? "")]);
+  const cells = rows.map((row) => [row.name, row.transport ?? "-", row.state.replace("_", " "), toolsCell(row), row.reason ?? firstLine(row.description ?? "")]);
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => (cell[column] as string).length)));
   const render = (cell: string[]): string => cell.map((value, column) => (column === 4 ? value : value.padEnd(widths[column] as number))).join("  ").trimEnd();
   return `${[render(header), ...cells.map(render)].join("\n")}\n`;
+}
+
+/** The tool count; one read from the disk cache (the server is not connected) says so. */
+function toolsCell(row: ListedServer): string {
+  if (row.toolCount === undefined) return "-";
+  return row.toolsFrom === "cache" ? `${row.toolCount} (cached)` : String(row.toolCount);
 }
 
 function firstLine(text: string): string {

@@ -1,10 +1,22 @@
 import type { CatalogTool, McpManager } from "@thinktank/mcp";
 import type { ServerSummary } from "../code-mode-types.js";
-import type { ToolCallResult, ToolInvocationOptions, ToolInvoker } from "./tool-invoker.js";
+import type { DiscoverOptions, ToolCallResult, ToolInvocationOptions, ToolInvoker } from "./tool-invoker.js";
+
+export interface McpToolInvokerOptions {
+  /**
+   * Start background discovery (McpManager.discoverInBackground) on every discover(). A one-shot
+   * process (`thinktank exec`) turns it off: it connects only the servers a program names or calls.
+   * @default true
+   */
+  readonly background?: boolean;
+}
 
 /** The MCP manager's servers (configured and plugin-merged, enabled only) as a ToolInvoker. */
 export class McpToolInvoker implements ToolInvoker {
-  constructor(private readonly manager: McpManager) {}
+  constructor(
+    private readonly manager: McpManager,
+    private readonly options: McpToolInvokerOptions = {},
+  ) {}
 
   serverNames(): readonly string[] {
     return this.manager.serverNames();
@@ -42,16 +54,21 @@ export class McpToolInvoker implements ToolInvoker {
   /**
    * Background discovery (McpManager.discoverInBackground), waiting only within new servers'
    * first-connect grace; `complete` connects every server whose tools are unknown and that is not
-   * known to be down, and waits for them.
+   * known to be down, and waits for them; `servers` does the same for those servers only, with no
+   * grace wait for the others (a program that names no server starts at once).
    */
-  async discover(options: { readonly complete?: boolean } = {}): Promise<void> {
-    if (!options.complete) {
-      this.manager.discoverInBackground();
+  async discover(options: DiscoverOptions = {}): Promise<void> {
+    if (this.options.background !== false) this.manager.discoverInBackground();
+    if (!options.complete && options.servers === undefined) {
       await this.manager.firstConnectsSettled();
       return;
     }
-    const waiting = this.manager.status().filter((status) => (status.state === "idle" || status.state === "connecting") && this.manager.knownTools(status.name) === undefined);
+    const named = options.servers === undefined ? undefined : new Set(options.servers);
+    const waiting = this.manager
+      .status()
+      .filter((status) => (named === undefined || named.has(status.name)) && (status.state === "idle" || status.state === "connecting") && this.manager.knownTools(status.name) === undefined);
     if (waiting.length === 0) return;
-    await this.manager.connectAll({ servers: waiting.map((status) => status.name) });
+    // The servers one program names connect together; `complete` keeps the default pace.
+    await this.manager.connectAll({ servers: waiting.map((status) => status.name), ...(named ? { concurrency: waiting.length } : {}) });
   }
 }

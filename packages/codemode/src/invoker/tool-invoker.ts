@@ -14,6 +14,11 @@ export interface ToolInvocationOptions {
   readonly signal?: AbortSignal;
 }
 
+export interface DiscoverOptions {
+  readonly complete?: boolean;
+  readonly servers?: readonly string[];
+}
+
 /**
  * A source of tools that code mode exposes as "servers": the MCP manager's servers today, the
  * registered script tools later. Everything code mode does (list_servers, search_tools, the
@@ -39,7 +44,8 @@ export interface ToolInvoker {
   /**
    * Finds the tools of servers not listed yet. By default without holding anyone up: connects start
    * in the background, and the promise waits at most for a new server's short first-connect grace.
-   * `complete` waits until every server not known to be down has connected or failed (prepare, the CLI).
+   * `complete` waits until every server not known to be down has connected or failed (prepare).
+   * `servers` (the servers a program names, execute_code) waits for those only, and for no grace.
    */
-  discover?(options?: { readonly complete?: boolean }): Promise<void>;
+  discover?(options?: DiscoverOptions): Promise<void>;
 }
