@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { makeTempDir } from "@thinktank/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ExtensionsStore } from "./extensions-store.js";
 import { bundleFixtures, FixtureProcess } from "./fixtures/fixture-process.js";
 
 // Real processes on one real file: two writers racing, a reader polling, and a writer killed mid-write.
@@ -96,11 +97,16 @@ describe("extensions store across processes", () => {
       applied = count;
     }
     spare.kill();
+    await spare.closed;
+    // What the killed writers left beside the file (temp files, lock folders) goes at the next start.
+    const swept = await new ExtensionsStore(file).sweep();
+    expect(fs.readdirSync(dir).filter((name) => !name.includes(".lock.stale-"))).toEqual(["extensions_config.json"]);
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toMatchObject({ revision: applied });
     // Kills land at random moments; with a writer that spends nearly all its time inside updates, many are mid-write.
     expect(killedMidUpdate).toBeGreaterThan(0);
     expect(killedHoldingLock).toBeGreaterThan(0);
     // The next writer's first update never waited out a stale lock (10 s): the dead holder's pid was checked.
     expect(Math.max(...recoveries)).toBeLessThan(5000);
-    console.log(`crash test: ${applied} updates, ${killedMidUpdate}/${kills} kills mid-update, ${killedHoldingLock} holding the lock, slowest first update after a kill ${Math.max(...recoveries)} ms`);
+    console.log(`crash test: ${applied} updates, ${killedMidUpdate}/${kills} kills mid-update, ${killedHoldingLock} holding the lock, slowest first update after a kill ${Math.max(...recoveries)} ms, ${swept.removed.length} leftovers swept`);
   }, 240_000);
 });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { makeTempDir } from "@thinktank/testing";
@@ -150,8 +151,12 @@ describe("FileLock", () => {
     plantLock({ pid: await livePid(), hostname: "here" }, 0, `${base}.lock.tmp-waiting`);
     plantLock({ pid: dead, hostname: "here" }, 0, `${base}.lock.stale-broken`);
     fs.writeFileSync(path.join(dir, `${base}.lock.notes`), "not ours");
+    // Killed between creating its folder and writing owner.json: the name records the owner.
+    const unwritten = `${base}.lock.tmp-${createHash("sha256").update("here").digest("hex").slice(0, 8)}.${dead}.${randomUUID()}`;
+    fs.mkdirSync(path.join(dir, unwritten));
+    fs.writeFileSync(path.join(dir, unwritten, "owner.json"), "");
     const removed = await new FileLock(file, { hostname: "here" }).sweepLeftovers();
-    expect(removed.sort()).toEqual([`${base}.lock.released-killed`, `${base}.lock.tmp-killed`]);
+    expect(removed.sort()).toEqual([`${base}.lock.released-killed`, `${base}.lock.tmp-killed`, unwritten].sort());
     expect(fs.readdirSync(dir).sort()).toEqual([`${base}.lock.notes`, `${base}.lock.stale-broken`, `${base}.lock.tmp-waiting`]);
 
     // Two minutes on, both are inert: nobody still racing to break a lock, no waiter still waiting.

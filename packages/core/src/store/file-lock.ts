@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -87,7 +87,10 @@ export class FileLock {
   async acquire(options: { readonly timeoutMs?: number } = {}): Promise<HeldLock> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const startTime = this.pid === process.pid ? processStartTime(this.pid) : undefined;
-    const owner: LockOwner = { token: randomUUID(), pid: this.pid, hostname: this.hostname, acquiredAt: new Date(this.now()).toISOString(), ...(startTime ? { startTime } : {}) };
+    // The token names the prepared folder, its tombstone and its released husk; it carries the owner
+    // too, for a process killed before its owner.json was written (or while it was being removed).
+    const token = `${hostTag(this.hostname)}.${this.pid}.${randomUUID()}`;
+    const owner: LockOwner = { token, pid: this.pid, hostname: this.hostname, acquiredAt: new Date(this.now()).toISOString(), ...(startTime ? { startTime } : {}) };
     const prepared = `${this.lockPath}.tmp-${owner.token}`;
     await fs.promises.mkdir(prepared);
     let heartbeat: fs.promises.FileHandle | undefined;
@@ -138,7 +141,7 @@ export class FileLock {
       try {
         const stats = await fs.promises.stat(leftover);
         const inert = this.now() - stats.ctimeMs > Math.max(60_000, 2 * this.timeoutMs);
-        const owner = kind === "stale" ? undefined : await this.readOwner(leftover);
+        const owner = kind === "stale" ? undefined : ((await this.readOwner(leftover)) ?? this.ownerInName(name));
         if (!inert && !(owner && this.isDeadHere(owner))) continue;
         await fs.promises.rm(leftover, { recursive: true, force: true });
         removed.push(name);
@@ -226,7 +229,14 @@ export class FileLock {
     return true;
   }
 
-  private isDeadHere(owner: LockOwner): boolean {
+  /** The owner a leftover's name records (see the token), without its start time. */
+  private ownerInName(name: string): Pick<LockOwner, "pid" | "hostname"> | undefined {
+    const match = /-([0-9a-f]{8})\.(\d+)\.[0-9a-f-]{36}$/.exec(name);
+    if (!match) return undefined;
+    return { pid: Number(match[2]), hostname: match[1] === hostTag(this.hostname) ? this.hostname : `host ${match[1]}` };
+  }
+
+  private isDeadHere(owner: Pick<LockOwner, "pid" | "hostname" | "startTime">): boolean {
     return owner.hostname === this.hostname && !this.isProcessAlive(owner.pid, owner.startTime);
   }
 
@@ -252,6 +262,11 @@ export class FileLock {
 interface WatchedBeat {
   signature: string;
   since: number;
+}
+
+/** A short, name-safe stand-in for a host name. */
+function hostTag(hostname: string): string {
+  return createHash("sha256").update(hostname).digest("hex").slice(0, 8);
 }
 
 function sleep(ms: number): Promise<void> {
