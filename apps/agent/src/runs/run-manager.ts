@@ -6,6 +6,7 @@ import type { JsonObject, MultitaskStrategy, RunRecord, RunStatus, ThreadRecord 
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import type { RequestContext, RequestInfo } from "../request/request-context.js";
 import { threadFolders } from "../request/thread-folders.js";
+import { checkThreadId } from "../threads/thread-id.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import { executeRun } from "./execute-run.js";
 import { RunEventLog } from "./run-event-log.js";
@@ -49,6 +50,8 @@ export class RunManager {
 
   /** Validates and records a run, then starts it in the background. `threadId` undefined: a stateless run on a temporary thread. */
   async create(threadId: string | undefined, request: RunRequest): Promise<{ run: RunRecord; temporary: boolean }> {
+    // The id rule first: nothing is read or stored for an id that POST /threads would refuse.
+    if (threadId !== undefined) checkThreadId(threadId);
     const assistantId = resolveAssistantId(request.assistant_id);
     const threads = this.#options.threads;
     const temporary = threadId === undefined && (request.on_completion ?? "delete") === "delete";
@@ -93,6 +96,7 @@ export class RunManager {
   }
 
   async get(threadId: string, runId: string): Promise<RunRecord> {
+    checkThreadId(threadId);
     const run = await this.#options.store.metadata.getRun(runId);
     if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
     return run;
@@ -141,6 +145,7 @@ export class RunManager {
 
   /** Cancels a pending or running run; `rollback` also deletes it once stopped. */
   async cancel(threadId: string, runId: string, action: "interrupt" | "rollback", wait: boolean): Promise<void> {
+    checkThreadId(threadId);
     const run = await this.#options.store.metadata.getRun(runId);
     if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
     if (!this.isActive(runId)) return;

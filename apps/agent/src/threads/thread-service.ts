@@ -7,6 +7,7 @@ import type { JsonObject, ThreadRecord, ThreadSearch } from "../persistence/agen
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import { leadAssistantId } from "../assistants/lead-assistant.js";
 import { cancelledToolMessages } from "./cancelled-tool-calls.js";
+import { checkThreadId } from "./thread-id.js";
 import { interruptsByTask, toApiThreadState, type ApiThreadState } from "./thread-state.js";
 
 /** Reads and writes of threads that do not run the model: records, state, history, state updates. */
@@ -33,7 +34,7 @@ export class ThreadService {
   }
 
   async create(options: { threadId?: string; metadata?: JsonObject; ifExists?: "raise" | "do_nothing" }): Promise<ThreadRecord> {
-    const threadId = options.threadId ?? crypto.randomUUID();
+    const threadId = options.threadId === undefined ? crypto.randomUUID() : checkThreadId(options.threadId);
     const existing = await this.#store.metadata.getThread(threadId);
     if (existing) {
       if (options.ifExists === "do_nothing") return existing;
@@ -55,8 +56,9 @@ export class ThreadService {
     return thread;
   }
 
+  /** Every route that addresses a thread reads it through here (or RunManager), so the id rule applies before the store is asked. */
   async get(threadId: string): Promise<ThreadRecord> {
-    const thread = await this.#store.metadata.getThread(threadId);
+    const thread = await this.#store.metadata.getThread(checkThreadId(threadId));
     if (!thread) throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId}`);
     return thread;
   }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { ThinktankError } from "@thinktank/core";
 import type { RunStatus } from "../../persistence/agent-records.js";
 import { runRequestSchema, type RunRequest } from "../../runs/run-request.js";
+import { checkThreadId } from "../../threads/thread-id.js";
 import type { AgentRouteContext } from "../agent-route-context.js";
 import { writeEmptyStream, writeRunEvents } from "../write-sse.js";
 
@@ -92,7 +93,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     async (request, reply) => {
       const { thread_id: threadId, run_ids: runIds } = request.body ?? {};
       if (!threadId) throw new ThinktankError("VALIDATION_FAILED", "body.thread_id is required");
-      for (const runId of runIds ?? runs.inFlight(threadId)) await runs.cancel(threadId, runId, request.query.action ?? "interrupt", false);
+      for (const runId of runIds ?? runs.inFlight(checkThreadId(threadId))) await runs.cancel(threadId, runId, request.query.action ?? "interrupt", false);
       return reply.code(204).send();
     },
   );

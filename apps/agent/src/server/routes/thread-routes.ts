@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { JsonObject, ThreadSearch, ThreadStatus } from "../../persistence/agent-records.js";
+import { checkThreadId } from "../../threads/thread-id.js";
 import type { AgentRouteContext } from "../agent-route-context.js";
 
 interface ThreadParams {
@@ -42,7 +43,7 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
 
   app.post<{ Body: { thread_id?: string; metadata?: JsonObject; if_exists?: "raise" | "do_nothing" } }>(
     "/threads",
-    { schema: { body: { type: "object", properties: { thread_id: { type: "string", pattern: "^[A-Za-z0-9_-]{1,128}$" }, metadata: { type: "object" }, if_exists: { enum: ["raise", "do_nothing"] } } } } },
+    { schema: { body: { type: "object", properties: { thread_id: { type: "string" }, metadata: { type: "object" }, if_exists: { enum: ["raise", "do_nothing"] } } } } },
     async (request) => threads.create({ threadId: request.body?.thread_id, metadata: request.body?.metadata, ifExists: request.body?.if_exists }),
   );
 
@@ -69,7 +70,8 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
     { schema: { body: { type: "object", required: ["thread_ids"], properties: { thread_ids: { type: "array", items: { type: "string" } }, strategy: { enum: ["delete"] } } } } },
     async (request) => {
       let pruned = 0;
-      for (const threadId of request.body.thread_ids) {
+      // All ids checked before any is pruned: a bad id refuses the whole request.
+      for (const threadId of request.body.thread_ids.map(checkThreadId)) {
         await runs.cancelThread(threadId);
         pruned += await threads.delete(threadId).then(
           () => 1,

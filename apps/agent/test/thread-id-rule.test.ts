@@ -1,0 +1,90 @@
+// One thread-id rule on every route: ids that POST /threads refuses are refused the same way where a
+// run would create the thread (if_not_exists: "create") or a route reads it, with 4xx and nothing
+// stored (no record, no folder). Raw HTTP against the agent server process.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
+import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+
+let fixture: AgentFixture;
+let agent: AgentProcess;
+
+beforeAll(async () => {
+  fixture = await makeAgentFixture();
+  agent = await startAgentProcess(fixture.env);
+}, 180_000);
+
+afterAll(async () => {
+  await agent?.stop();
+  fixture?.cleanup();
+});
+
+async function send(method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${agent.url}${route}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+const run = { assistant_id: "lead_agent", input: { messages: [{ type: "human", content: "hello" }] }, if_not_exists: "create" };
+const overLong = "a".repeat(101);
+const hostile: [string, string][] = [
+  ["a path out of the data dir", "../../x"],
+  ["a slash", "a/b"],
+  ["a hidden name", ".hidden"],
+  ["a NUL byte", "x\u0000y"],
+  ["a dot", "a.b"],
+  ["a leading dash", "-x"],
+  ["an over-long id", overLong],
+  ["an empty id", ""],
+];
+
+/** Everything under the data dir, relative (the SQLite files only, when no thread made a folder). */
+function dataEntries(): string[] {
+  return (fs.readdirSync(path.join(fixture.dir, "data"), { recursive: true }) as string[]).sort();
+}
+
+describe("the thread-id rule", { timeout: 60_000 }, () => {
+  it.each(hostile)("refuses %s on every route, storing nothing", async (_name, id) => {
+    const created = await send("POST", "/threads", { thread_id: id });
+    expect(created.status).toBe(400);
+    expect(created.body.code).toBe("VALIDATION_FAILED");
+
+    const inPath = encodeURIComponent(id);
+    const answers = [
+      await send("POST", `/threads/${inPath}/runs`, run),
+      await send("POST", `/threads/${inPath}/runs/wait`, run),
+      await send("POST", `/threads/${inPath}/runs/stream`, run),
+      await send("GET", `/threads/${inPath}`),
+      await send("GET", `/threads/${inPath}/state`),
+      await send("POST", `/threads/${inPath}/history`, {}),
+      await send("POST", "/runs/cancel", { thread_id: id }),
+      await send("POST", "/threads/prune", { thread_ids: [id] }),
+    ];
+    for (const answer of answers) {
+      // An id longer than Fastify's path parameter limit is refused by the router (414) before any route runs.
+      if (id === overLong && answer.status === 414) continue;
+      expect(answer).toMatchObject({ status: 400, body: { code: "VALIDATION_FAILED" } });
+    }
+  });
+
+  it("accepts the longest id on every route: what POST /threads creates, a path can address", async () => {
+    const longest = `L${"x".repeat(99)}`;
+    expect((await send("POST", "/threads", { thread_id: longest })).status).toBe(200);
+    expect(await send("GET", `/threads/${longest}`)).toMatchObject({ status: 200, body: { thread_id: longest } });
+    expect((await send("GET", `/threads/${longest}/state`)).status).toBe(200);
+  });
+
+  it("stored none of the refused ids, and made no folder for them", async () => {
+    const valid = await send("POST", "/threads", { thread_id: "Valid_id-1" });
+    expect(valid.status).toBe(200);
+    const stored = await send("POST", "/threads/search", { limit: 1000, sort_by: "thread_id", sort_order: "asc" });
+    expect((stored.body as unknown as { thread_id: string }[]).map((thread) => thread.thread_id)).toEqual([`L${"x".repeat(99)}`, "Valid_id-1"]);
+    expect(dataEntries().filter((entry) => !entry.startsWith("threads.sqlite"))).toEqual([]);
+    expect(fs.existsSync(path.join(fixture.dir, "x"))).toBe(false);
+    expect(fs.existsSync(path.resolve(fixture.dir, "data", "../../x"))).toBe(false);
+  });
+});
