@@ -94,9 +94,9 @@ class PooledSandboxExecutor implements SandboxExecutor {
     });
     try {
       if (this.closed) return failure("SANDBOX_UNAVAILABLE", "The sandbox executor has been closed.");
-      if (request.signal?.aborted) return failure("CANCELLED", cancelledBeforeStart);
       const validation = validateRequest(request, this.bounds);
       if (!validation.ok) return failure(validation.code, validation.message);
+      if (request.signal?.aborted) return failure("CANCELLED", cancelledBeforeStart);
       const valid = validation.request;
       const spec = specOf(valid);
       const key = this.keyOf(spec);
