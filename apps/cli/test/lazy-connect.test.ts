@@ -60,13 +60,23 @@ describe.skipIf(!sandboxEnabled)("thinktank exec connects lazily", () => {
     expect(startedHangs()).toEqual([]);
   }, 60_000);
 
+  it("fails a program importing the hanging server's wrappers after one connect timeout, saying why", async () => {
+    const result = await timed(["exec", "-"], 'import { anything } from "servers/hang";\nconsole.log(anything);\n');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`(the tools of server 'hang' are not known: it is unavailable (did not finish connecting within ${connectTimeoutMs} ms))`);
+    expect(result.stderr).toContain("thinktank exec: CODE_BUILD_FAILED");
+    expect(result.ms).toBeLessThan((retries + 1) * connectTimeoutMs);
+    await expectHangsGone();
+  }, 60_000);
+
   it("fails a call on the hanging server with a clear error after its connect timeout, and stops it", async () => {
     const program = 'import { callMCPTool } from "/mnt/code-api/runtime/call-mcp-tool.ts";\ntry { await callMCPTool("hang", "anything", {}); } catch (error) { console.log(`${error.code}: ${error.message}`); }\n';
+    const before = startedHangs().length;
     const result = await timed(["exec", "-"], program);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^SERVICE_UNAVAILABLE: hang\\.anything: .*did not finish connecting within ${connectTimeoutMs} ms`));
     expect(result.ms).toBeGreaterThanOrEqual(connectTimeoutMs);
-    expect(startedHangs()).toHaveLength(retries + 1);
+    expect(startedHangs()).toHaveLength(before + retries + 1);
     await expectHangsGone();
   }, 60_000);
 });

@@ -164,13 +164,15 @@ export class CodeMode {
       this.catalog.refresh();
       // Only the servers the program names are waited for (their wrappers must exist to build it);
       // any other connects when the program calls it, so a program that calls nothing starts at once.
-      await this.discover({ servers: serversNamedIn(valid.code, this.catalog.serverNames()) });
+      const named = serversNamedIn(valid.code, this.catalog.serverNames());
+      await this.discover({ servers: named });
       const generationProblem = await this.catalog.codeApiReady();
       let source = valid.code;
       if (valid.language !== "python") {
         const bundle = await bundleProgram({ code: valid.code, language: valid.language, codeApiDir: execution.code_api_dir, mountPath: codeApiMountPath });
         if (!bundle.ok) {
-          const message = generationProblem ? `${bundle.message}\n(${generationProblem})` : bundle.message;
+          const notes = [generationProblem, ...this.unknownServers(named)].filter((note) => note !== undefined);
+          const message = [bundle.message, ...notes.map((note) => `(${note})`)].join("\n");
           return finish({ stderr: `${message}\n` }, "CODE_BUILD_FAILED", "the program could not be built; see stderr");
         }
         source = bundle.source;
@@ -240,6 +242,16 @@ export class CodeMode {
   /** Finds servers never listed (see ToolInvoker.discover); a server known to be down is retried only after its backoff. */
   private async discover(options: DiscoverOptions = {}): Promise<void> {
     await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.(options)));
+  }
+
+  /** Why the named servers whose tools are still unknown have no wrappers (not connected, and why). */
+  private unknownServers(servers: readonly string[]): string[] {
+    return servers.flatMap((server) => {
+      const invoker = this.catalog.invokerFor(server);
+      if (!invoker || invoker.knownTools(server) !== undefined) return [];
+      const summary = invoker.describe(server);
+      return [`the tools of server '${server}' are not known: it is ${summary.status}${summary.reason ? ` (${summary.reason})` : ""}`];
+    });
   }
 
   /** The thread's workspace on the host (created on first use). */

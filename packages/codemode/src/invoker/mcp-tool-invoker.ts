@@ -54,8 +54,8 @@ export class McpToolInvoker implements ToolInvoker {
   /**
    * Background discovery (McpManager.discoverInBackground), waiting only within new servers'
    * first-connect grace; `complete` connects every server whose tools are unknown and that is not
-   * known to be down, and waits for them; `servers` does the same for those servers only, with no
-   * grace wait for the others (a program that names no server starts at once).
+   * known to be down, and waits for them; `servers` does the same for those servers only, one
+   * attempt each, with no grace wait for the others (a program that names no server starts at once).
    */
   async discover(options: DiscoverOptions = {}): Promise<void> {
     if (this.options.background !== false) this.manager.discoverInBackground();
@@ -68,7 +68,8 @@ export class McpToolInvoker implements ToolInvoker {
       .status()
       .filter((status) => (named === undefined || named.has(status.name)) && (status.state === "idle" || status.state === "connecting") && this.manager.knownTools(status.name) === undefined);
     if (waiting.length === 0) return;
-    // The servers one program names connect together; `complete` keeps the default pace.
-    await this.manager.connectAll({ servers: waiting.map((status) => status.name), ...(named ? { concurrency: waiting.length } : {}) });
+    // The servers one program names connect together, one attempt each, so a program waits at most
+    // about one connect timeout before it is built; `complete` keeps the default pace and retries.
+    await this.manager.connectAll({ servers: waiting.map((status) => status.name), ...(named ? { concurrency: waiting.length, once: true } : {}) });
   }
 }
