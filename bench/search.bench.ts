@@ -3,7 +3,7 @@
 // quality on the gold set (beside plain BM25), all in the same run.
 import path from "node:path";
 import type { CatalogServer } from "@thinktank/mcp";
-import { evaluateRanking, PlainBm25Index, readGoldSet, ToolSearchIndex, type GoldPair } from "@thinktank/mcp";
+import { evaluateToolRanking, PlainToolBm25Index, readGoldSet, ToolSearchIndex, type GoldPair } from "@thinktank/mcp";
 import { goldSetFile, loadEvalCatalog, testV2File, devV2File } from "../packages/mcp/eval/eval-catalog.js";
 import { round, summarize } from "./harness.js";
 import type { Benchmark, BenchContext, Measurement } from "./harness.js";
@@ -113,10 +113,10 @@ const benchmark: Benchmark = {
 
     const realIndex = new ToolSearchIndex({ maxLimit: 10 });
     realIndex.syncServers(real);
-    const plain = new PlainBm25Index(real);
+    const plain = new PlainToolBm25Index(real);
     const quality = (subset: readonly GoldPair[]) => ({
-      ours: evaluateRanking(subset, (q) => realIndex.search(q, { limit: 10 })),
-      plain: evaluateRanking(subset, (q) => plain.search(q, 10)),
+      ours: evaluateToolRanking(subset, (q) => realIndex.search(q, { limit: 10 })),
+      plain: evaluateToolRanking(subset, (q) => plain.search(q, 10)),
       count: subset.length,
     });
     // The held-out set (never tuned on) and everything the ranking was tuned on (see packages/mcp/eval/README.md).

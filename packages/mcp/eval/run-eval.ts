@@ -6,13 +6,13 @@
 import { parseArgs } from "node:util";
 import path from "node:path";
 import { loadConfig, type Config } from "@thinktank/core";
+import { embedderFromConfig, type RankingQuality } from "@thinktank/search";
 import { corpusDir } from "@thinktank/testing";
 import { createToolsService, toolsCatalogServer } from "@thinktank/tools";
 import type { CatalogServer } from "../src/catalog/catalog-types.js";
-import { embedderFromConfig } from "../src/search/embeddings/embedder-from-config.js";
 import { SemanticReranker } from "../src/search/embeddings/semantic-reranker.js";
-import { evaluateRanking, type RankingQuality } from "../src/search/evaluate-ranking.js";
-import { PlainBm25Index } from "../src/search/plain-bm25-index.js";
+import { evaluateToolRanking } from "../src/search/evaluate-tool-ranking.js";
+import { PlainToolBm25Index } from "../src/search/plain-tool-bm25-index.js";
 import { ToolSearchIndex } from "../src/search/tool-search-index.js";
 import { loadEvalCatalog } from "./eval-catalog.js";
 import { loadGoldSplits } from "./gold-splits.js";
@@ -39,13 +39,13 @@ const index = new ToolSearchIndex({ defaultLimit: 10, maxLimit: Math.max(10, con
 const started = performance.now();
 index.syncServers(servers);
 const buildMs = performance.now() - started;
-const plain = new PlainBm25Index(servers);
+const plain = new PlainToolBm25Index(servers);
 
 type Row = { split: string; ranker: string; quality: RankingQuality };
 const rows: Row[] = [];
 for (const split of splits) {
-  rows.push({ split: split.label, ranker: "search_tools", quality: evaluateRanking(split.pairs, (q) => index.search(q, { limit: 10 })) });
-  rows.push({ split: split.label, ranker: "plain BM25", quality: evaluateRanking(split.pairs, (q) => plain.search(q, 10)) });
+  rows.push({ split: split.label, ranker: "search_tools", quality: evaluateToolRanking(split.pairs, (q) => index.search(q, { limit: 10 })) });
+  rows.push({ split: split.label, ranker: "plain BM25", quality: evaluateToolRanking(split.pairs, (q) => plain.search(q, 10)) });
 }
 
 const notes: string[] = [registered.note];
@@ -115,7 +115,7 @@ async function semanticRows(current: Config): Promise<Row[]> {
       }
       answers.set(pair.query, outcome.results);
     }
-    out.push({ split: split.label, ranker: `search_tools + embeddings`, quality: evaluateRanking(split.pairs, (q) => answers.get(q) ?? []) });
+    out.push({ split: split.label, ranker: `search_tools + embeddings`, quality: evaluateToolRanking(split.pairs, (q) => answers.get(q) ?? []) });
   }
   return out;
 }
@@ -149,7 +149,7 @@ function printMisses(which: string): void {
   const chosen = which === "all" ? splits.filter((s) => s.key !== "tuned" && s.key !== "builtin" && s.key !== "all") : splits.filter((s) => s.key === which);
   if (chosen.length === 0) console.log(`--misses: no split '${which}'; splits: ${splits.map((s) => s.key).join(", ")}, all`);
   for (const pair of chosen.flatMap((s) => s.pairs)) {
-    const miss = evaluateRanking([pair], (q) => index.search(q, { limit: 10 })).misses[0];
+    const miss = evaluateToolRanking([pair], (q) => index.search(q, { limit: 10 })).misses[0];
     if (!miss) continue;
     console.log(`${miss.id} [${miss.rank ?? "-"}] ${miss.query}\n    want ${miss.expected}\n    got  ${miss.got.join(", ")}`);
   }

@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import path from "node:path";
 import { corpusDir } from "@thinktank/testing";
 import { defaultRankingWeights } from "../src/search/default-ranking-weights.js";
-import { evaluateRanking } from "../src/search/evaluate-ranking.js";
+import { evaluateToolRanking } from "../src/search/evaluate-tool-ranking.js";
 import { readGoldSet, type GoldPair } from "../src/search/gold-set.js";
 import { fieldNames, rerankFeatureNames, type RankingWeights } from "../src/search/search-types.js";
 import { ToolSearchIndex, type RankingExplanation } from "../src/search/tool-search-index.js";
@@ -80,7 +80,7 @@ function ascend(start: RankingWeights, knobs: readonly Knob[], objective: (w: Ra
 function keywordObjective(weights: RankingWeights): Result {
   const index = new ToolSearchIndex({ maxLimit: 10, weights });
   index.syncServers(servers);
-  const quality = evaluateRanking(pairs, (query) => index.search(query, { limit: 10 }));
+  const quality = evaluateToolRanking(pairs, (query) => index.search(query, { limit: 10 }));
   return measure(quality.top1, quality.mrr);
 }
 

@@ -3,3 +3,5 @@ export { corpusDir, corpusAvailable, repositoryRoot } from "./corpus.js";
 export { makeTempDir, writeTree } from "./temp-dir.js";
 export { freePort } from "./free-port.js";
 export { processesWithMarker } from "./processes-with-marker.js";
+export { startEmbeddingsServer } from "./embeddings-server.js";
+export type { EmbeddingsServer, EmbeddingsRequest } from "./embeddings-server.js";

@@ -1,5 +1,5 @@
+import type { TextAnalyzer } from "@thinktank/search";
 import type { ActionGroup } from "./default-actions.js";
-import type { TextAnalyzer } from "./text-analyzer.js";
 
 /** What a query or a tool name says about the action: the action groups named, and whether it is about one thing or many. */
 export interface ActionProfile {
@@ -79,11 +79,6 @@ export class ActionVocabulary {
     const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b);
     return { groups: sorted(groups), leading: sorted(leading), number: many ? 1 : one ? -1 : 0 };
   }
-}
-
-/** Whether a word is most likely a plural noun ("tables", "policies"), not "status", "analysis" or "process". */
-export function looksPlural(word: string): boolean {
-  return word.length > 3 && /[^su]s$/.test(word) && !/(?:is|ics|news)$/.test(word);
 }
 
 /** Whether two ascending lists share a member. */

@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import { corpusAvailable, corpusDir } from "@thinktank/testing";
 import { describe, expect, it } from "vitest";
 import { readCatalog } from "../catalog/read-catalog.js";
-import { evaluateRanking } from "./evaluate-ranking.js";
+import { evaluateToolRanking } from "./evaluate-tool-ranking.js";
 import { readGoldSet, type GoldPair } from "./gold-set.js";
-import { PlainBm25Index } from "./plain-bm25-index.js";
+import { PlainToolBm25Index } from "./plain-tool-bm25-index.js";
 import { ToolSearchIndex } from "./tool-search-index.js";
 
 const evalDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../eval");
@@ -25,7 +25,7 @@ describe.skipIf(!corpusAvailable())("search_tools quality on the gold sets", () 
   const heldOut = readGoldSet(heldOutFile);
   const index = new ToolSearchIndex({ maxLimit: 10 });
   index.syncServers(servers);
-  const plain = new PlainBm25Index(servers);
+  const plain = new PlainToolBm25Index(servers);
 
   it("are gold sets of the promised size and spread, with unique ids, naming only tools that exist", () => {
     const tools = new Set(servers.flatMap((server) => server.tools.map((tool) => `${server.server}/${tool.name}`)));
@@ -52,8 +52,8 @@ describe.skipIf(!corpusAvailable())("search_tools quality on the gold sets", () 
   for (const floor of floors) {
     it(`beats plain BM25 and holds its floor on the ${floor.name}`, () => {
       const subset = floor.pairs();
-      const ours = evaluateRanking(subset, (query) => index.search(query, { limit: 10 }));
-      const baseline = evaluateRanking(subset, (query) => plain.search(query, 10));
+      const ours = evaluateToolRanking(subset, (query) => index.search(query, { limit: 10 }));
+      const baseline = evaluateToolRanking(subset, (query) => plain.search(query, 10));
       expect(ours.top1).toBeGreaterThan(baseline.top1 + floor.margin);
       expect(ours.mrr).toBeGreaterThan(baseline.mrr);
       expect(ours.top1).toBeGreaterThanOrEqual(floor.top1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseGoldSet } from "./gold-set.js";
-import { evaluateRanking } from "./evaluate-ranking.js";
+import { evaluateToolRanking } from "./evaluate-tool-ranking.js";
 
 const line = (value: unknown) => JSON.stringify(value);
 const pair = { id: "a", split: "dev", query: "send an email", expected: [{ server: "gmail", tool: "send_email" }] };
@@ -24,7 +24,7 @@ describe("parseGoldSet", () => {
   });
 });
 
-describe("evaluateRanking", () => {
+describe("evaluateToolRanking", () => {
   it("computes top-k accuracy and MRR, accepting any listed tool", () => {
     const pairs = parseGoldSet(
       [
@@ -38,7 +38,7 @@ describe("evaluateRanking", () => {
       second: [{ server: "q", name: "q" }, { server: "q", name: "r" }, { server: "y", name: "two" }],
       third: [{ server: "q", name: "q" }],
     };
-    const quality = evaluateRanking(pairs, (query) => answers[query] ?? []);
+    const quality = evaluateToolRanking(pairs, (query) => answers[query] ?? []);
     expect(quality).toMatchObject({ pairs: 3, top1: 1 / 3, top3: 2 / 3, top5: 2 / 3 });
     expect(quality.mrr).toBeCloseTo((1 + 1 / 3) / 3);
     expect(quality.misses).toEqual([

@@ -1,12 +1,11 @@
+import { TextAnalyzer } from "@thinktank/search";
 import { describe, expect, it } from "vitest";
 import type { CatalogServer } from "../catalog/catalog-types.js";
 import { ActionVocabulary } from "./action-vocabulary.js";
 import { defaultActionGroups } from "./default-actions.js";
 import { defaultRankingWeights } from "./default-ranking-weights.js";
-import { intentProfile, rerankFeatures, rerankTools, type RerankContext } from "./rerank-tools.js";
+import { intentProfile, rerankFeatures, rerankTools, type RerankContext, type ScoredTool } from "./rerank-tools.js";
 import { buildServerSegment } from "./server-segment.js";
-import { TextAnalyzer } from "./text-analyzer.js";
-import type { ScoredTool } from "./top-tools.js";
 
 const analyzer = new TextAnalyzer();
 const vocabulary = new ActionVocabulary(defaultActionGroups, analyzer);
@@ -21,7 +20,7 @@ const boards: CatalogServer = {
   ],
 };
 const segment = buildServerSegment(boards, "x", analyzer, vocabulary);
-const candidate = (name: string, score = 1): ScoredTool => ({ segment, tool: boards.tools.findIndex((t) => t.name === name), score });
+const candidate = (name: string, score = 1): ScoredTool => ({ segment, document: boards.tools.findIndex((t) => t.name === name), score });
 const context = (terms: string[], question: boolean, plural: boolean[] = terms.map(() => false)): RerankContext => ({
   intent: intentProfile({ terms, plural, question }, vocabulary),
   concepts: terms.map((term) => ({ term, alternatives: [{ terms: [term], weight: 1, source: "query" }] })),
@@ -64,7 +63,7 @@ describe("rerankTools", () => {
     const which = context(["board"], true, [true]);
     const weights = { ...defaultRankingWeights, rerank: { ...defaultRankingWeights.rerank, actionConflict: -1, numberAgree: 0, numberDisagree: 0, leadCoverage: 0, mention: 0 } };
     const ranked = rerankTools([candidate("create_board", 2), candidate("list_boards", 1)], which, weights);
-    expect(ranked.map((r) => boards.tools[r.tool]?.name)).toEqual(["list_boards", "create_board"]);
+    expect(ranked.map((r) => boards.tools[r.document]?.name)).toEqual(["list_boards", "create_board"]);
     expect(ranked[1]?.score).toBeCloseTo(2 * Math.exp(-1));
   });
 

@@ -1,8 +1,10 @@
+import { compareScored, type QueryConcept, type QueryIntent, type ScoredDocument } from "@thinktank/search";
 import { shareAny, type ActionVocabulary } from "./action-vocabulary.js";
-import type { QueryConcept, QueryIntent } from "./query-plan.js";
 import { fieldNames, type RankingWeights, type RerankFeature } from "./search-types.js";
 import { fieldCount, type ServerSegment } from "./server-segment.js";
-import { compareScored, type ScoredTool } from "./top-tools.js";
+
+/** A tool of a server segment (by index) and its keyword score. */
+export type ScoredTool = ScoredDocument<ServerSegment>;
 
 /** What the query asks for, worked out once per search. */
 export interface IntentProfile {
@@ -52,7 +54,7 @@ const nameField = fieldNames.indexOf("name");
  * - shortName: the name is a single word ("find", "wiki"), which matches any query that says it.
  */
 export function rerankFeatures(candidate: ScoredTool, context: RerankContext): Record<RerankFeature, number> {
-  const { segment, tool } = candidate;
+  const { segment, document: tool } = candidate;
   const actions = segment.actions[tool];
   const groups = actions?.groups ?? [];
   const agree = groups.length > 0 && shareAny(groups, context.intent.explicit);
@@ -65,7 +67,7 @@ export function rerankFeatures(candidate: ScoredTool, context: RerankContext): R
     numberAgree: known && number === context.intent.number ? 1 : 0,
     numberDisagree: known && number !== context.intent.number ? 1 : 0,
     leadCoverage: leadCoverage(segment, tool, context.concepts),
-    mention: context.mentions.get(segment.server) ?? 0,
+    mention: context.mentions.get(segment.key) ?? 0,
     shortName: (segment.nameTerms[tool]?.length ?? 0) === 1 ? 1 : 0,
   };
 }
@@ -82,7 +84,7 @@ export function rerankTools(candidates: readonly ScoredTool[], context: RerankCo
     for (const [feature, weight] of entries) sum += weight * features[feature];
     return { ...candidate, score: candidate.score * Math.exp(sum) };
   });
-  return rescored.sort((a, b) => compareScored(a.score, a.segment, a.tool, b));
+  return rescored.sort((a, b) => compareScored(a.score, a.segment, a.document, b));
 }
 
 /** The share of the query's concepts that the tool's name, title or first sentence says (a synonym counts at its weight). */
@@ -104,12 +106,12 @@ function leadCoverage(segment: ServerSegment, tool: number, concepts: readonly Q
 function inStrongField(segment: ServerSegment, tool: number, term: string): boolean {
   const postings = segment.postings.get(term);
   if (!postings) return false;
-  const { tools, frequencies } = postings;
+  const { documents, frequencies } = postings;
   let low = 0;
-  let high = tools.length - 1;
+  let high = documents.length - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    const at = tools[middle] as number;
+    const at = documents[middle] as number;
     if (at === tool) {
       const row = middle * fieldCount;
       return (frequencies[row + nameField] as number) > 0 || (frequencies[row + titleField] as number) > 0 || (frequencies[row + leadField] as number) > 0;

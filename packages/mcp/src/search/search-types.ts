@@ -1,3 +1,5 @@
+import type { QueryWeights, ScoringWeights } from "@thinktank/search";
+
 /** How much of each tool a search result carries. */
 export type SearchDetail = "name" | "desc" | "full";
 
@@ -30,36 +32,19 @@ export interface ToolSearchResult {
 export type WrapperPathResolver = (server: string, tool: string) => string;
 
 /**
- * The knobs of the ranking. The defaults were tuned on the dev half of the gold set
- * (packages/mcp/eval) and are checked on the held-out half.
+ * The knobs of the ranking: the engine's (`ScoringWeights`, `QueryWeights` of @thinktank/search)
+ * with the tool fields, and the tool-specific ones. The defaults were tuned on the dev half of the
+ * gold set (packages/mcp/eval) and are checked on the held-out half.
  */
-export interface RankingWeights {
+export interface RankingWeights extends ScoringWeights, QueryWeights {
   /** BM25F weight of each field. */
   readonly fields: Readonly<Record<FieldName, number>>;
   /** BM25F length normalisation of each field (0: none, 1: full). */
   readonly lengthNormalization: Readonly<Record<FieldName, number>>;
-  /** BM25 term-frequency saturation. */
-  readonly k1: number;
-  /** Weight of a synonym relative to the query's own word. */
-  readonly synonym: number;
-  /** Weight of words that appear only in a subordinate clause ("before you drop the table"), which sets the scene. */
-  readonly context: number;
-  /** Weight of the kind of a typed value in the query ("notes.md": file), relative to a query word. */
-  readonly entity: number;
-  /** Weight of words that appear only inside quotes (content such as a message text, not the task). */
-  readonly quoted: number;
   /** How strongly a server whose vocabulary (names, tool names, first sentences) matches the query lifts its tools (0: off). */
   readonly serverBoost: number;
   /** How strongly naming a server in the query ("... in slack", "gcloud ...") lifts its tools, scaled by how rare the name is (0: off). */
   readonly mentionBoost: number;
-  /** How much the share of the query's concepts a tool matches counts (0: off, 1: a tool matching half the concepts scores half). */
-  readonly coverage: number;
-  /** A concept counts as fully matched once it scores this share of its best possible score (lower: weak matches count more). */
-  readonly fullMatch: number;
-  /** Bonus for a tool whose name words are all asked for, relative to its score (0: off). */
-  readonly nameMatch: number;
-  /** Score multiplier for a tool whose description says it is deprecated (1: no penalty). */
-  readonly deprecated: number;
   /** How many of the keyword top are re-ranked by the second stage (0: no second stage). */
   readonly rerankDepth: number;
   /** The second stage's weight of each feature (see `rerankFeatures`): a tool's score is multiplied by e^(Σ weight × feature). */

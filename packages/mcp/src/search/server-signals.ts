@@ -1,14 +1,14 @@
-import type { QueryPlan } from "./query-plan.js";
+import { inverseDocumentFrequency, type QueryPlan, type SearchStats } from "@thinktank/search";
 import type { RankingWeights } from "./search-types.js";
+import type { ServerProfileStats } from "./server-profiles.js";
 import type { ServerSegment } from "./server-segment.js";
-import { inverseDocumentFrequency, type SearchStats } from "./search-stats.js";
 
 /**
  * How strongly the query points at each server, from 0 to 1 (1 for the best-matching server):
  * BM25 over the server profiles (names, tool names, first sentences). "what's in my outlook
  * inbox" points at the server whose tools keep saying Outlook, though its name is ms-365.
  */
-export function serverRelevance(plan: QueryPlan, stats: SearchStats, weights: RankingWeights): Map<string, number> {
+export function serverRelevance(plan: QueryPlan, stats: ServerProfileStats, weights: RankingWeights): Map<string, number> {
   const totals = new Map<string, number>();
   for (const concept of plan.concepts) {
     const best = new Map<string, number>();
@@ -39,19 +39,19 @@ export function serverRelevance(plan: QueryPlan, stats: SearchStats, weights: Ra
  * from 0 to 1: how rare the named word is among the other servers' tools. "linear" or "todoist"
  * count fully; "search" or "time", which many tools say, count little.
  */
-export function serverMentions(plan: QueryPlan, stats: SearchStats, segments: ReadonlyMap<string, ServerSegment>): Map<string, number> {
+export function serverMentions(plan: QueryPlan, stats: SearchStats, profiles: ServerProfileStats, segmentOf: (server: string) => ServerSegment | undefined): Map<string, number> {
   const mentions = new Map<string, number>();
-  const rarest = inverseDocumentFrequency(stats.toolCount, 0);
+  const rarest = inverseDocumentFrequency(stats.documentCount, 0);
   for (const concept of plan.concepts) {
     for (const alternative of concept.alternatives) {
       if (alternative.source === "synonym" || alternative.terms.length !== 1) continue;
       const term = alternative.terms[0] as string;
-      const servers = stats.serverNames.get(term);
+      const servers = profiles.serverNames.get(term);
       if (!servers) continue;
       let own = 0;
-      for (const server of servers) own += segments.get(server)?.postings.get(term)?.tools.length ?? 0;
+      for (const server of servers) own += segmentOf(server)?.postings.get(term)?.documents.length ?? 0;
       const elsewhere = Math.max(0, (stats.documentFrequency.get(term) ?? 0) - own);
-      const strength = inverseDocumentFrequency(stats.toolCount, elsewhere) / rarest;
+      const strength = inverseDocumentFrequency(stats.documentCount, elsewhere) / rarest;
       for (const server of servers) mentions.set(server, Math.max(mentions.get(server) ?? 0, strength));
     }
   }

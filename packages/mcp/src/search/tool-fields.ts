@@ -1,8 +1,6 @@
+import { splitChunks, splitDescription, type TextAnalyzer } from "@thinktank/search";
 import type { CatalogServer, CatalogTool } from "../catalog/catalog-types.js";
-import { splitDescription } from "./describe-tool.js";
-import { splitChunks } from "./split-words.js";
 import type { FieldName } from "./search-types.js";
-import type { TextAnalyzer } from "./text-analyzer.js";
 
 /** Words in package and server names that say nothing about what the server does. */
 const genericServerWords = new Set(["mcp", "server", "servers", "modelcontextprotocol", "official", "npm", "io", "com", "dev", "js", "ai"]);

@@ -1,25 +1,28 @@
 import { createHash } from "node:crypto";
 import { ThinktankError } from "@thinktank/core";
+import {
+  compareScored,
+  defaultPhraseHints,
+  defaultSynonymGroups,
+  PhraseHintTable,
+  planQuery,
+  SegmentedIndex,
+  SynonymTable,
+  TextAnalyzer,
+  type PhraseHint,
+  type TextAnalyzerOptions,
+} from "@thinktank/search";
 import type { CatalogServer } from "../catalog/catalog-types.js";
 import { ActionVocabulary } from "./action-vocabulary.js";
 import { defaultActionGroups, type ActionGroup } from "./default-actions.js";
 import { defaultRankingWeights } from "./default-ranking-weights.js";
-import { defaultSynonymGroups } from "./default-synonyms.js";
 import { defaultWrapperPath } from "./default-wrapper-path.js";
-import { defaultPhraseHints, type PhraseHint } from "./default-phrase-hints.js";
-import { PhraseHintTable } from "./phrase-hints.js";
 import { presentResults } from "./present-results.js";
-import { planQuery } from "./query-plan.js";
-import { intentProfile, rerankFeatures, rerankTools, type RerankContext } from "./rerank-tools.js";
-import { gatherPostings, layoutTools, prepareQuery, scoreTools, ScoringScratch, SegmentWeights, type TermPostings, type ToolLayout } from "./score-tools.js";
-import { TopTools, type ScoredTool } from "./top-tools.js";
-import { CollectionStats } from "./collection-stats.js";
-import type { SearchStats } from "./search-stats.js";
-import { rerankFeatureNames, searchDetails, type RankingWeights, type RerankFeature, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
+import { intentProfile, rerankFeatures, rerankTools, type RerankContext, type ScoredTool } from "./rerank-tools.js";
+import { fieldNames, rerankFeatureNames, searchDetails, type RankingWeights, type RerankFeature, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
+import { ServerProfiles } from "./server-profiles.js";
 import { buildServerSegment, type ServerSegment } from "./server-segment.js";
 import { serverMentions, serverRelevance } from "./server-signals.js";
-import { SynonymTable } from "./synonym-table.js";
-import { TextAnalyzer, type TextAnalyzerOptions } from "./text-analyzer.js";
 
 export interface ToolSearchIndexOptions {
   /** Results when a search names no limit (config.search.default_limit). @default 10 */
@@ -73,18 +76,9 @@ export class ToolSearchIndex {
   readonly #defaultLimit: number;
   readonly #maxLimit: number;
   readonly #wrapperPath: WrapperPathResolver;
-  readonly #segments = new Map<string, ServerSegment>();
-  readonly #collection = new CollectionStats();
-  readonly #termWeights = new Map<string, { version: number; weights: SegmentWeights }>();
-  /** The average field lengths the cached term weights were computed with. */
-  #referenceAverages: Float64Array | undefined;
-  readonly #scratch = new ScoringScratch();
-  /** All servers' tools in one numbering; rebuilt on the next search after a change. */
-  #layout: ToolLayout | undefined;
-  /** Per term, its postings over the whole layout (gathered on first use, dropped on any change). */
-  readonly #globalPostings = new Map<string, TermPostings | null>();
-  /** Bumped when the average field lengths drift, so cached term weights are recomputed. */
-  #version = 0;
+  /** The engine: one segment per server, keyed by the server's name. */
+  readonly #engine: SegmentedIndex<ServerSegment>;
+  readonly #profiles = new ServerProfiles();
 
   constructor(options: ToolSearchIndexOptions = {}) {
     this.#defaultLimit = positiveInteger(options.defaultLimit ?? 10, "defaultLimit");
@@ -95,11 +89,12 @@ export class ToolSearchIndex {
     this.#synonyms = new SynonymTable(options.synonyms ?? defaultSynonymGroups, this.#analyzer);
     this.#actions = new ActionVocabulary(options.actions ?? defaultActionGroups, this.#analyzer);
     this.#phrases = new PhraseHintTable(options.phraseHints ?? defaultPhraseHints, this.#analyzer);
+    this.#engine = new SegmentedIndex<ServerSegment>({ fields: fieldNames, weights: this.#weights });
   }
 
   /** Number of tools indexed. */
   get toolCount(): number {
-    return this.#collection.toolCount;
+    return this.#engine.documentCount;
   }
 
   /** The most results one search returns. */
@@ -116,19 +111,19 @@ export class ToolSearchIndex {
   listTools(server?: string): { server: string; name: string }[] {
     if (server !== undefined) this.#segmentOf(server);
     const servers = server === undefined ? this.serverNames() : [server];
-    return servers.flatMap((name) => (this.#segments.get(name)?.tools ?? []).map((tool) => ({ server: name, name: tool.name })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+    return servers.flatMap((name) => (this.#engine.segment(name)?.tools ?? []).map((tool) => ({ server: name, name: tool.name })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
   }
 
   /** One tool at the given detail (score 0), or undefined when it is not indexed. */
   describeTool(server: string, name: string, detail: ToolSearchOptions["detail"] = "name"): ToolSearchResult | undefined {
-    const segment = this.#segments.get(server);
-    const tool = segment?.tools.findIndex((candidate) => candidate.name === name) ?? -1;
-    return segment && tool >= 0 ? presentResults([{ segment, tool, score: 0 }], detail ?? "name", this.#wrapperPath)[0] : undefined;
+    const segment = this.#engine.segment(server);
+    const document = segment?.tools.findIndex((candidate) => candidate.name === name) ?? -1;
+    return segment && document >= 0 ? presentResults([{ segment, document, score: 0 }], detail ?? "name", this.#wrapperPath)[0] : undefined;
   }
 
   /** A tool as plain text (name, title, description), e.g. for embedding; undefined when not indexed. */
   toolText(server: string, name: string): string | undefined {
-    const tool = this.#segments.get(server)?.tools.find((candidate) => candidate.name === name);
+    const tool = this.#engine.segment(server)?.tools.find((candidate) => candidate.name === name);
     if (!tool) return undefined;
     const title = typeof tool.title === "string" ? `${tool.title}\n` : "";
     return `${server} ${tool.name}\n${title}${(tool.description ?? "").slice(0, 1000)}`;
@@ -136,27 +131,25 @@ export class ToolSearchIndex {
 
   /** Names of the indexed servers, sorted. */
   serverNames(): string[] {
-    return [...this.#segments.keys()].sort();
+    return this.#engine.segments().map((segment) => segment.key).sort();
   }
 
   /** Indexes a server, replacing its previous tool list. Returns false (and does nothing) when the list is unchanged. */
   setServer(server: CatalogServer): boolean {
     const fingerprint = fingerprintOf(server);
-    const previous = this.#segments.get(server.server);
-    if (previous?.fingerprint === fingerprint) return false;
+    if (this.#engine.segment(server.server)?.fingerprint === fingerprint) return false;
     const segment = buildServerSegment(server, fingerprint, this.#analyzer, this.#actions);
-    if (previous) this.#account(previous, -1);
-    this.#segments.set(server.server, segment);
-    this.#account(segment, 1);
+    const previous = this.#engine.put(segment);
+    if (previous) this.#profiles.remove(previous);
+    this.#profiles.add(segment);
     return true;
   }
 
   /** Drops a server's tools; false when it was not indexed. */
   removeServer(name: string): boolean {
-    const segment = this.#segments.get(name);
+    const segment = this.#engine.remove(name);
     if (!segment) return false;
-    this.#account(segment, -1);
-    this.#segments.delete(name);
+    this.#profiles.remove(segment);
     return true;
   }
 
@@ -171,7 +164,7 @@ export class ToolSearchIndex {
       }
     }
     for (const server of servers) {
-      const existed = this.#segments.has(server.server);
+      const existed = this.#engine.segment(server.server) !== undefined;
       const changed = this.setServer(server);
       (changed ? (existed ? report.updated : report.added) : report.unchanged).push(server.server);
     }
@@ -189,12 +182,12 @@ export class ToolSearchIndex {
     }
     const limit = this.effectiveLimit(options.limit);
     if (typeof query !== "string") throw new ThinktankError("VALIDATION_FAILED", `query must be a string; got ${typeof query}`);
-    const segments = options.server === undefined ? [...this.#segments.values()] : [this.#segmentOf(options.server)];
+    const segments = options.server === undefined ? this.#engine.segments() : [this.#segmentOf(options.server)];
     if (query.trim() === "") {
       if (options.server === undefined) throw new ThinktankError("VALIDATION_FAILED", "query is empty: say what the tool should do, or pass a server to list its tools");
-      const top = new TopTools(limit);
-      for (const segment of segments) segment.tools.forEach((_, tool) => top.offer(segment, tool, 0));
-      return presentResults(top.results(), detail, this.#wrapperPath);
+      // A server's tools by name: the order equal scores take.
+      const listed = segments.flatMap((segment) => segment.tools.map((_, document): ScoredTool => ({ segment, document, score: 0 })));
+      return presentResults(listed.sort((a, b) => compareScored(a.score, a.segment, a.document, b)).slice(0, limit), detail, this.#wrapperPath);
     }
     const found = this.#keywordTop(query, segments, options.server === undefined, Math.max(limit, this.#weights.rerankDepth));
     if (!found) return [];
@@ -208,14 +201,14 @@ export class ToolSearchIndex {
    * the ranking (eval/tune-weights.ts) and for seeing why a tool ranks where it does.
    */
   explain(query: string, options: { readonly server?: string; readonly depth?: number } = {}): RankingExplanation[] {
-    const segments = options.server === undefined ? [...this.#segments.values()] : [this.#segmentOf(options.server)];
+    const segments = options.server === undefined ? this.#engine.segments() : [this.#segmentOf(options.server)];
     const found = query.trim() === "" ? undefined : this.#keywordTop(query, segments, options.server === undefined, options.depth ?? Math.max(1, this.#weights.rerankDepth));
     if (!found) return [];
     const explained = found.candidates.map((candidate) => {
       const features = rerankFeatures(candidate, found.context);
       let sum = 0;
       if (this.#weights.rerankDepth > 0) for (const feature of rerankFeatureNames) sum += this.#weights.rerank[feature] * features[feature];
-      return { server: candidate.segment.server, name: candidate.segment.tools[candidate.tool]?.name ?? "", keywordScore: candidate.score, features, score: candidate.score * Math.exp(sum) };
+      return { server: candidate.segment.key, name: candidate.segment.tools[candidate.document]?.name ?? "", keywordScore: candidate.score, features, score: candidate.score * Math.exp(sum) };
     });
     return explained.sort((a, b) => b.score - a.score);
   }
@@ -227,73 +220,25 @@ export class ToolSearchIndex {
       synonyms: this.#synonyms,
       phrases: this.#phrases,
       weights: this.#weights,
-      isKnownTerm: (term) => this.#collection.has(term),
+      isKnownTerm: (term) => this.#engine.has(term),
     });
     if (plan.concepts.length === 0) return undefined;
-    const stats = this.#collection.snapshot();
-    this.#checkDrift(stats);
-    const relevance = serverRelevance(plan, stats, this.#weights);
-    const mentions = serverMentions(plan, stats, this.#segments);
-    const prepared = prepareQuery(plan, stats, this.#weights);
-    const layout = global ? (this.#layout ??= layoutTools([...this.#segments.values()])) : layoutTools(segments);
-    const top = new TopTools(depth);
-    scoreTools(
-      prepared,
-      layout,
-      (term) => {
-        if (!global) return gatherPostings(term, layout, segments, (segment) => this.#termWeightsOf(segment));
-        let postings = this.#globalPostings.get(term);
-        if (postings === undefined) {
-          postings = gatherPostings(term, layout, this.#collection.segmentsWith(term) ?? [], (segment) => this.#termWeightsOf(segment)) ?? null;
-          this.#globalPostings.set(term, postings);
-        }
-        return postings ?? undefined;
-      },
-      (segment) => (1 + this.#weights.serverBoost * (relevance.get(segment.server) ?? 0)) * (1 + this.#weights.mentionBoost * (mentions.get(segment.server) ?? 0)),
-      this.#weights,
-      this.#scratch,
-      top,
-    );
-    return { candidates: top.results(), context: { intent: intentProfile(plan.intent, this.#actions), concepts: plan.concepts, mentions } };
+    const profiles = this.#profiles.snapshot();
+    const relevance = serverRelevance(plan, profiles, this.#weights);
+    const mentions = serverMentions(plan, this.#engine.stats(), profiles, (server) => this.#engine.segment(server));
+    const candidates = this.#engine.top(plan, {
+      depth,
+      ...(global ? {} : { within: segments }),
+      segmentFactor: (segment) => (1 + this.#weights.serverBoost * (relevance.get(segment.key) ?? 0)) * (1 + this.#weights.mentionBoost * (mentions.get(segment.key) ?? 0)),
+    });
+    return { candidates, context: { intent: intentProfile(plan.intent, this.#actions), concepts: plan.concepts, mentions } };
   }
 
   #segmentOf(server: string): ServerSegment {
-    const segment = this.#segments.get(server);
+    const segment = this.#engine.segment(server);
     if (segment) return segment;
     const known = this.serverNames();
     throw new ThinktankError("MCP_SERVER_NOT_FOUND", `unknown server '${server}'; known servers: ${known.join(", ") || "(none)"}`, { details: { server, known } });
-  }
-
-  /**
-   * The segment's cached term weights. They depend on the average field lengths, which barely move
-   * when one server of many changes; they are recomputed (lazily, per server) only once an average
-   * drifts more than 5% from the one they were computed with.
-   */
-  #termWeightsOf(segment: ServerSegment): SegmentWeights {
-    const cached = this.#termWeights.get(segment.server);
-    if (cached?.version === this.#version) return cached.weights;
-    const weights = new SegmentWeights(segment, this.#referenceAverages as Float64Array, this.#weights);
-    this.#termWeights.set(segment.server, { version: this.#version, weights });
-    return weights;
-  }
-
-  #checkDrift(stats: SearchStats): void {
-    const reference = this.#referenceAverages;
-    const drifted = !reference || stats.averageFieldLengths.some((average, f) => Math.abs(average - (reference[f] as number)) > 0.05 * Math.max(average, 1e-9));
-    if (drifted) {
-      this.#referenceAverages = Float64Array.from(stats.averageFieldLengths);
-      this.#version++;
-      this.#globalPostings.clear();
-    }
-  }
-
-  /** Adds (sign 1) or subtracts (sign -1) a segment's share of the collection, dropping what depended on it. */
-  #account(segment: ServerSegment, sign: 1 | -1): void {
-    this.#termWeights.delete(segment.server);
-    this.#layout = undefined;
-    this.#globalPostings.clear();
-    if (sign > 0) this.#collection.add(segment);
-    else this.#collection.remove(segment);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { QueryEntity } from "./query-entities.js";
-import { splitChunks } from "./split-words.js";
+import { splitChunks } from "../text/split-words.js";
 
 /** The words of a query, in order, with what the plan needs to know about each. */
 export interface QueryWords {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitDescription, summarizeDescription } from "./describe-tool.js";
+import { splitDescription, summarizeDescription } from "./summarize-description.js";
 
 describe("splitDescription", () => {
   it("takes the first sentence as the lead", () => {

@@ -1,5 +1,5 @@
 import type { PhraseHint } from "./default-phrase-hints.js";
-import type { TextAnalyzer } from "./text-analyzer.js";
+import type { TextAnalyzer } from "../text/text-analyzer.js";
 
 /** A phrase found in a query: where it is, and its hints as analyzed terms. */
 export interface PhraseMatch {

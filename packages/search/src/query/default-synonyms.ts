@@ -1,8 +1,9 @@
 /**
  * Groups of words and phrases that users and tool authors use for the same thing. A query word
  * found in a group also searches for the group's other members, at a lower weight than the word
- * itself (see `RankingWeights.synonym`). Only common verbs and nouns of tool vocabularies belong
- * here: no server-specific or tool-specific entries.
+ * itself (see `QueryWeights.synonym`). Tuned on the tool gold sets (packages/mcp/eval), so a change
+ * here moves `npm run eval:tools`. Only common verbs and nouns belong here: no server-, tool- or
+ * skill-specific entries (a user of the engine adds its own groups beside these).
  */
 export const defaultSynonymGroups: readonly (readonly string[])[] = [
   // verbs

@@ -1,4 +1,4 @@
-/** Turns texts into vectors whose cosine similarity reflects meaning (the optional semantic stage of tool search). */
+/** Turns texts into vectors whose cosine similarity reflects meaning (the optional semantic stage of a search). */
 export interface Embedder {
   /** One vector per text, in the same order; rejects when the provider fails. */
   embed(texts: readonly string[]): Promise<number[][]>;

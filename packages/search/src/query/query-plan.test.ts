@@ -4,7 +4,7 @@ import { defaultPhraseHints } from "./default-phrase-hints.js";
 import { PhraseHintTable } from "./phrase-hints.js";
 import { planQuery } from "./query-plan.js";
 import { SynonymTable } from "./synonym-table.js";
-import { TextAnalyzer } from "./text-analyzer.js";
+import { TextAnalyzer } from "../text/text-analyzer.js";
 
 const analyzer = new TextAnalyzer();
 const synonyms = new SynonymTable(defaultSynonymGroups, analyzer);

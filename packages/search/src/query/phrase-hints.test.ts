@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PhraseHintTable } from "./phrase-hints.js";
-import { TextAnalyzer } from "./text-analyzer.js";
+import { TextAnalyzer } from "../text/text-analyzer.js";
 
 const analyzer = new TextAnalyzer();
 const table = new PhraseHintTable(

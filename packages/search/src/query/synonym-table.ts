@@ -1,4 +1,4 @@
-import type { TextAnalyzer } from "./text-analyzer.js";
+import type { TextAnalyzer } from "../text/text-analyzer.js";
 
 /** A synonym found in a query: `terms` may be searched for query positions `start` to `end` (exclusive). */
 export interface SynonymExpansion {

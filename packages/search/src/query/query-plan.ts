@@ -1,9 +1,9 @@
-import { looksPlural } from "./action-vocabulary.js";
+import { looksPlural } from "../text/looks-plural.js";
 import type { PhraseHintTable } from "./phrase-hints.js";
 import { findEntities } from "./query-entities.js";
 import { queryWords } from "./query-words.js";
 import type { SynonymTable } from "./synonym-table.js";
-import type { TextAnalyzer } from "./text-analyzer.js";
+import type { TextAnalyzer } from "../text/text-analyzer.js";
 
 /**
  * One way to match a concept: all of `terms` (their scores add up), scaled by `weight`.
@@ -47,12 +47,24 @@ type MutableConcept = { term: string; alternatives: QueryAlternative[] };
 /** First words that make a query a question. */
 const questionStarts = new Set(["what", "what's", "whats", "which", "who", "who's", "whose", "how", "how's", "is", "are", "was", "were", "does", "do", "did", "has", "have", "when", "where", "why"]);
 
+/** The weights of a plan's alternatives, relative to a word of the query (1). */
+export interface QueryWeights {
+  /** A synonym of a query word, or a phrase's hint. */
+  readonly synonym: number;
+  /** Words that appear only inside quotes (content such as a message text, not the task). */
+  readonly quoted: number;
+  /** Words that appear only in a subordinate clause ("before you drop the table"), which sets the scene. */
+  readonly context: number;
+  /** The kind of a typed value in the query ("notes.md": file). */
+  readonly entity: number;
+}
+
 /** What `planQuery` works with. */
 export interface QueryPlanContext {
   readonly analyzer: TextAnalyzer;
   readonly synonyms: SynonymTable;
   readonly phrases: PhraseHintTable;
-  readonly weights: { readonly synonym: number; readonly quoted: number; readonly context: number; readonly entity: number };
+  readonly weights: QueryWeights;
   /** Whether the index has a term at all (compounds are only tried when it does). */
   readonly isKnownTerm: (term: string) => boolean;
 }
