@@ -65,4 +65,41 @@ describe.skipIf(!url)("Postgres threads backend", () => {
     const state = (await server.app.inject({ method: "GET", url: `/threads/${thread.thread_id}/state` })).json() as { values: { messages: unknown[] } };
     expect(state.values.messages).toHaveLength(2);
   });
+
+  it("answers thread, run and checkpoint ids with a NUL byte with 4xx, never reaching Postgres (which fails on a NUL in text)", async () => {
+    const thread = (await server.app.inject({ method: "POST", url: "/threads", payload: {} })).json() as { thread_id: string };
+    const on = `/threads/${thread.thread_id}`;
+    const nul = "x\u0000y";
+    const requests = [
+      { method: "GET" as const, url: "/threads/x%00y" },
+      { method: "POST" as const, url: "/threads/x%00y/runs", payload: { assistant_id: "lead_agent", if_not_exists: "create" } },
+      { method: "POST" as const, url: "/threads/search", payload: { ids: [nul] } },
+      { method: "GET" as const, url: `${on}/runs/x%00y` },
+      { method: "POST" as const, url: `${on}/runs/x%00y/cancel` },
+      { method: "GET" as const, url: "/runs/x%00y/stream" },
+      { method: "GET" as const, url: `${on}/state/x%00y` },
+      { method: "POST" as const, url: `${on}/state/checkpoint`, payload: { checkpoint: { checkpoint_id: nul } } },
+      { method: "POST" as const, url: `${on}/history`, payload: { before: nul } },
+      { method: "POST" as const, url: `${on}/state`, payload: { values: {}, checkpoint_id: nul } },
+      { method: "POST" as const, url: `${on}/runs/wait`, payload: { assistant_id: "lead_agent", checkpoint_id: nul } },
+    ];
+    const answers: [number, string][] = [];
+    for (const request of requests) {
+      const answer = await server.app.inject(request);
+      answers.push([answer.statusCode, (answer.json() as { code: string }).code]);
+    }
+    expect(answers).toEqual([
+      [400, "VALIDATION_FAILED"],
+      [400, "VALIDATION_FAILED"],
+      [400, "VALIDATION_FAILED"],
+      [404, "RUN_NOT_FOUND"],
+      [404, "RUN_NOT_FOUND"],
+      [404, "RUN_NOT_FOUND"],
+      [404, "NOT_FOUND"],
+      [404, "NOT_FOUND"],
+      [404, "NOT_FOUND"],
+      [404, "NOT_FOUND"],
+      [404, "NOT_FOUND"],
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ import type { Config } from "@thinktank/core";
 import { ThinktankError } from "@thinktank/core";
 import { resolveAssistantId } from "../assistants/lead-assistant.js";
 import type { JsonObject, MultitaskStrategy, RunRecord, RunStatus, ThreadRecord } from "../persistence/agent-records.js";
+import { isUuid } from "../persistence/is-uuid.js";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import type { RequestContext, RequestInfo } from "../request/request-context.js";
 import { threadFolders } from "../request/thread-folders.js";
@@ -52,6 +53,8 @@ export class RunManager {
   async create(threadId: string | undefined, request: RunRequest): Promise<{ run: RunRecord; temporary: boolean }> {
     // The id rule first: nothing is read or stored for an id that POST /threads would refuse.
     if (threadId !== undefined) checkThreadId(threadId);
+    const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
+    if (checkpointId && !isUuid(checkpointId)) throw new ThinktankError("NOT_FOUND", `no checkpoint ${JSON.stringify(checkpointId)}`);
     const assistantId = resolveAssistantId(request.assistant_id);
     const threads = this.#options.threads;
     const temporary = threadId === undefined && (request.on_completion ?? "delete") === "delete";
@@ -97,13 +100,13 @@ export class RunManager {
 
   async get(threadId: string, runId: string): Promise<RunRecord> {
     checkThreadId(threadId);
-    const run = await this.#options.store.metadata.getRun(runId);
+    const run = await this.#record(runId);
     if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
     return run;
   }
 
   async find(runId: string): Promise<RunRecord> {
-    const run = await this.#options.store.metadata.getRun(runId);
+    const run = await this.#record(runId);
     if (!run) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId}`);
     return run;
   }
@@ -146,7 +149,7 @@ export class RunManager {
   /** Cancels a pending or running run; `rollback` also deletes it once stopped. */
   async cancel(threadId: string, runId: string, action: "interrupt" | "rollback", wait: boolean): Promise<void> {
     checkThreadId(threadId);
-    const run = await this.#options.store.metadata.getRun(runId);
+    const run = await this.#record(runId);
     if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
     if (!this.isActive(runId)) return;
     this.#cancelActive(runId, action);
@@ -165,6 +168,11 @@ export class RunManager {
     await Promise.allSettled([...this.#tails.values()]);
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
+  }
+
+  /** Run ids are UUIDs this server made: any other id names no run and never reaches the store. */
+  async #record(runId: string): Promise<RunRecord | undefined> {
+    return isUuid(runId) ? this.#options.store.metadata.getRun(runId) : undefined;
   }
 
   #cancelActive(runId: string, action: "interrupt" | "rollback"): void {

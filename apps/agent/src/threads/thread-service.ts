@@ -4,6 +4,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { ThinktankError } from "@thinktank/core";
 import { buildLeadAgentGraph, leadAgentGraphId, type LeadAgentGraph } from "../graph/build-lead-agent-graph.js";
 import type { JsonObject, ThreadRecord, ThreadSearch } from "../persistence/agent-records.js";
+import { isUuid } from "../persistence/is-uuid.js";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import { leadAssistantId } from "../assistants/lead-assistant.js";
 import { cancelledToolMessages } from "./cancelled-tool-calls.js";
@@ -87,6 +88,7 @@ export class ThreadService {
 
   async state(threadId: string, checkpoint?: { checkpoint_id?: string; checkpoint_ns?: string }): Promise<ApiThreadState> {
     await this.get(threadId);
+    checkCheckpointId(threadId, checkpoint?.checkpoint_id);
     const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId, ...checkpoint } });
     if (checkpoint?.checkpoint_id && snapshot.config?.configurable?.checkpoint_id !== checkpoint.checkpoint_id) {
       throw new ThinktankError("NOT_FOUND", `thread ${threadId} has no checkpoint ${checkpoint.checkpoint_id}`);
@@ -96,6 +98,8 @@ export class ThreadService {
 
   async history(threadId: string, options: { limit: number; before?: string; metadata?: JsonObject; checkpoint?: JsonObject }): Promise<ApiThreadState[]> {
     await this.get(threadId);
+    checkCheckpointId(threadId, options.before);
+    checkCheckpointId(threadId, options.checkpoint?.checkpoint_id);
     const states: ApiThreadState[] = [];
     const config = { configurable: { thread_id: threadId, checkpoint_ns: "", ...options.checkpoint } };
     const before = options.before ? { configurable: { thread_id: threadId, checkpoint_id: options.before } } : undefined;
@@ -109,6 +113,7 @@ export class ThreadService {
   async updateState(threadId: string, values: unknown, options: { asNode?: string; checkpointId?: string }): Promise<{ checkpoint: unknown }> {
     const thread = await this.get(threadId);
     if (thread.status === "busy") throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running; update its state when the run ends`);
+    checkCheckpointId(threadId, options.checkpointId);
     const config = { configurable: { thread_id: threadId, ...(options.checkpointId ? { checkpoint_id: options.checkpointId } : {}) } };
     const next = await this.#stateGraph.updateState(config, values, options.asNode);
     await this.refresh(threadId);
@@ -142,6 +147,13 @@ export class ThreadService {
       { values: toApiThreadState(snapshot).values, interrupts, status, error: extra.error ?? null, state_updated_at: now },
       now,
     );
+  }
+}
+
+/** Checkpoint ids are UUIDs: any other value names no checkpoint and is not looked up. */
+function checkCheckpointId(threadId: string, checkpointId: unknown): void {
+  if (checkpointId !== undefined && checkpointId !== null && checkpointId !== "" && !isUuid(checkpointId)) {
+    throw new ThinktankError("NOT_FOUND", `thread ${threadId} has no checkpoint ${JSON.stringify(checkpointId)}`);
   }
 }
 

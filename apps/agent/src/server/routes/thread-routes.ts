@@ -53,7 +53,7 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
       metadata: body.metadata ?? undefined,
       values: body.values ?? undefined,
       status: body.status ?? undefined,
-      ids: body.ids ?? undefined,
+      ids: body.ids?.map(checkThreadId) ?? undefined,
       limit: body.limit ?? 10,
       offset: body.offset ?? 0,
       sort_by: body.sort_by ?? "updated_at",
