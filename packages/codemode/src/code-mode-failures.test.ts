@@ -5,7 +5,7 @@ import http from "node:http";
 import path from "node:path";
 import { referenceStdioEntry, testServerEntry, waitFor } from "@thinktank/mcp/testing";
 import { createSandboxExecutor } from "@thinktank/sandbox";
-import { freePort } from "@thinktank/testing";
+import { freePort, processesWithMarker } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodeMode } from "./code-mode.js";
 import { codeModeFixture, sandboxTestsEnabled, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
@@ -100,6 +100,18 @@ console.log((await echo({ text: "after" })).echoed);
     expect(result).toMatchObject({ exit_code: null, error: { code: "SANDBOX_TIMEOUT" } });
     expect(result.duration_ms).toBeGreaterThanOrEqual(2000);
     expect(result.duration_ms).toBeLessThan(30_000);
+  }, 60_000);
+
+  it("a program whose signal aborts is killed with every process it started, and answers CANCELLED once they are gone", async () => {
+    const seconds = `30.${process.pid}${Date.now() % 100_000}`;
+    const controller = new AbortController();
+    const code = `import subprocess\nsubprocess.run(["sleep", "${seconds}"])\nprint("never")\n`;
+    const running = fixture.codeMode.executeCode({ code, language: "python" }, { threadId: "cancel", signal: controller.signal });
+    await waitFor("the program's sleep to start", () => processesWithMarker(`sleep\u0000${seconds}`).length > 0);
+    controller.abort();
+    const result = await running;
+    expect(processesWithMarker(`sleep\u0000${seconds}`)).toEqual([]);
+    expect(result).toMatchObject({ exit_code: null, stdout: "", error: { code: "CANCELLED" } });
   }, 60_000);
 
   it("a Python program that loops forever is stopped too", async () => {

@@ -139,7 +139,8 @@ export class CodeMode {
   /**
    * execute_code: bundles (TypeScript/JavaScript) and runs the program in the sandbox with the
    * thread's workspace, the code API and a bridge of its own. Never throws: every failure comes
-   * back in `error` (bad input, a build error, a timeout, a limit, no sandbox).
+   * back in `error` (bad input, a build error, a timeout, a limit, no sandbox). Aborting
+   * `place.signal` kills the program's process tree and answers CANCELLED once it is gone.
    */
   async executeCode(input: ExecuteCodeInput, place: ExecutionPlace = {}): Promise<ExecuteCodeResult> {
     const started = this.now();
@@ -200,6 +201,8 @@ export class CodeMode {
           bridgeConnection: (socket) => bridge.accept(socket),
           bridgeToken: bridge.token,
           timeoutMs: valid.timeoutMs,
+          // Cancelling kills the program with every process it started; its worker is never reused.
+          ...(place.signal ? { signal: place.signal } : {}),
         });
       } finally {
         place.signal?.removeEventListener("abort", stop);

@@ -49,6 +49,8 @@ export type { CreateLoggerOptions, Logger } from "./logging/create-logger.js";
 export { redactSecrets } from "./logging/redact-secrets.js";
 export { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from "./logging/secret-patterns.js";
 export { descendantsOf } from "./process/descendants-of.js";
+export { RunWork, trackRunWork } from "./process/run-work.js";
+export type { RunWorkConfig } from "./process/run-work.js";
 export { writeFileDurably } from "./store/write-file-durably.js";
 export { reportListening, isServiceReadyMessage } from "./process/service-ready.js";
 export type { ServiceReadyMessage } from "./process/service-ready.js";

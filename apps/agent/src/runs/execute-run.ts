@@ -1,12 +1,11 @@
 import { Command } from "@langchain/langgraph";
-import { isThinktankError } from "@thinktank/core";
+import { isThinktankError, RunWork } from "@thinktank/core";
 import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
 import type { RunRecord, RunStatus } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import type { RequestContext } from "../request/request-context.js";
 import type { RunEventLog } from "./run-event-log.js";
 import type { RunRequest } from "./run-request.js";
-import { RunWork } from "./run-work.js";
 import { StreamEventMapper, type ApiStreamMode } from "./stream-event-mapper.js";
 
 export interface RunOutcome {

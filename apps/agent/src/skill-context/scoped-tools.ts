@@ -1,4 +1,5 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
+import { trackRunWork } from "@thinktank/core";
 import { loadManagedTools, type McpManager } from "@thinktank/mcp";
 import type { ScriptToolRunner } from "./script-tool-runner.js";
 import type { McpToolReference, ScopedToolReference, ScriptToolReference } from "./skill-context-spec.js";
@@ -68,7 +69,8 @@ function scriptTool(reference: ScriptToolReference, runner: ScriptToolRunner, op
   return tool(
     async (args: unknown, config) => {
       const signal = (config as { signal?: AbortSignal } | undefined)?.signal;
-      const response = await runner.run(definition, args, { source: "agent", threadId: options.threadId, runId: options.runId, ...(signal ? { signal } : {}) });
+      // The run's signal kills the script's process tree; a cancelled run waits for that (and the log record).
+      const response = await trackRunWork(config, runner.run(definition, args, { source: "agent", threadId: options.threadId, runId: options.runId, ...(signal ? { signal } : {}) }));
       if (response.status === "error") throw new Error(`${response.error.code}: ${response.error.message}`);
       return JSON.stringify(response.data);
     },

@@ -1,8 +1,8 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
+import { trackRunWork } from "@thinktank/core";
 import type { SandboxExecutor, SandboxMount, SandboxResult } from "@thinktank/sandbox";
 import type { SkillsSnapshot } from "@thinktank/skills";
-import { trackRunWork } from "../runs/run-work.js";
 import { withCodedErrors } from "./tool-failure.js";
 import type { VirtualFileSystem } from "./virtual-file-system.js";
 

@@ -1,5 +1,5 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
-import { isThinktankError } from "@thinktank/core";
+import { isThinktankError, trackRunWork } from "@thinktank/core";
 import { z } from "zod";
 import type { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
@@ -26,7 +26,8 @@ export function createCodeModeTools(codeMode: CodeMode, place: ExecutionPlace): 
   const executeCode = tool(
     async (input, config) => {
       const signal = (config as { signal?: AbortSignal } | undefined)?.signal ?? place.signal;
-      const result = await codeMode.executeCode(executeInput(input), { ...place, ...(signal ? { signal } : {}) });
+      // The run's signal kills the program; the run waits for the kill (trackRunWork) before it counts as ended.
+      const result = await trackRunWork(config, codeMode.executeCode(executeInput(input), { ...place, ...(signal ? { signal } : {}) }));
       return JSON.stringify(result);
     },
     { name: specs.executeCode.name, description: specs.executeCode.description, schema: z.object(specs.executeCode.shape) },

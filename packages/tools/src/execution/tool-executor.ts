@@ -105,6 +105,8 @@ export class ToolExecutor {
   }
 
   private async execute(tool: RunnableTool, args: unknown, options: InvokeOptions): Promise<ToolResponse> {
+    // Cancelled while waiting its turn (ToolScheduler) or before the call came: start nothing.
+    if (options.signal?.aborted) return toolFailure("CANCELLED", `the call to '${tool.name}' was cancelled before its script started`);
     if (args === null || typeof args !== "object" || Array.isArray(args)) {
       return toolFailure("TOOL_INVALID_ARGUMENTS", `the arguments of '${tool.name}' must be a JSON object, got ${Array.isArray(args) ? "a list" : args === null ? "null" : typeof args}`);
     }

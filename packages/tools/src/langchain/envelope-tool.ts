@@ -1,6 +1,7 @@
 import type { CallbackManagerForToolRun } from "@langchain/core/callbacks/manager";
 import { DynamicStructuredTool, StructuredTool } from "@langchain/core/tools";
 import type { StructuredToolCallInput, ToolReturnType, ToolRunnableConfig } from "@langchain/core/tools";
+import { trackRunWork } from "@thinktank/core";
 import type { ToolResponse } from "../tool-response.js";
 
 export interface EnvelopeToolFields {
@@ -17,7 +18,9 @@ export interface EnvelopeToolFields {
  * tool's own schema, but LangChain does not check calls against it: it would throw on a mismatch
  * before the tools library could log the call and answer TOOL_INVALID_ARGUMENTS in the envelope.
  * So every call goes through a twin with an accept-anything schema, which still formats the
- * ToolMessage (tool_call_id), runs callbacks and honours the run's abort signal.
+ * ToolMessage (tool_call_id), runs callbacks and honours the run's abort signal: `run` gets it in
+ * `config.signal` (the executor kills the script's process tree), and the call is tracked as the
+ * run's work, so a cancelled run ends only once the script is gone and its call is logged.
  */
 export class EnvelopeTool extends StructuredTool {
   name: string;
@@ -43,6 +46,6 @@ export class EnvelopeTool extends StructuredTool {
   }
 
   protected async _call(args: unknown, _runManager?: CallbackManagerForToolRun, config?: ToolRunnableConfig): Promise<string> {
-    return JSON.stringify(await this.fields.run(args, config));
+    return JSON.stringify(await trackRunWork(config, this.fields.run(args, config)));
   }
 }
