@@ -34,3 +34,9 @@ export { toSkillJson, toSkillSummaryJson, skillJsonSchema, skillSummaryJsonSchem
 export type { SkillJson, SkillSummaryJson } from "./skill-json.js";
 export { createSkillsService } from "./create-skills-service.js";
 export type { CreateSkillsServiceOptions } from "./create-skills-service.js";
+export { SkillSearchIndex } from "./search/skill-search-index.js";
+export type { SkillSearchHit, SkillSearchIndexOptions } from "./search/skill-search-index.js";
+export { CommandSearchIndex } from "./search/command-search-index.js";
+export type { SearchableCommand, CommandSearchHit } from "./search/command-search-index.js";
+export type { EntrySearchOptions } from "./search/entry-index.js";
+export { defaultSkillSearchWeights, skillSearchFields } from "./search/skill-search-weights.js";

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "@thinktank/core";
 import { checkSkillFrontmatter } from "./check-skill-frontmatter.js";
+import { skillOutline } from "./search/skill-outline.js";
 import type { ParsedSkill, SkillProblem, SkillSource } from "./skill-types.js";
 
 export type ReadSkillResult = { ok: true; skill: ParsedSkill } | { ok: false; problem: SkillProblem };
@@ -78,6 +79,7 @@ export function parseSkill(
       whenToUse: fields.whenToUse,
       model: fields.model,
       frontmatter: parsed.data,
+      outline: skillOutline(parsed.body),
       warnings: issues.map((issue) => issue.message),
     },
   };

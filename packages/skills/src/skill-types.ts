@@ -50,6 +50,8 @@ export interface ParsedSkill {
   readonly model: string | undefined;
   /** Every frontmatter field exactly as parsed, known or not. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
+  /** The body's first paragraph and headings as plain text, bounded (what skill search reads of the body; see skillOutline). */
+  readonly outline?: string;
   /** Spec violations that did not stop the skill from loading. */
   readonly warnings: readonly string[];
 }

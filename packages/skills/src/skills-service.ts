@@ -5,6 +5,7 @@ import { ThinktankError, defaultArchiveLimits } from "@thinktank/core";
 import type { ArchiveLimits } from "@thinktank/core";
 import { findSkill } from "./find-skill.js";
 import { installSkill } from "./install-skill.js";
+import type { SkillSearchHit } from "./search/skill-search-index.js";
 import type { Skill } from "./skill-types.js";
 import type { SkillSettingsReader, SkillsSnapshot, SkillsSnapshotter } from "./skills-snapshotter.js";
 import type { SkillPackageSource } from "./unpack-skill-package.js";
@@ -54,6 +55,11 @@ export class SkillsService {
 
   list(): Promise<SkillsSnapshot> {
     return this.snapshotter.snapshot();
+  }
+
+  /** The skills the model may use that best match `query`, best first (see SkillSearchIndex). */
+  async search(query: string, options: { readonly limit?: number } = {}): Promise<SkillSearchHit[]> {
+    return (await this.snapshotter.snapshot()).search.search(query, options);
   }
 
   /** One skill by identity or name; `category` settles a name used in several categories. */

@@ -3,6 +3,7 @@ import { mergeSkillLists } from "./merge-skill-lists.js";
 import { renderSkillSystem } from "./render-skill-system.js";
 import { resolveSkillPath } from "./resolve-skill-path.js";
 import type { ResolvedSkillPath } from "./resolve-skill-path.js";
+import { SkillSearchIndex } from "./search/skill-search-index.js";
 import { SkillSourceIndex } from "./skill-source-index.js";
 import type { ParsedSkill, Skill, SkillProblem, SkillSettingsDocument, SkillSource } from "./skill-types.js";
 
@@ -19,6 +20,8 @@ export interface SkillsSnapshot {
   readonly problems: readonly SkillProblem[];
   /** The `<skill_system>` prompt section ("" when no skill is available). */
   readonly promptSection: string;
+  /** Search over the skills `promptSection` lists (enabled, model-invocable); indexed on its first search. */
+  readonly search: SkillSearchIndex;
   /** Increases by one each time the snapshot is rebuilt. */
   readonly version: number;
   /** The extensions_config.json revision it was built from, and its ETag (for If-Match) when the reader gives one. */
@@ -182,6 +185,7 @@ export class SkillsSnapshotter {
       skills: Object.freeze(applied.skills.map((skill) => Object.freeze(skill))),
       problems: Object.freeze(problems),
       promptSection: renderSkillSystem(applied.skills, { containerPath: this.containerPath }),
+      search: new SkillSearchIndex(applied.skills),
       version: (this.current?.version ?? 0) + 1,
       revision: settings.revision,
       etag: settings.etag,

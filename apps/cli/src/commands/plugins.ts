@@ -1,6 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ExtensionsStore, archiveLimitsFromConfig, loadConfig } from "@thinktank/core";
+import { ExtensionsStore, archiveLimitsFromConfig, loadConfig, type Config } from "@thinktank/core";
 import { PluginManager, describeProblem } from "@thinktank/plugins";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
@@ -21,10 +21,14 @@ function parse(args: string[]) {
 }
 
 function managerFor(io: CliIo): PluginManager {
-  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  return pluginManagerFor(loadConfig({ env: io.env, cwd: io.cwd }));
+}
+
+/** The plugin manager over config's plugins folder and store, without watchers (a CLI run is short). */
+export function pluginManagerFor(config: Config, store: ExtensionsStore = new ExtensionsStore(config.extensions_config)): PluginManager {
   return new PluginManager({
     pluginsDir: config.plugins.path,
-    store: new ExtensionsStore(config.extensions_config),
+    store,
     env: config.env,
     stdioServers: config.plugins.stdio_servers,
     containerPath: config.skills.container_path,

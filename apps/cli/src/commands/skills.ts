@@ -1,14 +1,17 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ExtensionsStore, archiveLimitsFromConfig, loadConfig } from "@thinktank/core";
+import { archiveLimitsFromConfig, loadConfig } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
-import { SkillsService, SkillsSnapshotter, defaultSkillSources, loadSkills, toSkillJson, validateSkillPackage } from "@thinktank/skills";
+import { toSkillJson, validateSkillPackage } from "@thinktank/skills";
 import type { CliCommand, CliIo } from "../cli-command.js";
+import { runSkillsSearch } from "./skills-search.js";
+import { withSkillsService } from "./skills-service-for.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 
-/** `thinktank skills list|validate|install`: the same library and rules as the gateway's /api/skills. */
-export const skillsCommand: CliCommand = createSubcommandGroup("skills", "List, validate and install Agent Skills", {
+/** `thinktank skills list|search|validate|install`: the same library and rules as the gateway's /api/skills. */
+export const skillsCommand: CliCommand = createSubcommandGroup("skills", "List, search, validate and install Agent Skills", {
   list: { usage: "skills list [--json]", run: list },
+  search: { usage: "skills search QUERY [--limit K] [--json] | --batch FILE.jsonl", run: runSkillsSearch },
   validate: { usage: "skills validate PATH [--json]", run: validate },
   install: { usage: "skills install PATH [--overwrite] [--json]", run: install },
 });
@@ -32,8 +35,8 @@ function configFor(io: CliIo): Config {
 async function list(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args);
   const config = configFor(io);
-  const { document } = await new ExtensionsStore(config.extensions_config).read();
-  const { skills, problems } = await loadSkills({ sources: defaultSkillSources(config.skills.path), settings: document, containerPath: config.skills.container_path });
+  // The gateway's view: public, custom and every installed plugin's skills (a disabled plugin's listed as disabled).
+  const { skills, problems } = await withSkillsService(config, (service) => service.list());
   if (parsed.json) {
     io.stdout.write(`${JSON.stringify({ skills: skills.map(toSkillJson), problems }, null, 2)}\n`);
     return 0;
@@ -69,21 +72,8 @@ async function install(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args, "a skill folder or a .skill/.zip archive", { overwrite: true });
   const { target } = parsed;
   const config = configFor(io);
-  const store = new ExtensionsStore(config.extensions_config);
-  const snapshotter = new SkillsSnapshotter({ sources: defaultSkillSources(config.skills.path), settings: store, containerPath: config.skills.container_path, watch: false });
-  try {
-    const service = new SkillsService({
-      snapshotter,
-      store,
-      customRoot: path.join(config.skills.path, "custom"),
-      limits: archiveLimitsFromConfig(config),
-      containerPath: config.skills.container_path,
-    });
-    const skill = await service.install({ kind: "path", path: path.resolve(io.cwd, target) }, { overwrite: parsed.overwrite });
-    if (parsed.json) io.stdout.write(`${JSON.stringify(toSkillJson(skill), null, 2)}\n`);
-    else io.stdout.write(`installed ${skill.identity} (${skill.enabled ? "enabled" : "disabled"}) at ${skill.containerPath}\n`);
-    return 0;
-  } finally {
-    snapshotter.close();
-  }
+  const skill = await withSkillsService(config, (service) => service.install({ kind: "path", path: path.resolve(io.cwd, target) }, { overwrite: parsed.overwrite }));
+  if (parsed.json) io.stdout.write(`${JSON.stringify(toSkillJson(skill), null, 2)}\n`);
+  else io.stdout.write(`installed ${skill.identity} (${skill.enabled ? "enabled" : "disabled"}) at ${skill.containerPath}\n`);
+  return 0;
 }

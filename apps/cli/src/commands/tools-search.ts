@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { isThinktankError, loadConfig, ThinktankError } from "@thinktank/core";
+import { loadConfig, ThinktankError } from "@thinktank/core";
 import { readCatalog, searchDetails, ToolSearchIndex } from "@thinktank/mcp";
 import type { SearchDetail, ToolSearchOptions, ToolSearchResult } from "@thinktank/mcp";
 import type { CliIo } from "../cli-command.js";
+import { runJsonlBatch } from "./jsonl-batch.js";
+import { limitOption } from "./limit-option.js";
 import { usageError } from "./subcommand-group.js";
 
 /**
@@ -57,45 +59,15 @@ function readCatalogFolder(dir: string, explicit: boolean): ReturnType<typeof re
   return servers;
 }
 
-async function runBatch(index: ToolSearchIndex, file: string, defaults: ToolSearchOptions, io: CliIo): Promise<number> {
-  const text = file === "-" ? await readStream(io.stdin) : readBatchFile(path.resolve(io.cwd, file));
-  let failed = 0;
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, position) => {
-    if (line.trim() === "") return;
-    const lineNumber = position + 1;
-    try {
-      const request = parseBatchLine(line);
-      const results = index.search(request.query, { ...defaults, ...request.options });
-      io.stdout.write(`${JSON.stringify({ query: request.query, results })}\n`);
-    } catch (error) {
-      failed++;
-      const code = isThinktankError(error) ? error.code : "INTERNAL";
-      io.stdout.write(`${JSON.stringify({ line: lineNumber, error: { code, message: (error as Error).message } })}\n`);
-    }
+function runBatch(index: ToolSearchIndex, file: string, defaults: ToolSearchOptions, io: CliIo): Promise<number> {
+  return runJsonlBatch(file, io, "tools search", (record) => {
+    const request = batchRequest(record);
+    return { query: request.query, results: index.search(request.query, { ...defaults, ...request.options }) };
   });
-  if (failed > 0) io.stderr.write(`thinktank tools search: ${failed} of the batch's lines failed (see their "error")\n`);
-  return failed > 0 ? 1 : 0;
-}
-
-function readBatchFile(file: string): string {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (error) {
-    throw new ThinktankError("NOT_FOUND", `cannot read the batch file ${file}: ${(error as Error).message}`, { cause: error });
-  }
 }
 
 /** One batch line: `query` required; `server`, `detail`, `limit` optional; other keys (an id, expected answers) ignored. */
-function parseBatchLine(line: string): { query: string; options: ToolSearchOptions } {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    throw new ThinktankError("INVALID_JSON", `not valid JSON: ${(error as Error).message}`);
-  }
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new ThinktankError("VALIDATION_FAILED", 'expected an object like {"query": "..."}');
-  const record = value as Record<string, unknown>;
+function batchRequest(record: Readonly<Record<string, unknown>>): { query: string; options: ToolSearchOptions } {
   if (typeof record.query !== "string" || record.query.trim() === "") throw new ThinktankError("VALIDATION_FAILED", "'query' must be a non-empty string");
   if (record.server !== undefined && typeof record.server !== "string") throw new ThinktankError("VALIDATION_FAILED", "'server' must be a string");
   if (record.detail !== undefined && typeof record.detail !== "string") throw new ThinktankError("VALIDATION_FAILED", "'detail' must be a string");
@@ -115,12 +87,6 @@ function detailOption(value: string): SearchDetail {
   return value as SearchDetail;
 }
 
-function limitOption(value: string): number {
-  const limit = Number(value);
-  if (!/^\d+$/.test(value) || limit < 1) throw usageError(`--limit must be a positive integer; got '${value}'`);
-  return limit;
-}
-
 function renderResults(results: readonly ToolSearchResult[], detail: SearchDetail, query: string): string {
   if (results.length === 0) return `no tools match '${query}'\n`;
   const width = Math.max(...results.map((r) => `${r.server}/${r.name}`.length));
@@ -136,10 +102,4 @@ function renderResults(results: readonly ToolSearchResult[], detail: SearchDetai
     }
   });
   return `${lines.join("\n")}\n`;
-}
-
-async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -30,6 +30,38 @@ const installJsonBody = {
     overwrite: { type: "boolean", default: false, description: "Replace an installed custom skill of the same name" },
   },
 } as const;
+const searchQuery = {
+  type: "object",
+  required: ["q"],
+  additionalProperties: false,
+  properties: {
+    q: { type: "string", minLength: 1, maxLength: 2000, description: "What the user wants done, in their words" },
+    limit: { type: "integer", minimum: 1, maximum: 50, default: 10, description: "How many skills at most" },
+  },
+} as const;
+const searchSchema = {
+  type: "object",
+  required: ["query", "results"],
+  properties: {
+    query: { type: "string" },
+    results: {
+      type: "array",
+      description: "Best first: the enabled skills the model may use (public, custom, enabled plugins')",
+      items: {
+        type: "object",
+        required: ["identity", "name", "description", "location", "score"],
+        additionalProperties: false,
+        properties: {
+          identity: { type: "string", description: "public:<name>, custom:<name> or plugin:<plugin>:<name>" },
+          name: { type: "string" },
+          description: { type: "string", description: "The description's first sentence, at most 160 characters" },
+          location: { type: "string", description: "The SKILL.md path the model reads, e.g. /mnt/skills/public/pdf/SKILL.md" },
+          score: { type: "number", description: "Relevance; comparable only within one search" },
+        },
+      },
+    },
+  },
+} as const;
 // The multipart parser leaves the body empty (validated as null); the fields are read from the stream.
 const installMultipartBody = {
   type: "object",
@@ -38,7 +70,7 @@ const installMultipartBody = {
   properties: { file: { type: "string", description: "the archive (binary)" }, overwrite: { type: "string", enum: ["true", "false"] } },
 } as const;
 
-/** GET/PUT/DELETE /api/skills/:name, GET /api/skills, POST /api/skills/install. */
+/** GET/PUT/DELETE /api/skills/:name, GET /api/skills, GET /api/skills/search, POST /api/skills/install. */
 const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
   const skills = deps.skills ?? gatewaySkillsService(config, deps.store, deps.plugins, app.log);
   // The service's snapshotter watches skill folders: stop the watchers with the app.
@@ -60,6 +92,20 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       }
       return reply.type("application/json; charset=utf-8").send(body);
     },
+  );
+
+  // A static route: it wins over /api/skills/:name, so a skill named "search" is reached by identity (/api/skills/public:search).
+  app.get<{ Querystring: { q: string; limit: number } }>(
+    "/api/skills/search",
+    {
+      schema: {
+        summary: "Search the skills the model may use: identity, one-line description, location and score, best first",
+        tags: ["skills"],
+        querystring: searchQuery,
+        response: { 200: searchSchema, ...errorResponses(400, 500) },
+      },
+    },
+    async (request) => ({ query: request.query.q, results: await skills.search(request.query.q, { limit: request.query.limit }) }),
   );
 
   app.get<{ Params: { name: string }; Querystring: { category?: string } }>(

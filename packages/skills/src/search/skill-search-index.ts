@@ -1,0 +1,63 @@
+import { summarizeDescription } from "@thinktank/search";
+import type { Skill } from "../skill-types.js";
+import { EntryIndex, type EntryFields, type EntrySearchOptions } from "./entry-index.js";
+
+/** One skill a search found: which skill it is, what it does in one line, and where the model reads it. */
+export interface SkillSearchHit {
+  /** `<category>:<name>`: `public:pdf`, `custom:x`, `plugin:sales:call-prep`. */
+  readonly identity: string;
+  readonly name: string;
+  /** The description's first sentence, whitespace collapsed, cut on a word to `descriptionChars`. */
+  readonly description: string;
+  /** The SKILL.md path the model reads (`/mnt/skills/plugins/sales/call-prep/SKILL.md`). */
+  readonly location: string;
+  /** Relevance, higher is better; comparable only within one search. */
+  readonly score: number;
+}
+
+export interface SkillSearchIndexOptions extends EntrySearchOptions {
+  /** The longest one-line description a hit carries. @default 160 */
+  readonly descriptionChars?: number;
+}
+
+/**
+ * Ranked search over the skills the model may use: enabled ones not marked
+ * `disable-model-invocation` (the set `<skill_system>` lists). Public, custom and plugin skills
+ * alike; ranked by the engine of @thinktank/search on name, description, plugin and the body's
+ * outline. Each skills snapshot carries one (`SkillsSnapshot.search`), built on its first search.
+ */
+export class SkillSearchIndex {
+  readonly #index: EntryIndex<Skill>;
+  readonly #descriptionChars: number;
+
+  constructor(skills: readonly Skill[], options: SkillSearchIndexOptions = {}) {
+    const searchable = skills.filter((skill) => skill.enabled && !skill.disableModelInvocation);
+    this.#index = new EntryIndex(searchable, skillFields, options);
+    this.#descriptionChars = options.descriptionChars ?? 160;
+  }
+
+  /** How many skills can be found. */
+  get size(): number {
+    return this.#index.size;
+  }
+
+  /** The skills that best match what the user asks, best first. An empty query is VALIDATION_FAILED; a bad limit too. */
+  search(query: string, options: { readonly limit?: number } = {}): SkillSearchHit[] {
+    return this.#index.search(query, options.limit).map(({ entry: skill, score }) => ({
+      identity: skill.identity,
+      name: skill.name,
+      description: summarizeDescription(skill.description, this.#descriptionChars),
+      location: skill.containerPath,
+      score,
+    }));
+  }
+}
+
+function skillFields(skill: Skill): EntryFields {
+  return {
+    name: skill.name,
+    description: skill.whenToUse ? `${skill.description}\n${skill.whenToUse}` : skill.description,
+    group: skill.category.startsWith("plugin:") ? skill.category.slice("plugin:".length) : "",
+    outline: skill.outline ?? "",
+  };
+}
