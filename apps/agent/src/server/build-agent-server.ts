@@ -9,6 +9,7 @@ import { RunManager } from "../runs/run-manager.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import { ThreadService } from "../threads/thread-service.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
+import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
 import { registerMetaRoutes } from "./routes/meta-routes.js";
 import { registerRunRoutes } from "./routes/run-routes.js";
@@ -121,10 +122,13 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
 
   const context: AgentRouteContext = { config, threads, runs, clock, startedAt: clock().toISOString() };
-  registerMetaRoutes(app);
-  registerAssistantRoutes(app, context);
-  registerThreadRoutes(app, context);
-  registerRunRoutes(app, context);
+  await app.register(async (api) => {
+    useJsonBodyParser(api);
+    registerMetaRoutes(api);
+    registerAssistantRoutes(api, context);
+    registerThreadRoutes(api, context);
+    registerRunRoutes(api, context);
+  });
   await (deps.mountMcpEndpoint ?? ((fastify: FastifyInstance) => runtime.codeMode.mountMcpEndpoint(fastify)))(app);
 
   return {
