@@ -1,5 +1,5 @@
 import cors from "@fastify/cors";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { apiKeyMatches, checkRequestSource, httpStatusFor, isAllowedOrigin, isThinktankError, presentedApiKey, type Config } from "@thinktank/core";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
@@ -54,6 +54,22 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
+/** Longer than any path segment fits in a request line Node accepts (16 KiB of headers by default). */
+const maxPathParamLength = 16 * 1024;
+
+/** Every error answer, `{ code, message }`: thrown errors, and the router's own (a bad escape, a segment past maxPathParamLength). */
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (isThinktankError(error)) return reply.code(httpStatusFor(error.code)).send(error.toJSON());
+  const fastifyError = error as { validation?: unknown; statusCode?: number; code?: string; message: string };
+  if (fastifyError.validation) return reply.code(400).send({ code: "VALIDATION_FAILED", message: fastifyError.message });
+  if (fastifyError.code === "FST_ERR_MAX_PARAM_LENGTH") return reply.code(400).send({ code: "VALIDATION_FAILED", message: `a path segment is longer than ${maxPathParamLength} characters` });
+  if (fastifyError.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return reply.code(400).send({ code: "BAD_REQUEST", message: fastifyError.message });
+  if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE") return reply.code(413).send({ code: "PAYLOAD_TOO_LARGE", message: fastifyError.message });
+  if (fastifyError.statusCode && fastifyError.statusCode < 500) return reply.code(400).send({ code: "BAD_REQUEST", message: fastifyError.message });
+  request.log.error({ err: error }, "unexpected error");
+  return reply.code(500).send({ code: "INTERNAL", message: "internal error (see the agent server's log)" });
+}
+
 /**
  * The agent server without listening: the LangGraph Platform HTTP API for graph lead_agent
  * (assistants, threads, runs with SSE streaming, interrupts), GET /healthz, and the /mcp seam.
@@ -67,7 +83,14 @@ export interface AgentServer {
 export async function buildAgentServer(config: Config, deps: AgentServerDeps = {}): Promise<AgentServer> {
   const clock = deps.clock ?? (() => new Date());
   const store = deps.store ?? (await openAgentStore(config));
-  const app = Fastify({ logger: deps.logger ?? { level: config.log.level }, bodyLimit: 16 * 1024 * 1024 });
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.log.level },
+    bodyLimit: 16 * 1024 * 1024,
+    // Every path segment a request line can carry reaches its route, so an over-long thread id meets
+    // the thread-id rule (400 VALIDATION_FAILED) instead of the router's 414; router errors get our shape.
+    routerOptions: { maxParamLength: maxPathParamLength },
+    frameworkErrors: sendError,
+  });
   const closedRuns = await store.metadata.closeStaleRuns(clock().toISOString());
   if (closedRuns > 0) app.log.warn({ runs: closedRuns }, "runs left pending or running by a previous process were marked as error");
 
@@ -109,16 +132,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     }
   });
 
-  app.setErrorHandler((error, request, reply) => {
-    if (isThinktankError(error)) return reply.code(httpStatusFor(error.code)).send(error.toJSON());
-    const fastifyError = error as { validation?: unknown; statusCode?: number; code?: string; message: string };
-    if (fastifyError.validation) return reply.code(400).send({ code: "VALIDATION_FAILED", message: fastifyError.message });
-    if (fastifyError.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return reply.code(400).send({ code: "BAD_REQUEST", message: fastifyError.message });
-    if (fastifyError.code === "FST_ERR_CTP_BODY_TOO_LARGE") return reply.code(413).send({ code: "PAYLOAD_TOO_LARGE", message: fastifyError.message });
-    if (fastifyError.statusCode && fastifyError.statusCode < 500) return reply.code(400).send({ code: "BAD_REQUEST", message: fastifyError.message });
-    request.log.error({ err: error }, "unexpected error");
-    return reply.code(500).send({ code: "INTERNAL", message: "internal error (see the agent server's log)" });
-  });
+  app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
 
   const context: AgentRouteContext = { config, threads, runs, clock, startedAt: clock().toISOString() };

@@ -4,7 +4,8 @@ import { ThinktankError } from "@thinktank/core";
  * The one rule for a thread id, on every route (body or path): 1-100 letters, digits, '_' or '-',
  * starting with a letter or digit. UUIDs fit. Such an id is a safe folder name (the sandbox
  * workspace and user-data folders are named after it) and needs no escaping in a URL or a header.
- * 100 is Fastify's longest path parameter: a longer id could be created but never addressed.
+ * The router passes longer path segments on (routerOptions.maxParamLength), so a path id over
+ * 100 characters gets this rule's answer too, not the router's 414.
  */
 const threadIdPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
