@@ -9,9 +9,10 @@
  * Put the area's service on `GatewayDeps` (gateway-deps.ts) rather than building it in the route.
  */
 import multipart from "@fastify/multipart";
+import { maxPathParamLength } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import Fastify from "fastify";
-import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createAuthHook } from "./auth-hook.js";
 import { errorResponseSchema, toErrorResponse } from "./error-response.js";
 import type { GatewayDeps } from "./gateway-deps.js";
@@ -43,6 +44,17 @@ declare module "fastify" {
 
 const mebibyte = 1024 * 1024;
 
+/** Every error answer: `{ code, message, details? }` with its status (see toErrorResponse). */
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, body, internal } = toErrorResponse(error, request.id);
+  if (internal) request.log.error({ err: error }, "request failed");
+  else request.log.info({ code: body.code, status }, body.message);
+  if (body.code === "UNAUTHORIZED") reply.header("www-authenticate", 'Bearer realm="thinktank"');
+  // Router errors skip the onRequest hooks, which set this header for every other answer.
+  reply.header("x-request-id", request.id);
+  return reply.status(status).type("application/json; charset=utf-8").send(body);
+}
+
 export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   const maxBytes = Math.floor(config.gateway.max_upload_mb * mebibyte);
   const app = Fastify({
@@ -51,6 +63,10 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: maxBytes,
+    // A long :name reaches its route's params schema (400 VALIDATION_FAILED), not the router's 414;
+    // the router's own errors (a bad percent escape) answer in our shape too.
+    routerOptions: { maxParamLength: maxPathParamLength },
+    frameworkErrors: sendError,
   });
 
   const routeTable: RouteSummary[] = [];
@@ -71,13 +87,7 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   });
   app.addHook("onRequest", createAuthHook(config.api_key));
 
-  app.setErrorHandler((error, request, reply) => {
-    const { status, body, internal } = toErrorResponse(error, request.id);
-    if (internal) request.log.error({ err: error }, "request failed");
-    else request.log.info({ code: body.code, status }, body.message);
-    if (body.code === "UNAUTHORIZED") reply.header("www-authenticate", 'Bearer realm="thinktank"');
-    return reply.status(status).type("application/json; charset=utf-8").send(body);
-  });
+  app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => {
     return reply.status(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` });
   });

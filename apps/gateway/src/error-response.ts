@@ -1,4 +1,4 @@
-import { httpStatusFor, isThinktankError } from "@thinktank/core";
+import { httpStatusFor, isThinktankError, maxPathParamLength } from "@thinktank/core";
 import type { ErrorCode } from "@thinktank/core";
 
 /** The body of every error answer. */
@@ -57,6 +57,8 @@ export function toErrorResponse(error: unknown, requestId: string): { status: nu
       return answer("INVALID_JSON", "the request body is not valid JSON");
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return answer("INVALID_JSON", "the request body is empty but its content-type says JSON");
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      return answer("VALIDATION_FAILED", `a path segment is longer than ${maxPathParamLength} characters`);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return answer("UNSUPPORTED_MEDIA_TYPE", `${fastifyError.message ?? "unsupported media type"}: send application/json (or multipart/form-data where a route takes uploads)`);
   }

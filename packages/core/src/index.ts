@@ -57,4 +57,5 @@ export type { ServiceReadyMessage } from "./process/service-ready.js";
 export { checkRequestSource, isAllowedOrigin, isLoopbackAddress, mutatingMethods } from "./http/request-guard.js";
 export type { RequestGuardPolicy, RequestHeadersView, GuardVerdict } from "./http/request-guard.js";
 export { presentedApiKey, apiKeyMatches } from "./http/api-key.js";
+export { maxPathParamLength } from "./http/max-path-param-length.js";
 export type { ApiKeyHeadersView } from "./http/api-key.js";

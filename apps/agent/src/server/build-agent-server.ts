@@ -1,6 +1,6 @@
 import cors from "@fastify/cors";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { apiKeyMatches, checkRequestSource, httpStatusFor, isAllowedOrigin, isThinktankError, presentedApiKey, type Config } from "@thinktank/core";
+import { apiKeyMatches, checkRequestSource, httpStatusFor, isAllowedOrigin, isThinktankError, maxPathParamLength, presentedApiKey, type Config } from "@thinktank/core";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
@@ -54,9 +54,6 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
-/** Longer than any path segment fits in a request line Node accepts (16 KiB of headers by default). */
-const maxPathParamLength = 16 * 1024;
-
 /** Every error answer, `{ code, message }`: thrown errors, and the router's own (a bad escape, a segment past maxPathParamLength). */
 function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (isThinktankError(error)) return reply.code(httpStatusFor(error.code)).send(error.toJSON());
@@ -86,8 +83,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   const app = Fastify({
     logger: deps.logger ?? { level: config.log.level },
     bodyLimit: 16 * 1024 * 1024,
-    // Every path segment a request line can carry reaches its route, so an over-long thread id meets
-    // the thread-id rule (400 VALIDATION_FAILED) instead of the router's 414; router errors get our shape.
+    // An over-long thread id meets the thread-id rule (400 VALIDATION_FAILED), not the router's 414; router errors get our shape.
     routerOptions: { maxParamLength: maxPathParamLength },
     frameworkErrors: sendError,
   });
