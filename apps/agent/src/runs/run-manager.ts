@@ -9,6 +9,7 @@ import type { RequestContext, RequestInfo } from "../request/request-context.js"
 import { threadFolders } from "../request/thread-folders.js";
 import { checkThreadId } from "../threads/thread-id.js";
 import type { ThreadService } from "../threads/thread-service.js";
+import { awaitCallbackHandlers } from "./await-callback-handlers.js";
 import { executeRun } from "./execute-run.js";
 import { RunEventLog } from "./run-event-log.js";
 import type { RunRequest } from "./run-request.js";
@@ -47,6 +48,8 @@ export class RunManager {
 
   constructor(options: RunManagerOptions) {
     this.#options = options;
+    // Before the first run: the stream's `messages` events come from callback handlers (see there).
+    awaitCallbackHandlers();
   }
 
   /** Validates and records a run, then starts it in the background. `threadId` undefined: a stateless run on a temporary thread. */

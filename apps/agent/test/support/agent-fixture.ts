@@ -26,6 +26,15 @@ rules:
   - id: remember
     when: { last_human: "^what did I say" }
     reply: "You are on step {{step}}; the last thing you said was: {{lastHuman}}"
+  - id: list
+    when: { last_human: "^list (\\\\S+)", step: 0 }
+    reply: "Listing it."
+    tool_calls:
+      - name: ls
+        args: { path: "{{match.1}}" }
+  - id: list-result
+    when: { last_tool_name: ls }
+    reply: "Listed: {{lastToolResult}}"
   - id: prompt
     when: { last_human: "^show prompt", system: "<skill_system>" }
     reply: "the prompt has a skill system"
