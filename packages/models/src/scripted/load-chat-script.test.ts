@@ -35,6 +35,17 @@ describe("loadChatScript", () => {
     expect(error.message).toContain("bad.yaml");
   });
 
+  it("answers an unchanged file from memory and reads an edited one again", () => {
+    const file = path.join(temp.dir, "c.yaml");
+    writeTree(temp.dir, { "c.yaml": "rules:\n  - reply: one\n" });
+    const first = loadChatScript(file);
+    expect(loadChatScript(file)).toBe(first);
+    writeTree(temp.dir, { "c.yaml": "rules:\n  - reply: two, edited\n" });
+    expect(loadChatScript(file).rules[0]?.reply).toBe("two, edited");
+    writeTree(temp.dir, { "c.yaml": "rules: [\n" });
+    expect(codeOf(() => loadChatScript(file)).code).toBe("INVALID_YAML");
+  });
+
   it("says when the file is missing", () => {
     expect(codeOf(() => loadChatScript(path.join(temp.dir, "missing.yaml"))).code).toBe("NOT_FOUND");
   });
