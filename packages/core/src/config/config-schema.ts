@@ -102,6 +102,19 @@ export const configSchema = {
             postgres_url_env: { type: "string", default: "DATABASE_URL" },
           },
         },
+        // Events of finished runs kept for join / re-attached streams: oldest finished runs go first past a bound.
+        run_events: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            retention_seconds: { type: "number", minimum: 0, default: 600 },
+            max_runs: { type: "integer", minimum: 0, default: 2000 },
+            max_mb: { type: "number", minimum: 0, default: 64 },
+          },
+        },
+        // A request slower than this is logged at warn; other requests at debug (errors at info/error).
+        slow_request_ms: { type: "number", minimum: 0, default: 1000 },
       },
     },
     models: {

@@ -57,6 +57,12 @@ export interface Config {
       readonly sqlite_path: string;
       readonly postgres_url_env: string;
     };
+    readonly run_events: {
+      readonly retention_seconds: number;
+      readonly max_runs: number;
+      readonly max_mb: number;
+    };
+    readonly slow_request_ms: number;
   };
   readonly models: { readonly default: string | undefined; readonly providers: Readonly<Record<string, ModelConfig>> };
   readonly code_execution: {
