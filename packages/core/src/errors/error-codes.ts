@@ -30,6 +30,8 @@ export const errorCodes = {
   ASSISTANT_NOT_FOUND: 404,
   THREAD_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
+  // 410: a finished run whose kept events were dropped (retention time or agent.run_events bounds)
+  RUN_EVENTS_EXPIRED: 410,
   // 409 / 412
   CONFLICT: 409,
   SKILL_NAME_CONFLICT: 409,
