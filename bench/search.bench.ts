@@ -4,23 +4,12 @@
 import path from "node:path";
 import type { CatalogServer } from "@thinktank/mcp";
 import { evaluateToolRanking, PlainToolBm25Index, readGoldSet, ToolSearchIndex, type GoldPair } from "@thinktank/mcp";
+import { seededRandom } from "@thinktank/testing";
 import { goldSetFile, loadEvalCatalog, testV2File, devV2File } from "../packages/mcp/eval/eval-catalog.js";
 import { round, summarize } from "./harness.js";
 import type { Benchmark, BenchContext, Measurement } from "./harness.js";
 
 const targetTools = 10_000;
-
-/** A deterministic pseudo-random sequence (mulberry32), so every run grows the same catalog. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Copies of the real servers under new names until there are `targetTools` tools. Each copy's
@@ -28,7 +17,7 @@ function random(seed: number): () => number {
  * another tool, so copies are near-duplicates, as mirrored and forked servers are in practice.
  */
 export function growCatalog(servers: readonly CatalogServer[], target = targetTools): CatalogServer[] {
-  const next = random(42);
+  const next = seededRandom(42);
   const vocabulary = servers.flatMap((s) => s.tools.flatMap((t) => (t.description ?? "").split(/\s+/).slice(0, 12))).filter((w) => /^[a-z]{4,}$/.test(w));
   const grown: CatalogServer[] = [...servers];
   let count = servers.reduce((n, s) => n + s.tools.length, 0);

@@ -5,3 +5,4 @@ export { freePort } from "./free-port.js";
 export { processesWithMarker } from "./processes-with-marker.js";
 export { startEmbeddingsServer } from "./embeddings-server.js";
 export type { EmbeddingsServer, EmbeddingsRequest } from "./embeddings-server.js";
+export { seededRandom } from "./seeded-random.js";

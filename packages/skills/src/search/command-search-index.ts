@@ -39,7 +39,7 @@ export class CommandSearchIndex {
   readonly #descriptionChars: number;
 
   constructor(commands: readonly SearchableCommand[], options: SkillSearchIndexOptions = {}) {
-    this.#index = new EntryIndex(commands, commandFields, options);
+    this.#index = new EntryIndex(commands, commandFields, (command) => [command.name, command.invocation, command.invocation.slice(1), ...(command.identity ? [command.identity] : [])], options);
     this.#descriptionChars = options.descriptionChars ?? 160;
   }
 

@@ -59,6 +59,16 @@ describe("SkillSearchIndex", () => {
     for (const skill of searchable) expect(index.search(skill.name)[0]?.identity, skill.name).toBe(skill.identity);
   });
 
+  it("puts a skill first for its exact name or identity, however common its words are", async () => {
+    writeTree(temp.dir, { "plugins/sales/skills/sales-call/SKILL.md": skillText("sales-call", "Sales call sales call: prepare for a sales call, a sales call, any sales call.") });
+    const index = new SkillSearchIndex(await skills());
+    expect(index.search("prepare for a sales call")[0]?.identity).toBe("plugin:sales:sales-call");
+    expect(index.search("Call-Prep")[0]?.identity).toBe("plugin:sales:call-prep");
+    const [first, second] = index.search("plugin:sales:call-prep");
+    expect(first?.identity).toBe("plugin:sales:call-prep");
+    expect(first?.score).toBeGreaterThanOrEqual(second?.score ?? 0);
+  });
+
   it("never finds a disabled skill or one marked disable-model-invocation", async () => {
     const index = new SkillSearchIndex(await skills());
     const identities = (query: string) => index.search(query, { limit: 50 }).map((hit) => hit.identity);

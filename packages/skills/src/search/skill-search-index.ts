@@ -32,7 +32,7 @@ export class SkillSearchIndex {
 
   constructor(skills: readonly Skill[], options: SkillSearchIndexOptions = {}) {
     const searchable = skills.filter((skill) => skill.enabled && !skill.disableModelInvocation);
-    this.#index = new EntryIndex(searchable, skillFields, options);
+    this.#index = new EntryIndex(searchable, skillFields, (skill) => [skill.name, skill.identity], options);
     this.#descriptionChars = options.descriptionChars ?? 160;
   }
 

@@ -1,0 +1,111 @@
+// `npm run eval:skills [-- --total N] [--split dev|test|all] [--misses dev] [--json]`: skill search quality on the gold
+// pairs of gold/ (see README.md), over the corpus skills as installed and over the corpus grown to
+// N skills (default 450) with renamed near-duplicate copies. Prints top-1 / top-5 / MRR per split
+// beside plain BM25 measured in the same run, and a search's p95 latency. Without the corpus it
+// says so and exits 0.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { evaluateRanking, PlainBm25Index, type RankingQuality } from "@thinktank/search";
+import { corpusDir } from "@thinktank/testing";
+import { loadSkills } from "../src/load-skills.js";
+import { SkillSearchIndex } from "../src/search/skill-search-index.js";
+import type { Skill } from "../src/skill-types.js";
+import { corpusSkillSources } from "./corpus-skill-sources.js";
+import { growSkills } from "./grow-skills.js";
+import { devGoldFile, heldOutGoldFile, readSkillGold, type SkillGoldPair } from "./skill-gold.js";
+
+const { values } = parseArgs({ options: { total: { type: "string", default: "450" }, split: { type: "string", default: "all" }, misses: { type: "string" }, json: { type: "boolean", default: false } } });
+const total = Number(values.total);
+if (!Number.isInteger(total) || total < 1) throw new Error(`--total must be a positive integer; got ${values.total}`);
+if (values.misses !== undefined && values.misses !== "dev") throw new Error("--misses takes only 'dev': the held-out split is reported, never inspected for tuning");
+
+let corpus: string;
+try {
+  corpus = corpusDir(process.env);
+} catch (error) {
+  console.log(`eval:skills skipped: ${(error as Error).message}`);
+  process.exit(0);
+}
+
+// `--split dev` leaves the held-out split out altogether (what tuning runs use).
+const splits = [
+  { key: "dev", label: "dev (tuned on)", pairs: readSkillGold(devGoldFile) },
+  { key: "test", label: "held-out (never tuned)", pairs: readSkillGold(heldOutGoldFile) },
+].filter((split) => values.split === "all" || split.key === values.split);
+if (splits.length === 0) throw new Error(`--split must be dev, test or all; got ${values.split}`);
+const originals = (await loadSkills({ sources: corpusSkillSources(corpus) })).skills;
+const known = new Set(originals.map((skill) => skill.identity));
+const unknown = splits.flatMap((split) => split.pairs.flatMap((pair) => pair.expected.filter((identity) => !known.has(identity))));
+if (unknown.length > 0) throw new Error(`the gold pairs name skills the corpus at ${corpus} does not have: ${[...new Set(unknown)].join(", ")}`);
+
+const growth = fs.mkdtempSync(path.join(os.tmpdir(), "tt-eval-skills-"));
+type Row = { skills: number; split: string; ranker: string; quality: RankingQuality };
+const rows: Row[] = [];
+const latencies: { skills: number; p50: number; p95: number }[] = [];
+const tieCounts: { skills: number; ties: number }[] = [];
+try {
+  const grown = growSkills(originals, growth, total);
+  const withCopies = (await loadSkills({ sources: [...corpusSkillSources(corpus), ...grown.sources] })).skills;
+  for (const skills of total > originals.length ? [originals, withCopies] : [originals]) measure(skills);
+} finally {
+  fs.rmSync(growth, { recursive: true, force: true });
+}
+
+function measure(skills: readonly Skill[]): void {
+  const index = new SkillSearchIndex(skills);
+  const plain = new PlainBm25Index(skills.filter((skill) => skill.enabled && !skill.disableModelInvocation).map((skill) => ({ id: skill.identity, text: `${skill.category} ${skill.name} ${skill.description}` })));
+  const count = skills.length;
+  for (const split of splits) {
+    const pairs = split.pairs.map((pair) => ({ id: pair.id, query: pair.query, accepted: pair.expected }));
+    rows.push({ skills: count, split: split.label, ranker: "skills search", quality: evaluateRanking(pairs, (query) => index.search(query, { limit: 10 }).map((hit) => hit.identity)) });
+    rows.push({ skills: count, split: split.label, ranker: "plain BM25", quality: evaluateRanking(pairs, (query) => plain.search(query, 10).map((hit) => hit.id)) });
+  }
+  // Top-1 hits that tie exactly with the next skill (a copy, mostly) win only by listing order.
+  let ties = 0;
+  for (const pair of splits.flatMap((split) => split.pairs)) {
+    const [first, second] = index.search(pair.query, { limit: 2 });
+    if (first && second && first.score === second.score && pair.expected.includes(first.identity)) ties++;
+  }
+  tieCounts.push({ skills: count, ties });
+  const queries = splits.flatMap((split) => split.pairs.map((pair) => pair.query));
+  const samples = queries.map((query) => {
+    const started = performance.now();
+    index.search(query, { limit: 10 });
+    return performance.now() - started;
+  });
+  samples.sort((a, b) => a - b);
+  const at = (share: number) => samples[Math.min(samples.length - 1, Math.floor(share * samples.length))] ?? 0;
+  latencies.push({ skills: count, p50: at(0.5), p95: at(0.95) });
+  const dev = splits.find((split) => split.key === "dev");
+  if (values.misses === "dev" && dev && count === Math.max(originals.length, total)) printMisses(index, dev.pairs);
+}
+
+if (values.json) {
+  process.stdout.write(`${JSON.stringify({ corpusSkills: originals.length, rows: rows.map(({ quality, ...row }) => ({ ...row, ...quality, misses: quality.misses.length })), latencies, ties: tieCounts }, null, 2)}\n`);
+} else {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
+  console.log(`skills search on packages/skills/eval/gold: ${splits.map((s) => `${s.pairs.length} ${s.key}`).join(", ")} pairs; ${originals.length} corpus skills, grown to ${Math.max(total, originals.length)} with renamed copies\n`);
+  console.log(`${"skills".padStart(6)}  ${"split".padEnd(24)}${"pairs".padStart(6)}  ${"ranker".padEnd(14)}${"top-1".padStart(7)}${"top-5".padStart(7)}${"MRR".padStart(7)}`);
+  for (const { skills, split, ranker, quality } of rows) {
+    console.log(`${String(skills).padStart(6)}  ${split.padEnd(24)}${String(quality.pairs).padStart(6)}  ${ranker.padEnd(14)}${pct(quality.top1)}${pct(quality.top5)}${quality.mrr.toFixed(3).padStart(7)}`);
+  }
+  console.log("");
+  for (const { skills, p50, p95 } of latencies) console.log(`search latency at ${skills} skills: p50 ${p50.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms`);
+  for (const { skills, ties } of tieCounts) console.log(`top-1 hits at ${skills} skills that tie exactly with the next skill and win by listing order (\`<plugin>\` before \`<plugin>-mirror-n\`): ${ties}`);
+  const heldOut = rows.filter((row) => row.ranker === "skills search" && row.split === splits.find((split) => split.key === "test")?.label).at(-1);
+  if (heldOut) {
+    const met = (value: number, goal: number) => `${(value * 100).toFixed(1)}% (${value >= goal ? "met" : "not met"})`;
+    console.log(`goal on the held-out split at ${heldOut.skills} skills: top-1 >= 85%: ${met(heldOut.quality.top1, 0.85)}; top-5 >= 97%: ${met(heldOut.quality.top5, 0.97)}`);
+  }
+}
+
+function printMisses(index: SkillSearchIndex, pairs: readonly SkillGoldPair[]): void {
+  for (const pair of pairs) {
+    const got = index.search(pair.query, { limit: 10 }).map((hit) => hit.identity);
+    const rank = got.findIndex((identity) => pair.expected.includes(identity));
+    if (rank === 0) continue;
+    console.error(`${pair.id} [${rank < 0 ? "-" : rank + 1}] ${pair.query}\n    want ${pair.expected.join(" | ")}\n    got  ${got.slice(0, 3).join(", ")}`);
+  }
+}

@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { evaluateRanking, PlainBm25Index } from "@thinktank/search";
+import { corpusAvailable, corpusDir } from "@thinktank/testing";
+import { afterAll, describe, expect, it } from "vitest";
+import { corpusSkillSources } from "../../eval/corpus-skill-sources.js";
+import { growSkills } from "../../eval/grow-skills.js";
+import { devGoldFile, heldOutGoldFile, readSkillGold } from "../../eval/skill-gold.js";
+import { loadSkills } from "../load-skills.js";
+import { SkillSearchIndex } from "./skill-search-index.js";
+
+/** The held-out split as frozen before any tuning (commit "skills eval: tuning set ..."). */
+const heldOutSha256 = "7fbbcf574d4faccf3a090e8d53589403e04eb6828aa7859f104f8efa17e03137";
+
+describe.skipIf(!corpusAvailable())("skill search over the corpus skills (224, and grown to 450)", async () => {
+  const corpus = corpusDir();
+  const originals = (await loadSkills({ sources: corpusSkillSources(corpus) })).skills;
+  const growth = fs.mkdtempSync(path.join(os.tmpdir(), "tt-skill-search-corpus-"));
+  afterAll(() => fs.rmSync(growth, { recursive: true, force: true }));
+  const grown = (await loadSkills({ sources: [...corpusSkillSources(corpus), ...growSkills(originals, growth, 450).sources] })).skills;
+  const index = new SkillSearchIndex(originals);
+  const grownIndex = new SkillSearchIndex(grown);
+  const dev = readSkillGold(devGoldFile);
+  const heldOut = readSkillGold(heldOutGoldFile);
+
+  const plain = new PlainBm25Index(grown.map((skill) => ({ id: skill.identity, text: `${skill.category} ${skill.name} ${skill.description}` })));
+  const plainRanking = (query: string) => plain.search(query, 10).map((hit) => hit.id);
+
+  it("has gold pairs for every corpus skill, two to four each, naming only skills that exist; the held-out split is as frozen", () => {
+    expect(originals).toHaveLength(224);
+    expect(grown).toHaveLength(450);
+    const identities = new Set(originals.map((skill) => skill.identity));
+    const perSkill = new Map<string, number>();
+    for (const pair of [...dev, ...heldOut]) {
+      for (const identity of pair.expected) expect(identities.has(identity), `${pair.id}: ${identity}`).toBe(true);
+      perSkill.set(pair.expected[0] as string, (perSkill.get(pair.expected[0] as string) ?? 0) + 1);
+    }
+    expect([...perSkill.keys()].sort()).toEqual([...identities].sort());
+    for (const [identity, count] of perSkill) expect(count, identity).toBeGreaterThanOrEqual(2);
+    expect(new Set([...dev, ...heldOut].map((pair) => pair.query)).size).toBe(dev.length + heldOut.length);
+    expect(createHash("sha256").update(fs.readFileSync(heldOutGoldFile)).digest("hex")).toBe(heldOutSha256);
+  });
+
+  it("offers the skill for requests in users' words among the first three, plugin skills included, with identity and location", () => {
+    const cases: [query: string, identity: string][] = [
+      ["I have a call with Initech on Thursday, get me up to speed on them", "plugin:sales:call-prep"],
+      ["our quarter-end books need the accrual entries drafted", "plugin:finance:journal-entry"],
+      ["animate a little gif of our mascot waving for slack", "custom:slack-gif-creator"],
+      ["triage this nda that legal just got from a partner", "plugin:legal:triage-nda"],
+      ["write a postmortem for the database outage", "plugin:engineering:incident-response"],
+    ];
+    for (const [query, identity] of cases) {
+      const hit = grownIndex.search(query, { limit: 3 }).find((candidate) => candidate.identity === identity);
+      expect(hit, query).toBeDefined();
+      expect(hit?.location).toBe(originals.find((candidate) => candidate.identity === identity)?.containerPath);
+    }
+    expect(grownIndex.search("I have a call with Initech on Thursday, get me up to speed on them", { limit: 3 }).map((hit) => hit.location)).toContain("/mnt/skills/plugins/sales/call-prep/SKILL.md");
+  });
+
+  it("finds every corpus skill first by its identity, and by its name (names shared across plugins come first together)", () => {
+    for (const skill of grown) {
+      expect(grownIndex.search(skill.identity, { limit: 1 })[0]?.identity).toBe(skill.identity);
+      const sameName = grown.filter((other) => other.name === skill.name).length;
+      expect(grownIndex.search(skill.name, { limit: sameName }).map((hit) => hit.identity), skill.name).toContain(skill.identity);
+    }
+  });
+
+  // Floors a little below the figures measured when the weights were set (npm run eval:skills;
+  // see eval/README.md): the ranking must keep beating plain BM25 and must not slip.
+  it("holds its quality floors on the dev and held-out splits, well above plain BM25", () => {
+    const quality = (pairs: typeof dev, searchIndex: SkillSearchIndex) =>
+      evaluateRanking(
+        pairs.map((pair) => ({ id: pair.id, query: pair.query, accepted: pair.expected })),
+        (query) => searchIndex.search(query, { limit: 10 }).map((hit) => hit.identity),
+      );
+    expect(quality(dev, index).top1).toBeGreaterThanOrEqual(0.9);
+    expect(quality(dev, grownIndex).top1).toBeGreaterThanOrEqual(0.88);
+    expect(quality(dev, grownIndex).top5).toBeGreaterThanOrEqual(0.94);
+    expect(quality(heldOut, grownIndex).top1).toBeGreaterThanOrEqual(0.87);
+    expect(quality(heldOut, grownIndex).top1).toBeGreaterThan(evaluateRanking(heldOut.map((pair) => ({ id: pair.id, query: pair.query, accepted: pair.expected })), (query) => plainRanking(query)).top1 + 0.1);
+  });
+});
