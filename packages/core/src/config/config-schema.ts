@@ -145,13 +145,18 @@ export const configSchema = {
       additionalProperties: false,
       default: {},
       properties: {
-        backend: { enum: ["bubblewrap", "local"], default: "bubblewrap" },
+        backend: { enum: ["auto", "bubblewrap", "deno", "local"], default: "auto" },
         memory_mb: { ...positiveInt, default: 512 },
         max_processes: { ...positiveInt, default: 64 },
         cpu_seconds: { ...positiveInt, default: 60 },
         max_file_mb: { ...positiveInt, default: 64 },
         warm_pool_size: { type: "integer", minimum: 0, default: 2 },
         workspaces_dir: path,
+        // Per thread workspace: runs are refused (and a run is stopped) past it.
+        disk_quota_mb: { ...positiveInt, default: 1024 },
+        // Programs running at once per process; more wait in a queue of max_queued, past it SANDBOX_BUSY.
+        max_concurrent: { ...positiveInt, default: 8 },
+        max_queued: { type: "integer", minimum: 0, default: 64 },
       },
     },
     mcp: {

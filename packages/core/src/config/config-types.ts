@@ -5,7 +5,8 @@
  */
 export type ModelProvider = "anthropic" | "openai" | "openai-compatible" | "scripted";
 export type CodeExecutionMode = "direct" | "code" | "auto";
-export type SandboxBackend = "bubblewrap" | "local";
+/** `auto`: bubblewrap when it is usable on this host, else deno. */
+export type SandboxBackend = "auto" | "bubblewrap" | "deno" | "local";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 export interface ModelConfig {
@@ -82,6 +83,12 @@ export interface Config {
     readonly max_file_mb: number;
     readonly warm_pool_size: number;
     readonly workspaces_dir: string;
+    /** Disk a thread's workspace may use, in MiB. */
+    readonly disk_quota_mb: number;
+    /** Programs running at once per process. */
+    readonly max_concurrent: number;
+    /** Runs waiting for a slot; past it a run fails with SANDBOX_BUSY. */
+    readonly max_queued: number;
   };
   readonly mcp: {
     readonly connect_timeout_ms: number;

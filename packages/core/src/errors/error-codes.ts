@@ -82,6 +82,7 @@ export const errorCodes = {
   SANDBOX_TIMEOUT: 408,
   SANDBOX_LIMIT_EXCEEDED: 422,
   SANDBOX_FAILED: 500,
+  SANDBOX_BUSY: 503,
   NOT_CONFIGURED: 503,
   STORE_BUSY: 503,
   // registered script tools (ToolResponse error codes; the status applies when one reaches HTTP)
