@@ -174,6 +174,20 @@ export const configSchema = {
         discovery_retry_base_ms: { ...positiveInt, default: 5000 },
         discovery_retry_max_ms: { ...positiveInt, default: 300000 },
         first_connect_grace_ms: { type: "integer", minimum: 0, default: 3000 },
+        // OAuth sign-in to remote servers; tokens live encrypted in <data_dir>/oauth.
+        oauth: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            callback_url: { type: "string", pattern: "^https?://[^?#\\s]+$" },
+            frontend_url: { type: "string", pattern: "^https?://[^#\\s]+$" },
+            client_name: { type: "string", minLength: 1, default: "Thinktank" },
+            client_metadata_url: { type: "string", pattern: "^https://[^?#\\s]+/[^?#\\s]+$" },
+            refresh_before_seconds: { type: "integer", minimum: 0, default: 60 },
+            sign_in_timeout_seconds: { ...positiveInt, default: 600 },
+          },
+        },
       },
     },
     search: {

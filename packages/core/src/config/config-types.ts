@@ -103,6 +103,21 @@ export interface Config {
     readonly discovery_retry_max_ms: number;
     /** How long a request may wait for a newly configured server's first connect (0: never). */
     readonly first_connect_grace_ms: number;
+    /** OAuth sign-in to remote MCP servers (tokens: encrypted under <data_dir>/oauth). */
+    readonly oauth: {
+      /** The redirect URI sign-ins through the gateway use. @default the gateway's own address, as the request named it */
+      readonly callback_url?: string;
+      /** After the callback, redirect the browser here with `mcp_server` and `mcp_auth=connected|failed` (and `code` on failure) instead of a small page. */
+      readonly frontend_url?: string;
+      /** The client name sent with dynamic client registration. */
+      readonly client_name: string;
+      /** An https URL of a client ID metadata document, used as the client_id where the authorization server supports it. */
+      readonly client_metadata_url?: string;
+      /** Refresh an access token this many seconds before it expires. */
+      readonly refresh_before_seconds: number;
+      /** How long a sign-in may take from its authorization URL to the callback. */
+      readonly sign_in_timeout_seconds: number;
+    };
   };
   readonly search: {
     readonly default_limit: number;

@@ -97,6 +97,19 @@ export const errorCodes = {
   TIMEOUT: 504,
   // the caller gave up (a cancelled run): nginx's "client closed request"
   CANCELLED: 499,
+  // OAuth sign-in to remote MCP servers: a bad or used `state`, an answer the authorization server refused,
+  // a redirect target not allowed, a server that takes no sign-in, one that changed since the sign-in
+  // began, metadata that cannot be trusted, an unreachable authorization server, a token store
+  // this key cannot open; a tool call to a server that needs sign-in
+  OAUTH_STATE_INVALID: 400,
+  OAUTH_AUTHORIZATION_FAILED: 400,
+  OAUTH_REDIRECT_NOT_ALLOWED: 400,
+  OAUTH_NOT_APPLICABLE: 409,
+  OAUTH_SERVER_CHANGED: 409,
+  OAUTH_METADATA_REJECTED: 422,
+  OAUTH_SERVER_UNREACHABLE: 502,
+  OAUTH_STORE_UNREADABLE: 500,
+  MCP_NEEDS_AUTH: 503,
   // 500: our own fault
   CONFIG_INVALID: 500,
   STORE_CORRUPT: 500,

@@ -12,6 +12,28 @@ export const stdioServerTypes = ["stdio", "STDIO"] as const;
 const stringMap = { type: "object", additionalProperties: { type: "string" } } as const;
 
 /**
+ * A remote server's `oauth` block. Interactive sign-in (`authorization_code`, the default) may
+ * name a pre-registered client; machine-to-machine (`client_credentials`) needs `client_id` and
+ * `client_secret` (write `${VAR}`: the value is a secret). `clientId` / `callbackPort` are Claude
+ * Code's spellings in plugins' .mcp.json. Extra keys are kept.
+ */
+export const mcpOAuthSchema = {
+  type: "object",
+  properties: {
+    grant: { enum: ["authorization_code", "client_credentials"] },
+    client_id: { type: "string", minLength: 1 },
+    clientId: { type: "string", minLength: 1 },
+    client_secret: { type: "string", minLength: 1 },
+    scopes: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string", minLength: 1 } }] },
+    token_url: { type: "string", pattern: "^(https?://|\\$)" },
+    callback_port: { type: "integer", minimum: 1, maximum: 65535 },
+    callbackPort: { type: "integer", minimum: 1, maximum: 65535 },
+  },
+  if: { required: ["grant"], properties: { grant: { const: "client_credentials" } } },
+  then: { required: ["client_id", "client_secret"] },
+} as const;
+
+/**
  * An `mcpServers` entry: stdio (`command`, no `type` or `type: "stdio"`) or remote
  * (`type: "sse" | "http"`, `url`). A lone `url` without `type` means streamable HTTP.
  */
@@ -25,6 +47,7 @@ export const mcpServerEntrySchema = {
     cwd: { type: "string", minLength: 1 },
     url: { type: "string", minLength: 1, pattern: "^(https?://|\\$)" },
     headers: stringMap,
+    oauth: mcpOAuthSchema,
     description: { type: "string" },
     enabled: { type: "boolean" },
   },
