@@ -48,6 +48,11 @@ export const configSchema = {
       properties: {
         path: { ...path, default: "skills" },
         container_path: { type: "string", pattern: "^/", default: "/mnt/skills" },
+        // full: every skill and slash command in the system prompt; compact: a stable index, search_skills and the skills relevant to each message; auto: full while it costs at most auto_threshold_tokens.
+        listing: { enum: ["full", "compact", "auto"], default: "auto" },
+        auto_threshold_tokens: { type: "integer", minimum: 0, default: 2000 },
+        // compact: how many skills (and, apart, slash commands) are offered with each new user message.
+        relevant_limit: { type: "integer", minimum: 0, maximum: 20, default: 5 },
       },
     },
     plugins: {

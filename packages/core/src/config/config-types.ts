@@ -33,7 +33,13 @@ export interface Config {
   readonly data_dir: string;
   readonly extensions_config: string;
   readonly log: { readonly level: LogLevel; readonly dir: string };
-  readonly skills: { readonly path: string; readonly container_path: string };
+  readonly skills: {
+    readonly path: string;
+    readonly container_path: string;
+    readonly listing: "full" | "compact" | "auto";
+    readonly auto_threshold_tokens: number;
+    readonly relevant_limit: number;
+  };
   readonly plugins: { readonly path: string; readonly stdio_servers: "allow" | "deny" };
   readonly gateway: {
     readonly host: string;
