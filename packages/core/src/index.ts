@@ -2,8 +2,6 @@
 export { errorCodes, httpStatusFor, isErrorCode } from "./errors/error-codes.js";
 export type { ErrorCode } from "./errors/error-codes.js";
 export { ThinktankError, isThinktankError } from "./errors/thinktank-error.js";
-export { ok, fail } from "./errors/result.js";
-export type { Result } from "./errors/result.js";
 export { loadConfig } from "./config/load-config.js";
 export type { LoadConfigOptions } from "./config/load-config.js";
 export { configSchema } from "./config/config-schema.js";
