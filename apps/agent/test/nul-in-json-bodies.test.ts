@@ -3,7 +3,7 @@
 // a 500; SQLite stored it.) Real HTTP against a listening agent server; Postgres only when
 // THINKTANK_TEST_POSTGRES_URL is set (CI: .ci/start-postgres).
 import { loadConfig } from "@thinktank/core";
-import { freePort, makeTempDir, writeTree } from "@thinktank/testing";
+import { freePort, makeTempDir, needs, writeTree } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAgentServer, type AgentServer } from "../src/server/build-agent-server.js";
 import { nulCharacterAt } from "../src/server/json-body-parser.js";
@@ -12,15 +12,15 @@ const postgresUrl = process.env.THINKTANK_TEST_POSTGRES_URL;
 const nul = "a\u0000b";
 
 describe.each([
-  ["SQLite", "", false],
-  ["Postgres", "agent:\n  threads:\n    backend: postgres\n    postgres_url_env: TEST_PG\n", !postgresUrl],
-] as const)("a NUL character in a JSON body on %s", (_backend, threadsConfig, skip) => {
+  ["SQLite", "", needs()],
+  ["Postgres", "agent:\n  threads:\n    backend: postgres\n    postgres_url_env: TEST_PG\n", needs("postgres")],
+] as const)("a NUL character in a JSON body on %s", (_backend, threadsConfig, options) => {
   const temp = makeTempDir("tt-nul-");
   let server: AgentServer;
   let url: string;
 
   beforeAll(async () => {
-    if (skip) return;
+    if (options.skip) return;
     writeTree(temp.dir, {
       "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
       "config.yaml": `data_dir: data\n${threadsConfig}models:\n  providers:\n    s:\n      provider: scripted\n`,
@@ -45,7 +45,7 @@ describe.each([
   }
   const human = (content: string) => ({ messages: [{ type: "human", content }] });
 
-  it.skipIf(skip)("refuses it in message content, metadata, config values and keys on every route with 400 VALIDATION_FAILED, storing nothing", async () => {
+  it("refuses it in message content, metadata, config values and keys on every route with 400 VALIDATION_FAILED, storing nothing", options, async () => {
     const owner = `owner-${Date.now()}`;
     const created = await send("POST", "/threads", { metadata: { owner } });
     expect(created.status).toBe(200);
@@ -76,7 +76,7 @@ describe.each([
     expect(((await send("POST", "/threads/search", { metadata: { owner } })).body as unknown as unknown[]).length).toBe(1);
   });
 
-  it.skipIf(skip)("stores the text \\u0000 (a backslash, not a NUL) exactly as sent", async () => {
+  it("stores the text \\u0000 (a backslash, not a NUL) exactly as sent", options, async () => {
     const id = (await send("POST", "/threads", {})).body.thread_id as string;
     const literal = "\\u0000 is how JSON writes a NUL";
     const values = await send("POST", `/threads/${id}/runs/wait`, { assistant_id: "lead_agent", input: human(literal), metadata: { note: literal } });

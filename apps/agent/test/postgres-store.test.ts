@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { loadConfig } from "@thinktank/core";
-import { makeTempDir, writeTree } from "@thinktank/testing";
+import { makeTempDir, needs, writeTree } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAgentStore, type AgentStore } from "../src/persistence/open-agent-store.js";
 import { buildAgentServer, type AgentServer } from "../src/server/build-agent-server.js";
@@ -11,7 +11,7 @@ import { buildAgentServer, type AgentServer } from "../src/server/build-agent-se
  */
 const url = process.env.THINKTANK_TEST_POSTGRES_URL;
 
-describe.skipIf(!url)("Postgres threads backend", () => {
+describe("Postgres threads backend", needs("postgres"), () => {
   const temp = makeTempDir("tt-pg-");
   let store: AgentStore;
   let server: AgentServer;

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { corpusAvailable, corpusDir, makeTempDir, writeTree } from "@thinktank/testing";
+import { corpusDir, makeTempDir, needs, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
@@ -112,7 +112,7 @@ describe("thinktank tools search", () => {
     expect((await run(["search", "issue"])).stderr).toContain("no cached tool lists in");
   });
 
-  it.skipIf(!corpusAvailable())("searches the whole corpus catalog", async () => {
+  it("searches the whole corpus catalog", needs("corpus"), async () => {
     const result = await run(["search", "open a pull request on github", "--catalog", path.join(corpusDir(), "mcp-tools"), "--json", "--limit", "1"]);
     expect(JSON.parse(result.stdout)).toMatchObject({ results: [{ server: "github", name: "create_pull_request" }] });
   });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildZip, type ZipEntrySpec } from "@thinktank/core";
-import { corpusAvailable, corpusDir } from "@thinktank/testing";
+import { corpusDir, missingReason, needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { multipartUpload } from "./multipart-upload.js";
 import { createTestGateway, type TestGateway } from "./test-gateway.js";
@@ -62,8 +62,9 @@ function summarise(detail: Detail): Omit<ExpectedPlugin, "path" | "nestedSkillFi
   };
 }
 
-describe.skipIf(!corpusAvailable())("the 22 knowledge-work plugins through the API", () => {
-  const corpus = corpusAvailable() ? corpusDir() : "";
+describe("the 22 knowledge-work plugins through the API", needs("corpus"), () => {
+  // Read while collecting, so only when present (the suite is skipped otherwise).
+  const corpus = missingReason("corpus") === undefined ? corpusDir() : "";
   const root = path.join(corpus, "knowledge-work-plugins");
   const expected = corpus ? (JSON.parse(fs.readFileSync(path.join(corpus, "expected.json"), "utf8")).knowledgeWorkPlugins.plugins as ExpectedPlugin[]) : [];
   const gateways = new Map<(typeof ways)[number], TestGateway>();

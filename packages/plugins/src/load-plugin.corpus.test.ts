@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { corpusAvailable, corpusDir } from "@thinktank/testing";
+import { corpusDir, missingReason, needs } from "@thinktank/testing";
 import { describe, expect, it } from "vitest";
 import { assertPluginValid, loadPlugin } from "./load-plugin.js";
 
@@ -15,8 +15,9 @@ interface ExpectedPlugin {
   nestedSkillFiles?: { path: string }[];
 }
 
-describe.skipIf(!corpusAvailable())("loadPlugin over the knowledge-work-plugins corpus", () => {
-  const corpus = corpusAvailable() ? corpusDir() : "";
+describe("loadPlugin over the knowledge-work-plugins corpus", needs("corpus"), () => {
+  // Read while collecting, so only when present (the suite is skipped otherwise).
+  const corpus = missingReason("corpus") === undefined ? corpusDir() : "";
   const expected = corpus ? (JSON.parse(fs.readFileSync(path.join(corpus, "expected.json"), "utf8")) as { knowledgeWorkPlugins: { plugins: ExpectedPlugin[] } }) : undefined;
   const plugins = expected?.knowledgeWorkPlugins.plugins ?? [];
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { corpusAvailable, corpusDir } from "@thinktank/testing";
+import { corpusLocation, needs } from "@thinktank/testing";
 import { describe, expect, it } from "vitest";
 import { loadSkills } from "./load-skills.js";
 import { pluginSkillSource } from "./skill-sources.js";
@@ -36,8 +36,8 @@ function expectMatches(skill: Skill | undefined, expected: ExpectedSkill, where:
   if (expected.license !== undefined) expect(skill.license ?? null, where).toBe(expected.license);
 }
 
-describe.skipIf(!corpusAvailable())("the corpus", () => {
-  const root = corpusAvailable() ? corpusDir() : "";
+describe("the corpus", needs("corpus"), () => {
+  const root = corpusLocation();
   const expected = (): Expected => JSON.parse(fs.readFileSync(path.join(root, "expected.json"), "utf8")) as Expected;
 
   it("loads every anthropic skill with the expected name and description", async () => {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { corpusAvailable, makeTempDir } from "@thinktank/testing";
+import { makeTempDir, needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCorpusCatalog } from "../test-support/read-corpus-catalog.js";
 import { runProcess } from "../test-support/run-process.js";
@@ -25,7 +25,7 @@ for server in pkgutil.iter_modules(servers.__path__):
 print(count)
 `;
 
-describe.skipIf(!corpusAvailable())("the code API of the whole corpus catalog (85 servers, 2,136 tools)", () => {
+describe("the code API of the whole corpus catalog (85 servers, 2,136 tools)", needs("corpus"), () => {
   let temp: ReturnType<typeof makeTempDir>;
   let result: GenerateCodeApiResult;
 

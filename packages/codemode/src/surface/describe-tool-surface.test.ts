@@ -1,6 +1,6 @@
 import path from "node:path";
 import { modelToolNames, readCatalog, type CatalogServer } from "@thinktank/mcp";
-import { corpusAvailable, corpusDir } from "@thinktank/testing";
+import { corpusDir, needs } from "@thinktank/testing";
 import { describe, expect, it } from "vitest";
 import { describeToolSurface } from "./describe-tool-surface.js";
 
@@ -59,7 +59,7 @@ describe("describeToolSurface", () => {
   });
 });
 
-describe.skipIf(!corpusAvailable())("describeToolSurface over the corpus catalog", () => {
+describe("describeToolSurface over the corpus catalog", needs("corpus"), () => {
   it("code mode costs at least 99% fewer tokens than direct mode", () => {
     const { servers } = readCatalog(path.join(corpusDir(), "mcp-tools"));
     const surface = describeToolSurface(servers, { ...settings, mode: "auto" });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { makeTempDir, writeTree, corpusDir, corpusAvailable } from "@thinktank/testing";
+import { corpusDir, makeTempDir, needs, writeTree } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { readCatalog } from "./read-catalog.js";
 
@@ -29,7 +29,7 @@ describe("readCatalog", () => {
     expect(readCatalog("/nonexistent/catalog")).toEqual({ servers: [], skipped: [] });
   });
 
-  it.skipIf(!corpusAvailable())("reads the whole corpus catalog: 85 servers, 2,136 tools", () => {
+  it("reads the whole corpus catalog: 85 servers, 2,136 tools", needs("corpus"), () => {
     const dir = path.join(corpusDir(), "mcp-tools");
     const { servers, skipped } = readCatalog(dir);
     expect(servers).toHaveLength(85);

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { corpusAvailable, corpusDir } from "@thinktank/testing";
+import { corpusDir, needs } from "@thinktank/testing";
 import { describe, expect, it } from "vitest";
 import { readCatalog } from "../catalog/read-catalog.js";
 import { modelToolNames, sanitizeNamePart } from "./model-tool-names.js";
@@ -118,7 +118,7 @@ describe("modelToolNames", () => {
     expectValidAndUnique(naming.names.keys());
   });
 
-  it.skipIf(!corpusAvailable())("names all 2,136 corpus catalog tools validly and uniquely", () => {
+  it("names all 2,136 corpus catalog tools validly and uniquely", needs("corpus"), () => {
     const { servers } = readCatalog(path.join(corpusDir(), "mcp-tools"));
     const naming = modelToolNames(servers);
     expect(naming.names.size).toBe(servers.reduce((n, s) => n + new Set(s.tools.map((t) => t.name)).size, 0));

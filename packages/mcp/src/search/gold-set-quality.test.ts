@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { corpusAvailable, corpusDir } from "@thinktank/testing";
+import { corpusLocation, needs } from "@thinktank/testing";
 import { describe, expect, it } from "vitest";
 import { readCatalog } from "../catalog/read-catalog.js";
 import { evaluateToolRanking } from "./evaluate-tool-ranking.js";
@@ -18,8 +18,8 @@ const heldOutSha256 = "6ce108447aaed9f27325d616ac843a7b8d1d41ae7ebb2ae4ea048dd69
 // The gold sets of packages/mcp/eval over the real corpus catalog (see eval/README.md): the ranking
 // must keep beating plain BM25 and must not slip below the quality measured when it was released
 // (`npm run eval:tools`: dev 90.9%, old held-out 92.6%, dev v2 79.3%, held-out v2 71.2% top-1).
-describe.skipIf(!corpusAvailable())("search_tools quality on the gold sets", () => {
-  const servers = [...readCatalog(path.join(corpusDir(), "mcp-tools")).servers, ...readCatalog(path.join(evalDir, "extra-catalog")).servers];
+describe("search_tools quality on the gold sets", needs("corpus"), () => {
+  const servers = [...readCatalog(path.join(corpusLocation(), "mcp-tools")).servers, ...readCatalog(path.join(evalDir, "extra-catalog")).servers];
   const first = readGoldSet(path.join(evalDir, "gold-set.jsonl"));
   const devV2 = readGoldSet(path.join(evalDir, "gold", "dev-v2.jsonl"));
   const heldOut = readGoldSet(heldOutFile);

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { corpusAvailable, corpusDir } from "@thinktank/testing";
+import { corpusLocation, needs } from "@thinktank/testing";
 import { describe, expect, it } from "vitest";
 import { readCatalog } from "../catalog/read-catalog.js";
 import { countTokens } from "./count-tokens.js";
@@ -37,8 +37,8 @@ describe("toolDefinitionTokens", () => {
   });
 });
 
-describe.skipIf(!corpusAvailable())("catalogDefinitionTokens over the corpus", () => {
-  const { servers } = readCatalog(path.join(corpusDir(), "mcp-tools"));
+describe("catalogDefinitionTokens over the corpus", needs("corpus"), () => {
+  const { servers } = readCatalog(path.join(corpusLocation(), "mcp-tools"));
   const count = catalogDefinitionTokens(servers);
   const of = (name: string): number | undefined => count.servers.find((s) => s.server === name)?.tokens;
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { buildZip, ExtensionsStore, type ThinktankError } from "@thinktank/core";
-import { corpusAvailable, corpusDir, makeTempDir, writeTree } from "@thinktank/testing";
+import { corpusDir, makeTempDir, needs, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PluginInstaller } from "./plugin-installer.js";
 
@@ -215,7 +215,7 @@ describe("PluginInstaller from a marketplace", () => {
     expect((await failure(installer.installFromMarketplace(path.join(temp.dir, "none"), "x"))).code).toBe("NOT_FOUND");
   });
 
-  it.skipIf(!corpusAvailable())("installs from the corpus marketplaces and names the types it cannot fetch", async () => {
+  it("installs from the corpus marketplaces and names the types it cannot fetch", needs("corpus"), async () => {
     const kwp = path.join(corpusDir(), "knowledge-work-plugins");
     expect((await installer.installFromMarketplace(kwp, "slack-by-salesforce")).plugin.name).toBe("slack-by-salesforce");
     const brand = path.join(kwp, "partner-built", "brand-voice");

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { corpusAvailable, corpusDir, makeTempDir, writeTree } from "@thinktank/testing";
+import { corpusDir, makeTempDir, needs, writeTree } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { entryManifest } from "./entry-manifest.js";
 import { sourceTypeOf } from "./plugin-source-resolvers.js";
@@ -9,7 +9,7 @@ let cleanup = (): void => {};
 afterEach(() => cleanup());
 
 describe("readMarketplace", () => {
-  it.skipIf(!corpusAvailable())("parses both corpus marketplaces", () => {
+  it("parses both corpus marketplaces", needs("corpus"), () => {
     const kwp = readMarketplace(path.join(corpusDir(), "knowledge-work-plugins"));
     expect(kwp).toMatchObject({ name: "knowledge-work-plugins", owner: { name: "Anthropic" }, root: path.join(corpusDir(), "knowledge-work-plugins"), problems: [] });
     expect(kwp.plugins).toHaveLength(94);

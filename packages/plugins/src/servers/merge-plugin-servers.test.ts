@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { McpManager } from "@thinktank/mcp";
-import { corpusAvailable, corpusDir, makeTempDir, writeTree } from "@thinktank/testing";
+import { corpusDir, makeTempDir, needs, writeTree } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadPlugin } from "../load-plugin.js";
 import { mergePluginServers } from "./merge-plugin-servers.js";
@@ -72,7 +72,7 @@ describe("mergePluginServers", () => {
     expect(merge.servers[0]?.status).toBe("shadowed");
   });
 
-  it.skipIf(!corpusAvailable())("merges the 153 corpus servers: empty URLs and unset tokens unavailable, none breaking the rest", () => {
+  it("merges the 153 corpus servers: empty URLs and unset tokens unavailable, none breaking the rest", needs("corpus"), () => {
     const root = path.join(corpusDir(), "knowledge-work-plugins");
     const marketplace = JSON.parse(fs.readFileSync(path.join(root, ".claude-plugin/marketplace.json"), "utf8")) as { plugins: { source: unknown }[] };
     const folders = marketplace.plugins.map((p) => p.source).filter((s): s is string => typeof s === "string");

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { evaluateRanking, PlainBm25Index } from "@thinktank/search";
-import { corpusAvailable, corpusDir } from "@thinktank/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { corpusDir, needs } from "@thinktank/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusSkillSources } from "../../eval/corpus-skill-sources.js";
 import { growSkills } from "../../eval/grow-skills.js";
 import { devGoldFile, heldOutGoldFile, readSkillGold } from "../../eval/skill-gold.js";
@@ -14,18 +14,31 @@ import { SkillSearchIndex } from "./skill-search-index.js";
 /** The held-out split as frozen before any tuning (commit "skills eval: tuning set ..."). */
 const heldOutSha256 = "7fbbcf574d4faccf3a090e8d53589403e04eb6828aa7859f104f8efa17e03137";
 
-describe.skipIf(!corpusAvailable())("skill search over the corpus skills (224, and grown to 450)", async () => {
-  const corpus = corpusDir();
-  const originals = (await loadSkills({ sources: corpusSkillSources(corpus) })).skills;
-  const growth = fs.mkdtempSync(path.join(os.tmpdir(), "tt-skill-search-corpus-"));
-  afterAll(() => fs.rmSync(growth, { recursive: true, force: true }));
-  const grown = (await loadSkills({ sources: [...corpusSkillSources(corpus), ...growSkills(originals, growth, 450).sources] })).skills;
-  const index = new SkillSearchIndex(originals);
-  const grownIndex = new SkillSearchIndex(grown);
+type Skills = Awaited<ReturnType<typeof loadSkills>>["skills"];
+
+describe("skill search over the corpus skills (224, and grown to 450)", needs("corpus"), () => {
+  // Loaded in beforeAll, not while collecting: without the corpus the suite is skipped, not broken.
+  let originals: Skills;
+  let grown: Skills;
+  let index: SkillSearchIndex;
+  let grownIndex: SkillSearchIndex;
+  let plain: PlainBm25Index;
+  let growth = "";
+  beforeAll(async () => {
+    const corpus = corpusDir();
+    growth = fs.mkdtempSync(path.join(os.tmpdir(), "tt-skill-search-corpus-"));
+    originals = (await loadSkills({ sources: corpusSkillSources(corpus) })).skills;
+    grown = (await loadSkills({ sources: [...corpusSkillSources(corpus), ...growSkills(originals, growth, 450).sources] })).skills;
+    index = new SkillSearchIndex(originals);
+    grownIndex = new SkillSearchIndex(grown);
+    plain = new PlainBm25Index(grown.map((skill) => ({ id: skill.identity, text: `${skill.category} ${skill.name} ${skill.description}` })));
+  });
+  afterAll(() => {
+    if (growth) fs.rmSync(growth, { recursive: true, force: true });
+  });
   const dev = readSkillGold(devGoldFile);
   const heldOut = readSkillGold(heldOutGoldFile);
 
-  const plain = new PlainBm25Index(grown.map((skill) => ({ id: skill.identity, text: `${skill.category} ${skill.name} ${skill.description}` })));
   const plainRanking = (query: string) => plain.search(query, 10).map((hit) => hit.id);
 
   it("has gold pairs for every corpus skill, two to four each, naming only skills that exist; the held-out split is as frozen", () => {
