@@ -76,7 +76,7 @@ export interface SandboxRequest {
 }
 
 /** Which limit ended a run. */
-export type SandboxLimitName = "wall_time" | "cpu" | "memory" | "processes" | "file_size" | "output";
+export type SandboxLimitName = "wall_time" | "cpu" | "memory" | "processes" | "file_size" | "output" | "disk";
 
 export interface SandboxResult {
   /** The program's exit code; null when the host stopped it (timeout, output flood) or it could not start. */
@@ -104,6 +104,20 @@ export interface SandboxResult {
 /** The part of a request that fixes a worker at start-up (used to pre-start workers). */
 export type SandboxWarmRequest = Pick<SandboxRequest, "language" | "workspaceDir" | "mounts" | "limits">;
 
+/** Which backend runs programs, and what it isolates. */
+export interface SandboxBackendInfo {
+  /** config.sandbox.backend. */
+  readonly configured: SandboxBackend;
+  /** The backend in use (`auto` resolved). */
+  readonly backend: Exclude<SandboxBackend, "auto">;
+  /** False for the local backend. */
+  readonly isolated: boolean;
+  /** What the backend isolates, in one line. */
+  readonly isolation: string;
+  /** Why `auto` did not pick bubblewrap. */
+  readonly fallback?: string;
+}
+
 /** One thing `checkSandbox` found wrong, and how to fix it. */
 export interface SandboxProblem {
   readonly problem: string;
@@ -126,7 +140,10 @@ export interface SandboxCheck {
  * (Cloudflare codemode style).
  */
 export interface SandboxExecutor {
+  /** The backend in use; config.sandbox.backend (possibly `auto`) until `describeBackend()` has resolved. */
   readonly backend: SandboxBackend;
+  /** Resolves `auto` (bubblewrap when a real sandbox starts, else deno) and says what the backend isolates. */
+  describeBackend(): Promise<SandboxBackendInfo>;
   run(request: SandboxRequest): Promise<SandboxResult>;
   /** Diagnoses the backend (tools installed, namespaces allowed) by starting a real sandbox. */
   check(): Promise<SandboxCheck>;

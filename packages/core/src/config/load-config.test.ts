@@ -60,7 +60,7 @@ describe("loadConfig", () => {
       message = (error as Error).message;
     }
     expect(message).toContain("sandbox: must NOT have additional properties 'colour'");
-    expect(message).toContain("sandbox.backend: must be equal to one of the allowed values (bubblewrap, local)");
+    expect(message).toContain("sandbox.backend: must be equal to one of the allowed values (auto, bubblewrap, deno, local)");
   });
 
   it("reports malformed YAML with its position", () => {

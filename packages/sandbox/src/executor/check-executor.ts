@@ -2,10 +2,11 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SandboxBackend } from "@thinktank/core";
 import type { Launcher } from "../launch/launch-plan.js";
-import type { SandboxCheck, SandboxLanguage, SandboxProblem, SandboxRequest, SandboxResult } from "../sandbox-types.js";
+import type { SandboxBackendInfo, SandboxCheck, SandboxLanguage, SandboxProblem, SandboxRequest, SandboxResult } from "../sandbox-types.js";
 
 export interface CheckExecutorInput {
   readonly backend: SandboxBackend;
+  readonly info: SandboxBackendInfo;
   readonly launcher: Launcher;
   readonly runtimeDir: string;
   /** Runs a request without touching the warm pool. */
@@ -45,12 +46,13 @@ export async function checkExecutor(input: CheckExecutorInput): Promise<SandboxC
   } finally {
     fs.rmSync(workspace, { recursive: true, force: true });
   }
-  const isolated = input.backend === "bubblewrap";
-  const summary =
-    problems.length > 0
-      ? `${input.backend} sandbox: ${problems[0]?.problem} Fix: ${problems[0]?.fix}`
-      : isolated
-        ? `bubblewrap sandbox works (${details.bwrapVersion ?? "bwrap"}, runs as uid ${details.sandboxUid})`
-        : "local backend: programs run WITHOUT isolation, as the host user (sandbox.backend: local)";
+  const { isolated } = input.info;
+  if (input.info.fallback) details.fallback = input.info.fallback;
+  const works: Record<string, string> = {
+    bubblewrap: `bubblewrap sandbox works (${details.bwrapVersion ?? "bwrap"}, runs as uid ${details.sandboxUid})`,
+    deno: `deno sandbox works (${details.denoVersion ?? "deno"}; Python in Pyodide, shell simulated by just-bash)`,
+    local: "local backend: programs run WITHOUT isolation, as the host user (sandbox.backend: local)",
+  };
+  const summary = problems.length > 0 ? `${input.backend} sandbox: ${problems[0]?.problem} Fix: ${problems[0]?.fix}` : (works[input.backend] ?? `${input.backend} sandbox works`);
   return { ok: problems.length === 0, backend: input.backend, isolated, summary, problems, details };
 }

@@ -1,31 +1,9 @@
 // The local backend: no isolation, by explicit opt-in only; timeouts, caps and a clean environment still hold.
 import fs from "node:fs";
 import path from "node:path";
-import { loadConfig } from "@thinktank/core";
-import { makeTempDir } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSandboxExecutor } from "./sandbox-executor.js";
 import { processesWithMarker, sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
-
-describe("backend selection", () => {
-  it("is bubblewrap unless config.yaml says local", () => {
-    const temp = makeTempDir();
-    try {
-      const config = loadConfig({ cwd: temp.dir, env: {} });
-      expect(config.sandbox.backend).toBe("bubblewrap");
-      const executor = createSandboxExecutor({ config });
-      expect(executor.backend).toBe("bubblewrap");
-      void executor.close();
-      fs.writeFileSync(path.join(temp.dir, "config.yaml"), "sandbox:\n  backend: local\n");
-      const local = createSandboxExecutor({ config: loadConfig({ cwd: temp.dir, env: {} }) });
-      expect(local.backend).toBe("local");
-      void local.close();
-    } finally {
-      temp.cleanup();
-    }
-  });
-});
 
 describe("local backend", () => {
   let fixture: SandboxFixture;

@@ -1,3 +1,4 @@
+import type { DenoRuntime } from "../host/runtime-packages.js";
 import type { SandboxConfig } from "../request/resolve-limits.js";
 
 export interface SandboxExecutorOptions {
@@ -21,6 +22,8 @@ export interface SandboxExecutorOptions {
   readonly maxWarmKeys?: number;
   /** Idle warm workers of a key are stopped after this long without a run. @default 300,000 ms */
   readonly warmIdleMs?: number;
+  /** Where the deno backend finds deno, Pyodide and just-bash. @default what `npm install` brought */
+  readonly denoRuntime?: DenoRuntime;
   /** Clock for durations, in milliseconds. @default performance.now */
   readonly now?: () => number;
 }

@@ -3,34 +3,42 @@ import os from "node:os";
 import path from "node:path";
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
 import { BubblewrapLauncher } from "../launch/bubblewrap-launcher.js";
+import { DenoLauncher } from "../launch/deno-launcher.js";
 import type { Launcher, WorkerSpec } from "../launch/launch-plan.js";
 import { LocalLauncher } from "../launch/local-launcher.js";
+import { RunSlots } from "../limits/run-slots.js";
+import { WorkspaceQuota } from "../limits/workspace-quota.js";
 import { defaultSearchPath } from "../host/find-executable.js";
 import { defaultLimits } from "../request/resolve-limits.js";
 import { validateRequest } from "../request/validate-request.js";
 import type { RequestBounds, ValidRequest } from "../request/validate-request.js";
 import { classifyOutcome } from "../result/classify-outcome.js";
-import type { SandboxCheck, SandboxExecutor, SandboxRequest, SandboxResult, SandboxWarmRequest } from "../sandbox-types.js";
+import type { SandboxBackendInfo, SandboxCheck, SandboxExecutor, SandboxLimitName, SandboxRequest, SandboxResult, SandboxWarmRequest } from "../sandbox-types.js";
 import { encodeJob } from "../worker/bootstraps.js";
 import { SandboxWorker } from "../worker/sandbox-worker.js";
 import { WarmPool } from "../worker/warm-pool.js";
 import { createThreadWorkspace } from "../workspaces/thread-workspace.js";
 import { checkExecutor } from "./check-executor.js";
 import type { SandboxExecutorOptions } from "./sandbox-executor-options.js";
+import { selectLauncher, type ConcreteBackend, type SelectedLauncher } from "./select-launcher.js";
 
 /**
- * Creates the executor config.sandbox.backend names: `bubblewrap` (the default) or `local` (no
- * isolation, only when config.yaml says so). The backend is never switched silently: when
- * bubblewrap cannot run, runs fail with SANDBOX_UNAVAILABLE and the fix.
+ * Creates the executor config.sandbox.backend names: `auto` (the default: bubblewrap when a real
+ * bubblewrap sandbox starts on this host, else deno), `bubblewrap`, `deno`, or `local` (no
+ * isolation, only when config.yaml says so). A named backend is never switched silently: when it
+ * cannot run, runs fail with SANDBOX_UNAVAILABLE and the fix.
  */
 export function createSandboxExecutor(options: SandboxExecutorOptions): SandboxExecutor {
   return new PooledSandboxExecutor(options);
 }
 
 class PooledSandboxExecutor implements SandboxExecutor {
-  readonly backend: SandboxBackend;
-  private readonly launcher: Launcher;
+  private readonly configured: SandboxBackend;
+  private selected: SelectedLauncher | undefined;
+  private readonly selection: Promise<SelectedLauncher>;
   private readonly pool: WarmPool;
+  private readonly slots: RunSlots;
+  private readonly quota: WorkspaceQuota;
   private readonly bounds: RequestBounds;
   private readonly runtimeDir: string;
   private readonly ownsRuntimeDir: boolean;
@@ -43,7 +51,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
 
   constructor(private readonly options: SandboxExecutorOptions) {
     const { config } = options;
-    this.backend = config.sandbox.backend;
+    this.configured = config.sandbox.backend;
     this.now = options.now ?? (() => performance.now());
     this.hostUid = options.hostUid ?? process.getuid?.() ?? 0;
     this.sandboxIds = { uid: 65534, gid: 65534, ...options.sandboxIds };
@@ -52,16 +60,6 @@ class PooledSandboxExecutor implements SandboxExecutor {
     fs.mkdirSync(this.runtimeDir, { recursive: true });
     // The sandbox user must reach the synthetic /etc and the workers' folders inside.
     fs.chmodSync(this.runtimeDir, 0o755);
-    const common = {
-      runtimeDir: this.runtimeDir,
-      searchPath: options.searchPath ?? defaultSearchPath,
-      nodePath: options.nodePath ?? process.execPath,
-      pythonCommand: options.pythonCommand ?? "python3",
-    };
-    this.launcher =
-      this.backend === "local"
-        ? new LocalLauncher(common)
-        : new BubblewrapLauncher({ ...common, bwrapCommand: options.bwrapCommand ?? "bwrap", hostUid: this.hostUid, sandboxIds: this.sandboxIds });
     this.bounds = {
       defaultLimits: defaultLimits(config),
       defaultTimeoutMs: config.code_execution.timeout_seconds * 1000,
@@ -72,6 +70,41 @@ class PooledSandboxExecutor implements SandboxExecutor {
       maxKeys: options.maxWarmKeys ?? 4,
       idleMs: options.warmIdleMs ?? 300_000,
     });
+    this.slots = new RunSlots(config.sandbox.max_concurrent, config.sandbox.max_queued);
+    this.quota = new WorkspaceQuota(config.sandbox.disk_quota_mb);
+    this.selection = selectLauncher({
+      configured: this.configured,
+      make: (backend) => this.makeLauncher(backend),
+      runtimeDir: this.runtimeDir,
+      limits: this.bounds.defaultLimits,
+      owner: this.sandboxOwner,
+    }).then((selected) => (this.selected = selected));
+  }
+
+  get backend(): SandboxBackend {
+    return this.selected?.info.backend ?? this.configured;
+  }
+
+  async describeBackend(): Promise<SandboxBackendInfo> {
+    return (await this.selection).info;
+  }
+
+  private makeLauncher(backend: ConcreteBackend): Launcher {
+    const { options } = this;
+    const common = {
+      runtimeDir: this.runtimeDir,
+      searchPath: options.searchPath ?? defaultSearchPath,
+      nodePath: options.nodePath ?? process.execPath,
+      pythonCommand: options.pythonCommand ?? "python3",
+    };
+    if (backend === "local") return new LocalLauncher(common);
+    if (backend === "deno") return new DenoLauncher({ runtimeDir: this.runtimeDir, searchPath: common.searchPath, hostUid: this.hostUid, sandboxIds: this.sandboxIds, ...(options.denoRuntime ? { runtime: options.denoRuntime } : {}) });
+    return new BubblewrapLauncher({ ...common, bwrapCommand: options.bwrapCommand ?? "bwrap", hostUid: this.hostUid, sandboxIds: this.sandboxIds });
+  }
+
+  /** Both isolating backends run programs as the sandbox user when the host is root: it owns the workspaces. */
+  private get sandboxOwner(): { uid: number; gid: number } | undefined {
+    return this.configured !== "local" && this.hostUid === 0 ? this.sandboxIds : undefined;
   }
 
   run(request: SandboxRequest): Promise<SandboxResult> {
@@ -81,7 +114,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
   /** Runs a request; `refill` false leaves the pool alone (the diagnostic probe). */
   private async execute(request: SandboxRequest, refill: boolean): Promise<SandboxResult> {
     const startedAt = this.now();
-    const failure = (code: ErrorCode, message: string): SandboxResult => ({
+    const failure = (code: ErrorCode, message: string, limit?: SandboxLimitName): SandboxResult => ({
       exitCode: null,
       stdout: "",
       stderr: "",
@@ -90,6 +123,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
       timedOut: false,
       durationMs: Math.round((this.now() - startedAt) * 100) / 100,
       warm: false,
+      ...(limit ? { limit } : {}),
       error: { code, message },
     });
     try {
@@ -98,60 +132,93 @@ class PooledSandboxExecutor implements SandboxExecutor {
       if (!validation.ok) return failure(validation.code, validation.message);
       if (request.signal?.aborted) return failure("CANCELLED", cancelledBeforeStart);
       const valid = validation.request;
-      const spec = specOf(valid);
-      const key = this.keyOf(spec);
-      let worker = await this.pool.acquire(key, this.launcher.identity(spec));
-      // Warm: the interpreter was up before the program arrived (not merely started earlier by the pool).
-      const warm = worker?.isReady ?? false;
-      if (!worker) {
-        const started = await this.startWorker(spec);
-        if (!started.ok) return failure(started.code, started.message);
-        worker = started.worker;
+      const slot = await this.slots.acquire(request.signal);
+      if (!slot.ok) {
+        if (slot.reason === "cancelled") return failure("CANCELLED", cancelledBeforeStart);
+        return failure("SANDBOX_BUSY", `${this.slots.maxConcurrent} programs are running and ${this.slots.maxQueued} are waiting (sandbox.max_concurrent, sandbox.max_queued): try again shortly.`);
       }
-      if (this.closed || request.signal?.aborted) {
-        worker.kill();
-        return this.closed ? failure("SANDBOX_UNAVAILABLE", "The sandbox executor has been closed.") : failure("CANCELLED", cancelledBeforeStart);
+      try {
+        return await this.executeInSlot(valid, request.signal, refill, failure);
+      } finally {
+        slot.release();
       }
-      this.running.add(worker);
-      const env: Record<string, string> = { ...worker.baseEnv, ...valid.env };
-      if (valid.bridgeSocket) env.THINKTANK_BRIDGE_SOCKET = worker.bridgePathFor(valid.bridgeSocket);
-      if (valid.bridgeToken !== undefined) env.THINKTANK_BRIDGE_TOKEN = valid.bridgeToken;
-      const outcome = await worker
-        .run({
-          payload: encodeJob(valid.language, valid.source, env, worker.envCommand),
-          stdin: valid.stdin,
-          timeoutMs: valid.timeoutMs,
-          maxStdoutBytes: valid.limits.maxStdoutBytes,
-          maxStderrBytes: valid.limits.maxStderrBytes,
-          killAfterOutputBytes: valid.limits.killAfterOutputBytes,
-          bridgeSocket: valid.bridgeSocket,
-          bridgeConnection: valid.bridgeConnection,
-          signal: request.signal,
-        })
-        .finally(() => this.running.delete(worker));
-      const result = classifyOutcome(outcome, { backend: this.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });
-      // Refill after the result is handed back: starting a worker costs a few ms of synchronous
-      // spawn work that the caller should not wait for.
-      if (refill && result.error?.code !== "SANDBOX_UNAVAILABLE") setImmediate(() => this.pool.refill(key, () => this.startPooled(spec)));
-      return result;
     } catch (error) {
       return failure("SANDBOX_FAILED", `The sandbox failed: ${(error as Error).message}`);
     }
   }
 
+  private async executeInSlot(valid: ValidRequest, signal: AbortSignal | undefined, refill: boolean, failure: (code: ErrorCode, message: string, limit?: SandboxLimitName) => SandboxResult): Promise<SandboxResult> {
+    const { launcher } = await this.selection;
+    const quotaFolders = [valid.workspaceDir, ...valid.mounts.filter((mount) => mount.writable).map((mount) => mount.hostPath)];
+    const refusal = await this.quota.refusal(quotaFolders);
+    if (refusal) return failure("SANDBOX_LIMIT_EXCEEDED", refusal, "disk");
+    const spec = specOf(valid);
+    const key = this.keyOf(spec);
+    let worker = await this.pool.acquire(key, launcher.identity(spec));
+    // Warm: the interpreter was up before the program arrived (not merely started earlier by the pool).
+    const warm = worker?.isReady ?? false;
+    if (!worker) {
+      const started = await this.startWorker(launcher, spec);
+      if (!started.ok) return failure(started.code, started.message);
+      worker = started.worker;
+    }
+    if (this.closed || signal?.aborted) {
+      worker.kill();
+      return this.closed ? failure("SANDBOX_UNAVAILABLE", "The sandbox executor has been closed.") : failure("CANCELLED", cancelledBeforeStart);
+    }
+    this.running.add(worker);
+    const env: Record<string, string> = { ...worker.baseEnv, ...valid.env };
+    if (valid.bridgeSocket) env.THINKTANK_BRIDGE_SOCKET = worker.bridgePathFor(valid.bridgeSocket);
+    if (valid.bridgeToken !== undefined) env.THINKTANK_BRIDGE_TOKEN = valid.bridgeToken;
+    const running = worker;
+    let diskProblem: string | undefined;
+    const watch = this.quota.watch(quotaFolders, (message) => {
+      diskProblem = message;
+      running.kill();
+    });
+    const outcome = await worker
+      .run({
+        payload: encodeJob(valid.language, valid.source, env, worker.envCommand),
+        stdin: valid.stdin,
+        timeoutMs: valid.timeoutMs,
+        maxStdoutBytes: valid.limits.maxStdoutBytes,
+        maxStderrBytes: valid.limits.maxStderrBytes,
+        killAfterOutputBytes: valid.limits.killAfterOutputBytes,
+        bridgeSocket: valid.bridgeSocket,
+        bridgeConnection: valid.bridgeConnection,
+        signal,
+      })
+      .finally(() => {
+        watch.stop();
+        this.running.delete(running);
+      });
+    const classified = classifyOutcome(outcome, { backend: launcher.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });
+    const result: SandboxResult = diskProblem && !outcome.timedOut && !outcome.cancelled ? { ...classified, exitCode: null, limit: "disk", error: { code: "SANDBOX_LIMIT_EXCEEDED", message: diskProblem } } : classified;
+    // Refill and measure the workspace after the result is handed back: starting a worker costs a
+    // few ms of synchronous spawn work that the caller should not wait for.
+    setImmediate(() => {
+      void this.quota.measure(quotaFolders);
+      if (refill && result.error?.code !== "SANDBOX_UNAVAILABLE") this.pool.refill(key, () => this.startPooled(launcher, spec));
+    });
+    return result;
+  }
+
   async prewarm(request: SandboxWarmRequest): Promise<void> {
     const validation = validateRequest({ ...request, source: "" }, this.bounds);
     if (!validation.ok || this.closed) return;
+    const { launcher } = await this.selection;
     const spec = specOf(validation.request);
     const key = this.keyOf(spec);
-    this.pool.refill(key, () => this.startPooled(spec));
+    this.pool.refill(key, () => this.startPooled(launcher, spec));
     await this.pool.settled(key);
   }
 
-  check(): Promise<SandboxCheck> {
+  async check(): Promise<SandboxCheck> {
+    const { launcher, info } = await this.selection;
     return checkExecutor({
-      backend: this.backend,
-      launcher: this.launcher,
+      backend: info.backend,
+      info,
+      launcher,
       runtimeDir: this.runtimeDir,
       probe: (request) => this.execute(request, false),
       details: { hostUid: this.hostUid, sandboxUid: this.hostUid === 0 ? this.sandboxIds.uid : this.hostUid },
@@ -159,8 +226,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
   }
 
   workspaceFor(threadId: string): string {
-    const owner = this.backend === "bubblewrap" && this.hostUid === 0 ? this.sandboxIds : undefined;
-    return createThreadWorkspace(this.options.config.sandbox.workspaces_dir, threadId, owner);
+    return createThreadWorkspace(this.options.config.sandbox.workspaces_dir, threadId, this.sandboxOwner);
   }
 
   async close(): Promise<void> {
@@ -168,7 +234,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
     this.closed = true;
     const running = [...this.running];
     for (const worker of running) worker.kill();
-    await Promise.all([this.pool.close(), ...running.map((worker) => worker.whenClosed())]);
+    // A probe under way (auto) ends by itself within its own timeout.
+    await Promise.all([this.pool.close(), this.selection, ...running.map((worker) => worker.whenClosed())]);
     if (this.ownsRuntimeDir) fs.rmSync(this.runtimeDir, { recursive: true, force: true });
   }
 
@@ -178,16 +245,16 @@ class PooledSandboxExecutor implements SandboxExecutor {
     return JSON.stringify([spec.language, spec.workspaceDir, spec.mounts, limits.memoryMb, limits.maxProcesses, limits.cpuSeconds, limits.maxFileMb, limits.tmpMb]);
   }
 
-  private async startWorker(spec: WorkerSpec): Promise<{ ok: true; worker: SandboxWorker } | { ok: false; code: ErrorCode; message: string }> {
+  private async startWorker(launcher: Launcher, spec: WorkerSpec): Promise<{ ok: true; worker: SandboxWorker } | { ok: false; code: ErrorCode; message: string }> {
     const workerId = `${process.pid}-${++this.nextWorker}`;
-    const identity = this.launcher.identity(spec);
-    const planned = await this.launcher.plan(spec, workerId);
+    const identity = launcher.identity(spec);
+    const planned = await launcher.plan(spec, workerId);
     if (!planned.ok) return planned;
     return { ok: true, worker: await SandboxWorker.start(planned.plan, identity, this.now) };
   }
 
-  private async startPooled(spec: WorkerSpec): Promise<SandboxWorker | undefined> {
-    const started = await this.startWorker(spec);
+  private async startPooled(launcher: Launcher, spec: WorkerSpec): Promise<SandboxWorker | undefined> {
+    const started = await this.startWorker(launcher, spec);
     return started.ok ? started.worker : undefined;
   }
 }

@@ -26,8 +26,14 @@ export interface LaunchPlan {
   readonly bridge: BridgeExposure;
   /** Files opened read-only and handed to the launched process as descriptors 4, 5, ... (bubblewrap reads its seccomp filter from one). */
   readonly passFiles?: readonly string[];
-  /** /usr/bin/env, used by the shell job to set exactly the job's environment. */
-  readonly envCommand: string;
+  /**
+   * How the job reaches the bootstrap: on descriptor 3 (ready mark "R" written back on it), or, for
+   * runtimes that cannot open inherited descriptors (Deno), as the first line of stdin with the
+   * ready mark as the first byte of stdout. @default "fd3"
+   */
+  readonly channel?: "fd3" | "stdin";
+  /** /usr/bin/env, used by the shell job to set exactly the job's environment; absent when the bootstrap takes every job as JSON (Deno). */
+  readonly envCommand?: string;
   /** Kills the program and everything it started, while the launched process is alive (the worker then kills the launched process if it is still there after a grace period). */
   killTree(pid: number): void;
   /** Called once the launched process has exited: kills anything it left behind (the local backend's process group). */

@@ -83,9 +83,9 @@ export function bootstrapArguments(language: SandboxLanguage, programBase: strin
   }
 }
 
-/** What is written to a worker's fd 3 to start its program. */
-export function encodeJob(language: SandboxLanguage, source: string, env: Readonly<Record<string, string>>, envCommand: string): string {
-  if (language !== "shell") return JSON.stringify({ env, source });
+/** What is written to a worker's job channel to start its program; JSON for every language when there is no `envCommand` (Deno's bootstraps). */
+export function encodeJob(language: SandboxLanguage, source: string, env: Readonly<Record<string, string>>, envCommand: string | undefined): string {
+  if (language !== "shell" || envCommand === undefined) return JSON.stringify({ env, source });
   const assignments = Object.entries(env).map(([name, value]) => quote(`${name}=${value}`));
   return `exec ${quote(envCommand)} -i ${assignments.join(" ")} /bin/sh -c ${quote(source)} sh`;
 }

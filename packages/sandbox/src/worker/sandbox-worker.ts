@@ -57,6 +57,7 @@ export class SandboxWorker {
   private spawnError: string | undefined;
   private started = false;
   private claimed = false;
+  private markStarted: () => void = () => undefined;
   private readonly exitListeners: Array<() => void> = [];
   /** Stops the program when its output passes the hard cap (set by `run`). */
   private outputCheck: () => void = () => undefined;
@@ -76,22 +77,25 @@ export class SandboxWorker {
       this.child = spawn(plan.command, [...plan.args], {
         cwd: plan.cwd,
         env: { ...plan.env },
-        stdio: ["pipe", "pipe", "pipe", "pipe", ...passed],
+        stdio: plan.channel === "stdin" ? ["pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe", "pipe", ...passed],
         detached: plan.detached,
         ...(plan.uid !== undefined ? { uid: plan.uid, gid: plan.gid } : {}),
       });
     } finally {
       for (const fd of passed) fs.closeSync(fd);
     }
-    const channel = this.child.stdio[3] as Duplex;
     this.ready = new Promise((resolve) => {
-      channel.once("data", () => {
+      this.markStarted = () => {
         this.started = true;
         resolve(true);
-      });
+      };
       this.onExit(() => resolve(this.started));
     });
-    channel.on("error", () => undefined);
+    if (plan.channel !== "stdin") {
+      const channel = this.child.stdio[3] as Duplex;
+      channel.once("data", () => this.markStarted());
+      channel.on("error", () => undefined);
+    }
     this.child.stdin?.on("error", () => undefined);
     this.child.stdout?.on("data", (chunk: Buffer) => this.output("stdout", chunk));
     this.child.stderr?.on("data", (chunk: Buffer) => this.output("stderr", chunk));
@@ -155,7 +159,7 @@ export class SandboxWorker {
     return this.plan.baseEnv;
   }
 
-  get envCommand(): string {
+  get envCommand(): string | undefined {
     return this.plan.envCommand;
   }
 
@@ -199,7 +203,12 @@ export class SandboxWorker {
     if (job.signal?.aborted) cancel();
     job.signal?.addEventListener("abort", cancel, { once: true });
     if (!this.exited && !cancelled) {
-      (this.child.stdio[3] as Writable).end(job.payload);
+      if (this.plan.channel === "stdin") {
+        // One stream: the job on its own line, then the program's standard input.
+        this.child.stdin?.write(`${job.payload}\n`);
+      } else {
+        (this.child.stdio[3] as Writable).end(job.payload);
+      }
       this.child.stdin?.end(job.stdin);
     }
     await this.closed;
@@ -233,6 +242,12 @@ export class SandboxWorker {
   }
 
   private output(stream: "stdout" | "stderr", chunk: Buffer): void {
+    if (stream === "stdout" && this.plan.channel === "stdin" && !this.started) {
+      // The first byte on stdout is the bootstrap's ready mark, not output.
+      this.markStarted();
+      chunk = chunk.subarray(1);
+      if (chunk.length === 0) return;
+    }
     if (!this.collectors) {
       this.early[stream].push(chunk);
       return;

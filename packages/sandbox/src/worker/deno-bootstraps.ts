@@ -1,0 +1,171 @@
+/**
+ * The programs a deno-backend worker starts with (ES modules run by `deno run`, written once into
+ * the executor's runtime folder). Deno cannot open an inherited descriptor without --allow-all, so
+ * the job travels on stdin: the bootstrap writes the ready mark "R" as the first byte of stdout,
+ * reads its job `{ env, source }` as the first line of stdin and the program's stdin after it, then
+ * runs the program once and exits. `Deno.args[0]` is a JSON object of the worker's fixed settings.
+ * Everything a bootstrap does is bounded by the same permission flags as the program it runs.
+ */
+import type { SandboxLanguage } from "../sandbox-types.js";
+
+/** Reads the job, installs its environment (the process has no env permission: plain objects stand in) and its stdin. */
+const prelude = `
+import process from "node:process";
+const settings = JSON.parse(Deno.args[0]);
+async function takeJob(makeStdin) {
+  Deno.stdout.writeSync(new Uint8Array([82]));
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of Deno.stdin.readable) { chunks.push(chunk); size += chunk.length; }
+  const input = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) { input.set(chunk, offset); offset += chunk.length; }
+  const newline = input.indexOf(10);
+  const job = JSON.parse(new TextDecoder().decode(input.subarray(0, newline)));
+  const stdin = input.subarray(newline + 1);
+  const env = { ...job.env };
+  const envApi = {
+    get: (name) => env[name],
+    set: (name, value) => { env[name] = String(value); },
+    has: (name) => Object.hasOwn(env, name),
+    delete: (name) => { delete env[name]; },
+    toObject: () => ({ ...env }),
+  };
+  Object.defineProperty(Deno, "env", { value: envApi, configurable: true, writable: true, enumerable: true });
+  Object.defineProperty(process, "env", { value: env, configurable: true, writable: true, enumerable: true });
+  let stdinStream;
+  Object.defineProperty(process, "stdin", {
+    configurable: true,
+    enumerable: true,
+    get() {
+      stdinStream ??= makeStdin(stdin);
+      return stdinStream;
+    },
+  });
+  return { job, stdin };
+}
+`;
+
+/** JavaScript: the bundled ES module is written to the worker's program file and imported. */
+const javascriptBootstrap = `${prelude}
+import { Readable } from "node:stream";
+import { Buffer } from "node:buffer";
+const { job } = await takeJob((bytes) => Readable.from([Buffer.from(bytes)]));
+Deno.chdir(settings.workspace);
+Deno.writeTextFileSync(settings.program, job.source);
+try {
+  await import(new URL("file://" + settings.program).href);
+} catch (error) {
+  console.error(error);
+  Deno.exitCode = 1;
+}
+`;
+
+/**
+ * Python in Pyodide: loaded (and the folders mounted at their sandbox paths) before the ready mark,
+ * so a warm worker only runs the program. Standard library only. The bridge wrappers have no
+ * sockets here: \`_thinktank_host.post_bridge\` carries their request over the worker's bridge socket.
+ */
+const pythonBootstrap = `${prelude}
+import http from "node:http";
+// Wasm memory is outside V8's heap: cap what Pyodide's memory may grow to at the program's limit.
+const NativeMemory = WebAssembly.Memory;
+const maxPages = Math.floor(settings.memoryMb * 1024 * 1024 / 65536);
+WebAssembly.Memory = function Memory(descriptor) {
+  const limited = { ...descriptor, maximum: Math.max(descriptor.initial ?? 0, Math.min(descriptor.maximum ?? maxPages, maxPages)) };
+  return new NativeMemory(limited);
+};
+WebAssembly.Memory.prototype = NativeMemory.prototype;
+const { loadPyodide } = await import(new URL("file://" + settings.pyodideDir + "/pyodide.mjs").href);
+const write = (fd) => ({ write: (bytes) => { let done = 0; while (done < bytes.length) done += (fd === 1 ? Deno.stdout : Deno.stderr).writeSync(bytes.subarray(done)); return bytes.length; } });
+const pyodide = await loadPyodide({ indexURL: settings.pyodideDir + "/", stdout: undefined, stderr: undefined, env: { HOME: settings.workspacePath } });
+WebAssembly.Memory = NativeMemory;
+pyodide.setStdout(write(1));
+pyodide.setStderr(write(2));
+for (const mount of settings.mounts) pyodide.mountNodeFS(mount.sandboxPath, mount.hostPath);
+pyodide.registerJsModule("_thinktank_host", {
+  post_bridge: (socketPath, token, body) => new Promise((resolve, reject) => {
+    const request = http.request({ socketPath, path: "/call", method: "POST", headers: { "content-type": "application/json", "content-length": new TextEncoder().encode(body).length, authorization: "Bearer " + token } }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => (text += chunk));
+      response.on("end", () => resolve([response.statusCode ?? 0, text]));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body);
+  }),
+});
+const driver = pyodide.runPython(\`
+import os, sys, traceback, types
+def _thinktank_run(env, source, program_path, workspace):
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(workspace)
+    extra = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    sys.path[0:0] = [workspace, *extra]
+    sys.argv = [program_path]
+    module = types.ModuleType("__main__")
+    module.__file__ = program_path
+    sys.modules["__main__"] = module
+    try:
+        exec(compile(source, program_path, "exec"), module.__dict__)
+        return 0
+    except SystemExit as error:
+        if error.code is None:
+            return 0
+        if isinstance(error.code, int):
+            return error.code
+        print(error.code, file=sys.stderr)
+        return 1
+    except BaseException as error:
+        traceback.print_exception(type(error), error, error.__traceback__.tb_next)
+        return 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+_thinktank_run
+\`);
+const { job, stdin } = await takeJob(() => undefined);
+pyodide.FS.writeFile("/tmp/main.py", job.source);
+pyodide.setStdin({ stdin: () => stdin, isatty: false });
+const code = await driver.callPromising(pyodide.toPy(job.env), job.source, "/tmp/main.py", settings.workspacePath);
+Deno.exit(code);
+`;
+
+/**
+ * The shell: just-bash, a bash interpreter written in JavaScript, over the workspace and the mounts
+ * (read-only unless writable). No host program ever runs: there is no python3, no process. Deno's
+ * permissions remain the boundary, so just-bash's own in-process defences are turned off.
+ */
+const shellBootstrap = `${prelude}
+const { Bash, MountableFs, InMemoryFs, OverlayFs, ReadWriteFs } = await import(new URL("file://" + settings.justBash).href);
+const fs = new MountableFs({ base: new InMemoryFs() });
+for (const mount of settings.mounts) {
+  fs.mount(mount.sandboxPath, mount.writable ? new ReadWriteFs({ root: mount.hostPath }) : new OverlayFs({ root: mount.hostPath, readOnly: true, mountPoint: "/" }));
+}
+const { job, stdin } = await takeJob(() => undefined);
+const bash = new Bash({ fs, cwd: settings.workspacePath, env: job.env, defenseInDepth: false });
+const encoder = new TextEncoder();
+const put = (stream, text) => { const bytes = encoder.encode(text); let done = 0; while (done < bytes.length) done += stream.writeSync(bytes.subarray(done)); };
+try {
+  const result = await bash.exec(job.source, { stdin: new TextDecoder().decode(stdin) });
+  put(Deno.stdout, result.stdout);
+  put(Deno.stderr, result.stderr);
+  Deno.exit(result.exitCode);
+} catch (error) {
+  put(Deno.stderr, "bash: " + (error?.message ?? String(error)) + "\\n");
+  Deno.exit(1);
+}
+`;
+
+export function denoBootstrap(language: SandboxLanguage): string {
+  switch (language) {
+    case "javascript":
+      return javascriptBootstrap;
+    case "python":
+      return pythonBootstrap;
+    case "shell":
+      return shellBootstrap;
+  }
+}
