@@ -106,7 +106,7 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   it("interrupts on request_human_input and resumes with the user's answer", async () => {
     const thread = await client.threads.create();
     const paused = (await client.runs.wait(thread.thread_id, "lead_agent", { input: human("ask me") })) as Record<string, unknown>;
-    expect(paused.__interrupt__).toEqual([expect.objectContaining({ value: { question: "Which colour?" } })]);
+    expect(paused.__interrupt__).toEqual([expect.objectContaining({ value: expect.objectContaining({ question: "Which colour?" }) })]);
     const threadRecord = await client.threads.get(thread.thread_id);
     expect(threadRecord.status).toBe("interrupted");
     expect(Object.values(threadRecord.interrupts).flat()[0]).toMatchObject({ value: { question: "Which colour?" } });
@@ -115,6 +115,40 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     const parts = await collect(client.runs.stream(thread.thread_id, "lead_agent", { command: { resume: "teal" }, streamMode: "values" }));
     expect(lastMessage(parts.at(-1)?.data).content).toBe("Your colour is teal.");
     expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+  });
+
+  it("asks in LangChain's human-in-the-loop shape and takes agent-chat-ui's answers", async () => {
+    // What agent-chat-ui reads (interrupt.value.action_requests / review_configs) and sends back
+    // (command.resume = { decisions: [decision] }, edited_action's args holding the answer).
+    const ask = async () => {
+      const thread = await client.threads.create();
+      const paused = (await client.runs.wait(thread.thread_id, "lead_agent", { input: human("ask me") })) as { __interrupt__: { value: Record<string, unknown> }[] };
+      return { threadId: thread.thread_id, value: paused.__interrupt__[0]?.value };
+    };
+    const resume = async (threadId: string, answer: unknown) => {
+      const parts = await collect(client.runs.stream(threadId, "lead_agent", { command: { resume: answer }, streamMode: "values" }));
+      return lastMessage(parts.at(-1)?.data).content;
+    };
+
+    const edit = await ask();
+    expect(edit.value).toEqual({
+      question: "Which colour?",
+      action_requests: [{ name: "request_human_input", args: { question: "Which colour?", answer: "" }, description: "Which colour?" }],
+      review_configs: [{ action_name: "request_human_input", allowed_decisions: ["approve", "edit", "reject"] }],
+    });
+    const editedAction = { name: "request_human_input", args: { question: "Which colour?", answer: "teal" } };
+    expect(await resume(edit.threadId, { decisions: [{ type: "edit", edited_action: editedAction }] })).toBe("Your colour is teal.");
+    expect((await client.threads.get(edit.threadId)).status).toBe("idle");
+
+    const reject = await ask();
+    expect(await resume(reject.threadId, { decisions: [{ type: "reject", message: "I have no favourite" }] })).toBe("Your colour is The user declined to answer: I have no favourite.");
+    const approve = await ask();
+    expect(await resume(approve.threadId, { decisions: [{ type: "approve" }] })).toBe("Your colour is The user approved, without a written answer..");
+    // The SDK's useStream sends both spellings of the edited action; the older agent-inbox list still works.
+    const camel = await ask();
+    expect(await resume(camel.threadId, { decisions: [{ type: "edit", edited_action: editedAction, editedAction }] })).toBe("Your colour is teal.");
+    const inbox = await ask();
+    expect(await resume(inbox.threadId, [{ type: "response", args: "amber" }])).toBe("Your colour is amber.");
   });
 
   it("creates background runs, joins them, lists and gets them", async () => {

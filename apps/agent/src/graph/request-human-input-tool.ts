@@ -1,23 +1,22 @@
 import { tool } from "@langchain/core/tools";
 import { interrupt } from "@langchain/langgraph";
+import { answerFromResume, humanInputInterrupt, humanInputToolName, type HumanInputInterrupt } from "./human-input-answer.js";
 
 export interface HumanInputRequest {
   readonly question: string;
 }
 
 /**
- * `request_human_input(question)`: pauses the run with a LangGraph interrupt whose value is
- * `{ question }`; the run resumes through the API with `command: { resume: <answer> }`, and the
- * answer becomes the tool result.
+ * `request_human_input(question)`: pauses the run with a LangGraph interrupt whose value holds
+ * `question` and the same request in LangChain's human-in-the-loop shape (`action_requests`,
+ * `review_configs`); the run resumes through the API with `command: { resume }`, a plain answer
+ * or LangChain's `{ decisions: [...] }`, and the answer becomes the tool result (answerFromResume).
  */
 export function createRequestHumanInputTool() {
   return tool(
-    async ({ question }: HumanInputRequest) => {
-      const answer: unknown = interrupt<HumanInputRequest, unknown>({ question });
-      return typeof answer === "string" ? answer : JSON.stringify(answer);
-    },
+    async ({ question }: HumanInputRequest) => answerFromResume(interrupt<HumanInputInterrupt, unknown>(humanInputInterrupt(question))),
     {
-      name: "request_human_input",
+      name: humanInputToolName,
       description: "Ask the user a question and wait for the answer. Use it when you need a decision or information only the user has.",
       schema: {
         type: "object",
