@@ -110,6 +110,8 @@ export const errorCodes = {
   OAUTH_SERVER_UNREACHABLE: 502,
   OAUTH_STORE_UNREADABLE: 500,
   MCP_NEEDS_AUTH: 503,
+  // 501: a LangGraph API route this server knowingly leaves out (crons)
+  NOT_IMPLEMENTED: 501,
   // 500: our own fault
   CONFIG_INVALID: 500,
   STORE_CORRUPT: 500,
