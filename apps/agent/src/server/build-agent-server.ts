@@ -11,6 +11,7 @@ import { ThreadService } from "../threads/thread-service.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
+import { registerCronRoutes } from "./routes/cron-routes.js";
 import { registerMetaRoutes } from "./routes/meta-routes.js";
 import { registerRunRoutes } from "./routes/run-routes.js";
 import { registerThreadRoutes } from "./routes/thread-routes.js";
@@ -138,6 +139,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     registerAssistantRoutes(api, context);
     registerThreadRoutes(api, context);
     registerRunRoutes(api, context);
+    registerCronRoutes(api);
   });
   await (deps.mountMcpEndpoint ?? ((fastify: FastifyInstance) => runtime.codeMode.mountMcpEndpoint(fastify)))(app);
 
