@@ -12,7 +12,9 @@ export type {
   SandboxWarmRequest,
   SandboxCheck,
   SandboxProblem,
+  SandboxBackendInfo,
 } from "./sandbox-types.js";
+export { backendLine } from "./executor/select-launcher.js";
 export { sandboxPaths } from "./sandbox-paths.js";
 export { defaultLimits } from "./request/resolve-limits.js";
 export type { SandboxConfig } from "./request/resolve-limits.js";

@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import socket
+import sys
 from typing import Any, Optional
 
 __all__ = ["MCPToolError", "call_mcp_tool", "call_mcp_tool_raw", "tool_result_value"]
@@ -50,6 +51,40 @@ class _UnixHTTPConnection(http.client.HTTPConnection):
             sock.close()
             raise
         self.sock = sock
+
+
+def _post(socket_path: str, token: str, payload: bytes, server: str, tool: str) -> tuple:
+    connection = _UnixHTTPConnection(socket_path)
+    try:
+        connection.request("POST", "/call", body=payload, headers={
+            "content-type": "application/json",
+            "authorization": f"Bearer {token}",
+        })
+        response = connection.getresponse()
+        return response.status, response.read()
+    except OSError as error:
+        raise MCPToolError("BRIDGE_UNREACHABLE", f"cannot reach the bridge at {socket_path}: {error}",
+                           server, tool) from error
+    except http.client.HTTPException as error:
+        raise MCPToolError("BRIDGE_PROTOCOL_ERROR", f"the bridge answered something that is not HTTP: {error}",
+                           server, tool) from error
+    finally:
+        connection.close()
+
+
+def _post_from_pyodide(socket_path: str, token: str, payload: bytes, server: str, tool: str) -> tuple:
+    """Pyodide (the deno sandbox) has no sockets: its host runtime makes the same request to the bridge."""
+    try:
+        from _thinktank_host import post_bridge  # provided by the deno sandbox's bootstrap
+        from pyodide.ffi import run_sync
+        status, text = run_sync(post_bridge(socket_path, token, payload.decode("utf-8")))
+    except ImportError as error:
+        raise MCPToolError("BRIDGE_NOT_CONFIGURED", "this Pyodide has no bridge (run the program through execute_code)",
+                           server, tool) from error
+    except Exception as error:
+        raise MCPToolError("BRIDGE_UNREACHABLE", f"cannot reach the bridge at {socket_path}: {error}",
+                           server, tool) from error
+    return int(status), str(text).encode("utf-8")
 
 
 def call_mcp_tool(server: str, tool: str, arguments: Optional[dict] = None, *,
@@ -107,23 +142,10 @@ def call_mcp_tool_raw(server: str, tool: str, arguments: Optional[dict] = None, 
                            "THINKTANK_BRIDGE_SOCKET and THINKTANK_BRIDGE_TOKEN must be set "
                            "(run the program through execute_code)", server, tool)
     payload = json.dumps({"server": server, "tool": tool, "arguments": arguments or {}}).encode("utf-8")
-    connection = _UnixHTTPConnection(socket_path)
-    try:
-        connection.request("POST", "/call", body=payload, headers={
-            "content-type": "application/json",
-            "authorization": f"Bearer {token}",
-        })
-        response = connection.getresponse()
-        status = response.status
-        body = response.read()
-    except OSError as error:
-        raise MCPToolError("BRIDGE_UNREACHABLE", f"cannot reach the bridge at {socket_path}: {error}",
-                           server, tool) from error
-    except http.client.HTTPException as error:
-        raise MCPToolError("BRIDGE_PROTOCOL_ERROR", f"the bridge answered something that is not HTTP: {error}",
-                           server, tool) from error
-    finally:
-        connection.close()
+    if sys.platform == "emscripten":
+        status, body = _post_from_pyodide(socket_path, token, payload, server, tool)
+    else:
+        status, body = _post(socket_path, token, payload, server, tool)
     try:
         answer = json.loads(body.decode("utf-8"))
     except ValueError as error:
