@@ -34,3 +34,14 @@ export type { SemanticRerankerOptions, SemanticSearchOutcome } from "./search/em
 export { countTokens } from "./tokens/count-tokens.js";
 export { toolDefinitionTokens, catalogDefinitionTokens } from "./tokens/tool-definition-tokens.js";
 export type { ToolTokenFormat, ToolTokenOptions, ServerTokenCount, CatalogTokenCount } from "./tokens/tool-definition-tokens.js";
+export { OAuthTokenStore } from "./oauth/oauth-token-store.js";
+export type { OAuthTokenStoreOptions, StoreChange } from "./oauth/oauth-token-store.js";
+export type { OAuthRecord, StoredTokens, NeedsAuthMark } from "./oauth/oauth-record.js";
+export { createOAuthTokenStore } from "./oauth/create-oauth-token-store.js";
+export { OAuthSignIn } from "./oauth/oauth-sign-in.js";
+export type { OAuthSignInOptions, CallbackParams, SignInStarted, SignInFinished } from "./oauth/oauth-sign-in.js";
+export { signOut } from "./oauth/sign-out.js";
+export type { SignOutResult } from "./oauth/sign-out.js";
+export { oauthStatus } from "./oauth/oauth-status.js";
+export type { OAuthStatus } from "./oauth/oauth-status.js";
+export type { McpOAuthEntry, ResolvedOAuthSettings } from "./servers/server-entry.js";

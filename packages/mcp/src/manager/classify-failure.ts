@@ -8,6 +8,8 @@ export interface FailureClass {
   readonly reason: string;
   /** The server did not answer in time (our connect timer, or a request timeout), as opposed to refusing or erroring. */
   readonly timeout?: true;
+  /** The server asks for sign-in (HTTP 401): not a failure to retry, a state to show until someone signs in. */
+  readonly needsAuth?: true;
 }
 
 /** Thrown by our own connect timer (the SDK's initialize timeout does not cover spawning or the SSE handshake). */
@@ -45,6 +47,7 @@ export function classifyFailure(error: unknown, phase: "connect" | "session" = "
   if (systemCode) return { transient: true, reason: `${systemCode}: ${describe(error)}` };
   const status = httpStatusOf(error);
   if (status !== undefined) {
+    if (status === 401) return { transient: false, needsAuth: true, reason: "the server asks for sign-in (HTTP 401)" };
     if (phase === "session" && (status === 400 || status === 404)) return { transient: true, reason: `the server no longer knows this session (HTTP ${status})` };
     const transient = status >= 500 || status === 408 || status === 429;
     return { transient, reason: `HTTP ${status}: ${describe(error)}` };
@@ -71,7 +74,9 @@ function httpStatusOf(error: unknown): number | undefined {
   const name = (error as { name?: unknown; constructor?: { name?: unknown } } | null)?.constructor?.name;
   const code = (error as { code?: unknown } | null)?.code;
   if ((name === "StreamableHTTPError" || name === "SseError") && typeof code === "number" && code >= 100 && code < 600) return code;
-  return undefined;
+  // The legacy SSE transport reports a refused POST as a plain Error naming the status.
+  const posted = error instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error.message) : null;
+  return posted ? Number(posted[1]) : undefined;
 }
 
 /** One line about an error, with credentials that may ride in messages (Bearer tokens, URL passwords) masked. */

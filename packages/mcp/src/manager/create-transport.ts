@@ -2,15 +2,17 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DEFAULT_INHERITED_ENV_VARS } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ResolvedServerConfig } from "../servers/server-entry.js";
 
 /**
  * The SDK transport for a resolved config. For stdio the child gets exactly `config.env`: the SDK
  * adds a few host variables of its own (USER, SHELL, ...) and those are blanked out here, because
- * Node leaves variables whose value is undefined out of the child's environment.
+ * Node leaves variables whose value is undefined out of the child's environment. A remote server's
+ * requests go through `fetch` when given (the OAuth token source adds its bearer token there).
  */
-export function createTransport(config: ResolvedServerConfig): Transport {
+export function createTransport(config: ResolvedServerConfig, options: { readonly fetch?: FetchLike } = {}): Transport {
+  const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   switch (config.transport) {
     case "stdio": {
       const env: Record<string, string | undefined> = {};
@@ -25,8 +27,8 @@ export function createTransport(config: ResolvedServerConfig): Transport {
       });
     }
     case "sse":
-      return new SSEClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+      return new SSEClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, ...fetchOption });
     case "http":
-      return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+      return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, ...fetchOption });
   }
 }

@@ -5,6 +5,8 @@ import { readCachedToolList } from "../catalog/cached-tool-list.js";
 import type { CachedToolList } from "../catalog/cached-tool-list.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import { removeCatalogFile, writeCatalogFile } from "../catalog/write-catalog-file.js";
+import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
+import type { ServerTokenSource } from "../oauth/server-token-source.js";
 import { entryHash, resolvedConfigHash, stableStringify } from "../servers/config-hash.js";
 import { resolveServerConfig } from "../servers/resolve-server-config.js";
 import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
@@ -13,6 +15,7 @@ import { classifyFailure } from "./classify-failure.js";
 import type { FailureClass } from "./classify-failure.js";
 import type { CallOptions, ManagerLogger, McpSettings, ServerState, ServerStatus, ToolsChangedEvent } from "./manager-types.js";
 import { ServerConnection } from "./server-connection.js";
+import { tokenSourceFor } from "./token-source-for.js";
 
 /** What every ManagedServer shares with its manager. */
 export interface ManagedServerContext {
@@ -28,12 +31,16 @@ export interface ManagedServerContext {
   readonly track: (work: Promise<unknown>) => void;
   /** How long background discovery waits after the n-th failed connect in a row (n from 1). */
   readonly retryDelay: (failures: number) => number;
+  /** Stored OAuth tokens of remote servers, when the manager was given a store. */
+  readonly oauthStore?: OAuthTokenStore;
 }
 
 /** A connect that failed, already classified. */
 class ConnectFailure extends Error {
+  readonly needsAuth: boolean;
   constructor(readonly failure: FailureClass) {
     super(failure.reason);
+    this.needsAuth = failure.needsAuth === true;
   }
 }
 
@@ -64,6 +71,11 @@ export class ManagedServer {
   private retryAt = 0;
   /** The last failed connect ran out of time (the server never answered), rather than being refused. */
   private timedOut = false;
+  /** A remote server's bearer tokens (none for stdio, or when the entry sets its own Authorization header). */
+  private readonly tokens: ServerTokenSource | undefined;
+  /** While needs_auth: the store's sign-in revision then; only a new sign-in lets it try again. */
+  private authRevision: string | undefined;
+  private needsAuthLogged = false;
 
   constructor(
     readonly name: string,
@@ -78,6 +90,7 @@ export class ManagedServer {
       this.state = "unavailable";
       this.reason = resolution.reason;
     }
+    this.tokens = resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined;
   }
 
   /** Takes a new entry whose transport fields resolve to the same key (a new description, say). */
@@ -109,6 +122,7 @@ export class ManagedServer {
    */
   needsDiscovery(now: number): boolean {
     if (this.disposed || this.configProblem !== undefined || this.connection?.alive || this.connecting) return false;
+    if (this.state === "needs_auth") return this.signInChanged();
     if (this.knownTools() !== undefined && this.failedConnects === 0) return false;
     return now >= this.retryAt;
   }
@@ -119,17 +133,18 @@ export class ManagedServer {
    * that crashed after connecting stays ready: the next call restarts it.
    */
   isReady(): boolean {
-    return !this.disposed && this.configProblem === undefined && this.failedConnects === 0 && this.knownTools() !== undefined;
+    return !this.disposed && this.configProblem === undefined && this.failedConnects === 0 && this.state !== "needs_auth" && this.knownTools() !== undefined;
   }
 
   /** One connect attempt, without the retry loop (background discovery); a failure lands in status() and sets the backoff. */
   async attemptConnect(): Promise<void> {
-    if (this.configProblem !== undefined || this.disposed) return;
+    if (this.configProblem !== undefined || this.disposed || (this.state === "needs_auth" && !this.signInChanged())) return;
     await this.ensureConnected().catch(() => undefined);
   }
 
-  /** The live tool list, else the cached one when it matches this entry; never connects. */
+  /** The live tool list, else the cached one when it matches this entry; never connects. None while it needs sign-in: its tools cannot be used. */
   knownTools(): readonly CatalogTool[] | undefined {
+    if (this.state === "needs_auth") return undefined;
     return this.tools ?? this.cachedList()?.tools;
   }
 
@@ -200,11 +215,13 @@ export class ManagedServer {
       if (options.signal?.aborted) throw options.signal.reason;
       if (this.disposed) throw this.unavailable("its session was closed (removed from the configuration, or the manager closed)");
       if (this.configProblem) throw this.unavailable(this.configProblem);
+      if (this.state === "needs_auth" && !this.signInChanged()) throw this.needsAuthError();
       let connection: ServerConnection;
       try {
         connection = await this.ensureConnected();
       } catch (error) {
         const failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
+        if (failure.needsAuth) throw this.needsAuthError();
         if (!failure.transient) throw this.unavailable(failure.reason);
         last = failure;
         continue;
@@ -222,6 +239,11 @@ export class ManagedServer {
           });
         }
         const failure = classifyFailure(error, "session");
+        if (this.isAuthFailure(failure)) {
+          this.dropConnection(connection, failure.reason);
+          this.enterNeedsAuth();
+          throw this.needsAuthError();
+        }
         if (!failure.transient) {
           throw new ThinktankError("MCP_PROTOCOL_ERROR", `MCP server '${this.name}' answered ${what} with an error: ${failure.reason}`, {
             cause: error,
@@ -239,6 +261,36 @@ export class ManagedServer {
     throw new ThinktankError("SERVICE_UNAVAILABLE", `MCP server '${this.name}' is unavailable after ${attempts} attempts: ${reason}`, {
       details: { server: this.name, attempts, reason },
     });
+  }
+
+  private needsAuthError(): ThinktankError {
+    return new ThinktankError("MCP_NEEDS_AUTH", `MCP server '${this.name}' ${this.reason ?? "needs sign-in"}`, { details: { server: this.name, reason: this.reason } });
+  }
+
+  /** A 401, or a 403 whose challenge asks for more scope. */
+  private isAuthFailure(failure: FailureClass): boolean {
+    return failure.needsAuth === true || (failure.reason.startsWith("HTTP 403") && this.tokens?.lastChallenge?.status === 403);
+  }
+
+  /** Whether someone signed in (or out) since this server was found to need sign-in. */
+  private signInChanged(): boolean {
+    return this.tokens !== undefined && this.tokens.revision() !== this.authRevision;
+  }
+
+  /** Records the needs_auth state: one log line per server (not per attempt), one note in the store. */
+  private enterNeedsAuth(): void {
+    const challenge = this.tokens?.lastChallenge;
+    const why = this.tokens?.problem ?? "the server asks for sign-in";
+    const scope = challenge?.error === "insufficient_scope" && challenge.scope ? ` (it asks for scope '${challenge.scope}')` : "";
+    this.state = "needs_auth";
+    this.reason = `needs sign-in: ${why}${scope}; sign in with POST /api/mcp/servers/${encodeURIComponent(this.name)}/auth or \`thinktank mcp login ${this.name}\``;
+    this.authRevision = this.tokens?.revision();
+    this.failedConnects = 0;
+    this.retryAt = 0;
+    this.timedOut = false;
+    if (!this.needsAuthLogged) this.context.logger.warn({ server: this.name, reason: why }, "mcp server needs sign-in");
+    this.needsAuthLogged = true;
+    if (this.tokens) this.context.track(this.tokens.markNeedsAuth(why));
   }
 
   private unavailable(reason: string): ThinktankError {
@@ -268,6 +320,7 @@ export class ManagedServer {
         if (this.connection === connection) this.refreshTools();
         else listChangedEarly = true;
       },
+      ...(this.tokens ? { fetch: this.tokens.fetch } : {}),
     });
     const started = this.context.now();
     this.opening = connection;
@@ -281,6 +334,7 @@ export class ManagedServer {
       this.failedConnects = 0;
       this.retryAt = 0;
       this.timedOut = false;
+      this.needsAuthLogged = false;
       this.context.logger.info({ server: this.name, tools: tools.length, pid: connection.pid, ms: this.context.now() - started }, "mcp server connected");
       await this.acceptTools(tools, "connected");
       if (listChangedEarly) this.refreshTools();
@@ -290,15 +344,17 @@ export class ManagedServer {
       const failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
       const stderr = connection.stderrTail().at(-1);
       const reason = stderr && !failure.reason.includes(stderr) ? `${failure.reason} (stderr: ${stderr.slice(0, 200)})` : failure.reason;
-      if (!this.disposed) {
+      const needsAuth = this.isAuthFailure(failure);
+      if (!this.disposed && needsAuth) this.enterNeedsAuth();
+      else if (!this.disposed) {
         this.state = "unavailable";
         this.reason = reason;
         this.failedConnects += 1;
         this.retryAt = this.context.now() + this.context.retryDelay(this.failedConnects);
         this.timedOut = failure.timeout === true;
       }
-      this.context.logger.warn({ server: this.name, reason, transient: failure.transient }, "mcp server failed to connect");
-      throw new ConnectFailure({ transient: failure.transient, reason });
+      if (!needsAuth) this.context.logger.warn({ server: this.name, reason, transient: failure.transient }, "mcp server failed to connect");
+      throw new ConnectFailure({ transient: failure.transient && !needsAuth, reason, ...(needsAuth ? { needsAuth: true } : {}) });
     } finally {
       if (this.opening === connection) this.opening = undefined;
     }

@@ -1,4 +1,5 @@
 import type { CatalogTool } from "../catalog/catalog-types.js";
+import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
 import type { McpTransportKind } from "../servers/server-entry.js";
 
 /** The subset of a pino logger the manager writes to. */
@@ -29,6 +30,13 @@ export interface McpSettings {
   readonly discovery_retry_max_ms?: number;
   /** How long firstConnectsSettled() waits for a newly discovered server's first connect, counted from when it was queued; 0 never waits. @default 3000 */
   readonly first_connect_grace_ms?: number;
+  /** OAuth of remote servers (config.mcp.oauth). */
+  readonly oauth?: {
+    /** Refresh an access token this long before it expires. @default 60 */
+    readonly refresh_before_seconds?: number;
+    /** The client name sent with dynamic registration (client credentials). @default "Thinktank" */
+    readonly client_name?: string;
+  };
 }
 
 export interface McpManagerOptions {
@@ -45,6 +53,12 @@ export interface McpManagerOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** Write tool lists to catalog_dir. @default true */
   readonly writeCatalog?: boolean;
+  /**
+   * OAuth tokens of remote servers (createOAuthTokenStore(config)): stored sign-ins are used and
+   * refreshed, client-credentials tokens fetched. Without it a server that asks for sign-in is
+   * simply `needs_auth`. @default none
+   */
+  readonly oauthStore?: OAuthTokenStore;
 }
 
 /**
@@ -52,8 +66,11 @@ export interface McpManagerOptions {
  * - `connecting`: a connect is under way.
  * - `connected`: a live session.
  * - `unavailable`: the last attempt failed, or the config cannot be used; `reason` says why.
+ * - `needs_auth`: the server asks for sign-in (HTTP 401, or 403 insufficient_scope); `reason` says
+ *   why the stored sign-in (if any) did not do. Its tools are not offered, and it is tried again
+ *   only after a new sign-in, never in a retry loop.
  */
-export type ServerState = "idle" | "connecting" | "connected" | "unavailable";
+export type ServerState = "idle" | "connecting" | "connected" | "unavailable" | "needs_auth";
 
 export interface ServerStatus {
   readonly name: string;

@@ -39,6 +39,7 @@ export class McpManager {
       emitToolsChanged: (event) => this.emit(event),
       track: (work) => this.track(work),
       retryDelay: (failures) => Math.min(retryMax, retryBase * 2 ** Math.min(failures - 1, 30)),
+      ...(options.oauthStore ? { oauthStore: options.oauthStore } : {}),
     };
     this.discovery = new ServerDiscovery({
       servers: () => this.serverNames().map((name) => this.require(name)),

@@ -2,7 +2,7 @@ import { redactSecrets } from "@thinktank/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
@@ -20,6 +20,8 @@ export interface ServerConnectionOptions {
   readonly onUnexpectedClose: (reason: string) => void;
   /** Called on each notifications/tools/list_changed. */
   readonly onToolListChanged: () => void;
+  /** A remote server's fetch (the OAuth token source's), else the global one. */
+  readonly fetch?: FetchLike;
 }
 
 /** Lines of a stdio server's stderr kept to explain why it stopped. */
@@ -62,7 +64,7 @@ export class ServerConnection {
 
   /** Starts the transport and runs initialize, all within `timeoutMs`; cleans up after itself on failure. */
   async open(timeoutMs: number): Promise<void> {
-    const transport = createTransport(this.options.config);
+    const transport = createTransport(this.options.config, this.options.fetch ? { fetch: this.options.fetch } : {});
     this.transport = transport;
     this.captureStderr(transport);
     let timer: NodeJS.Timeout | undefined;

@@ -15,8 +15,8 @@ export function resolvedConfigHash(config: ResolvedServerConfig): string {
  * secrets go in). Stored beside a cached tool list so a reader can tell whether it is current.
  */
 export function entryHash(entry: McpServerEntry): string {
-  const { command, args, env, cwd, url, headers } = entry;
-  return sha256(stableStringify({ transport: transportKindOf(entry) ?? entry.type, command, args, env, cwd, url, headers }));
+  const { command, args, env, cwd, url, headers, oauth } = entry;
+  return sha256(stableStringify({ transport: transportKindOf(entry) ?? entry.type, command, args, env, cwd, url, headers, oauth }));
 }
 
 /** JSON with object keys sorted at every level, so equal values always hash alike. */

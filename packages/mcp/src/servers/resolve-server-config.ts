@@ -1,5 +1,6 @@
 import { expandDeep } from "@thinktank/core";
 import type { McpServerEntry, McpTransportKind, ResolvedServerConfig, ServerResolution } from "./server-entry.js";
+import { resolveOAuthSettings } from "./resolve-oauth-settings.js";
 import { transportKindOf } from "./transport-kind.js";
 
 export interface ResolveServerOptions {
@@ -57,7 +58,10 @@ function resolveRemote(
   fail: (reason: string) => ServerResolution,
 ): ServerResolution {
   const { value, missing } = expandDeep({ url: entry.url ?? "", headers: entry.headers ?? {} }, env);
-  if (missing.length > 0) return fail(missingMessage(missing));
+  const oauth = resolveOAuthSettings(entry.oauth, env);
+  const allMissing = [...new Set([...missing, ...(oauth.ok ? [] : (oauth.missing ?? []))])];
+  if (allMissing.length > 0) return fail(missingMessage(allMissing));
+  if (!oauth.ok) return fail(oauth.reason);
   if (value.url.trim() === "") return fail("the url is empty after variable expansion");
   let parsed: URL;
   try {
@@ -68,7 +72,7 @@ function resolveRemote(
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     return fail(`the url must be http: or https: (got '${parsed.protocol}')`);
   }
-  return { ok: true, config: { transport, url: parsed.href, headers: { ...value.headers } } };
+  return { ok: true, config: { transport, url: parsed.href, headers: { ...value.headers }, ...(oauth.settings ? { oauth: oauth.settings } : {}) } };
 }
 
 function stdioShapeProblem(entry: McpServerEntry): string | undefined {

@@ -12,12 +12,46 @@ export interface McpServerEntry {
   readonly cwd?: string;
   readonly url?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** OAuth for a remote server (see McpOAuthEntry); without it a server that asks for sign-in still gets interactive sign-in. */
+  readonly oauth?: McpOAuthEntry;
   readonly description?: string;
   /** A disabled server is not managed at all. @default true */
   readonly enabled?: boolean;
   /** Set by whoever merged the entry (the plugins library) when it is known to be unusable. */
   readonly unavailable_reason?: string;
   readonly [key: string]: unknown;
+}
+
+/**
+ * The `oauth` block of a remote entry. `authorization_code` (the default) signs in through a
+ * browser, with a configured client or one registered on the fly; `client_credentials` is
+ * machine-to-machine. `clientId` / `callbackPort` are Claude Code's spellings (plugins' .mcp.json).
+ */
+export interface McpOAuthEntry {
+  readonly grant?: "authorization_code" | "client_credentials";
+  readonly client_id?: string;
+  readonly clientId?: string;
+  /** Write `${VAR}`: resolved at connect time, never stored resolved. */
+  readonly client_secret?: string;
+  /** Space-separated, or a list. */
+  readonly scopes?: string | readonly string[];
+  /** client_credentials: the token endpoint; discovered from the server when absent. */
+  readonly token_url?: string;
+  /** The loopback port `thinktank mcp login` listens on (a client registered with a fixed redirect URI). */
+  readonly callback_port?: number;
+  readonly callbackPort?: number;
+  readonly [key: string]: unknown;
+}
+
+/** An entry's `oauth` block with placeholders resolved (in memory only: it may hold a client secret). */
+export interface ResolvedOAuthSettings {
+  readonly grant: "authorization_code" | "client_credentials";
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Space-separated. */
+  readonly scopes?: string;
+  readonly tokenUrl?: string;
+  readonly callbackPort?: number;
 }
 
 export type McpTransportKind = "stdio" | "sse" | "http";
@@ -37,6 +71,7 @@ export interface RemoteServerConfig {
   readonly transport: "sse" | "http";
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  readonly oauth?: ResolvedOAuthSettings;
 }
 
 export type ResolvedServerConfig = StdioServerConfig | RemoteServerConfig;

@@ -6,3 +6,5 @@ export type { ReferenceServer, RunningHttpServer } from "./reference-servers.js"
 export { waitFor, processAlive } from "./wait-for.js";
 export { startSilentTcpServer } from "./silent-tcp-server.js";
 export type { SilentTcpServer } from "./silent-tcp-server.js";
+export { startOAuthTestServer } from "./oauth-test-server.js";
+export type { OAuthTestServer, OAuthTestServerOptions, OAuthTestServerStats, PreRegisteredClient } from "./oauth-test-server.js";

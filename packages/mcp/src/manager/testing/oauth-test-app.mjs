@@ -1,0 +1,145 @@
+// A protected MCP server with its own authorization server, for tests, built from the MCP SDK's
+// server auth pieces: mcpAuthRouter (metadata, /authorize, /token, /register, /revoke),
+// requireBearerAuth on the MCP endpoints, and TestAuthProvider. Streamable HTTP at /mcp (stateless:
+// every request checks its token) and legacy SSE at /sse + /messages, on 127.0.0.1.
+import express from "express";
+import { mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { TestAuthProvider } from "./oauth-test-provider.mjs";
+
+const tools = [
+  { name: "whoami", description: "The OAuth client and scopes of the caller's token.", inputSchema: { type: "object", properties: {} } },
+  { name: "add", description: "Adds two numbers.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+];
+
+function mcpServer(authInfo, counters) {
+  const server = new Server({ name: "thinktank-oauth-test", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    counters.toolCalls += 1;
+    const args = request.params.arguments ?? {};
+    if (request.params.name === "whoami") {
+      const who = { client_id: authInfo?.clientId, scopes: authInfo?.scopes ?? [] };
+      return { content: [{ type: "text", text: JSON.stringify(who) }], structuredContent: who };
+    }
+    if (request.params.name === "add") {
+      const sum = Number(args.a) + Number(args.b);
+      return { content: [{ type: "text", text: String(sum) }], structuredContent: { sum } };
+    }
+    return { content: [{ type: "text", text: `unknown tool ${request.params.name}` }], isError: true };
+  });
+  return server;
+}
+
+export async function startOAuthTestApp(options = {}) {
+  const app = express();
+  const listener = await new Promise((resolve) => {
+    const server = app.listen(0, "127.0.0.1", () => resolve(server));
+  });
+  const origin = `http://127.0.0.1:${listener.address().port}`;
+  const issuer = `${origin}/`;
+  const scopes = options.scopes ?? ["mcp"];
+  const provider = new TestAuthProvider({ issuer, accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600, dynamicRegistration: options.dynamicRegistration !== false });
+  const clientSecrets = new Map(Object.entries(options.clientCredentials ?? {}));
+  const counters = { toolCalls: 0, unauthorized: 0 };
+
+  // Hostile metadata: the token endpoint moved to another host name of the same machine.
+  if (options.tokenEndpointHost) {
+    app.get("/.well-known/oauth-authorization-server", (_req, res) => {
+      res.json({
+        issuer,
+        authorization_endpoint: `${origin}/authorize`,
+        token_endpoint: `http://${options.tokenEndpointHost}:${listener.address().port}/token`,
+        registration_endpoint: `${origin}/register`,
+        response_types_supported: ["code"],
+        code_challenge_methods_supported: ["S256"],
+      });
+    });
+  }
+  app.get("/consent", (req, res) => {
+    const target = provider.consent(String(req.query.request ?? ""), req.query.answer === "approve");
+    if (!target) return res.status(400).send("unknown or answered request");
+    res.redirect(302, target);
+  });
+  // client_credentials: the SDK's token handler leaves this grant to the application.
+  app.post("/token", express.urlencoded({ extended: false }), (req, res, next) => {
+    if (req.body?.grant_type !== "client_credentials") return next();
+    res.setHeader("Cache-Control", "no-store");
+    let { client_id: id, client_secret: secret } = req.body;
+    const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? "");
+    if (basic) [id, secret] = Buffer.from(basic[1], "base64").toString().split(":").map(decodeURIComponent);
+    const expected = clientSecrets.get(id ?? "");
+    if (expected === undefined || secret !== expected) {
+      return res.status(401).json({ error: "invalid_client", error_description: "unknown client or wrong secret" });
+    }
+    res.json(provider.clientCredentials(id, req.body.scope ? String(req.body.scope).split(" ") : scopes, req.body.resource));
+  });
+  const off = { rateLimit: false };
+  app.use(
+    mcpAuthRouter({
+      provider,
+      issuerUrl: new URL(issuer),
+      resourceServerUrl: new URL(`${origin}/mcp`),
+      scopesSupported: scopes,
+      authorizationOptions: off,
+      tokenOptions: off,
+      clientRegistrationOptions: off,
+      revocationOptions: off,
+    }),
+  );
+  app.get("/.well-known/oauth-protected-resource/sse", (_req, res) => res.json({ resource: `${origin}/sse`, authorization_servers: [issuer], scopes_supported: scopes }));
+
+  const guard = (path) => {
+    const check = requireBearerAuth({ verifier: provider, requiredScopes: options.requiredScopes ?? scopes, resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${path}` });
+    return (req, res, next) => {
+      res.on("finish", () => {
+        if (res.statusCode === 401) counters.unauthorized += 1;
+      });
+      check(req, res, next);
+    };
+  };
+
+  app.post("/mcp", guard("/mcp"), express.json(), async (req, res) => {
+    const server = mcpServer(req.auth, counters);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  app.get("/mcp", guard("/mcp"), (_req, res) => res.status(405).set("allow", "POST").end());
+  app.delete("/mcp", guard("/mcp"), (_req, res) => res.status(405).set("allow", "POST").end());
+
+  const sessions = new Map();
+  app.get("/sse", guard("/sse"), async (req, res) => {
+    const transport = new SSEServerTransport("/messages", res);
+    sessions.set(transport.sessionId, transport);
+    res.on("close", () => sessions.delete(transport.sessionId));
+    await mcpServer(req.auth, counters).connect(transport);
+  });
+  app.post("/messages", guard("/sse"), express.json(), async (req, res) => {
+    const transport = sessions.get(String(req.query.sessionId ?? ""));
+    if (!transport) return res.status(404).send("unknown session");
+    await transport.handlePostMessage(req, res, req.body);
+  });
+
+  return {
+    origin,
+    issuer,
+    mcpUrl: `${origin}/mcp`,
+    sseUrl: `${origin}/sse`,
+    provider,
+    counters,
+    async close() {
+      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      listener.closeAllConnections?.();
+      await new Promise((resolve) => listener.close(() => resolve(undefined)));
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import fs from "node:fs";
+import path from "node:path";
+import { makeTempDir } from "@thinktank/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { McpManager } from "../manager/mcp-manager.js";
+import { startOAuthTestServer } from "../manager/testing/oauth-test-server.js";
+import type { OAuthTestServer } from "../manager/testing/oauth-test-server.js";
+import type { McpServerEntry } from "../servers/server-entry.js";
+import { OAuthSignIn } from "./oauth-sign-in.js";
+import { OAuthTokenStore } from "./oauth-token-store.js";
+
+// The sign-in and the manager against a real authorization server and protected MCP server.
+let temp: { dir: string; cleanup: () => void };
+let server: OAuthTestServer;
+let store: OAuthTokenStore;
+const managers: McpManager[] = [];
+const redirectUrl = "http://127.0.0.1:9/callback";
+
+beforeEach(async () => {
+  temp = makeTempDir("tt-oauth-");
+  server = await startOAuthTestServer();
+  store = new OAuthTokenStore({ dir: path.join(temp.dir, "oauth") });
+});
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((manager) => manager.close()));
+  await server.close();
+  temp.cleanup();
+});
+
+function signIn(): OAuthSignIn {
+  return new OAuthSignIn({ store, env: {}, clientName: "Thinktank test", pendingTtlMs: 60_000, timeoutMs: 5000 });
+}
+
+function manager(entries: Record<string, McpServerEntry>, now: () => number = Date.now): McpManager {
+  const created = new McpManager({ mcp: { connect_timeout_ms: 5000, call_timeout_ms: 5000, retries: 1, retry_base_delay_ms: 1, catalog_dir: path.join(temp.dir, "catalog") }, env: {}, oauthStore: store, now }, entries);
+  managers.push(created);
+  return created;
+}
+
+async function signInWith(flow: OAuthSignIn, name: string, entry: McpServerEntry): Promise<void> {
+  const started = await flow.start(name, entry, { redirectUrl });
+  const callback = new URL(await server.approve(started.authorizationUrl));
+  expect(callback.origin + callback.pathname).toBe(redirectUrl);
+  const params = Object.fromEntries(callback.searchParams);
+  await flow.finish(params, async () => entry);
+}
+
+describe.each(["http", "sse"] as const)("OAuth over %s", (transport) => {
+  it("needs_auth, then a sign-in, then tools and calls; the token file holds no token in the clear", async () => {
+    const entry: McpServerEntry = { type: transport, url: transport === "http" ? server.mcpUrl : server.sseUrl };
+    const first = manager({ crm: entry });
+    const status = await first.connect("crm");
+    expect(status.state).toBe("needs_auth");
+    expect(status.reason).toContain("not signed in");
+    await expect(first.callTool("crm", "add", { a: 1, b: 2 })).rejects.toMatchObject({ code: "MCP_NEEDS_AUTH" });
+    expect(server.stats().unauthorized).toBe(1); // no retry storm: the call did not even try
+
+    await signInWith(signIn(), "crm", entry);
+    expect(server.stats().registrations).toBe(1);
+    const second = manager({ crm: entry });
+    expect(await second.listTools("crm")).toEqual(expect.arrayContaining([expect.objectContaining({ name: "whoami" })]));
+    const result = await second.callTool("crm", "add", { a: 2, b: 3 });
+    expect(result.structuredContent).toEqual({ sum: 5 });
+
+    const files = fs.readdirSync(path.join(temp.dir, "oauth", "servers"));
+    const raw = fs.readFileSync(path.join(temp.dir, "oauth", "servers", files[0] as string), "utf8");
+    for (const token of server.issuedTokens()) expect(raw).not.toContain(token);
+    expect(fs.statSync(path.join(temp.dir, "oauth", "secret.key")).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,0 +1,215 @@
+import crypto from "node:crypto";
+import { auth, selectResourceURL } from "@modelcontextprotocol/sdk/client/auth.js";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ThinktankError } from "@thinktank/core";
+import type { McpServerEntry } from "../servers/server-entry.js";
+import { checkDiscovery } from "./check-discovery.js";
+import type { OAuthTokenStore } from "./oauth-token-store.js";
+import { probeChallenge } from "./probe-challenge.js";
+import { RecordOAuthProvider } from "./record-oauth-provider.js";
+import { signInTarget } from "./sign-in-target.js";
+import type { SignInTarget } from "./sign-in-target.js";
+import { stampTokens } from "./stamp-tokens.js";
+
+export interface OAuthSignInOptions {
+  readonly store: OAuthTokenStore;
+  /** The variables placeholders resolve from (config.env). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Sent with dynamic client registration (config.mcp.oauth.client_name). */
+  readonly clientName: string;
+  /** config.mcp.oauth.client_metadata_url: the client_id where the authorization server takes metadata documents. */
+  readonly clientMetadataUrl?: string | undefined;
+  /** How long a started sign-in waits for its callback (config.mcp.oauth.sign_in_timeout_seconds). */
+  readonly pendingTtlMs: number;
+  /** Bounds each request to the MCP server or the authorization server. */
+  readonly timeoutMs: number;
+  /** Sign-ins waiting for their callback at once (the oldest is dropped past it). @default 100 */
+  readonly maxPending?: number;
+  /** @default globalThis.fetch */
+  readonly fetch?: FetchLike;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+/** The callback's query parameters (RFC 6749 §4.1.2, RFC 9207 `iss`). */
+export interface CallbackParams {
+  readonly state?: string | undefined;
+  readonly code?: string | undefined;
+  readonly error?: string | undefined;
+  readonly error_description?: string | undefined;
+  readonly iss?: string | undefined;
+}
+
+export interface SignInStarted {
+  readonly server: string;
+  readonly authorizationUrl: string;
+  /** Epoch ms: the callback must come before. */
+  readonly expiresAt: number;
+}
+
+export interface SignInFinished {
+  readonly server: string;
+  readonly scopes: readonly string[];
+  /** Where the sign-in asked to go back to (checked when it started). */
+  readonly returnTo?: string;
+}
+
+interface PendingSignIn {
+  readonly target: SignInTarget;
+  readonly provider: RecordOAuthProvider;
+  readonly expiresAt: number;
+  readonly returnTo?: string;
+}
+
+/**
+ * Interactive OAuth 2.1 sign-in to a remote MCP server, on the SDK's auth(): discovery (RFC 9728,
+ * then RFC 8414 or OpenID metadata, checked by checkDiscovery), client registration (a configured
+ * client, a client ID metadata document, or RFC 7591), PKCE S256, `state`, the RFC 8707 resource.
+ * `start` answers the authorization URL; `finish` takes the callback, exchanges the code and only
+ * then stores the tokens. A `state` is good for one callback within the sign-in timeout.
+ */
+export class OAuthSignIn {
+  private readonly pending = new Map<string, PendingSignIn>();
+  private readonly fetch: FetchLike;
+  private readonly now: () => number;
+
+  constructor(private readonly options: OAuthSignInOptions) {
+    const base = options.fetch ?? ((url, init) => fetch(url, init));
+    this.fetch = (url, init) => base(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Starts a sign-in whose callback is `redirectUrl`; answers the URL to open in a browser. */
+  async start(server: string, entry: McpServerEntry, options: { readonly redirectUrl: string; readonly returnTo?: string }): Promise<SignInStarted> {
+    const target = signInTarget(server, entry, this.options.env);
+    const settings = target.config.oauth;
+    if (settings?.grant === "client_credentials") {
+      throw new ThinktankError("OAUTH_NOT_APPLICABLE", `MCP server '${server}' uses the client_credentials grant: its tokens are fetched without a sign-in`, { details: { server } });
+    }
+    const challenge = await probeChallenge(target.config, this.fetch).catch((error: unknown) => {
+      throw unreachable(server, error);
+    });
+    const state = crypto.randomBytes(32).toString("base64url");
+    const stored = this.options.store.get(server);
+    const provider = new RecordOAuthProvider({
+      redirectUrl: options.redirectUrl,
+      clientName: this.options.clientName,
+      ...(this.options.clientMetadataUrl ? { clientMetadataUrl: this.options.clientMetadataUrl } : {}),
+      settings,
+      ...(stored?.client && stored.url === target.config.url ? { registered: stored.client } : {}),
+      checkDiscovery: (discovery) => checkDiscovery(server, discovery),
+      state,
+    });
+    try {
+      await auth(provider, {
+        serverUrl: target.config.url,
+        ...((settings?.scopes ?? challenge?.scope) ? { scope: settings?.scopes ?? challenge?.scope } : {}),
+        ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(challenge.resourceMetadataUrl) } : {}),
+        fetchFn: this.fetch,
+      });
+    } catch (error) {
+      throw signInFailure(server, error);
+    }
+    const authorizationUrl = provider.staged.authorizationUrl;
+    if (!authorizationUrl) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the authorization server gave no authorization URL`, { details: { server } });
+    const expiresAt = this.now() + this.options.pendingTtlMs;
+    this.remember(state, { target, provider, expiresAt, ...(options.returnTo ? { returnTo: options.returnTo } : {}) });
+    return { server, authorizationUrl: authorizationUrl.href, expiresAt };
+  }
+
+  /**
+   * Completes a sign-in from its callback. `lookup` answers the server's current entry: a server
+   * removed meanwhile is MCP_SERVER_NOT_FOUND, one whose URL changed OAUTH_SERVER_CHANGED. Nothing
+   * is stored unless the code exchange succeeds.
+   */
+  async finish(params: CallbackParams, lookup: (server: string) => Promise<McpServerEntry | undefined>): Promise<SignInFinished> {
+    const pending = params.state ? this.take(params.state) : undefined;
+    if (!pending) throw new ThinktankError("OAUTH_STATE_INVALID", "this sign-in callback's state is unknown, already used or expired: start the sign-in again");
+    const { server } = pending.target;
+    if (params.error) {
+      const why = params.error_description ? `${params.error}: ${params.error_description}` : params.error;
+      throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the sign-in was not granted (${why.slice(0, 200)})`, { details: { server, error: params.error.slice(0, 100) } });
+    }
+    if (!params.code) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the callback carries no code`, { details: { server } });
+    const entry = await lookup(server);
+    if (!entry) throw new ThinktankError("MCP_SERVER_NOT_FOUND", `MCP server '${server}' is no longer configured; nothing was stored`, { details: { server } });
+    const current = signInTarget(server, entry, this.options.env);
+    if (current.config.url !== pending.target.config.url) {
+      throw new ThinktankError("OAUTH_SERVER_CHANGED", `MCP server '${server}' changed its URL while signing in; nothing was stored: sign in again`, { details: { server } });
+    }
+    const provider = pending.provider;
+    const discovery = provider.discoveryState();
+    const issuer = discovery?.authorizationServerMetadata?.issuer;
+    // RFC 9207: an `iss` that names another authorization server is a mix-up attack.
+    if (params.iss !== undefined && issuer !== undefined && params.iss.replace(/\/$/, "") !== issuer.replace(/\/$/, "")) {
+      throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the callback comes from another authorization server than the one asked`, { details: { server } });
+    }
+    try {
+      await auth(provider, { serverUrl: pending.target.config.url, authorizationCode: params.code, fetchFn: this.fetch });
+    } catch (error) {
+      throw signInFailure(server, error);
+    }
+    const tokens = provider.staged.tokens;
+    if (!tokens) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the token endpoint answered no token`, { details: { server } });
+    const resource = discovery?.resourceMetadata && (await selectResourceURL(pending.target.config.url, provider, discovery.resourceMetadata).catch(() => undefined)) ? discovery.resourceMetadata.resource : undefined;
+    const client = provider.storableClient();
+    const now = this.now();
+    await this.options.store.update(server, () => ({
+      record: {
+        server,
+        url: pending.target.config.url,
+        grant: "authorization_code",
+        tokens: stampTokens(tokens, now, (tokens as { issuer?: string }).issuer ?? discovery?.authorizationServerUrl),
+        ...(client ? { client } : {}),
+        ...(discovery ? { discovery } : {}),
+        ...(resource ? { resource } : {}),
+        signed_in_at: now,
+      },
+      result: undefined,
+    }));
+    return { server, scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : [], ...(pending.returnTo ? { returnTo: pending.returnTo } : {}) };
+  }
+
+  /** Whether a callback with this state would be taken (for answering with the right redirect). */
+  returnToOf(state: string | undefined): string | undefined {
+    const pending = state ? this.pending.get(state) : undefined;
+    return pending && pending.expiresAt > this.now() ? pending.returnTo : undefined;
+  }
+
+  private remember(state: string, pending: PendingSignIn): void {
+    const now = this.now();
+    for (const [key, value] of this.pending) if (value.expiresAt <= now) this.pending.delete(key);
+    const max = this.options.maxPending ?? 100;
+    while (this.pending.size >= max) this.pending.delete(this.pending.keys().next().value as string);
+    this.pending.set(state, pending);
+  }
+
+  /** A pending sign-in, taken out: a state works once. */
+  private take(state: string): PendingSignIn | undefined {
+    const pending = this.pending.get(state);
+    this.pending.delete(state);
+    return pending && pending.expiresAt > this.now() ? pending : undefined;
+  }
+}
+
+/** An error of the SDK's auth() as one of ours, with nothing secret in it. */
+function signInFailure(server: string, error: unknown): ThinktankError {
+  if (error instanceof ThinktankError) return error;
+  const message = error instanceof Error ? error.message.replace(/\s+/g, " ").slice(0, 300) : String(error);
+  if (error instanceof OAuthError) {
+    return new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the authorization server refused (${error.errorCode}${message ? `: ${message}` : ""})`, { details: { server, error: error.errorCode } });
+  }
+  if (/does not support dynamic client registration/i.test(message)) {
+    return new ThinktankError("OAUTH_NOT_APPLICABLE", `MCP server '${server}': its authorization server takes no dynamic registration; set oauth.client_id (and client_secret) in its entry`, { details: { server } });
+  }
+  if (/Protected resource .* does not match|Incompatible auth server|ZodError|invalid_type|Invalid input/i.test(message) || (error as { name?: string })?.name === "ZodError") {
+    return new ThinktankError("OAUTH_METADATA_REJECTED", `MCP server '${server}': its OAuth metadata cannot be used: ${message}`, { details: { server } });
+  }
+  return unreachable(server, error);
+}
+
+function unreachable(server: string, error: unknown): ThinktankError {
+  const message = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}` : String(error);
+  return new ThinktankError("OAUTH_SERVER_UNREACHABLE", `MCP server '${server}': its sign-in could not be completed: ${message.replace(/\s+/g, " ").slice(0, 300)}`, { details: { server } });
+}
