@@ -8,6 +8,7 @@ import { isUuid } from "../persistence/is-uuid.js";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import { leadAssistantId } from "../assistants/lead-assistant.js";
 import { cancelledToolMessages } from "./cancelled-tool-calls.js";
+import { copyThreadCheckpoints } from "./copy-thread-checkpoints.js";
 import { checkThreadId } from "./thread-id.js";
 import { interruptsByTask, toApiThreadState, type ApiThreadState } from "./thread-state.js";
 
@@ -69,6 +70,29 @@ export class ThreadService {
     const updated = await this.#store.metadata.updateThread(threadId, { metadata: { ...thread.metadata, ...metadata } }, this.#clock().toISOString());
     if (!updated) throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId}`);
     return updated;
+  }
+
+  /**
+   * POST /threads/:id/copy: a new thread (new UUID) with the source's metadata (plus `thread_id`:
+   * the copy's id) and every checkpoint with its pending writes, so state, history
+   * and a pending interrupt carry over; status and values follow from the copied state. Runs and
+   * the thread's folders (workspace, uploads, outputs) are not copied.
+   */
+  async copy(threadId: string): Promise<ThreadRecord> {
+    const source = await this.get(threadId);
+    const copyId = crypto.randomUUID();
+    try {
+      await copyThreadCheckpoints(this.#store.checkpointer, source.thread_id, copyId);
+      const now = this.#clock().toISOString();
+      // As LangGraph's own server does, the copy's metadata names the copy.
+      const metadata = { ...source.metadata, thread_id: copyId };
+      await this.#store.metadata.createThread({ ...source, thread_id: copyId, created_at: now, updated_at: now, state_updated_at: now, metadata, status: "idle", error: null });
+    } catch (error) {
+      // Leave nothing half-copied behind: checkpoints without a record would never be listed or deleted.
+      await this.#store.checkpointer.deleteThread(copyId).catch(() => undefined);
+      throw error;
+    }
+    return (await this.refresh(copyId)) ?? this.get(copyId);
   }
 
   /** Removes the record, its runs and its checkpoints. The caller cancels running runs first. */

@@ -37,7 +37,7 @@ interface HistoryBody {
   checkpoint?: JsonObject;
 }
 
-/** Threads: create, search, count, get, patch, delete, prune; state (get, update, at a checkpoint) and history. */
+/** Threads: create, search, count, get, patch, delete, prune, copy; state (get, update, at a checkpoint) and history. */
 export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteContext): void {
   const { threads, runs } = context;
 
@@ -96,6 +96,8 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
     await threads.delete(request.params.thread_id);
     return reply.code(204).send();
   });
+
+  app.post<{ Params: ThreadParams }>("/threads/:thread_id/copy", async (request) => threads.copy(request.params.thread_id));
 
   app.get<{ Params: ThreadParams }>("/threads/:thread_id/state", async (request) => threads.state(request.params.thread_id));
 
