@@ -66,7 +66,9 @@ describe("the agent server process", { timeout: 180_000 }, () => {
     expect(record.status).toBe("error");
     expect(record.error).toMatchObject({ error: "MODEL_NOT_CONFIGURED" });
     // Everything else keeps working.
-    expect((await fetch(`${agent.url}/healthz`)).status).toBe(200);
+    const health = await fetch(`${agent.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: "ok", sandbox: { backend: expect.stringMatching(/^(bubblewrap|deno)$/), isolated: true } });
     expect((await client.threads.search()).length).toBe(1);
     expect((await client.assistants.search()).length).toBe(1);
   });

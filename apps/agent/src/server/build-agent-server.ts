@@ -135,7 +135,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   const context: AgentRouteContext = { config, threads, runs, clock, startedAt: clock().toISOString() };
   await app.register(async (api) => {
     useJsonBodyParser(api);
-    registerMetaRoutes(api);
+    registerMetaRoutes(api, { sandbox: () => runtime.codeMode.executor.describeBackend() });
     registerAssistantRoutes(api, context);
     registerThreadRoutes(api, context);
     registerRunRoutes(api, context);

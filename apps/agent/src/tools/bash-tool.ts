@@ -18,7 +18,8 @@ export interface BashToolOptions {
 }
 
 /**
- * `bash(command)`: a shell command line in the thread's sandbox (config.sandbox.backend; never the
+ * `bash(command)`: a shell command line in the thread's sandbox (config.sandbox.backend; on the deno
+ * backend a shell simulated by just-bash inside Deno's permissions, with no host program; never the
  * bare host unless that says `local`). The workspace is read-write and the working folder; every
  * enabled skill's folder is mounted read-only at its /mnt/skills path (disabled skills are absent),
  * /mnt/user-data/uploads read-only, and /mnt/user-data/outputs read-write (the sandbox user is given
@@ -45,7 +46,9 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
       name: "bash",
       description:
         "Run a bash command line in a sandbox (no network). Working folder /mnt/user-data/workspace (read-write, kept between calls); " +
-        "skills are readable under /mnt/skills, uploads under /mnt/user-data/uploads read-only; save deliverables to /mnt/user-data/outputs (read-write). Returns the exit code, stdout and stderr.",
+        "skills are readable under /mnt/skills, uploads under /mnt/user-data/uploads read-only; save deliverables to /mnt/user-data/outputs (read-write). Returns the exit code, stdout and stderr." +
+        // Without bubblewrap (the deno backend) the shell is just-bash: bash and coreutils-like commands simulated over the same folders, no host program.
+        (options.executor.backend === "deno" ? " This shell is simulated: bash syntax and common commands (ls, cat, grep, sed, awk, jq, find, sort...), but no python3, node or other programs; run Python with execute_code." : ""),
       schema: {
         type: "object",
         properties: {
