@@ -111,7 +111,7 @@ export class ServerTokenSource {
       this.problem = (error as Error).message;
       return undefined;
     }
-    if (!hasTokensFor(record, this.options.url)) {
+    if (!this.usable(record)) {
       if (this.options.settings?.grant === "client_credentials") return this.renew(undefined);
       this.problem = record?.tokens && record.url !== this.options.url ? "it was signed in for another URL (its url changed); sign in again" : "not signed in";
       return undefined;
@@ -121,6 +121,13 @@ export class ServerTokenSource {
     const renewed = await this.renew(tokens.access_token);
     // A refresh that failed for now (the authorization server is down) still leaves a token that has not expired yet.
     return renewed ?? (tokens.expires_at !== undefined && tokens.expires_at > this.options.now() ? tokens.access_token : undefined);
+  }
+
+  /** Tokens for this URL, and for client credentials from this very client. */
+  private usable(record: OAuthRecord | undefined): record is OAuthRecord & { tokens: StoredTokens } {
+    if (!hasTokensFor(record, this.options.url)) return false;
+    const settings = this.options.settings;
+    return settings?.grant !== "client_credentials" || (record.grant === "client_credentials" && record.client?.client_id === settings.clientId);
   }
 
   private expiring(tokens: StoredTokens): boolean {
@@ -139,7 +146,7 @@ export class ServerTokenSource {
     const store = this.options.store as OAuthTokenStore;
     const { server, url } = this.options;
     return store.update(server, async (current) => {
-      const tokens = hasTokensFor(current, url) ? current.tokens : undefined;
+      const tokens = this.usable(current) ? current.tokens : undefined;
       // Someone else replaced the token we found stale or refused: use theirs.
       if (tokens && tokens.access_token !== stale && !this.expiring(tokens)) return { record: "keep", result: tokens.access_token };
       if (this.options.settings?.grant === "client_credentials") {
@@ -184,20 +191,27 @@ export class ServerTokenSource {
 
   private async clientCredentials(current: OAuthRecord | undefined): Promise<OAuthRecord> {
     const { server, url, settings } = this.options;
-    const known = current?.url === url ? current.discovery : undefined;
+    const known = current?.url === url && current.grant === "client_credentials" ? current.discovery : undefined;
     const provider = new RecordOAuthProvider({
       clientName: this.options.clientName,
       settings,
       ...(known ? { discovery: known } : settings?.tokenUrl ? { discovery: tokenUrlDiscovery(settings.tokenUrl) } : {}),
       checkDiscovery: (state) => checkDiscovery(server, state),
     });
-    await auth(provider, { serverUrl: url, ...(settings?.scopes ? { scope: settings.scopes } : {}), fetchFn: this.timedFetch });
+    try {
+      await auth(provider, { serverUrl: url, ...(settings?.scopes ? { scope: settings.scopes } : {}), fetchFn: this.timedFetch });
+    } catch (error) {
+      if (!(error instanceof OAuthError) || error instanceof ServerError) throw error;
+      throw new Error(`the authorization server refused the client credentials (${error.errorCode}: ${error.message})`, { cause: error });
+    }
     const tokens = provider.staged.tokens;
     if (!tokens) throw new Error(`MCP server '${server}': the client credentials grant answered no token`);
     const discovery = provider.discoveryState();
     const now = this.options.now();
     this.problem = undefined;
-    return { server, url, grant: "client_credentials", tokens: stampTokens(tokens, now, discovery?.authorizationServerUrl), ...(discovery ? { discovery } : {}), signed_in_at: now };
+    // The client id (never the secret) binds the tokens to the configured client.
+    const client = { client_id: settings?.clientId as string };
+    return { server, url, grant: "client_credentials", tokens: stampTokens(tokens, now, discovery?.authorizationServerUrl), client, ...(discovery ? { discovery } : {}), signed_in_at: now };
   }
 
   private readonly timedFetch: FetchLike = (url, init) => this.base(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
