@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ThinktankError } from "@thinktank/core";
+import type { ThinktankError } from "@thinktank/core";
 import { makeTempDir } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { McpManager } from "../manager/mcp-manager.js";

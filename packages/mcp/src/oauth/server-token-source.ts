@@ -144,7 +144,7 @@ export class ServerTokenSource {
 
   private async renewLocked(stale: string | undefined): Promise<string | undefined> {
     const store = this.options.store as OAuthTokenStore;
-    const { server, url } = this.options;
+    const { server } = this.options;
     return store.update(server, async (current) => {
       const tokens = this.usable(current) ? current.tokens : undefined;
       // Someone else replaced the token we found stale or refused: use theirs.
