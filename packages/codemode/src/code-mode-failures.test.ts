@@ -179,8 +179,8 @@ console.log((await echo({ text: "after" })).echoed);
 });
 
 describe("no sandbox", () => {
-  it("execute_code answers SANDBOX_UNAVAILABLE with what to install", async () => {
-    const fixture = codeModeFixture({ servers: () => ({}) });
+  it("execute_code answers SANDBOX_UNAVAILABLE with what to install when the named backend cannot run", async () => {
+    const fixture = codeModeFixture({ servers: () => ({}), sandbox: { backend: "bubblewrap" } });
     const executor = createSandboxExecutor({ config: fixture.config, bwrapCommand: "/nonexistent/bwrap", searchPath: "/nonexistent" });
     const codeMode = new CodeMode({ config: fixture.config, executor, invokers: [] });
     try {

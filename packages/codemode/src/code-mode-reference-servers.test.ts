@@ -6,6 +6,7 @@ import { referenceStdioEntry, startEverythingOverHttp, type RunningHttpServer } 
 import { freePort } from "@thinktank/testing";
 import { typeCheckFiles } from "@thinktank/codegen/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CodeMode } from "./code-mode.js";
 import { codeModeFixture, sandboxTestsEnabled, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
 
 describe.skipIf(!sandboxTestsEnabled())("code mode over the reference servers", () => {
@@ -95,44 +96,9 @@ describe.skipIf(!sandboxTestsEnabled())("code mode over the reference servers", 
     expect(typeCheckFiles(all, { allowImportingTsExtensions: true })).toEqual([]);
   }, 120_000);
 
-  it("execute_code (TypeScript): chains filesystem → memory in one program, prints a summary, and audits the calls", async () => {
-    const code = `
-import { readTextFile } from "servers/filesystem";
-import { createEntities, readGraph } from "/mnt/code-api/servers/memory/index.ts";
-const file = await readTextFile({ path: ${JSON.stringify(path.join(filesDir, "cities.csv"))} });
-const rows = file.content.trim().split("\\n").slice(1).map((line) => line.split(","));
-const big = rows.filter(([, , population]) => Number(population) > 2.5);
-await createEntities({ entities: big.map(([name, country]) => ({ name: name!, entityType: "city", observations: ["in " + country] })) });
-const graph = await readGraph() as { entities: { name: string }[] };
-console.log(\`\${rows.length} rows read, \${big.length} big cities stored: \${graph.entities.map((e) => e.name).join(", ")}\`);
-`;
-    const result = await fixture.codeMode.executeCode({ code }, { threadId: "chain-ts" });
-    expect(result.error, result.stderr).toBeUndefined();
-    expect(result).toMatchObject({ exit_code: 0, stdout: "3 rows read, 2 big cities stored: Chicago, Tokyo\n", stderr: "" });
-    expect(result.tools_called.map((call) => [call.tool, call.status])).toEqual([
-      ["filesystem.read_text_file", "ok"],
-      ["memory.create_entities", "ok"],
-      ["memory.read_graph", "ok"],
-    ]);
-    for (const call of result.tools_called) expect(call.ms).toBeGreaterThan(0);
-    expect(result.duration_ms).toBeGreaterThan(0);
-  }, 120_000);
+  it("execute_code (TypeScript): chains filesystem → memory in one program, prints a summary, and audits the calls", () => typescriptChain(fixture.codeMode, filesDir), 120_000);
 
-  it("execute_code (Python): the same chain through call_mcp_tool wrappers", async () => {
-    const code = `
-from servers.filesystem import read_text_file
-from servers.memory import create_entities, search_nodes
-text = read_text_file(path=${JSON.stringify(path.join(filesDir, "cities.csv"))})["content"]
-rows = [line.split(",") for line in text.strip().splitlines()[1:]]
-create_entities({"entities": [{"name": f"{name} ({country})", "entityType": "place", "observations": [population]} for name, country, population in rows]})
-found = search_nodes(query="place")
-print(f"{len(rows)} places stored; search finds {len(found['entities'])}")
-`;
-    const result = await fixture.codeMode.executeCode({ code, language: "python" }, { threadId: "chain-py" });
-    expect(result.error, result.stderr).toBeUndefined();
-    expect(result.stdout, JSON.stringify(result)).toBe("3 places stored; search finds 3\n");
-    expect(result.tools_called.map((call) => call.tool)).toEqual(["filesystem.read_text_file", "memory.create_entities", "memory.search_nodes"]);
-  }, 120_000);
+  it("execute_code (Python): the same chain through call_mcp_tool wrappers", () => pythonChain(fixture.codeMode, filesDir), 120_000);
 
   it("execute_code reaches server-everything over stdio, SSE and streamable HTTP alike", async () => {
     const code = `
@@ -153,10 +119,79 @@ console.log(JSON.stringify(answers));
 
   it("execute_code in JavaScript, with the thread's workspace kept between runs", async () => {
     const write = await fixture.codeMode.executeCode({ code: 'import fs from "node:fs"; fs.writeFileSync("notes.txt", "kept"); console.log(process.cwd());', language: "javascript" }, { threadId: "ws" });
-    expect(write).toMatchObject({ exit_code: 0, stdout: "/mnt/user-data/workspace\n" });
+    // JavaScript on the deno backend sees host paths; bubblewrap mounts the workspace at its fixed path.
+    const cwd = fixture.executor.backend === "deno" ? fixture.executor.workspaceFor("ws") : "/mnt/user-data/workspace";
+    expect(write).toMatchObject({ exit_code: 0, stdout: `${cwd}\n` });
     const read = await fixture.codeMode.executeCode({ code: 'import fs from "node:fs"; console.log(fs.readFileSync("notes.txt", "utf8"));', language: "javascript" }, { threadId: "ws" });
     expect(read.stdout).toBe("kept\n");
     const other = await fixture.codeMode.executeCode({ code: 'import fs from "node:fs"; console.log(fs.existsSync("notes.txt"));', language: "javascript" }, { threadId: "other" });
     expect(other.stdout).toBe("false\n");
   }, 120_000);
 });
+
+// The same workflow where bubblewrap is missing: the deno backend runs TypeScript natively and Python in
+// Pyodide, with the same generated wrappers, bridge and tools_called audit.
+describe("code mode over the reference servers on the deno backend", () => {
+  let fixture: CodeModeFixture;
+  let filesDir: string;
+
+  beforeAll(async () => {
+    fixture = codeModeFixture({
+      sandbox: { backend: "deno" },
+      servers: (root) => {
+        filesDir = path.join(root, "files");
+        fs.mkdirSync(filesDir);
+        fs.writeFileSync(path.join(filesDir, "cities.csv"), "name,country,population\nChicago,US,2.7\nParis,FR,2.1\nTokyo,JP,14.0\n");
+        return {
+          filesystem: referenceStdioEntry("server-filesystem", [filesDir]),
+          memory: referenceStdioEntry("server-memory", [], { MEMORY_FILE_PATH: path.join(root, "memory.json") }),
+        };
+      },
+    });
+    await fixture.codeMode.prepare();
+  }, 180_000);
+  afterAll(() => fixture?.cleanup());
+
+  it("runs on deno", async () => expect((await fixture.executor.describeBackend()).backend).toBe("deno"));
+  it("execute_code (TypeScript): chains filesystem → memory", () => typescriptChain(fixture.codeMode, filesDir), 120_000);
+  it("execute_code (Python in Pyodide): the same chain through call_mcp_tool wrappers", () => pythonChain(fixture.codeMode, filesDir), 120_000);
+});
+
+async function typescriptChain(codeMode: CodeMode, filesDir: string): Promise<void> {
+  const code = `
+import { readTextFile } from "servers/filesystem";
+import { createEntities, readGraph } from "/mnt/code-api/servers/memory/index.ts";
+const file = await readTextFile({ path: ${JSON.stringify(path.join("FILES_DIR", "cities.csv"))} });
+const rows = file.content.trim().split("\\n").slice(1).map((line) => line.split(","));
+const big = rows.filter(([, , population]) => Number(population) > 2.5);
+await createEntities({ entities: big.map(([name, country]) => ({ name: name!, entityType: "city", observations: ["in " + country] })) });
+const graph = await readGraph() as { entities: { name: string }[] };
+console.log(\`\${rows.length} rows read, \${big.length} big cities stored: \${graph.entities.map((e) => e.name).join(", ")}\`);
+`.replace("FILES_DIR", filesDir);
+  const result = await codeMode.executeCode({ code }, { threadId: "chain-ts" });
+  expect(result.error, result.stderr).toBeUndefined();
+  expect(result).toMatchObject({ exit_code: 0, stdout: "3 rows read, 2 big cities stored: Chicago, Tokyo\n", stderr: "" });
+  expect(result.tools_called.map((call) => [call.tool, call.status])).toEqual([
+    ["filesystem.read_text_file", "ok"],
+    ["memory.create_entities", "ok"],
+    ["memory.read_graph", "ok"],
+  ]);
+  for (const call of result.tools_called) expect(call.ms).toBeGreaterThan(0);
+  expect(result.duration_ms).toBeGreaterThan(0);
+}
+
+async function pythonChain(codeMode: CodeMode, filesDir: string): Promise<void> {
+  const code = `
+from servers.filesystem import read_text_file
+from servers.memory import create_entities, search_nodes
+text = read_text_file(path=${JSON.stringify(path.join("FILES_DIR", "cities.csv"))})["content"]
+rows = [line.split(",") for line in text.strip().splitlines()[1:]]
+create_entities({"entities": [{"name": f"{name} ({country})", "entityType": "place", "observations": [population]} for name, country, population in rows]})
+found = search_nodes(query="place")
+print(f"{len(rows)} places stored; search finds {len(found['entities'])}")
+`.replace("FILES_DIR", filesDir);
+  const result = await codeMode.executeCode({ code, language: "python" }, { threadId: "chain-py" });
+  expect(result.error, result.stderr).toBeUndefined();
+  expect(result.stdout, JSON.stringify(result)).toBe("3 places stored; search finds 3\n");
+  expect(result.tools_called.map((call) => call.tool)).toEqual(["filesystem.read_text_file", "memory.create_entities", "memory.search_nodes"]);
+}

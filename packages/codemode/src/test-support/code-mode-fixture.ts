@@ -1,4 +1,4 @@
-// Test support: a config, real MCP servers behind a manager, the bubblewrap sandbox and CodeMode, in a temp folder.
+// Test support: a config, real MCP servers behind a manager, the sandbox (config.sandbox.backend, auto unless given) and CodeMode, in a temp folder.
 import fs from "node:fs";
 import path from "node:path";
 import { loadConfig, type Config } from "@thinktank/core";
