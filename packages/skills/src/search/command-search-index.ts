@@ -61,6 +61,7 @@ export class CommandSearchIndex {
   }
 }
 
-function commandFields(command: SearchableCommand): EntryFields {
+/** What command search reads of a command (also the listing's joint ranking of skills and commands). */
+export function commandFields(command: SearchableCommand): EntryFields {
   return { name: command.name, description: command.description, group: command.plugin ?? "", outline: "" };
 }

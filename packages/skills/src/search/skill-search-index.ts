@@ -53,7 +53,8 @@ export class SkillSearchIndex {
   }
 }
 
-function skillFields(skill: Skill): EntryFields {
+/** What skill search reads of a skill (also the listing's joint ranking of skills and commands). */
+export function skillFields(skill: Skill): EntryFields {
   return {
     name: skill.name,
     description: skill.whenToUse ? `${skill.description}\n${skill.whenToUse}` : skill.description,

@@ -1,0 +1,55 @@
+import { escapeXml } from "../escape-xml.js";
+
+/** A skill offered with a message: enough for the model to tell which it is and to read it. */
+export interface RelevantSkill {
+  readonly identity: string;
+  readonly name: string;
+  /** The description's first sentence (as skill search gives it). */
+  readonly description: string;
+  /** The SKILL.md path the model reads. */
+  readonly location: string;
+}
+
+/** A slash command offered with a message (a plugin command, or a skill only the user may run). */
+export interface RelevantCommand {
+  readonly kind: "command" | "skill";
+  readonly invocation: string;
+  readonly description: string;
+  readonly argumentHint?: string;
+  readonly identity?: string;
+}
+
+/**
+ * What one user message is offered in compact listing: the skills and slash commands that best
+ * match it, best first. Computed once when the message enters a thread and stored on it
+ * (`additional_kwargs.skill_context`), so the text the model sees for that message never changes.
+ */
+export interface RelevantSkills {
+  readonly skills: readonly RelevantSkill[];
+  readonly commands: readonly RelevantCommand[];
+}
+
+/**
+ * The `<relevant_skills>` block appended to the copy of a user message sent to the model: each
+ * skill with its name, location and one-line description, then the commands. "" when nothing is
+ * offered. Every value is XML-escaped; identical input gives identical bytes.
+ */
+export function renderRelevantSkills(relevant: RelevantSkills): string {
+  if (relevant.skills.length === 0 && relevant.commands.length === 0) return "";
+  const lines = ["<relevant_skills>"];
+  if (relevant.skills.length > 0) {
+    lines.push("Installed skills that may fit this message (read a skill's SKILL.md at its location before using it; search_skills finds others):");
+    for (const skill of relevant.skills) lines.push(`- ${escapeXml(skill.name)} (${escapeXml(skill.location)}): ${escapeXml(skill.description)}`);
+  }
+  if (relevant.commands.length > 0) {
+    lines.push("Slash commands the user could run for it:");
+    for (const command of relevant.commands) {
+      const usage = command.argumentHint ? `${command.invocation} ${command.argumentHint}` : command.invocation;
+      // A skill the user alone may run is named by its identity too, so a reader can tell which it is.
+      const which = command.kind === "skill" && command.identity ? ` (skill ${command.identity})` : "";
+      lines.push(`- ${escapeXml(usage)}${escapeXml(which)}: ${escapeXml(command.description)}`);
+    }
+  }
+  lines.push("</relevant_skills>");
+  return lines.join("\n");
+}

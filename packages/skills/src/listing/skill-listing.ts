@@ -1,0 +1,189 @@
+import { ThinktankError } from "@thinktank/core";
+import { summarizeDescription } from "@thinktank/search";
+import { commandFields, CommandSearchIndex, type CommandSearchHit, type SearchableCommand } from "../search/command-search-index.js";
+import { EntryIndex } from "../search/entry-index.js";
+import { skillFields, type SkillSearchHit } from "../search/skill-search-index.js";
+import type { Skill } from "../skill-types.js";
+import type { SkillsSnapshot } from "../skills-snapshotter.js";
+import { renderCommandIndex } from "./render-command-index.js";
+import type { RelevantSkills } from "./render-relevant-skills.js";
+import { renderSkillIndex } from "./render-skill-index.js";
+
+/** config.skills.listing */
+export type SkillListingSetting = "full" | "compact" | "auto";
+/** What search_skills searches: skills, slash commands, or both. */
+export type SkillSearchKind = "skills" | "commands" | "all";
+
+export interface SkillListingOptions {
+  /** config.skills.listing */
+  readonly listing: SkillListingSetting;
+  /** config.skills.auto_threshold_tokens: auto lists everything while the full listing costs at most this. */
+  readonly autoThresholdTokens: number;
+  /** config.skills.relevant_limit: skills offered with each new user message (0: none). */
+  readonly relevantLimit: number;
+  /** Slash commands offered with each new user message. @default min(3, relevantLimit) */
+  readonly relevantCommandLimit?: number;
+  /** Virtual root the model sees. @default "/mnt/skills" */
+  readonly containerPath?: string;
+  /** The token counter auto compares with the threshold (the agent passes o200k's). */
+  readonly countTokens: (text: string) => number;
+}
+
+/** An entry of the joint ranking that decides which commands a message is offered. */
+type Offer = { readonly skill: Skill; readonly command?: undefined } | { readonly command: SearchableCommand; readonly skill?: undefined };
+
+/** What search_skills answers: the skills and/or commands found, best first. */
+export interface SkillListingSearch {
+  readonly skills?: readonly SkillSearchHit[];
+  readonly commands?: readonly CommandSearchHit[];
+}
+
+/**
+ * How the skills and slash commands of one snapshot reach the model, per `skills.listing`:
+ * - full: `<skill_system>` with every skill and `<slash_commands>` with every command;
+ * - compact: a stable index of each (counts by group, how to find them; see renderSkillIndex and
+ *   renderCommandIndex), search_skills over all of them, and the few that best match each new
+ *   user message (`relevantTo`), attached to that message after the stable prefix;
+ * - auto: full while the full listing (both sections) costs at most the threshold, compact above.
+ * Built once per snapshot pair and shared; everything is computed on first use.
+ */
+export class SkillListing {
+  readonly #snapshot: Pick<SkillsSnapshot, "skills" | "promptSection" | "search">;
+  readonly #commands: readonly SearchableCommand[];
+  readonly #fullCommandsSection: () => string;
+  readonly #options: SkillListingOptions;
+  #choice: { mode: "full" | "compact"; reason: string; fullTokens: number | undefined } | undefined;
+  #sections: { skills: string; commands: string } | undefined;
+  #allCommands: CommandSearchIndex | undefined;
+  #unlistedCommands: CommandSearchIndex | undefined;
+  #offers: EntryIndex<Offer> | undefined;
+
+  /**
+   * @param commands every slash command (plugin commands, user-invocable skills)
+   * @param fullCommandsSection renders the full `<slash_commands>` of these commands (called only when needed)
+   */
+  constructor(snapshot: Pick<SkillsSnapshot, "skills" | "promptSection" | "search">, commands: readonly SearchableCommand[], fullCommandsSection: () => string, options: SkillListingOptions) {
+    this.#snapshot = snapshot;
+    this.#commands = commands;
+    this.#fullCommandsSection = fullCommandsSection;
+    this.#options = options;
+  }
+
+  /** The listing in effect (auto resolved). */
+  get mode(): "full" | "compact" {
+    return this.#choose().mode;
+  }
+
+  /** Why: the setting, or auto's token comparison. */
+  get reason(): string {
+    return this.#choose().reason;
+  }
+
+  /** The `<skill_system>` section of the system prompt in this mode ("" without skills). */
+  get skillsSection(): string {
+    return this.#render().skills;
+  }
+
+  /** The `<slash_commands>` section in this mode ("" without commands). */
+  get commandsSection(): string {
+    return this.#render().commands;
+  }
+
+  /** Whether search_skills is offered: compact mode with anything to find. */
+  get searchable(): boolean {
+    return this.mode === "compact" && (this.#snapshot.search.size > 0 || this.#commands.length > 0);
+  }
+
+  /**
+   * The skills (and slash commands the skill list does not show) that best match a user message:
+   * undefined in full mode or with relevant_limit 0 (nothing is attached), empty lists when
+   * nothing matches (a greeting). Deterministic for one snapshot.
+   */
+  relevantTo(message: string): RelevantSkills | undefined {
+    const limit = this.#options.relevantLimit;
+    if (this.mode !== "compact" || limit < 1) return undefined;
+    if (message.trim() === "") return { skills: [], commands: [] };
+    const commandLimit = this.#options.relevantCommandLimit ?? Math.min(3, limit);
+    const skills = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit }) : [];
+    // A command is offered when it ranks among the best `limit` of skills and commands ranked
+    // together: with a few dozen commands, a command search alone always finds something (a word
+    // in common), which would attach unrelated commands to most messages.
+    const commands = commandLimit > 0 ? this.#offerIndex().search(message, limit).flatMap(({ entry }) => (entry.command ? [entry.command] : [])).slice(0, commandLimit) : [];
+    return {
+      skills: skills.map(({ identity, name, description, location }) => ({ identity, name, description, location })),
+      commands: commands.map((command) => ({
+        kind: command.kind,
+        invocation: command.invocation,
+        description: summarizeDescription(command.description, 160),
+        ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}),
+        ...(command.identity ? { identity: command.identity } : {}),
+      })),
+    };
+  }
+
+  /**
+   * search_skills: `skills` searches the skills the model may use; `commands` every slash command
+   * (user-invocable skills included); `all` both, the commands part without the skills already in
+   * the skill list. An empty query or a bad limit is VALIDATION_FAILED.
+   */
+  search(query: string, options: { readonly limit?: number; readonly kind?: SkillSearchKind } = {}): SkillListingSearch {
+    const kind = options.kind ?? "all";
+    if (kind !== "skills" && kind !== "commands" && kind !== "all") throw new ThinktankError("VALIDATION_FAILED", `kind must be skills, commands or all; got ${JSON.stringify(kind)}`);
+    const limit = options.limit === undefined ? {} : { limit: options.limit };
+    return {
+      ...(kind !== "commands" ? { skills: this.#snapshot.search.search(query, limit) } : {}),
+      ...(kind === "commands" ? { commands: this.#all().search(query, limit) } : kind === "all" ? { commands: this.#unlisted().search(query, limit) } : {}),
+    };
+  }
+
+  #choose(): { mode: "full" | "compact"; reason: string; fullTokens: number | undefined } {
+    if (this.#choice) return this.#choice;
+    const { listing, autoThresholdTokens } = this.#options;
+    if (listing !== "auto") return (this.#choice = { mode: listing, reason: `skills.listing is ${listing}`, fullTokens: undefined });
+    const fullTokens = this.#options.countTokens(`${this.#snapshot.promptSection}\n\n${this.#fullCommandsSection()}`);
+    const mode = fullTokens > autoThresholdTokens ? "compact" : "full";
+    const count = `${this.#snapshot.search.size} skills and ${this.#commands.length} slash commands`;
+    return (this.#choice = { mode, reason: `auto: listing ${count} costs ${fullTokens} tokens, ${mode === "compact" ? "more" : "not more"} than skills.auto_threshold_tokens (${autoThresholdTokens})`, fullTokens });
+  }
+
+  #render(): { skills: string; commands: string } {
+    if (this.#sections) return this.#sections;
+    if (this.mode === "full") return (this.#sections = { skills: this.#snapshot.promptSection, commands: this.#fullCommandsSection() });
+    const relevant = this.#options.relevantLimit > 0;
+    const containerPath = this.#options.containerPath ?? "/mnt/skills";
+    return (this.#sections = {
+      skills: renderSkillIndex(this.#snapshot.skills, { containerPath, relevant }),
+      commands: renderCommandIndex(this.#commands, { relevant }),
+    });
+  }
+
+  #all(): CommandSearchIndex {
+    return (this.#allCommands ??= new CommandSearchIndex(this.#commands));
+  }
+
+  /** The commands the model does not otherwise see: plugin commands, and skills only the user may run. */
+  #unlistedEntries(): SearchableCommand[] {
+    const listed = new Set(this.#searchableSkills().map((skill) => skill.identity));
+    return this.#commands.filter((command) => command.kind !== "skill" || command.identity === undefined || !listed.has(command.identity));
+  }
+
+  #unlisted(): CommandSearchIndex {
+    return (this.#unlistedCommands ??= new CommandSearchIndex(this.#unlistedEntries()));
+  }
+
+  /** Skills the model may use and the unlisted commands, ranked together on the same fields and weights. */
+  #offerIndex(): EntryIndex<Offer> {
+    if (this.#offers) return this.#offers;
+    const entries: Offer[] = [...this.#searchableSkills().map((skill) => ({ skill })), ...this.#unlistedEntries().map((command) => ({ command }))];
+    return (this.#offers = new EntryIndex(
+      entries,
+      (entry) => (entry.skill ? skillFields(entry.skill) : commandFields(entry.command)),
+      (entry) => (entry.skill ? [entry.skill.name, entry.skill.identity] : [entry.command.name, entry.command.invocation, entry.command.invocation.slice(1)]),
+    ));
+  }
+
+  #searchableSkills(): Skill[] {
+    return this.#snapshot.skills.filter((skill) => skill.enabled && !skill.disableModelInvocation);
+  }
+}
+
