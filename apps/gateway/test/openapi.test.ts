@@ -31,5 +31,9 @@ describe("OpenAPI", () => {
     const response = await gateway.app.inject({ method: "GET", url: "/docs/" });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toContain("text/html");
+    // Its assets come through @fastify/static (content-disposition pinned to a Node 20 release by the root overrides).
+    const asset = await gateway.app.inject({ method: "GET", url: "/docs/static/swagger-ui.css" });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["content-type"]).toContain("text/css");
   });
 });
