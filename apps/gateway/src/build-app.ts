@@ -22,6 +22,7 @@ import { registerRequestSourceGuard } from "./request-source-hook.js";
 import type { RoutePlugin, RouteSummary } from "./route-plugin.js";
 import healthRoutes from "./routes/health.js";
 import mcpRoutes from "./routes/mcp.js";
+import mcpOAuthRoutes from "./routes/mcp-oauth.js";
 import pluginsRoutes from "./routes/plugins.js";
 import skillsRoutes from "./routes/skills.js";
 import toolsRoutes from "./routes/tools.js";
@@ -29,6 +30,7 @@ import toolsRoutes from "./routes/tools.js";
 const routePlugins: readonly RoutePlugin[] = [
   healthRoutes,
   mcpRoutes,
+  mcpOAuthRoutes,
   skillsRoutes,
   pluginsRoutes,
   toolsRoutes,

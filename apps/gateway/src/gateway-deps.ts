@@ -1,5 +1,7 @@
 import type { Config, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore } from "@thinktank/core";
+import { createOAuthTokenStore, OAuthSignIn } from "@thinktank/mcp";
+import type { OAuthTokenStore } from "@thinktank/mcp";
 import { PluginManager } from "@thinktank/plugins";
 import { createSkillsService } from "@thinktank/skills";
 import type { SkillsService } from "@thinktank/skills";
@@ -41,6 +43,8 @@ export interface GatewayDeps {
   readonly skills?: SkillsService;
   /** Registered script tools: registry, executor, execution log (routes/tools.ts). */
   readonly tools?: ToolsService;
+  /** OAuth sign-in to remote MCP servers (routes/mcp-oauth.ts): the encrypted token store the agent reads, and the sign-ins under way. */
+  readonly mcpOAuth?: { readonly store: OAuthTokenStore; readonly signIn: OAuthSignIn };
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
@@ -57,8 +61,17 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
     skills: overrides.skills ?? gatewaySkillsService(config, store, plugins, logger),
     listPluginServers: () => plugins.pluginServers(),
     tools: overrides.tools ?? createToolsService(config, { store }),
+    mcpOAuth: overrides.mcpOAuth ?? mcpOAuthFor(config),
     ...overrides,
   };
+}
+
+/** The token store (<data_dir>/oauth) and the sign-in flow of the gateway. */
+export function mcpOAuthFor(config: Config): { store: OAuthTokenStore; signIn: OAuthSignIn } {
+  const store = createOAuthTokenStore(config);
+  const { client_name: clientName, client_metadata_url: clientMetadataUrl, sign_in_timeout_seconds: timeoutSeconds } = config.mcp.oauth;
+  const signIn = new OAuthSignIn({ store, env: config.env, clientName, clientMetadataUrl, pendingTtlMs: timeoutSeconds * 1000, timeoutMs: config.mcp.connect_timeout_ms });
+  return { store, signIn };
 }
 
 /**

@@ -1,5 +1,7 @@
 import { maskServerEntry, mcpServerEntrySchema, ThinktankError } from "@thinktank/core";
 import type { ExtensionsSnapshot, McpServerEntry } from "@thinktank/core";
+import { oauthStatus } from "@thinktank/mcp";
+import type { OAuthStatus } from "@thinktank/mcp";
 import type { FastifyReply } from "fastify";
 import { errorResponses } from "../error-response.js";
 import type { RoutePlugin } from "../route-plugin.js";
@@ -16,8 +18,14 @@ const serverViewSchema = {
     transport: { type: "string", enum: ["stdio", "sse", "http", "unknown"] },
     enabled: { type: "boolean" },
     config: { type: "object", additionalProperties: true, description: "The entry as written, secrets masked, placeholders shown as written" },
-    status: { type: "string", enum: ["available", "unavailable", "shadowed", "denied"], description: "Plugin servers: whether it can be used as far as config goes" },
-    reason: { type: "string", description: "Plugin servers: why it is unavailable, shadowed or denied" },
+    status: { type: "string", enum: ["available", "unavailable", "shadowed", "denied", "needs_auth"], description: "Plugin servers: whether it can be used as far as config goes; any remote server: needs_auth once a connect found it needs sign-in" },
+    reason: { type: "string", description: "Why it is unavailable, shadowed, denied or needs sign-in" },
+    auth: {
+      type: "object",
+      required: ["signed_in"],
+      description: "Remote servers with an OAuth sign-in or a need for one (GET /api/mcp/servers/:name/auth has the details)",
+      properties: { signed_in: { type: "boolean" }, grant: { type: "string" }, expires_at: { type: "string" } },
+    },
   },
 } as const;
 
@@ -38,10 +46,11 @@ interface ServerView {
   config: Record<string, unknown>;
   status?: string;
   reason?: string;
+  auth?: { signed_in: boolean; grant: string; expires_at?: string };
 }
 
 /** GET/PUT/DELETE /api/mcp/servers: the `mcpServers` section of extensions_config.json, plus plugin servers (read-only). */
-const mcpRoutes: RoutePlugin = async (app, { deps }) => {
+const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
   // Snapshots are immutable, so the masked views of one can be kept until the file changes.
   const configuredViews = new WeakMap<ExtensionsSnapshot, ServerView[]>();
   const listAll = async (snapshot: ExtensionsSnapshot): Promise<ServerView[]> => {
@@ -51,11 +60,29 @@ const mcpRoutes: RoutePlugin = async (app, { deps }) => {
       configuredViews.set(snapshot, configured);
     }
     const fromPlugins = (await deps.listPluginServers?.()) ?? [];
-    return [...configured, ...fromPlugins.map((server) => ({
+    const views = [...configured, ...fromPlugins.map((server) => ({
       ...view(server.name, `plugin:${server.plugin}`, server.entry, server.enabled),
       ...(server.status ? { status: server.status } : {}),
       ...(server.reason ? { reason: server.reason } : {}),
     }))];
+    const entries: Record<string, unknown> = { ...Object.fromEntries(fromPlugins.map((server) => [server.name, server.entry])), ...snapshot.document.mcpServers };
+    return views.map((server) => withAuth(server, entries[server.name]));
+  };
+  // Sign-in state comes from the token store (the agent notes there when a server asks for sign-in).
+  const withAuth = (server: ServerView, entry: unknown): ServerView => {
+    if (!deps.mcpOAuth || (server.transport !== "http" && server.transport !== "sse") || !entry) return server;
+    let status: OAuthStatus;
+    try {
+      status = oauthStatus(deps.mcpOAuth.store, server.name, entry as McpServerEntry, config.env);
+    } catch (error) {
+      return { ...server, status: "needs_auth", reason: (error as Error).message };
+    }
+    if (!status.signed_in && !status.needs_auth && !status.url_changed) return server;
+    return {
+      ...server,
+      auth: { signed_in: status.signed_in, grant: status.grant, ...(status.expires_at ? { expires_at: status.expires_at } : {}) },
+      ...(status.needs_auth ? { status: "needs_auth", reason: status.needs_auth.reason } : {}),
+    };
   };
 
   app.get(

@@ -1,0 +1,175 @@
+import { httpStatusFor, ThinktankError } from "@thinktank/core";
+import type { Config } from "@thinktank/core";
+import { oauthStatus, signOut } from "@thinktank/mcp";
+import type { McpServerEntry, OAuthSignIn } from "@thinktank/mcp";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { errorResponses } from "../error-response.js";
+import type { GatewayDeps } from "../gateway-deps.js";
+import type { RoutePlugin } from "../route-plugin.js";
+import { callbackPage } from "./oauth-callback-page.js";
+
+const nameParams = { type: "object", required: ["name"], properties: { name: { type: "string", pattern: "^[^/]{1,256}$" } } } as const;
+const callbackPath = "/api/mcp/oauth/callback";
+
+const statusSchema = {
+  type: "object",
+  required: ["server", "grant", "signed_in"],
+  properties: {
+    server: { type: "string" },
+    grant: { type: "string", enum: ["authorization_code", "client_credentials"] },
+    signed_in: { type: "boolean", description: "Tokens are stored for the server's current URL" },
+    scopes: { type: "array", items: { type: "string" } },
+    expires_at: { type: "string", description: "When the access token expires (it is refreshed before)" },
+    refreshable: { type: "boolean" },
+    signed_in_at: { type: "string" },
+    url_changed: { type: "boolean", description: "Tokens are stored for the URL the server had before; they are not used" },
+    needs_auth: { type: "object", properties: { reason: { type: "string" }, since: { type: "string" } } },
+  },
+} as const;
+
+/**
+ * OAuth 2.1 sign-in to remote MCP servers, for a web frontend: POST starts a sign-in and answers
+ * the authorization URL to open; the authorization server sends the browser back to the callback
+ * (a GET: it changes nothing a page could forge, the one-time `state` is what it trusts), which
+ * stores the tokens and answers a small page or redirects to mcp.oauth.frontend_url. GET is the
+ * status (never a token); DELETE forgets the tokens and revokes them where the server can.
+ */
+const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
+  const oauth = deps.mcpOAuth;
+  if (!oauth) return;
+  const lookup = (name: string): Promise<McpServerEntry | undefined> => findEntry(deps, name);
+
+  app.post<{ Params: { name: string }; Body: { return_to?: string } | undefined }>(
+    "/api/mcp/servers/:name/auth",
+    {
+      schema: {
+        summary: "Start an OAuth sign-in to a remote MCP server",
+        description: "Answers the authorization URL to open in the user's browser. `return_to` (an allowed origin's page) is where the callback sends the browser afterwards.",
+        tags: ["mcp"],
+        params: nameParams,
+        body: { type: "object", additionalProperties: false, properties: { return_to: { type: "string", maxLength: 2048 } } },
+        response: {
+          200: { type: "object", required: ["server", "authorization_url", "expires_at"], properties: { server: { type: "string" }, authorization_url: { type: "string" }, expires_at: { type: "string" } } },
+          ...errorResponses(400, 401, 404, 409, 422, 500, 502),
+        },
+      },
+    },
+    async (request) => {
+      const { name } = request.params;
+      const entry = await lookup(name);
+      if (!entry) throw notFound(name);
+      const returnTo = request.body?.return_to;
+      if (returnTo !== undefined) checkReturnTo(returnTo, config);
+      const redirectUrl = config.mcp.oauth.callback_url ?? `${request.protocol}://${request.host}${callbackPath}`;
+      const started = await oauth.signIn.start(name, entry, { redirectUrl, ...(returnTo ? { returnTo } : {}) });
+      request.log.info({ server: name }, "MCP sign-in started");
+      return { server: name, authorization_url: started.authorizationUrl, expires_at: new Date(started.expiresAt).toISOString() };
+    },
+  );
+
+  app.get<{ Params: { name: string } }>(
+    "/api/mcp/servers/:name/auth",
+    { schema: { summary: "Sign-in status of a remote MCP server (never a token)", tags: ["mcp"], params: nameParams, response: { 200: statusSchema, ...errorResponses(400, 404, 500) } } },
+    async (request) => {
+      const { name } = request.params;
+      const entry = await lookup(name);
+      if (!entry && !oauth.store.get(name)) throw notFound(name);
+      return oauthStatus(oauth.store, name, entry, config.env);
+    },
+  );
+
+  app.delete<{ Params: { name: string } }>(
+    "/api/mcp/servers/:name/auth",
+    {
+      schema: {
+        summary: "Sign out of a remote MCP server: forget its tokens, and revoke them where the server supports RFC 7009",
+        tags: ["mcp"],
+        params: nameParams,
+        response: { 200: { type: "object", required: ["server", "forgotten", "revoked"], properties: { server: { type: "string" }, forgotten: { type: "boolean" }, revoked: { type: "boolean" }, revocation: { type: "string" } } }, ...errorResponses(400, 401, 404, 500, 503) },
+      },
+    },
+    async (request) => {
+      const { name } = request.params;
+      const entry = await lookup(name);
+      if (!entry && !oauth.store.get(name)) throw notFound(name);
+      const result = await signOut({ store: oauth.store, server: name, entry, env: config.env, fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(config.mcp.connect_timeout_ms) }) });
+      request.log.info({ server: name, revoked: result.revoked }, "MCP sign-out");
+      return result;
+    },
+  );
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    callbackPath,
+    {
+      // The query carries the authorization code: keep this route's request lines out of the log.
+      logLevel: "warn",
+      schema: {
+        summary: "Where the authorization server sends the browser back after a sign-in",
+        description: "Exchanges the code, stores the tokens, and answers a small page (or redirects to mcp.oauth.frontend_url / the sign-in's return_to with mcp_server and mcp_auth=connected|failed).",
+        tags: ["mcp"],
+        querystring: { type: "object", properties: { state: { type: "string", maxLength: 512 }, code: { type: "string", maxLength: 4096 }, error: { type: "string", maxLength: 256 }, error_description: { type: "string", maxLength: 1024 }, iss: { type: "string", maxLength: 2048 } } },
+      },
+    },
+    async (request, reply) => answerCallback(request, reply, oauth.signIn, config, lookup, app.log),
+  );
+};
+
+async function answerCallback(
+  request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>,
+  reply: FastifyReply,
+  signIn: OAuthSignIn,
+  config: Config,
+  lookup: (name: string) => Promise<McpServerEntry | undefined>,
+  log: { info(details: object, message: string): void },
+): Promise<FastifyReply> {
+  const { state, code, error, error_description: description, iss } = request.query;
+  const back = signIn.returnToOf(state) ?? config.mcp.oauth.frontend_url;
+  try {
+    const done = await signIn.finish({ state, code, error, error_description: description, iss }, lookup);
+    log.info({ server: done.server, scopes: done.scopes }, "MCP sign-in completed");
+    if (back) return reply.redirect(withOutcome(back, { mcp_server: done.server, mcp_auth: "connected" }), 303);
+    return reply.type("text/html; charset=utf-8").send(callbackPage({ ok: true, server: done.server }));
+  } catch (failure) {
+    if (!(failure instanceof ThinktankError)) throw failure;
+    const server = typeof failure.details?.server === "string" ? failure.details.server : undefined;
+    log.info({ code: failure.code, ...(server ? { server } : {}) }, "MCP sign-in failed");
+    if (back) return reply.redirect(withOutcome(back, { ...(server ? { mcp_server: server } : {}), mcp_auth: "failed", code: failure.code }), 303);
+    if (!(request.headers.accept ?? "").includes("text/html")) throw failure;
+    return reply.status(httpStatusFor(failure.code)).type("text/html; charset=utf-8").send(callbackPage({ ok: false, code: failure.code, message: failure.message }));
+  }
+}
+
+/** A configured server, else a plugin's `<plugin>:<server>`. */
+async function findEntry(deps: GatewayDeps, name: string): Promise<McpServerEntry | undefined> {
+  const configured = (await deps.store.read()).document.mcpServers;
+  if (Object.hasOwn(configured, name)) return configured[name] as McpServerEntry;
+  const plugin = ((await deps.listPluginServers?.()) ?? []).find((server) => server.name === name);
+  return plugin?.entry as McpServerEntry | undefined;
+}
+
+/** Only back to the frontend's own origin or an allowed one: never an open redirect. */
+function checkReturnTo(returnTo: string, config: Config): void {
+  let origin: string;
+  try {
+    origin = new URL(returnTo).origin;
+  } catch {
+    throw new ThinktankError("OAUTH_REDIRECT_NOT_ALLOWED", "return_to is not an absolute URL");
+  }
+  const allowed = new Set(config.gateway.allowed_origins);
+  if (config.mcp.oauth.frontend_url) allowed.add(new URL(config.mcp.oauth.frontend_url).origin);
+  if (!allowed.has(origin)) {
+    throw new ThinktankError("OAUTH_REDIRECT_NOT_ALLOWED", `return_to must be on mcp.oauth.frontend_url's origin or one of gateway.allowed_origins, not ${origin}`, { details: { origin } });
+  }
+}
+
+function withOutcome(target: string, params: Record<string, string>): string {
+  const url = new URL(target);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.href;
+}
+
+function notFound(name: string): ThinktankError {
+  return new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${name}' (configured or from a plugin)`, { details: { name } });
+}
+
+export default mcpOAuthRoutes;
