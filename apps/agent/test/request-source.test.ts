@@ -1,4 +1,4 @@
-import http from "node:http";
+import { rawHttpRequest } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
 import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
@@ -33,26 +33,8 @@ afterAll(async () => {
   fixture?.cleanup();
 });
 
-interface Answer {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: { code?: string } & Record<string, unknown>;
-}
-
-function send(method: string, pathName: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(new URL(pathName, agent.url), { method, headers: { "content-type": "application/json", ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text === "" ? {} : (JSON.parse(text) as Answer["body"]) });
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
+const send = (method: string, pathName: string, headers: Record<string, string>, body?: string) =>
+  rawHttpRequest(new URL(pathName, agent.url), method, { "content-type": "application/json", ...headers }, body);
 
 const threadCount = async (): Promise<number> => {
   const found = await send("POST", "/threads/search", { host: new URL(agent.url).host }, JSON.stringify({ limit: 1000 }));

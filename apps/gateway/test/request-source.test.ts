@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { buildZip, createLogger, loadConfig } from "@thinktank/core";
-import { freePort, makeTempDir } from "@thinktank/testing";
+import { freePort, makeTempDir, rawHttpRequest } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGatewayDeps } from "../src/gateway-deps.js";
 import { startGateway, type RunningGateway } from "../src/start-gateway.js";
@@ -28,28 +27,8 @@ async function start(configYaml = "log:\n  level: silent\n"): Promise<RunningGat
   return running;
 }
 
-interface Answer {
-  readonly status: number;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: { code?: string; message?: string } & Record<string, unknown>;
-}
-
-/** node:http, because fetch will not send a forged Host: this is what a DNS-rebound page sends. */
-function send(method: string, pathName: string, headers: Record<string, string>, body?: Buffer | string): Promise<Answer> {
-  const url = new URL(pathName, running!.url);
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text === "" ? {} : (JSON.parse(text) as Answer["body"]) });
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
+/** What a DNS-rebound or cross-site page makes a browser send to the gateway. */
+const send = (method: string, pathName: string, headers: Record<string, string>, body?: Buffer | string) => rawHttpRequest(new URL(pathName, running!.url), method, headers, body);
 
 const samplePlugin = () =>
   buildZip([

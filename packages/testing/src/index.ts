@@ -8,3 +8,5 @@ export { processesWithMarker } from "./processes-with-marker.js";
 export { startEmbeddingsServer } from "./embeddings-server.js";
 export type { EmbeddingsServer, EmbeddingsRequest } from "./embeddings-server.js";
 export { seededRandom } from "./seeded-random.js";
+export { rawHttpRequest } from "./raw-http-request.js";
+export type { RawHttpAnswer } from "./raw-http-request.js";
