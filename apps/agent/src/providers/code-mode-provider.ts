@@ -1,4 +1,6 @@
 import type { ToolSurfaceChoice } from "@thinktank/codemode";
+import type { ServerStatus } from "@thinktank/mcp";
+import type { PromptSection } from "../request/request-context.js";
 import type { RequestProvider } from "../request/request-context.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
 
@@ -7,7 +9,8 @@ import type { AgentRuntime } from "../runtime/agent-runtime.js";
  * direct, every MCP tool of the configured and plugin servers; code, list_servers / search_tools /
  * execute_code and the code-execution section (order 30); auto, code mode above the token
  * threshold. Specialist contexts inherit code mode's tools and section, not direct-mode MCP tools
- * (a skill names the MCP tools it needs in tools.json).
+ * (a skill names the MCP tools it needs in tools.json). Servers that need sign-in offer no tools;
+ * a short section names them, so the model can tell the user instead of looking for their tools.
  */
 export function createCodeModeProvider(runtime: AgentRuntime, options: { onChoice?: (choice: ToolSurfaceChoice) => void } = {}): RequestProvider {
   return {
@@ -16,7 +19,21 @@ export function createCodeModeProvider(runtime: AgentRuntime, options: { onChoic
       await runtime.snapshotFor(request);
       const choice = await runtime.codeMode.surface({ threadId: request.threadId });
       options.onChoice?.(choice);
-      return { tools: choice.tools, sections: choice.sections.map((section) => ({ ...section, inherit: true })), inheritTools: choice.mode === "code" };
+      const signIn = signInSection(runtime.codeMode.manager.status());
+      const sections = [...choice.sections.map((section) => ({ ...section, inherit: true })), ...(signIn ? [signIn] : [])];
+      return { tools: choice.tools, sections, inheritTools: choice.mode === "code" };
     },
+  };
+}
+
+/** The servers waiting for a sign-in, for the model (absent when there are none). */
+function signInSection(statuses: readonly ServerStatus[]): PromptSection | undefined {
+  const waiting = statuses.filter((status) => status.state === "needs_auth").map((status) => status.name);
+  if (waiting.length === 0) return undefined;
+  return {
+    id: "mcp-sign-in",
+    order: 31,
+    inherit: true,
+    text: `<mcp_sign_in>\nThese MCP servers need the user to sign in before their tools can be used: ${waiting.join(", ")}. Their tools are not available now. If the user asks for something they provide, say which server needs sign-in (in the app's MCP settings, or \`thinktank mcp login <server>\`) rather than searching for its tools.\n</mcp_sign_in>`,
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Config } from "@thinktank/core";
-import { McpManager, type ManagerLogger, type McpServerEntry } from "@thinktank/mcp";
+import { createOAuthTokenStore, McpManager, type ManagerLogger, type McpServerEntry } from "@thinktank/mcp";
 import { createSandboxExecutor, type SandboxExecutor } from "@thinktank/sandbox";
 import { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
@@ -42,7 +42,7 @@ export class CodeModeRuntime {
     options: CodeModeRuntimeOptions = {},
   ) {
     this.servers = options.servers ?? serverEntriesSource(config);
-    this.manager = new McpManager({ mcp: config.mcp, env: config.env, ...(options.logger ? { logger: options.logger } : {}) });
+    this.manager = new McpManager({ mcp: config.mcp, env: config.env, oauthStore: createOAuthTokenStore(config), ...(options.logger ? { logger: options.logger } : {}) });
     this.executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
     this.codeMode = new CodeMode({
       config,
