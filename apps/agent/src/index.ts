@@ -51,7 +51,7 @@ export { openAgentStore, openSqliteStore } from "./persistence/open-agent-store.
 export type { AgentStore } from "./persistence/open-agent-store.js";
 export type { MetadataStore } from "./persistence/metadata-store.js";
 export { leadAssistantId } from "./assistants/lead-assistant.js";
-export { inspectPrompt } from "./inspect/inspect-prompt.js";
-export type { InspectPromptOptions, PromptInspection } from "./inspect/inspect-prompt.js";
+export { inspectPrompt, openPromptInspector } from "./inspect/inspect-prompt.js";
+export type { InspectPromptOptions, PromptInspection, PromptInspector } from "./inspect/inspect-prompt.js";
 export { toolDefinition } from "./inspect/tool-definition.js";
 export { catalogSurfaceProvider } from "./inspect/catalog-surface-provider.js";

@@ -6,6 +6,7 @@ import { ThinktankError } from "@thinktank/core";
 import type { RequestContext, ToolSurface } from "../request/request-context.js";
 import { stateEffectOf } from "../skill-context/skill-switch-tools.js";
 import { LeadAgentState, type LeadAgentStateType, type LeadAgentUpdate } from "./lead-agent-state.js";
+import { messageForModel, messageText, needsSkillContext, storeSkillContext } from "./skill-context-message.js";
 
 /** The graph id the API serves. */
 export const leadAgentGraphId = "lead_agent";
@@ -14,11 +15,15 @@ export const leadAgentGraphId = "lead_agent";
 export const slashCommandKey = "slash_command";
 
 /**
- * Graph `lead_agent`: [commands →] model → (tools → model)* → end. Built per run from the run's
- * RequestContext.
+ * Graph `lead_agent`: [commands →] [skill_context →] model → (tools → model)* → end. Built per run
+ * from the run's RequestContext.
  * - commands: a new human message that starts with a slash command is replaced (same id) by the
  *   command's expansion, which records the command in additional_kwargs.slash_command; an unknown
  *   or ambiguous command answers the user with the error and near matches, without a model call.
+ * - skill_context (compact skill listing only): a new human message is replaced (same id, same
+ *   content) by itself with the skills and commands it is offered stored in
+ *   additional_kwargs.skill_context, once; every model call renders them after the message's text
+ *   in the copy it sends, so the system prompt never depends on a message.
  * - model: re-reads the surface each call, so a skill switch (activeSkill) takes effect on the very
  *   next call; an active skill that is gone or disabled is dropped (back to the router surface).
  * - tools: the calls of one message in parallel (ToolNode); tool errors become error tool
@@ -48,6 +53,13 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     return { messages: [expanded] };
   };
 
+  const attachSkillContext = (state: LeadAgentStateType): LeadAgentUpdate => {
+    const last = state.messages.at(-1);
+    if (!context.skillContextFor || !needsSkillContext(last)) return {};
+    const relevant = context.skillContextFor(messageText(last));
+    return relevant ? { messages: [storeSkillContext(last, relevant)] } : {};
+  };
+
   const callModel = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const surface = await surfaceOf(state);
     let model: { invoke: typeof context.model.invoke } = context.model;
@@ -55,7 +67,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
       if (!context.model.bindTools) throw new ThinktankError("MODEL_NOT_CONFIGURED", `the configured chat model (${context.modelName}) cannot call tools`);
       model = context.model.bindTools([...surface.tools]);
     }
-    const response = await model.invoke([new SystemMessage(surface.systemPrompt), ...state.messages], config);
+    const response = await model.invoke([new SystemMessage(surface.systemPrompt), ...state.messages.map(messageForModel)], config);
     const dropped = state.activeSkill && surface.skill === undefined;
     return { messages: [response], ...(dropped ? { activeSkill: null } : {}) };
   };
@@ -71,13 +83,15 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     return { messages: result.messages, ...(activeSkill !== undefined ? { activeSkill } : {}) };
   };
 
-  // Only a new human message that starts with '/' visits the commands node (other runs show no extra step).
-  const entry = (state: LeadAgentStateType): "commands" | "model" => {
+  // Only a new human message that starts with '/' visits the commands node, and only in compact
+  // listing does a new human message visit skill_context (other runs show no extra step).
+  const toContext = (state: LeadAgentStateType): "skill_context" | "model" => (context.skillContextFor && needsSkillContext(state.messages.at(-1)) ? "skill_context" : "model");
+  const entry = (state: LeadAgentStateType): "commands" | "skill_context" | "model" => {
     const last = state.messages.at(-1);
     const candidate = context.resolveCommand && last?.getType() === "human" && typeof last.content === "string" && last.content.trimStart().startsWith("/");
-    return candidate && !last?.additional_kwargs?.[slashCommandKey] ? "commands" : "model";
+    return candidate && !last?.additional_kwargs?.[slashCommandKey] ? "commands" : toContext(state);
   };
-  const afterCommands = (state: LeadAgentStateType): "model" | typeof END => (state.messages.at(-1)?.getType() === "ai" ? END : "model");
+  const afterCommands = (state: LeadAgentStateType): "skill_context" | "model" | typeof END => (state.messages.at(-1)?.getType() === "ai" ? END : toContext(state));
 
   const route = (state: LeadAgentStateType): "tools" | typeof END => {
     const last = state.messages.at(-1) as AIMessage | undefined;
@@ -86,10 +100,12 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
 
   return new StateGraph(LeadAgentState)
     .addNode("commands", expandCommand)
+    .addNode("skill_context", attachSkillContext)
     .addNode("model", callModel)
     .addNode("tools", callTools)
-    .addConditionalEdges(START, entry, ["commands", "model"])
-    .addConditionalEdges("commands", afterCommands, ["model", END])
+    .addConditionalEdges(START, entry, ["commands", "skill_context", "model"])
+    .addConditionalEdges("commands", afterCommands, ["skill_context", "model", END])
+    .addEdge("skill_context", "model")
     .addConditionalEdges("model", route, ["tools", END])
     .addEdge("tools", "model")
     .compile({ checkpointer, name: leadAgentGraphId });

@@ -3,9 +3,11 @@ import type { CodeExecutionMode, Config } from "@thinktank/core";
 import { ThinktankError } from "@thinktank/core";
 import type { ToolDefinition } from "@thinktank/codemode";
 import { countTokens, readCatalog, type ManagerLogger } from "@thinktank/mcp";
+import { renderRelevantSkills, type SkillListingSetting } from "@thinktank/skills";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import { createCodeModeProvider } from "../providers/code-mode-provider.js";
 import { assembleRequest } from "../request/prepare-request.js";
+import type { RequestSurface } from "../request/request-context.js";
 import { threadFolders } from "../request/thread-folders.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import { catalogSurfaceProvider } from "./catalog-surface-provider.js";
@@ -14,6 +16,8 @@ import { toolDefinition } from "./tool-definition.js";
 export interface InspectPromptOptions {
   /** Overrides config.code_execution.mode. @default the config's */
   readonly mode?: CodeExecutionMode;
+  /** Overrides config.skills.listing. @default the config's */
+  readonly listing?: SkillListingSetting;
   /** MCP tools from a folder of cached tool lists (DESIGN.md's catalog format) instead of the configured servers. */
   readonly catalogDir?: string;
   /** The prompt's date. @default new Date() */
@@ -27,26 +31,53 @@ export interface PromptInspection {
   /** The MCP surface: direct or code, and why (auto's token comparison). */
   readonly mode: "direct" | "code";
   readonly reason: string;
+  /** How skills and slash commands are shown (skills.listing, auto resolved), and why. */
+  readonly skillListing: { readonly mode: "full" | "compact"; readonly reason: string };
   readonly systemPrompt: string;
   /** In the order the model gets them. */
   readonly tools: readonly ToolDefinition[];
+  /** What is added to the first user message for the model (compact listing: `<relevant_skills>`); "" when nothing is. */
+  readonly messageContext: string;
   readonly tokens: {
     readonly systemPrompt: number;
     /** The JSON of each definition, summed. */
     readonly tools: number;
+    readonly messageContext: number;
+    /** systemPrompt + tools + messageContext (the user's own text is not counted). */
     readonly total: number;
     readonly byTool: Readonly<Record<string, number>>;
   };
 }
 
+/** A new thread's request, built once: `inspect(message)` for as many first messages as wanted, then `close()`. */
+export interface PromptInspector {
+  inspect(message?: string): Promise<PromptInspection>;
+  close(): Promise<void>;
+}
+
 /**
  * `thinktank inspect prompt`: builds the request of a new thread exactly as the agent server does
- * (the same runtime, providers and assembly) and returns the system prompt and tool definitions.
- * Without a catalog the configured and plugin MCP servers are asked (their disk cache first);
- * the runtime is closed before returning.
+ * (the same runtime, providers and assembly) and returns the system prompt, the tool definitions
+ * and what the first user message would carry. Without a catalog the configured and plugin MCP
+ * servers are asked (their disk cache first); the runtime is closed before returning.
  */
-export async function inspectPrompt(config: Config, options: InspectPromptOptions = {}): Promise<PromptInspection> {
-  const effective: Config = options.mode ? { ...config, code_execution: { ...config.code_execution, mode: options.mode } } : config;
+export async function inspectPrompt(config: Config, options: InspectPromptOptions & { readonly message?: string } = {}): Promise<PromptInspection> {
+  const inspector = await openPromptInspector(config, options);
+  try {
+    return await inspector.inspect(options.message);
+  } finally {
+    await inspector.close();
+  }
+}
+
+/**
+ * The request of a new thread, assembled once (the system prompt and tools depend on no message),
+ * and the message context of any first message on demand: what `--batch` uses to answer many
+ * messages in one process. A message starting with a slash command is expanded first, as a run does.
+ */
+export async function openPromptInspector(config: Config, options: InspectPromptOptions = {}): Promise<PromptInspector> {
+  let effective: Config = options.mode ? { ...config, code_execution: { ...config.code_execution, mode: options.mode } } : config;
+  if (options.listing) effective = { ...effective, skills: { ...effective.skills, listing: options.listing } };
   const servers = options.catalogDir === undefined ? undefined : readCatalogFolder(options.catalogDir);
   const runtime = new AgentRuntime(effective, { watch: false, ...(options.logger ? { logger: options.logger } : {}) });
   try {
@@ -56,20 +87,37 @@ export async function inspectPrompt(config: Config, options: InspectPromptOption
     const threadId = "new-thread";
     const request = { config: effective, threadId, runId: "inspect", now: options.now ?? new Date(), folders: threadFolders(effective, threadId) };
     const surface = await assembleRequest(request, agentRequestProviders(runtime, { mcpSurface }));
+    const { listing } = await runtime.snapshotFor(request);
     const tools = surface.tools.map(toolDefinition);
     const byTool = Object.fromEntries(tools.map((definition) => [definition.name, countTokens(JSON.stringify(definition))]));
     const toolTokens = Object.values(byTool).reduce((sum, count) => sum + count, 0);
     const promptTokens = countTokens(surface.systemPrompt);
+    const fixed = { mode: choice?.mode ?? "direct", reason: choice?.reason ?? "", skillListing: { mode: listing.mode, reason: listing.reason }, systemPrompt: surface.systemPrompt, tools } as const;
     return {
-      mode: choice?.mode ?? "direct",
-      reason: choice?.reason ?? "",
-      systemPrompt: surface.systemPrompt,
-      tools,
-      tokens: { systemPrompt: promptTokens, tools: toolTokens, total: promptTokens + toolTokens, byTool },
+      async inspect(message) {
+        const messageContext = message === undefined ? "" : await messageContextOf(surface, message);
+        const contextTokens = countTokens(messageContext);
+        return { ...fixed, messageContext, tokens: { systemPrompt: promptTokens, tools: toolTokens, messageContext: contextTokens, total: promptTokens + toolTokens + contextTokens, byTool } };
+      },
+      close: () => runtime.close(),
     };
-  } finally {
+  } catch (error) {
     await runtime.close();
+    throw error;
   }
+}
+
+/** What the graph's skill_context step adds to this first message (after a slash command's expansion). */
+async function messageContextOf(surface: RequestSurface, message: string): Promise<string> {
+  let text = message;
+  if (surface.resolveCommand && message.trimStart().startsWith("/")) {
+    const resolution = await surface.resolveCommand(message);
+    // An unknown command is answered without a model call: nothing reaches the model.
+    if (resolution.kind === "error") return "";
+    if (resolution.kind === "expanded") text = resolution.text;
+  }
+  const relevant = surface.skillContextFor?.(text);
+  return relevant ? renderRelevantSkills(relevant) : "";
 }
 
 function readCatalogFolder(dir: string) {

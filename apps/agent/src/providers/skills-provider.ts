@@ -9,28 +9,35 @@ import { permittedTools } from "../skill-context/allowed-tools.js";
 import { createReadResourceTool } from "../skill-context/read-resource-tool.js";
 import { createScopedTools } from "../skill-context/scoped-tools.js";
 import { readSkillContextSpec, type SkillContextSpec } from "../skill-context/skill-context-spec.js";
+import { createSearchSkillsTool } from "../skill-context/search-skills-tool.js";
 import { createLeaveSkillTool, createViewSkillTool } from "../skill-context/skill-switch-tools.js";
 import { specialistPrompt } from "../skill-context/specialist-prompt.js";
 
 /**
- * Skills in the request: the `<skill_system>` section (level 1: names, descriptions, locations of
- * the enabled skills; order 10), `view_skill`, and the specialist context of the active skill
- * (level 2: its body as the instructions, its scoped tools and resources, the inherited tools
- * restricted by its allowed-tools).
+ * Skills in the request, as config.skills.listing says (SkillListing): full, the `<skill_system>`
+ * section with every enabled skill's name, description and location (level 1; order 10); compact,
+ * a stable index of counts by group, `search_skills`, and the skills that best match each new
+ * user message (`skillContextFor`, attached to that message, never to the system prompt). Both
+ * give `view_skill` and the specialist context of the active skill (level 2: its body as the
+ * instructions, its scoped tools and resources, the inherited tools restricted by its
+ * allowed-tools).
  */
 export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
   return {
     name: "skills",
     async contribute(request) {
       const snapshot = await runtime.snapshotFor(request);
+      const { listing } = snapshot;
       const specialists = new Map<string, Promise<ToolSurface | undefined>>();
       const listed = snapshot.skills.promptSection !== "";
+      const compact = listing.mode === "compact";
       return {
         sections: [
-          { id: "skills", text: snapshot.skills.promptSection, order: 10 },
+          { id: "skills", text: listing.skillsSection, order: 10 },
           { id: "skill_contexts", text: listed ? viewSkillHint : "", order: 11 },
         ],
-        tools: listed ? [createViewSkillTool(() => runtime.skills.snapshot())] : [],
+        tools: [...(listed ? [createViewSkillTool(() => runtime.skills.snapshot(), { compact })] : []), ...(listing.searchable ? [createSearchSkillsTool(listing)] : [])],
+        ...(compact && runtime.config.skills.relevant_limit > 0 ? { skillContextFor: (message: string) => listing.relevantTo(message) } : {}),
         surfaceFor: (activeSkill, inherited) => {
           let surface = specialists.get(activeSkill);
           if (!surface) {

@@ -40,6 +40,7 @@ export async function assembleRequest(request: RequestInfo, providers: readonly 
   const names = new Set<string>();
   let specialist: RequestContribution["surfaceFor"];
   let resolveCommand: RequestSurface["resolveCommand"];
+  let skillContextFor: RequestSurface["skillContextFor"];
   for (const contribution of contributions) {
     sections.push(...(contribution.sections ?? []));
     for (const tool of contribution.tools ?? []) {
@@ -50,12 +51,13 @@ export async function assembleRequest(request: RequestInfo, providers: readonly 
     }
     specialist ??= contribution.surfaceFor;
     resolveCommand ??= contribution.resolveCommand;
+    skillContextFor ??= contribution.skillContextFor;
   }
   const environment: PromptSection = { id: "environment", order: 1000, text: environmentSection(request.now) };
   sections.push(environment);
   const inherited: InheritedSurface = { tools: inheritedTools, sections: [...sections.filter((section) => section.inherit), environment] };
   const surfaceFor = specialist ? (activeSkill: string) => specialist(activeSkill, inherited) : undefined;
-  return { systemPrompt: joinSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}) };
+  return { systemPrompt: joinSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}) };
 }
 
 /** Sections sorted by order (stable for equal orders), trimmed, empty ones left out, blank lines between. */

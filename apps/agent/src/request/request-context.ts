@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Config } from "@thinktank/core";
+import type { RelevantSkills } from "@thinktank/skills";
 import type { CommandResolution } from "../commands/command-resolution.js";
 
 /** What the model is given on one call: the system prompt and the tools it may call. */
@@ -20,6 +21,12 @@ export interface RequestSurface extends ToolSurface {
   readonly surfaceFor?: (activeSkill: string) => Promise<ToolSurface | undefined> | ToolSurface | undefined;
   /** Expands a user message that starts with a slash command (before the model sees it). */
   readonly resolveCommand?: (message: string) => CommandResolution | Promise<CommandResolution>;
+  /**
+   * Compact skill listing: the skills and commands to offer with a new user message (stored on it
+   * once as additional_kwargs.skill_context, shown after its text). Absent, or answering undefined
+   * (full listing), offers nothing.
+   */
+  readonly skillContextFor?: (message: string) => RelevantSkills | undefined;
 }
 
 /**
@@ -77,6 +84,8 @@ export interface RequestContribution {
   readonly inheritTools?: boolean;
   /** The slash-command expansion; the first provider that returns one decides. */
   readonly resolveCommand?: RequestSurface["resolveCommand"];
+  /** What a new user message is offered; the first provider that returns one decides. */
+  readonly skillContextFor?: RequestSurface["skillContextFor"];
 }
 
 /**

@@ -1,9 +1,9 @@
 import { ExtensionsStore, type Config, type ExtensionsSnapshot } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
-import type { ManagerLogger } from "@thinktank/mcp";
+import { countTokens, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, type PluginSnapshot } from "@thinktank/plugins";
 import type { SandboxExecutor } from "@thinktank/sandbox";
-import { defaultSkillSources, SkillsSnapshotter, type SkillsSnapshot } from "@thinktank/skills";
+import { defaultSkillSources, SkillListing, SkillsSnapshotter, type SkillsSnapshot } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
 import { AgentCommands } from "../commands/agent-commands.js";
 import type { ScriptToolRunner } from "../skill-context/script-tool-runner.js";
@@ -31,6 +31,8 @@ export interface AgentSnapshot {
   readonly plugins: PluginSnapshot;
   /** Plugin commands and user-invocable skills as slash commands. */
   readonly commands: AgentCommands;
+  /** How skills and commands reach the model (config.skills.listing): full, or compact with search and per-message offers. */
+  readonly listing: SkillListing;
 }
 
 const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -51,7 +53,7 @@ export class AgentRuntime {
   readonly tools: ToolsService | undefined;
   readonly logger: ManagerLogger;
   private readonly perRequest = new WeakMap<object, Promise<AgentSnapshot>>();
-  private commands: { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: AgentCommands } | undefined;
+  private commands: { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: AgentCommands; listing: SkillListing } | undefined;
   private closed = false;
 
   constructor(
@@ -104,9 +106,16 @@ export class AgentRuntime {
   async snapshot(): Promise<AgentSnapshot> {
     const [settings, skills, plugins] = await Promise.all([this.store.read(), this.skills.snapshot(), this.plugins.snapshot(), this.codeMode.refresh()]);
     const cached = this.commands;
-    const commands = cached && cached.skills === skills && cached.plugins === plugins ? cached.commands : new AgentCommands(skills, plugins);
-    this.commands = { skills, plugins, commands };
-    return { settings, skills, plugins, commands };
+    const current = cached && cached.skills === skills && cached.plugins === plugins ? cached : this.commandsFor(skills, plugins);
+    this.commands = current;
+    return { settings, skills, plugins, commands: current.commands, listing: current.listing };
+  }
+
+  /** The slash commands and the skill listing of a snapshot pair; both compute what they need on first use. */
+  private commandsFor(skills: SkillsSnapshot, plugins: PluginSnapshot): { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: AgentCommands; listing: SkillListing } {
+    const commands = new AgentCommands(skills, plugins);
+    const { listing, auto_threshold_tokens: autoThresholdTokens, relevant_limit: relevantLimit, container_path: containerPath } = this.config.skills;
+    return { skills, plugins, commands, listing: new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens }) };
   }
 
   /** One snapshot per request object: every provider of a run sees the same one. */

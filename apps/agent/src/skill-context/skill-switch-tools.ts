@@ -13,7 +13,9 @@ export interface StateEffect {
  * state effect (artifact `{ activeSkill }`) the graph applies, so the next model call is
  * re-prompted with the skill's body as its instructions and its scoped tools.
  */
-export function createViewSkillTool(skills: () => Promise<SkillsSnapshot>): StructuredToolInterface {
+export function createViewSkillTool(skills: () => Promise<SkillsSnapshot>, options: { readonly compact?: boolean } = {}): StructuredToolInterface {
+  // In compact listing no skill is in the system prompt: they come from <relevant_skills> and search_skills.
+  const from = options.compact ? "a skill (from <relevant_skills> or search_skills)" : "a skill from <available_skills>";
   return tool(
     ({ name }: { name: string }) =>
       withCodedErrors(async (): Promise<[string, StateEffect]> => {
@@ -28,7 +30,7 @@ export function createViewSkillTool(skills: () => Promise<SkillsSnapshot>): Stru
     {
       name: "view_skill",
       description:
-        "Load a skill from <available_skills> as your working context: your next step gets the skill's full instructions as your system prompt, plus the tools and resources it brings. Use it for a task that matches the skill; leave_skill returns.",
+        `Load ${from} as your working context: your next step gets the skill's full instructions as your system prompt, plus the tools and resources it brings. Use it for a task that matches the skill; leave_skill returns.`,
       schema: { type: "object", properties: { name: { type: "string", description: "The skill's name as listed (or its identity, e.g. public:pdf)." } }, required: ["name"], additionalProperties: false },
       responseFormat: "content_and_artifact",
     },

@@ -1,44 +1,77 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { inspectPrompt, type PromptInspection } from "@thinktank/agent";
-import { loadConfig, type CodeExecutionMode } from "@thinktank/core";
+import { openPromptInspector, type PromptInspection } from "@thinktank/agent";
+import { loadConfig, ThinktankError, type CodeExecutionMode } from "@thinktank/core";
+import type { SkillListingSetting } from "@thinktank/skills";
 import type { CliCommand, CliIo } from "../cli-command.js";
+import { runJsonlBatch } from "./jsonl-batch.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 
 const modes: readonly CodeExecutionMode[] = ["direct", "code", "auto"];
+const listings: readonly SkillListingSetting[] = ["full", "compact", "auto"];
 
 /**
  * `thinktank inspect prompt`: exactly what the agent would send the model on the first call of a
- * new thread (the same runtime and providers as the agent server): the system prompt and every
- * tool definition, with o200k token counts. `--mode` overrides code_execution.mode; `--catalog DIR`
- * takes the MCP tools from a folder of cached tool lists instead of the configured servers.
+ * new thread (the same runtime and providers as the agent server): the system prompt, every tool
+ * definition and what the first user message carries (`--message`), with o200k token counts.
+ * `--mode` overrides code_execution.mode, `--listing` skills.listing; `--catalog DIR` takes the MCP
+ * tools from a folder of cached tool lists instead of the configured servers. `--batch FILE.jsonl`
+ * (or `-`) answers one `{"message"}` a line with one JSON object a line, in order, in one process.
  */
 export const inspectCommand: CliCommand = createSubcommandGroup("inspect", "Inspect what the agent sends the model", {
   prompt: {
-    usage: "inspect prompt [--mode direct|code|auto] [--catalog DIR] [--json]   the system prompt and tool definitions of a new thread, with token counts",
+    usage: "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--message TEXT | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts",
     run: inspectPromptCommand,
   },
 });
 
 async function inspectPromptCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args, options: { mode: { type: "string" }, catalog: { type: "string" }, json: { type: "boolean", default: false } } });
+  const { values } = parseArgs({
+    args,
+    options: { mode: { type: "string" }, listing: { type: "string" }, catalog: { type: "string" }, message: { type: "string" }, batch: { type: "string" }, json: { type: "boolean", default: false } },
+  });
   if (values.mode !== undefined && !(modes as readonly string[]).includes(values.mode)) throw usageError(`--mode must be one of ${modes.join(", ")}; got '${values.mode}'`);
+  if (values.listing !== undefined && !(listings as readonly string[]).includes(values.listing)) throw usageError(`--listing must be one of ${listings.join(", ")}; got '${values.listing}'`);
+  if (values.batch !== undefined && values.message !== undefined) throw usageError("give either --message TEXT or --batch FILE, not both");
+  if (values.batch !== undefined && !values.json) throw usageError("--batch prints JSON lines: add --json");
   const config = loadConfig({ env: io.env, cwd: io.cwd });
-  const inspection = await inspectPrompt(config, {
+  const inspector = await openPromptInspector(config, {
     ...(values.mode ? { mode: values.mode as CodeExecutionMode } : {}),
+    ...(values.listing ? { listing: values.listing as SkillListingSetting } : {}),
     ...(values.catalog !== undefined ? { catalogDir: path.resolve(io.cwd, values.catalog) } : {}),
   });
-  io.stdout.write(values.json ? `${JSON.stringify(toJson(inspection), null, 2)}\n` : renderText(inspection));
-  return 0;
+  try {
+    const batch = values.batch;
+    if (batch !== undefined) {
+      return await runJsonlBatch(batch, io, "inspect prompt", async (record) => {
+        if (typeof record.message !== "string") throw new ThinktankError("VALIDATION_FAILED", "'message' must be a string");
+        return toJson(await inspector.inspect(record.message), record.message);
+      });
+    }
+    const inspection = await inspector.inspect(values.message);
+    io.stdout.write(values.json ? `${JSON.stringify(toJson(inspection, values.message), null, 2)}\n` : renderText(inspection));
+    return 0;
+  } finally {
+    await inspector.close();
+  }
 }
 
-function toJson(inspection: PromptInspection) {
+function toJson(inspection: PromptInspection, message: string | undefined) {
   return {
+    ...(message !== undefined ? { message } : {}),
     mode: inspection.mode,
     reason: inspection.reason,
+    skill_listing: inspection.skillListing,
     system_prompt: inspection.systemPrompt,
     tools: inspection.tools,
-    tokens: { system_prompt: inspection.tokens.systemPrompt, tools: inspection.tokens.tools, total: inspection.tokens.total, by_tool: inspection.tokens.byTool },
+    message_context: inspection.messageContext,
+    tokens: {
+      system_prompt: inspection.tokens.systemPrompt,
+      tools: inspection.tokens.tools,
+      message_context: inspection.tokens.messageContext,
+      total: inspection.tokens.total,
+      by_tool: inspection.tokens.byTool,
+    },
   };
 }
 
@@ -53,6 +86,8 @@ function renderText(inspection: PromptInspection): string {
   for (const definition of inspection.tools) {
     lines.push(`--- ${definition.name} (${tokens.byTool[definition.name] ?? 0} tokens)`, definition.description, JSON.stringify(definition.input_schema));
   }
+  lines.push("", `=== skills and slash commands: ${inspection.skillListing.mode} listing (${inspection.skillListing.reason}) ===`);
+  if (inspection.messageContext !== "") lines.push("", `=== added to the message (${tokens.messageContext} tokens) ===`, inspection.messageContext);
   lines.push("", `=== total: ${tokens.total} tokens (o200k) ===`);
   return `${lines.join("\n")}\n`;
 }

@@ -1,0 +1,59 @@
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { renderRelevantSkills, type RelevantSkills } from "@thinktank/skills";
+
+/** Where a user message stores what it was offered in compact skill listing (additional_kwargs key). */
+export const skillContextKey = "skill_context";
+
+/** Whether a message is a user message that has not been offered skills yet. */
+export function needsSkillContext(message: BaseMessage | undefined): message is BaseMessage {
+  return message?.getType() === "human" && !Object.hasOwn(message.additional_kwargs ?? {}, skillContextKey);
+}
+
+/** The text of a message: its string content, or its text parts joined. */
+export function messageText(message: BaseMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content.flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : [])).join("\n");
+}
+
+/** The same user message (same id, same content) with what it is offered stored once, in additional_kwargs. */
+export function storeSkillContext(message: BaseMessage, relevant: RelevantSkills): HumanMessage {
+  return new HumanMessage({ ...fieldsOf(message), additional_kwargs: { ...message.additional_kwargs, [skillContextKey]: relevant } });
+}
+
+/**
+ * The copy of a message the model is sent: a user message that stores a skill context gets its
+ * `<relevant_skills>` block after its own text (the stored message and what the UI shows stay as
+ * the user wrote them). Rendered from what was stored, so history re-sent on later turns is
+ * byte-identical and a provider's prompt cache keeps matching past the system prompt.
+ */
+export function messageForModel(message: BaseMessage): BaseMessage {
+  if (message.getType() !== "human") return message;
+  const { [skillContextKey]: stored, ...rest } = message.additional_kwargs ?? {};
+  if (stored === undefined) return message;
+  const block = isRelevantSkills(stored) ? renderRelevantSkills(stored) : "";
+  if (block === "") return new HumanMessage({ ...fieldsOf(message), additional_kwargs: rest });
+  const content = typeof message.content === "string" ? `${message.content}\n\n${block}` : [...message.content, { type: "text" as const, text: block }];
+  return new HumanMessage({ ...fieldsOf(message), content, additional_kwargs: rest });
+}
+
+function fieldsOf(message: BaseMessage) {
+  return {
+    content: message.content,
+    ...(message.id ? { id: message.id } : {}),
+    ...(message.name ? { name: message.name } : {}),
+    ...(message.response_metadata && Object.keys(message.response_metadata).length > 0 ? { response_metadata: message.response_metadata } : {}),
+  };
+}
+
+/** A client may send a message with its own skill_context: only a well-formed one is rendered. */
+function isRelevantSkills(value: unknown): value is RelevantSkills {
+  if (typeof value !== "object" || value === null) return false;
+  const { skills, commands } = value as { skills?: unknown; commands?: unknown };
+  const strings = (entry: unknown, keys: readonly string[]) => typeof entry === "object" && entry !== null && keys.every((key) => typeof (entry as Record<string, unknown>)[key] === "string");
+  return (
+    Array.isArray(skills) &&
+    Array.isArray(commands) &&
+    skills.every((skill) => strings(skill, ["name", "description", "location"])) &&
+    commands.every((command) => strings(command, ["invocation", "description"]))
+  );
+}
