@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
 import { isLoopbackAddress, isThinktankError, loadConfig, type Config } from "@thinktank/core";
+import { describeModelChoice } from "@thinktank/models";
 import { backendLine } from "@thinktank/sandbox";
 import { buildAgentServer, type AgentServer, type AgentServerDeps } from "./server/build-agent-server.js";
 
@@ -58,6 +59,8 @@ export async function startAgentServer(options: StartAgentServerOptions): Promis
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
   const auth = config.api_key ? "API key required" : "no API key: loopback only";
   options.stdout.write(`thinktank agent: listening on ${url} (graph lead_agent; threads: ${server.store.description}; ${auth})\n`);
+  // Which model runs use and why (models.default, a key in the environment, or the scripted demo).
+  options.stdout.write(`thinktank agent: ${describeModelChoice(config)}\n`);
   // Which backend runs execute_code and bash, and what it isolates (auto picks bubblewrap when it works, else deno).
   options.stdout.write(`thinktank agent: ${backendLine(await server.runtime.codeMode.executor.describeBackend())}\n`);
   return { ok: true, server, url };

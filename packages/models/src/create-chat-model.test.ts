@@ -6,6 +6,7 @@ import { isThinktankError, loadConfig, type Config } from "@thinktank/core";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createChatModel } from "./create-chat-model.js";
+import { describeModelChoice, environmentModels, resolveModel } from "./resolve-model.js";
 import { ScriptedChatModel } from "./scripted/scripted-chat-model.js";
 
 const temp = makeTempDir("tt-models-");
@@ -73,13 +74,53 @@ describe("createChatModel", () => {
     expect(custom.message).toContain("TEAM_KEY (named by models.providers.gpt.api_key_env)");
   });
 
-  it("names the config key when nothing is configured, the default is missing or unknown", () => {
-    expect(failure(() => createChatModel(configWith("log:\n  level: info\n"))).message).toContain("add one under models.providers");
-    const several = failure(() => createChatModel(configWith(`models:\n  providers:\n${claude}    s:\n      provider: scripted\n`)));
-    expect(several.message).toContain("set models.default in config.yaml to one of claude, s");
+  it("names the config key when several models are configured without a default, the default is unknown", () => {
+    const several = failure(() => createChatModel(configWith(`models:\n  providers:\n${claude}    gpt:\n      provider: openai\n      model: gpt-4.1\n    s:\n      provider: scripted\n`)));
+    expect(several.message).toContain("set models.default in config.yaml to one of claude, gpt, s");
     const unknown = failure(() => createChatModel(configWith("models:\n  default: gpt\n  providers:\n    s:\n      provider: scripted\n")));
     expect(unknown.message).toContain("models.default is 'gpt', but models.providers in config.yaml has no entry 'gpt' (configured: s)");
     expect(failure(() => createChatModel(configWith("models:\n  providers:\n    s:\n      provider: scripted\n"), "nope")).code).toBe("MODEL_NOT_CONFIGURED");
+  });
+
+  describe("with no models.default, a key in the environment chooses", () => {
+    const shipped = "models:\n  providers:\n    scripted:\n      provider: scripted\n";
+
+    it("Anthropic's current model when ANTHROPIC_API_KEY is set, even beside OPENAI_API_KEY and a scripted entry", () => {
+      const config = configWith(shipped, { ANTHROPIC_API_KEY: "sk-ant-fake", OPENAI_API_KEY: "sk-fake" });
+      const model = createChatModel(config);
+      expect(model).toBeInstanceOf(ChatAnthropic);
+      expect((model as ChatAnthropic).model).toBe(environmentModels[0]?.model);
+      expect((model as ChatAnthropic).apiKey).toBe("sk-ant-fake");
+      expect(resolveModel(config)).toMatchObject({ name: "anthropic", chosenBy: "ANTHROPIC_API_KEY is set" });
+      expect(describeModelChoice(config)).toBe(`model: anthropic, anthropic ${environmentModels[0]?.model} (ANTHROPIC_API_KEY is set)`);
+    });
+
+    it("OpenAI's current model when only OPENAI_API_KEY is set, with no config.yaml at all", () => {
+      const model = createChatModel(configWith("log:\n  level: info\n", { OPENAI_API_KEY: "sk-fake", ANTHROPIC_API_KEY: "" }));
+      expect(model).toBeInstanceOf(ChatOpenAI);
+      expect((model as ChatOpenAI).model).toBe(environmentModels[1]?.model);
+    });
+
+    it("a configured entry of that provider over the built-in one", () => {
+      const config = configWith(`models:\n  providers:\n${claude}    gpt:\n      provider: openai\n      model: gpt-4.1\n`, { OPENAI_API_KEY: "sk-fake" });
+      expect((createChatModel(config) as ChatOpenAI).model).toBe("gpt-4.1");
+    });
+
+    it("nothing over the only configured model that is not scripted, nor over models.default", () => {
+      const local = "models:\n  providers:\n    local:\n      provider: openai-compatible\n      base_url: http://127.0.0.1:11434/v1\n      model: llama3.1\n";
+      expect((createChatModel(configWith(local, { ANTHROPIC_API_KEY: "sk-ant-fake" })) as ChatOpenAI).model).toBe("llama3.1");
+      const pinned = configWith("models:\n  default: scripted\n  providers:\n    scripted:\n      provider: scripted\n", { ANTHROPIC_API_KEY: "sk-ant-fake" });
+      expect(createChatModel(pinned)).toBeInstanceOf(ScriptedChatModel);
+    });
+
+    it("the scripted demo when no key is set, configured or not, and the start-up line says so", () => {
+      expect(createChatModel(configWith(shipped))).toBeInstanceOf(ScriptedChatModel);
+      const bare = configWith("log:\n  level: info\n");
+      expect(createChatModel(bare)).toBeInstanceOf(ScriptedChatModel);
+      expect(describeModelChoice(bare)).toBe(
+        "model: the scripted demo (the built-in demo script), since no ANTHROPIC_API_KEY or OPENAI_API_KEY is set: set one, or models.default, for a real model",
+      );
+    });
   });
 
   it("asks for the model name and the base_url when they are missing", () => {

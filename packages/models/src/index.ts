@@ -1,6 +1,6 @@
 // Public API of @thinktank/models: every export is listed here by name.
 export { createChatModel, chatModelFor } from "./create-chat-model.js";
-export { resolveModel } from "./resolve-model.js";
+export { resolveModel, describeModelChoice, environmentModels } from "./resolve-model.js";
 export type { ResolvedModel } from "./resolve-model.js";
 export { ScriptedChatModel } from "./scripted/scripted-chat-model.js";
 export type { ScriptedChatModelOptions } from "./scripted/scripted-chat-model.js";
