@@ -2,17 +2,19 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { ThinktankError } from "@thinktank/core";
 import type { AgentStore } from "./open-agent-store.js";
+import { PostgresItemStore } from "./postgres-item-store.js";
 import { PostgresMetadataStore } from "./postgres-metadata-store.js";
 
-/** Checkpoints (PostgresSaver) and thread/run records in one Postgres database; loaded only when configured. */
+/** Checkpoints (PostgresSaver), thread/run records and store items in one Postgres database; loaded only when configured. */
 export async function openPostgresStore(url: string): Promise<AgentStore> {
   const pool = new pg.Pool({ connectionString: url });
   try {
     const checkpointer = new PostgresSaver(pool);
     await checkpointer.setup();
     const metadata = await PostgresMetadataStore.open(pool);
+    const items = await PostgresItemStore.open(pool);
     const host = safeHost(url);
-    return { checkpointer, metadata, description: `postgres ${host}`, close: () => pool.end() };
+    return { checkpointer, metadata, items, description: `postgres ${host}`, close: () => pool.end() };
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new ThinktankError("SERVICE_UNAVAILABLE", `cannot open the Postgres threads database at ${safeHost(url)}: ${(error as Error).message}`, { cause: error });

@@ -1,5 +1,6 @@
 import type { Config } from "@thinktank/core";
 import type { RunManager } from "../runs/run-manager.js";
+import type { StoreService } from "../store/store-service.js";
 import type { ThreadService } from "../threads/thread-service.js";
 
 /** What the route modules share. */
@@ -7,6 +8,8 @@ export interface AgentRouteContext {
   readonly config: Config;
   readonly threads: ThreadService;
   readonly runs: RunManager;
+  /** The LangGraph store API (`/store/...`). */
+  readonly store: StoreService;
   readonly clock: () => Date;
   /** When the server started (the fixed assistant's created_at). */
   readonly startedAt: string;

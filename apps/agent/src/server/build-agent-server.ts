@@ -7,6 +7,7 @@ import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-r
 import type { RequestProvider } from "../request/request-context.js";
 import { RunManager } from "../runs/run-manager.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
+import { StoreService } from "../store/store-service.js";
 import { ThreadService } from "../threads/thread-service.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
@@ -14,6 +15,7 @@ import { registerAssistantRoutes } from "./routes/assistant-routes.js";
 import { registerCronRoutes } from "./routes/cron-routes.js";
 import { registerMetaRoutes } from "./routes/meta-routes.js";
 import { registerRunRoutes } from "./routes/run-routes.js";
+import { registerStoreRoutes } from "./routes/store-routes.js";
 import { registerThreadRoutes } from "./routes/thread-routes.js";
 
 export interface AgentServerDeps {
@@ -132,13 +134,14 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
 
-  const context: AgentRouteContext = { config, threads, runs, clock, startedAt: clock().toISOString() };
+  const context: AgentRouteContext = { config, threads, runs, store: new StoreService(store.items, clock), clock, startedAt: clock().toISOString() };
   await app.register(async (api) => {
     useJsonBodyParser(api);
     registerMetaRoutes(api, { sandbox: () => runtime.codeMode.executor.describeBackend() });
     registerAssistantRoutes(api, context);
     registerThreadRoutes(api, context);
     registerRunRoutes(api, context);
+    registerStoreRoutes(api, context);
     registerCronRoutes(api);
   });
   await (deps.mountMcpEndpoint ?? ((fastify: FastifyInstance) => runtime.codeMode.mountMcpEndpoint(fastify)))(app);

@@ -17,6 +17,6 @@ export function registerMetaRoutes(app: FastifyInstance, options: MetaRoutesOpti
   app.get("/info", async () => ({
     name: "thinktank-agent",
     graphs: [leadAgentGraphId],
-    flags: { assistants: true, crons: false, langsmith: false, store: false },
+    flags: { assistants: true, crons: false, langsmith: false, store: true },
   }));
 }
