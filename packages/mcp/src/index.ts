@@ -45,3 +45,4 @@ export type { SignOutResult } from "./oauth/sign-out.js";
 export { oauthStatus } from "./oauth/oauth-status.js";
 export type { OAuthStatus } from "./oauth/oauth-status.js";
 export type { McpOAuthEntry, ResolvedOAuthSettings } from "./servers/server-entry.js";
+export { signInPage } from "./oauth/sign-in-page.js";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { ExtensionsStore, loadConfig } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
-import { McpManager } from "@thinktank/mcp";
+import { createOAuthTokenStore, McpManager } from "@thinktank/mcp";
 import type { ConnectProgress, McpServerEntry } from "@thinktank/mcp";
 import { PluginSnapshotter } from "@thinktank/plugins";
 import type { CliIo } from "../cli-command.js";
@@ -27,7 +27,7 @@ export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
     .filter(([, entry]) => entry.enabled === false)
     .map(([name]) => name)
     .sort();
-  const manager = new McpManager({ mcp: config.mcp, env: config.env }, entries);
+  const manager = new McpManager({ mcp: config.mcp, env: config.env, oauthStore: createOAuthTokenStore(config) }, entries);
   return { config, entries, disabled, manager };
 }
 

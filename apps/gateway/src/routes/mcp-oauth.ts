@@ -1,12 +1,11 @@
 import { httpStatusFor, ThinktankError } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
-import { oauthStatus, signOut } from "@thinktank/mcp";
+import { oauthStatus, signInPage, signOut } from "@thinktank/mcp";
 import type { McpServerEntry, OAuthSignIn } from "@thinktank/mcp";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
 import type { GatewayDeps } from "../gateway-deps.js";
 import type { RoutePlugin } from "../route-plugin.js";
-import { callbackPage } from "./oauth-callback-page.js";
 
 const nameParams = { type: "object", required: ["name"], properties: { name: { type: "string", pattern: "^[^/]{1,256}$" } } } as const;
 const callbackPath = "/api/mcp/oauth/callback";
@@ -128,14 +127,14 @@ async function answerCallback(
     const done = await signIn.finish({ state, code, error, error_description: description, iss }, lookup);
     log.info({ server: done.server, scopes: done.scopes }, "MCP sign-in completed");
     if (back) return reply.redirect(withOutcome(back, { mcp_server: done.server, mcp_auth: "connected" }), 303);
-    return reply.type("text/html; charset=utf-8").send(callbackPage({ ok: true, server: done.server }));
+    return reply.type("text/html; charset=utf-8").send(signInPage({ ok: true, server: done.server }));
   } catch (failure) {
     if (!(failure instanceof ThinktankError)) throw failure;
     const server = typeof failure.details?.server === "string" ? failure.details.server : undefined;
     log.info({ code: failure.code, ...(server ? { server } : {}) }, "MCP sign-in failed");
     if (back) return reply.redirect(withOutcome(back, { ...(server ? { mcp_server: server } : {}), mcp_auth: "failed", code: failure.code }), 303);
     if (!(request.headers.accept ?? "").includes("text/html")) throw failure;
-    return reply.status(httpStatusFor(failure.code)).type("text/html; charset=utf-8").send(callbackPage({ ok: false, code: failure.code, message: failure.message }));
+    return reply.status(httpStatusFor(failure.code)).type("text/html; charset=utf-8").send(signInPage({ ok: false, code: failure.code, message: failure.message }));
   }
 }
 

@@ -1,5 +1,5 @@
-/** The small page the sign-in callback answers when no frontend URL is configured. */
-export function callbackPage(outcome: { readonly ok: true; readonly server: string } | { readonly ok: false; readonly code: string; readonly message: string }): string {
+/** The small page a sign-in callback answers (the gateway's without a frontend URL, `thinktank mcp login`'s loopback). */
+export function signInPage(outcome: { readonly ok: true; readonly server: string } | { readonly ok: false; readonly code: string; readonly message: string }): string {
   const title = outcome.ok ? "Connected" : "Sign-in failed";
   const body = outcome.ok
     ? `<p>Connected to <strong>${escapeHtml(outcome.server)}</strong>. You can close this window.</p>`
