@@ -40,9 +40,21 @@ const checks: Record<OptionalPart, (env: Env) => string | undefined> = {
   browser: (env) => {
     const given = env.THINKTANK_TEST_BROWSER;
     if (given) return fs.existsSync(given) ? undefined : `THINKTANK_TEST_BROWSER=${given} does not exist`;
-    return "THINKTANK_TEST_BROWSER is not set (the path of a Chromium or Chrome binary)";
+    return browserPath(env) ? undefined : "no Chromium found: apt-get install chromium, or set THINKTANK_TEST_BROWSER to a Chromium or Chrome binary";
   },
 };
+
+/** The Chromium (or Chrome) a browser test drives: THINKTANK_TEST_BROWSER, else the first on PATH. */
+export function browserPath(env: Env = process.env): string | undefined {
+  if (env.THINKTANK_TEST_BROWSER) return fs.existsSync(env.THINKTANK_TEST_BROWSER) ? env.THINKTANK_TEST_BROWSER : undefined;
+  for (const folder of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
+    for (const name of ["chromium", "chromium-browser", "google-chrome"]) {
+      const candidate = path.join(folder, name);
+      if (fs.existsSync(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
 
 const known = new Map<OptionalPart, string | undefined>();
 
