@@ -33,6 +33,8 @@ export const chatScriptSchema = {
             additionalProperties: false,
             properties: {
               last_human: { type: "string" },
+              user_typed: { type: "string" },
+              slash_command: { type: "boolean" },
               last_tool_result: { type: "string" },
               last_tool_name: { type: "string" },
               system: { type: "string" },

@@ -19,8 +19,17 @@ export interface ChatScriptRule extends ChatScriptAnswer {
 }
 
 export interface ChatScriptConditions {
-  /** A regular expression (JavaScript syntax, case-insensitive) the last human message must match. Its groups are `{{match.N}}`. */
+  /** A regular expression (JavaScript syntax, case-insensitive) the last human message, as the model gets it, must match. Its groups are `{{match.N}}`. */
   readonly last_human?: string;
+  /**
+   * A regular expression (as `last_human`) that what the user typed in the last human message must
+   * match: a slash command as typed, not its expansion, and without the skills block the agent
+   * appends. Its groups are `{{match.N}}` (over `last_human`'s). Demos use it, so text inside an
+   * expanded command or a skill is never taken for an instruction.
+   */
+  readonly user_typed?: string;
+  /** True: the last human message is a slash command's expansion (the agent ran a command); false: it is not. */
+  readonly slash_command?: boolean;
   /** Text the last tool result must contain (case-sensitive). */
   readonly last_tool_result?: string;
   /** The name of the tool that produced the last tool result. */

@@ -4,8 +4,12 @@ import type { BaseMessage } from "@langchain/core/messages";
 export interface ConversationView {
   /** The system prompt(s), joined with blank lines. */
   readonly system: string;
-  /** The text of the last human message, or undefined before the first one. */
+  /** The text of the last human message as the model gets it, or undefined before the first one. */
   readonly lastHuman: string | undefined;
+  /** What the user typed in that message (see `typedText`), or undefined before the first one. */
+  readonly userTyped: string | undefined;
+  /** Whether that message is a slash command's expansion. */
+  readonly slashCommand: boolean;
   /** Model calls already made since the last human message (0 on the first call of a turn). */
   readonly step: number;
   /** Tool results since the last human message, oldest first. */
@@ -15,6 +19,32 @@ export interface ConversationView {
 }
 
 /** Builds the view from the messages a chat model receives; pure, so the same messages give the same view. */
+/** Where the agent records what the user typed when it replaced the message by a slash command's expansion. */
+const slashCommandKey = "slash_command";
+/** The block the agent appends to a user message's copy for the model (compact skill listing). */
+const relevantSkillsBlock = "<relevant_skills>";
+
+/**
+ * What the user typed in a human message: the slash command as typed when the agent expanded one
+ * (`additional_kwargs.slash_command.original`), else the text without a trailing
+ * `<relevant_skills>` block, which the agent adds after the user's own words.
+ */
+export function typedText(message: BaseMessage): string {
+  const original = slashCommandOf(message)?.original;
+  if (typeof original === "string") return original;
+  if (typeof message.content !== "string") {
+    const parts = message.content.flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []));
+    return parts.filter((text) => !text.startsWith(relevantSkillsBlock)).join("");
+  }
+  const at = message.content.lastIndexOf(`\n\n${relevantSkillsBlock}\n`);
+  return at >= 0 && message.content.trimEnd().endsWith("</relevant_skills>") ? message.content.slice(0, at) : message.content;
+}
+
+function slashCommandOf(message: BaseMessage | undefined): { original?: unknown } | undefined {
+  const recorded = message?.additional_kwargs?.[slashCommandKey];
+  return typeof recorded === "object" && recorded !== null ? (recorded as { original?: unknown }) : undefined;
+}
+
 export function viewConversation(messages: readonly BaseMessage[]): ConversationView {
   const system: string[] = [];
   let lastHumanIndex = -1;
@@ -30,6 +60,8 @@ export function viewConversation(messages: readonly BaseMessage[]): Conversation
   return {
     system: system.join("\n\n"),
     lastHuman: lastHumanIndex >= 0 ? messages[lastHumanIndex]?.text : undefined,
+    userTyped: lastHumanIndex >= 0 ? typedText(messages[lastHumanIndex] as BaseMessage) : undefined,
+    slashCommand: slashCommandOf(messages[lastHumanIndex]) !== undefined,
     step: turn.filter((message) => message.getType() === "ai").length,
     toolResults,
     length: messages.length,

@@ -1,7 +1,7 @@
 import type { ChatScriptRule } from "./chat-script-types.js";
 import type { ConversationView } from "./conversation-view.js";
 
-/** The rule that answers and the groups its `last_human` regex captured (for `{{match.N}}`). */
+/** The rule that answers and the groups its `user_typed` (else `last_human`) regex captured (for `{{match.N}}`). */
 export interface RuleMatch {
   readonly rule: ChatScriptRule;
   readonly index: number;
@@ -23,11 +23,20 @@ function conditionsHold(rule: ChatScriptRule, view: ConversationView, toolNames:
   if (when.step !== undefined && when.step !== view.step) return undefined;
   if (when.system !== undefined && !view.system.includes(when.system)) return undefined;
   if (when.tool_available !== undefined && !toolNames.has(when.tool_available)) return undefined;
+  if (when.slash_command !== undefined && when.slash_command !== view.slashCommand) return undefined;
   if (when.after_tool !== undefined && when.after_tool !== (lastTool !== undefined)) return undefined;
   if (when.last_tool_name !== undefined && lastTool?.name !== when.last_tool_name) return undefined;
   if (when.last_tool_result !== undefined && !(lastTool?.text.includes(when.last_tool_result) ?? false)) return undefined;
-  if (when.last_human === undefined) return [];
-  if (view.lastHuman === undefined) return undefined;
-  const match = new RegExp(when.last_human, "i").exec(view.lastHuman);
+  const human = matchText(when.last_human, view.lastHuman);
+  const typed = matchText(when.user_typed, view.userTyped);
+  if (human === undefined || typed === undefined) return undefined;
+  return when.user_typed !== undefined ? typed : human;
+}
+
+/** The regex's groups over `text`; [] without a regex; undefined when it does not match. */
+function matchText(pattern: string | undefined, text: string | undefined): string[] | undefined {
+  if (pattern === undefined) return [];
+  if (text === undefined) return undefined;
+  const match = new RegExp(pattern, "i").exec(text);
   return match ? match.map((group) => group ?? "") : undefined;
 }

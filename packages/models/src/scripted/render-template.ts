@@ -2,8 +2,8 @@ import type { ConversationView } from "./conversation-view.js";
 
 /**
  * Fills `{{...}}` placeholders from the conversation:
- * - `{{lastHuman}}`, `{{step}}`, `{{lastToolName}}`, `{{lastToolResult}}`
- * - `{{match.N}}`: group N of the rule's `last_human` regex (0 is the whole match)
+ * - `{{lastHuman}}`, `{{userTyped}}`, `{{step}}`, `{{lastToolName}}`, `{{lastToolResult}}`
+ * - `{{match.N}}`: group N of the rule's `user_typed` regex, else its `last_human` regex (0 is the whole match)
  * - `{{toolResult.NAME}}`: the latest result of tool NAME in this turn
  * - `.json.PATH` after a tool result picks from its JSON text: `{{lastToolResult.json.items[0].id}}`
  * An unknown or unresolvable placeholder stays as written, so a typo shows in the output.
@@ -35,6 +35,7 @@ export function renderDeep(value: unknown, view: ConversationView, groups: reado
 function resolve(expression: string, view: ConversationView, groups: readonly string[]): unknown {
   const lastTool = view.toolResults.at(-1);
   if (expression === "lastHuman") return view.lastHuman;
+  if (expression === "userTyped") return view.userTyped;
   if (expression === "step") return view.step;
   if (expression === "lastToolName") return lastTool?.name;
   const matchGroup = /^match\.(\d+)$/.exec(expression);
