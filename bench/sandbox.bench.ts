@@ -1,5 +1,6 @@
-// Sandbox round trips: a one-line program through the bubblewrap warm pool, beside plain subprocesses
-// (tsx, node -e, python3 -c) and a cold bubblewrap start, measured in the same run.
+// Sandbox round trips per backend: a one-line program through the warm pool and from a cold start, on
+// bubblewrap (where it runs) and on deno (TypeScript natively, Python in Pyodide), beside plain
+// subprocesses (tsx, node -e, python3 -c) measured in the same run.
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -14,6 +15,8 @@ import type { Benchmark, Measurement, Summary } from "./harness.js";
 const warmSamples = 120;
 const coldSamples = 30;
 const target = 30;
+/** Pyodide's warm target: the interpreter is loaded before the program arrives. */
+const pyodideTarget = 100;
 
 /** Wall time of one subprocess, from spawn to exit. */
 function timeProcess(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -51,8 +54,8 @@ async function sampleSandbox(executor: SandboxExecutor, language: SandboxLanguag
   return { summary: summarize(values), warm };
 }
 
-function configWith(base: Config, warmPoolSize: number): Config {
-  return { ...base, sandbox: { ...base.sandbox, backend: "bubblewrap", warm_pool_size: warmPoolSize } };
+function configWith(base: Config, warmPoolSize: number, backend: "bubblewrap" | "deno" = "bubblewrap"): Config {
+  return { ...base, sandbox: { ...base.sandbox, backend, warm_pool_size: warmPoolSize } };
 }
 
 const measure = (name: string, summary: Summary, baseline: { name: string; summary: Summary }, extra: Partial<Measurement> = {}): Measurement => ({
@@ -65,7 +68,7 @@ const measure = (name: string, summary: Summary, baseline: { name: string; summa
 });
 
 const benchmark: Benchmark = {
-  title: "Sandbox round trip (execute a one-line program with isolation on)",
+  title: "Sandbox round trip (execute a one-line program with isolation on), per backend",
   issue: 4,
   async run(context) {
     const temp = makeTempDir("thinktank-bench-sandbox-");
@@ -74,12 +77,34 @@ const benchmark: Benchmark = {
     const searchPath = process.env.PATH;
     const warmExecutor = createSandboxExecutor({ config: configWith(base, 1), searchPath });
     const coldExecutor = createSandboxExecutor({ config: configWith(base, 0), searchPath });
+    const denoWarm = createSandboxExecutor({ config: configWith(base, 1, "deno"), searchPath });
+    const denoCold = createSandboxExecutor({ config: configWith(base, 0, "deno"), searchPath });
     const workspace = warmExecutor.workspaceFor("bench");
+    const denoWorkspace = denoWarm.workspaceFor("bench-deno");
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
     const tsx = path.join(context.root, "node_modules", ".bin", "tsx");
     try {
+      const denoCheck = await denoWarm.check();
+      if (!denoCheck.ok) throw new Error(`the deno sandbox cannot run here: ${denoCheck.summary}`);
+      context.log("deno: TypeScript warm pool and cold start; Python in Pyodide warm and cold");
+      const denoJs = await sampleSandbox(denoWarm, "javascript", "console.log(1)", denoWorkspace, warmSamples, true);
+      const denoJsCold = await sampleSandbox(denoCold, "javascript", "console.log(1)", denoWorkspace, coldSamples, false);
+      const denoPy = await sampleSandbox(denoWarm, "python", "print(1)", denoWorkspace, 40, true);
+      const denoPyCold = await sampleSandbox(denoCold, "python", "print(1)", denoWorkspace, 5, false);
+      const nodeFirst = await sampleProcess(warmSamples, process.execPath, ["-e", "console.log(1)"], env);
+      const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { env, encoding: "utf8" }).trim();
+      const pythonFirst = await sampleProcess(warmSamples, python, ["-c", "print(1)"], env);
+      const denoResults = [
+        measure("console.log(1) in TypeScript, deno, warm pool", denoJs.summary, { name: "plain node -e subprocess (no isolation)", summary: nodeFirst }, { target: `p50 <= ${target} ms`, pass: denoJs.summary.median <= target, stats: { p95: round(denoJs.summary.p95), min: round(denoJs.summary.min), samples: denoJs.summary.samples, "warm runs": denoJs.warm } }),
+        measure("console.log(1) in TypeScript, deno, cold start (no pool)", denoJsCold.summary, { name: "plain node -e subprocess (no isolation)", summary: nodeFirst }),
+        measure("print(1), deno + Pyodide, warm pool (Pyodide loaded before the program)", denoPy.summary, { name: "plain python3 -c subprocess (no isolation)", summary: pythonFirst }, { target: `p50 <= ${pyodideTarget} ms`, pass: denoPy.summary.median <= pyodideTarget, stats: { p95: round(denoPy.summary.p95), min: round(denoPy.summary.min), samples: denoPy.summary.samples, "warm runs": denoPy.warm } }),
+        measure("print(1), deno + Pyodide, cold start (loads Pyodide)", denoPyCold.summary, { name: "plain python3 -c subprocess (no isolation)", summary: pythonFirst }),
+      ];
       const check = await warmExecutor.check();
-      if (!check.ok) throw new Error(`the sandbox cannot run here: ${check.summary}`);
+      if (!check.ok) {
+        context.log(`bubblewrap cannot run here, its figures are left out: ${check.summary}`);
+        return denoResults;
+      }
       context.log("javascript: warm pool");
       const warmJs = await sampleSandbox(warmExecutor, "javascript", "console.log(1)", workspace, warmSamples, true);
       context.log("javascript: warm pool, back to back (no wait for the refill)");
@@ -93,7 +118,6 @@ const benchmark: Benchmark = {
       const warmPy = await sampleSandbox(warmExecutor, "python", "print(1)", workspace, warmSamples, true);
       const coldPy = await sampleSandbox(coldExecutor, "python", "print(1)", workspace, coldSamples, false);
       // The real binary, not a launcher shim (pyenv's costs ~100 ms on its own).
-      const python = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { env, encoding: "utf8" }).trim();
       const pythonRun = await sampleProcess(warmSamples, python, ["-c", "print(1)"], env);
 
       const tsxBaseline = { name: "plain tsx subprocess", summary: tsxRun };
@@ -106,10 +130,10 @@ const benchmark: Benchmark = {
         measure("console.log(1), bubblewrap, cold start (no pool)", coldJs.summary, nodeBaseline),
         measure("print(1), bubblewrap, warm pool", warmPy.summary, pythonBaseline, { target: `p50 <= ${target} ms`, pass: warmPy.summary.median <= target, stats: { p95: round(warmPy.summary.p95), min: round(warmPy.summary.min), samples: warmPy.summary.samples, "warm runs": warmPy.warm } }),
         measure("print(1), bubblewrap, cold start (no pool)", coldPy.summary, pythonBaseline),
+        ...denoResults,
       ];
     } finally {
-      await warmExecutor.close();
-      await coldExecutor.close();
+      await Promise.all([warmExecutor.close(), coldExecutor.close(), denoWarm.close(), denoCold.close()]);
       temp.cleanup();
     }
   },
