@@ -48,6 +48,12 @@ describe("maskServerEntry", () => {
     });
   });
 
+  it("masks an oauth block's client_secret unless it is a placeholder; the client id and scopes stay", () => {
+    const oauth = { grant: "client_credentials", client_id: "svc-1", scopes: ["read"], token_url: "https://auth.example.com/token" };
+    expect(maskServerEntry({ type: "http", url: "https://x/mcp", oauth: { ...oauth, client_secret: "literal-secret-value" } }).oauth).toEqual({ ...oauth, client_secret: "[redacted]" });
+    expect(maskServerEntry({ type: "http", url: "https://x/mcp", oauth: { ...oauth, client_secret: "${SVC_SECRET}" } }).oauth).toEqual({ ...oauth, client_secret: "${SVC_SECRET}" });
+  });
+
   it("leaves the entry it was given alone", () => {
     const entry = { command: "x", env: { A: "1" } };
     maskServerEntry(entry);

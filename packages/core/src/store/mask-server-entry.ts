@@ -14,6 +14,7 @@ export function maskServerEntry<T extends Readonly<Record<string, unknown>>>(ent
     if (key === "env" || key === "headers") masked[key] = maskEveryValue(value);
     else if (key === "url" && typeof value === "string") masked[key] = maskUrlSecrets(value, isPlaceholderOnly);
     else if (key === "args" && Array.isArray(value)) masked[key] = maskArguments(value);
+    else if (key === "oauth" && value && typeof value === "object" && !Array.isArray(value)) masked[key] = maskOAuth(value as Record<string, unknown>);
     else if (knownFields.has(key)) masked[key] = value;
     else masked[key] = isSecretName(key) ? maskValue(value) : maskDeep(value);
   }
@@ -66,6 +67,16 @@ function maskString(text: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return maskUrlSecrets(text, isPlaceholderOnly);
   if (/^(Bearer|Basic|Token)\s+\S+/i.test(text)) return text.replace(/\s+\S+$/, ` ${redactedMarker}`);
   return looksLikeSecret(text) ? redactedMarker : text;
+}
+
+/** The `oauth` block: the secret masked as any secret, `token_url` as a URL (its name is not a secret). */
+function maskOAuth(block: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(block).map(([key, child]) => {
+      if (key === "token_url" && typeof child === "string") return [key, maskUrlSecrets(child, isPlaceholderOnly)];
+      return [key, isSecretName(key) ? maskValue(child) : maskDeep(child)];
+    }),
+  );
 }
 
 function maskDeep(value: unknown): unknown {
