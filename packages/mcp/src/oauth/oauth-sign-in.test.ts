@@ -3,6 +3,7 @@ import path from "node:path";
 import { makeTempDir } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { McpManager } from "../manager/mcp-manager.js";
+import type { ManagerLogger } from "../manager/manager-types.js";
 import { startOAuthTestServer } from "../manager/testing/oauth-test-server.js";
 import type { OAuthTestServer } from "../manager/testing/oauth-test-server.js";
 import type { McpServerEntry } from "../servers/server-entry.js";
@@ -31,8 +32,8 @@ function signIn(): OAuthSignIn {
   return new OAuthSignIn({ store, env: {}, clientName: "Thinktank test", pendingTtlMs: 60_000, timeoutMs: 5000 });
 }
 
-function manager(entries: Record<string, McpServerEntry>, now: () => number = Date.now): McpManager {
-  const created = new McpManager({ mcp: { connect_timeout_ms: 5000, call_timeout_ms: 5000, retries: 1, retry_base_delay_ms: 1, catalog_dir: path.join(temp.dir, "catalog") }, env: {}, oauthStore: store, now }, entries);
+function manager(entries: Record<string, McpServerEntry>, logger?: ManagerLogger): McpManager {
+  const created = new McpManager({ mcp: { connect_timeout_ms: 5000, call_timeout_ms: 5000, retries: 1, retry_base_delay_ms: 1, catalog_dir: path.join(temp.dir, "catalog") }, env: {}, oauthStore: store, ...(logger ? { logger } : {}) }, entries);
   managers.push(created);
   return created;
 }
@@ -66,5 +67,26 @@ describe.each(["http", "sse"] as const)("OAuth over %s", (transport) => {
     const raw = fs.readFileSync(path.join(temp.dir, "oauth", "servers", files[0] as string), "utf8");
     for (const token of server.issuedTokens()) expect(raw).not.toContain(token);
     expect(fs.statSync(path.join(temp.dir, "oauth", "secret.key")).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("needs_auth", () => {
+  it("logs one line per server, not one per attempt", async () => {
+    const warnings: string[] = [];
+    const logger: ManagerLogger = { debug() {}, info() {}, error() {}, warn: (_details, message) => void warnings.push(message) };
+    const entry: McpServerEntry = { type: "http", url: server.mcpUrl };
+    const watched = manager({ crm: entry }, logger);
+    expect((await watched.connect("crm")).state).toBe("needs_auth");
+    // A sign-in for another URL changes the store: one more attempt, still refused, no second line.
+    await signInWith(signIn(), "crm", { type: "http", url: `${server.mcpUrl}?other=1` });
+    const refused = server.stats().unauthorized;
+    expect(watched.discoverInBackground()).toEqual(["crm"]);
+    await watched.settled();
+    await expect.poll(() => server.stats().unauthorized).toBe(refused + 1);
+    await watched.settled();
+    expect(watched.statusOf("crm").state).toBe("needs_auth");
+    expect(watched.discoverInBackground()).toEqual([]);
+    expect(warnings.filter((message) => message === "mcp server needs sign-in")).toHaveLength(1);
+    expect(warnings.filter((message) => message === "mcp server failed to connect")).toHaveLength(0);
   });
 });
