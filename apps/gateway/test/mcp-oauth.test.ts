@@ -134,6 +134,17 @@ describe("sign-in through the gateway", () => {
     expect((await fetch(`${base}/api/mcp/servers/crm/auth`, { method: "DELETE" })).status).toBe(401);
   });
 
+  it("takes an oauth block in a server entry: client_credentials needs a secret, which comes back masked unless a placeholder", async () => {
+    await start();
+    const put = (body: unknown): Promise<Response> => fetch(`${base}/api/mcp/servers/svc`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const missing = await put({ type: "http", url: server.mcpUrl, oauth: { grant: "client_credentials", client_id: "svc-1" } });
+    expect([missing.status, ((await missing.json()) as { code: string }).code]).toEqual([400, "VALIDATION_FAILED"]);
+    const literal = await put({ type: "http", url: server.mcpUrl, oauth: { grant: "client_credentials", client_id: "svc-1", client_secret: "literal-secret-value" } });
+    expect(((await literal.json()) as { config: { oauth: unknown } }).config.oauth).toEqual({ grant: "client_credentials", client_id: "svc-1", client_secret: "[redacted]" });
+    const placeholder = await put({ type: "http", url: server.mcpUrl, oauth: { grant: "client_credentials", client_id: "svc-1", client_secret: "${SVC_SECRET}" } });
+    expect(((await placeholder.json()) as { config: { oauth: unknown } }).config.oauth).toMatchObject({ client_secret: "${SVC_SECRET}" });
+  });
+
   it("answers 409 for a server that takes no sign-in and 404 for an unknown one", async () => {
     await start();
     expect(await (await post("/api/mcp/servers/local/auth")).json()).toMatchObject({ code: "OAUTH_NOT_APPLICABLE" });
