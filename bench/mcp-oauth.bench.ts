@@ -7,7 +7,7 @@ import path from "node:path";
 import { McpManager, OAuthSignIn, OAuthTokenStore } from "@thinktank/mcp";
 import { startOAuthTestServer } from "@thinktank/mcp/testing";
 import { round, summarize, timeIt } from "./harness.js";
-import type { Benchmark } from "./harness.js";
+import type { Benchmark, Measurement } from "./harness.js";
 
 const samples = 1000;
 const warmup = 100;
@@ -55,7 +55,7 @@ const benchmark: Benchmark = {
       const overhead = oauth.median - header.median;
       const baseline = { name: "static Authorization header p50", value: round(header.median, 3), unit: "ms" };
       if (server.stats().refreshes !== 0) throw new Error("the token was refreshed during the benchmark: not the cached-token path");
-      return [
+      const measurements: Measurement[] = [
         {
           name: "McpManager.callTool p50, OAuth server with a cached token (streamable HTTP, local)",
           value: round(oauth.median, 3),
@@ -73,6 +73,7 @@ const benchmark: Benchmark = {
           pass: overhead <= 0.2,
         },
       ];
+      return measurements;
     } finally {
       await Promise.all(managers.map((manager) => manager.close()));
       await server.close();
