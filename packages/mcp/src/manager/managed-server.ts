@@ -267,9 +267,13 @@ export class ManagedServer {
     return new ThinktankError("MCP_NEEDS_AUTH", `MCP server '${this.name}' ${this.reason ?? "needs sign-in"}`, { details: { server: this.name, reason: this.reason } });
   }
 
-  /** A 401, or a 403 whose challenge asks for more scope. */
+  /**
+   * A 401, or a 403 whose challenge asks for more scope, from a server that signs in. A server
+   * whose entry sends its own Authorization header has no token source: its 401 is a failure.
+   */
   private isAuthFailure(failure: FailureClass): boolean {
-    return failure.needsAuth === true || (failure.reason.startsWith("HTTP 403") && this.tokens?.lastChallenge?.status === 403);
+    if (!this.tokens) return false;
+    return failure.needsAuth === true || (failure.reason.startsWith("HTTP 403") && this.tokens.lastChallenge?.status === 403);
   }
 
   /** Whether someone signed in (or out) since this server was found to need sign-in. */
@@ -341,8 +345,9 @@ export class ManagedServer {
       return connection;
     } catch (error) {
       await connection.close();
-      const failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
+      let failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
       const stderr = connection.stderrTail().at(-1);
+      if (failure.needsAuth && !this.tokens) failure = { transient: false, reason: "HTTP 401: the server refused the Authorization header configured for it" };
       const reason = stderr && !failure.reason.includes(stderr) ? `${failure.reason} (stderr: ${stderr.slice(0, 200)})` : failure.reason;
       const needsAuth = this.isAuthFailure(failure);
       if (!this.disposed && needsAuth) this.enterNeedsAuth();

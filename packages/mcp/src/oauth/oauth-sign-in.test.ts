@@ -90,3 +90,10 @@ describe("needs_auth", () => {
     expect(warnings.filter((message) => message === "mcp server failed to connect")).toHaveLength(0);
   });
 });
+
+describe("a server with its own Authorization header", () => {
+  it("is not signed in for: a refused header is a failure with the reason, not needs_auth", async () => {
+    const configured = manager({ crm: { type: "http", url: server.mcpUrl, headers: { Authorization: "Bearer not-a-token" } } });
+    expect(await configured.connect("crm")).toMatchObject({ state: "unavailable", reason: "HTTP 401: the server refused the Authorization header configured for it" });
+  });
+});
