@@ -6,7 +6,6 @@ import type { CachedToolList } from "../catalog/cached-tool-list.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import { removeCatalogFile, writeCatalogFile } from "../catalog/write-catalog-file.js";
 import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
-import type { ServerTokenSource } from "../oauth/server-token-source.js";
 import { entryHash, resolvedConfigHash, stableStringify } from "../servers/config-hash.js";
 import { resolveServerConfig } from "../servers/resolve-server-config.js";
 import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
@@ -15,6 +14,7 @@ import { classifyFailure } from "./classify-failure.js";
 import type { FailureClass } from "./classify-failure.js";
 import type { CallOptions, ManagerLogger, McpSettings, ServerState, ServerStatus, ToolsChangedEvent } from "./manager-types.js";
 import { ServerConnection } from "./server-connection.js";
+import { SignInWatch } from "./sign-in-watch.js";
 import { tokenSourceFor } from "./token-source-for.js";
 
 /** What every ManagedServer shares with its manager. */
@@ -71,11 +71,8 @@ export class ManagedServer {
   private retryAt = 0;
   /** The last failed connect ran out of time (the server never answered), rather than being refused. */
   private timedOut = false;
-  /** A remote server's bearer tokens (none for stdio, or when the entry sets its own Authorization header). */
-  private readonly tokens: ServerTokenSource | undefined;
-  /** While needs_auth: the store's sign-in revision then; only a new sign-in lets it try again. */
-  private authRevision: string | undefined;
-  private needsAuthLogged = false;
+  /** OAuth: the token source and the needs_auth bookkeeping. */
+  private readonly signIn: SignInWatch;
 
   constructor(
     readonly name: string,
@@ -90,7 +87,7 @@ export class ManagedServer {
       this.state = "unavailable";
       this.reason = resolution.reason;
     }
-    this.tokens = resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined;
+    this.signIn = new SignInWatch(name, resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined, context.logger, context.track);
   }
 
   /** Takes a new entry whose transport fields resolve to the same key (a new description, say). */
@@ -122,7 +119,7 @@ export class ManagedServer {
    */
   needsDiscovery(now: number): boolean {
     if (this.disposed || this.configProblem !== undefined || this.connection?.alive || this.connecting) return false;
-    if (this.state === "needs_auth") return this.signInChanged();
+    if (this.state === "needs_auth") return this.signIn.changed();
     if (this.knownTools() !== undefined && this.failedConnects === 0) return false;
     return now >= this.retryAt;
   }
@@ -138,7 +135,7 @@ export class ManagedServer {
 
   /** One connect attempt, without the retry loop (background discovery); a failure lands in status() and sets the backoff. */
   async attemptConnect(): Promise<void> {
-    if (this.configProblem !== undefined || this.disposed || (this.state === "needs_auth" && !this.signInChanged())) return;
+    if (this.configProblem !== undefined || this.disposed || (this.state === "needs_auth" && !this.signIn.changed())) return;
     await this.ensureConnected().catch(() => undefined);
   }
 
@@ -215,7 +212,7 @@ export class ManagedServer {
       if (options.signal?.aborted) throw options.signal.reason;
       if (this.disposed) throw this.unavailable("its session was closed (removed from the configuration, or the manager closed)");
       if (this.configProblem) throw this.unavailable(this.configProblem);
-      if (this.state === "needs_auth" && !this.signInChanged()) throw this.needsAuthError();
+      if (this.state === "needs_auth" && !this.signIn.changed()) throw this.needsAuthError();
       let connection: ServerConnection;
       try {
         connection = await this.ensureConnected();
@@ -239,7 +236,7 @@ export class ManagedServer {
           });
         }
         const failure = classifyFailure(error, "session");
-        if (this.isAuthFailure(failure)) {
+        if (this.signIn.isAuthFailure(failure)) {
           this.dropConnection(connection, failure.reason);
           this.enterNeedsAuth();
           throw this.needsAuthError();
@@ -267,34 +264,13 @@ export class ManagedServer {
     return new ThinktankError("MCP_NEEDS_AUTH", `MCP server '${this.name}' ${this.reason ?? "needs sign-in"}`, { details: { server: this.name, reason: this.reason } });
   }
 
-  /**
-   * A 401, or a 403 whose challenge asks for more scope, from a server that signs in. A server
-   * whose entry sends its own Authorization header has no token source: its 401 is a failure.
-   */
-  private isAuthFailure(failure: FailureClass): boolean {
-    if (!this.tokens) return false;
-    return failure.needsAuth === true || (failure.reason.startsWith("HTTP 403") && this.tokens.lastChallenge?.status === 403);
-  }
-
-  /** Whether someone signed in (or out) since this server was found to need sign-in. */
-  private signInChanged(): boolean {
-    return this.tokens !== undefined && this.tokens.revision() !== this.authRevision;
-  }
-
-  /** Records the needs_auth state: one log line per server (not per attempt), one note in the store. */
+  /** The needs_auth state: not retried, no backoff, until a new sign-in (see SignInWatch). */
   private enterNeedsAuth(): void {
-    const challenge = this.tokens?.lastChallenge;
-    const why = this.tokens?.problem ?? "the server asks for sign-in";
-    const scope = challenge?.error === "insufficient_scope" && challenge.scope ? ` (it asks for scope '${challenge.scope}')` : "";
     this.state = "needs_auth";
-    this.reason = `needs sign-in: ${why}${scope}; sign in with POST /api/mcp/servers/${encodeURIComponent(this.name)}/auth or \`thinktank mcp login ${this.name}\``;
-    this.authRevision = this.tokens?.revision();
+    this.reason = this.signIn.enter();
     this.failedConnects = 0;
     this.retryAt = 0;
     this.timedOut = false;
-    if (!this.needsAuthLogged) this.context.logger.warn({ server: this.name, reason: why }, "mcp server needs sign-in");
-    this.needsAuthLogged = true;
-    if (this.tokens) this.context.track(this.tokens.markNeedsAuth(why));
   }
 
   private unavailable(reason: string): ThinktankError {
@@ -324,7 +300,7 @@ export class ManagedServer {
         if (this.connection === connection) this.refreshTools();
         else listChangedEarly = true;
       },
-      ...(this.tokens ? { fetch: this.tokens.fetch } : {}),
+      ...(this.signIn.fetch ? { fetch: this.signIn.fetch } : {}),
     });
     const started = this.context.now();
     this.opening = connection;
@@ -338,7 +314,7 @@ export class ManagedServer {
       this.failedConnects = 0;
       this.retryAt = 0;
       this.timedOut = false;
-      this.needsAuthLogged = false;
+      this.signIn.connected();
       this.context.logger.info({ server: this.name, tools: tools.length, pid: connection.pid, ms: this.context.now() - started }, "mcp server connected");
       await this.acceptTools(tools, "connected");
       if (listChangedEarly) this.refreshTools();
@@ -347,9 +323,9 @@ export class ManagedServer {
       await connection.close();
       let failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
       const stderr = connection.stderrTail().at(-1);
-      if (failure.needsAuth && !this.tokens) failure = { transient: false, reason: "HTTP 401: the server refused the Authorization header configured for it" };
+      if (failure.needsAuth && !this.signIn.signsIn) failure = { transient: false, reason: "HTTP 401: the server refused the Authorization header configured for it" };
       const reason = stderr && !failure.reason.includes(stderr) ? `${failure.reason} (stderr: ${stderr.slice(0, 200)})` : failure.reason;
-      const needsAuth = this.isAuthFailure(failure);
+      const needsAuth = this.signIn.isAuthFailure(failure);
       if (!this.disposed && needsAuth) this.enterNeedsAuth();
       else if (!this.disposed) {
         this.state = "unavailable";
