@@ -9,7 +9,7 @@
  * Put the area's service on `GatewayDeps` (gateway-deps.ts) rather than building it in the route.
  */
 import multipart from "@fastify/multipart";
-import { maxPathParamLength } from "@thinktank/core";
+import { maxPathParamLength, requestIdFor } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -17,7 +17,6 @@ import { createAuthHook } from "./auth-hook.js";
 import { errorResponseSchema, toErrorResponse } from "./error-response.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { registerOpenApi } from "./openapi.js";
-import { requestIdFor } from "./request-id.js";
 import { registerRequestSourceGuard } from "./request-source-hook.js";
 import type { RoutePlugin, RouteSummary } from "./route-plugin.js";
 import healthRoutes from "./routes/health.js";

@@ -56,4 +56,5 @@ export { checkRequestSource, isAllowedOrigin, isLoopbackAddress, mutatingMethods
 export type { RequestGuardPolicy, RequestHeadersView, GuardVerdict } from "./http/request-guard.js";
 export { presentedApiKey, apiKeyMatches } from "./http/api-key.js";
 export { maxPathParamLength } from "./http/max-path-param-length.js";
+export { requestIdFor } from "./http/request-id.js";
 export type { ApiKeyHeadersView } from "./http/api-key.js";
