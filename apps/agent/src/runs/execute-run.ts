@@ -50,7 +50,7 @@ export async function executeRun(options: {
       signal,
     });
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-      for (const event of mapper.map(mode, chunk)) log.push(event.event, event.data);
+      for (const event of mapper.map(mode, chunk)) log.push(event.event, event.json);
     }
     return { status: "success" };
   } catch (error) {
@@ -60,7 +60,7 @@ export async function executeRun(options: {
       return { status: "interrupted" };
     }
     const described = describeError(error);
-    log.push("error", described);
+    log.push("error", JSON.stringify(described));
     return { status: "error", error: described };
   }
 }

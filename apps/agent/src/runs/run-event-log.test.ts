@@ -7,14 +7,21 @@ async function take(iterable: AsyncIterable<{ id: string; event: string }>): Pro
   return seen;
 }
 
+async function closeAndTake(log: RunEventLog): Promise<{ frame: string }[]> {
+  log.close();
+  const events: { frame: string }[] = [];
+  for await (const event of log.follow()) events.push(event);
+  return events;
+}
+
 describe("RunEventLog", () => {
   it("replays past events and follows new ones until closed", async () => {
     const log = new RunEventLog();
-    log.push("metadata", {});
+    log.push("metadata", "{}");
     const following = take(log.follow());
-    log.push("values", { a: 1 });
+    log.push("values", '{"a":1}');
     setTimeout(() => {
-      log.push("values", { a: 2 });
+      log.push("values", '{"a":2}');
       log.close();
     }, 10);
     expect(await following).toEqual(["0:metadata", "1:values", "2:values"]);
@@ -22,16 +29,26 @@ describe("RunEventLog", () => {
 
   it("resumes after a Last-Event-ID, and ignores pushes once closed", async () => {
     const log = new RunEventLog();
-    for (const name of ["metadata", "values", "updates"]) log.push(name, null);
+    for (const name of ["metadata", "values", "updates"]) log.push(name, "null");
     log.close();
-    log.push("late", null);
+    log.push("late", "null");
     expect(await take(log.follow("0"))).toEqual(["1:values", "2:updates"]);
     expect(await take(log.follow("garbage"))).toHaveLength(3);
   });
 
+  it("keeps each event as its SSE frame and counts its bytes", async () => {
+    const grown: number[] = [];
+    const log = new RunEventLog({ onGrow: (bytes) => grown.push(bytes) });
+    log.push("values", '{"text":"é"}');
+    const [event] = await closeAndTake(log);
+    expect(event?.frame).toBe('id: 0\nevent: values\ndata: {"text":"é"}\n\n');
+    expect(log.bytes).toBe(Buffer.byteLength(event?.frame ?? ""));
+    expect(grown).toEqual([log.bytes]);
+  });
+
   it("stops following when the signal aborts", async () => {
     const log = new RunEventLog();
-    log.push("metadata", null);
+    log.push("metadata", "null");
     const controller = new AbortController();
     const following = take(log.follow(undefined, controller.signal));
     setTimeout(() => controller.abort(), 10);

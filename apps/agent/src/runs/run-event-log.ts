@@ -2,27 +2,46 @@
 export interface RunEvent {
   readonly id: string;
   readonly event: string;
-  /** Plain JSON (already converted with toPlainJson). */
-  readonly data: unknown;
+  /** The whole SSE frame (`id`, `event` and `data` lines), made once when the event was pushed. */
+  readonly frame: string;
 }
 
 /**
  * The events of one run, kept in memory so several clients can follow the same run and a client
  * that lost its connection can resume with Last-Event-ID (or join after the run ended, while the
- * log is retained).
+ * log is kept: see KeptRunEvents). Events are kept as their SSE frames: serialized once, however
+ * many clients read them, and counted in bytes as sent.
  */
 export class RunEventLog {
   readonly #events: RunEvent[] = [];
   readonly #waiters = new Set<() => void>();
+  readonly #onGrow: ((bytes: number) => void) | undefined;
   #closed = false;
+  #bytes = 0;
+
+  /** `onGrow` hears the bytes of each event pushed (the kept-events bounds). */
+  constructor(options: { onGrow?: (bytes: number) => void } = {}) {
+    this.#onGrow = options.onGrow;
+  }
 
   get closed(): boolean {
     return this.#closed;
   }
 
-  push(event: string, data: unknown): void {
+  /** Bytes of the kept frames (UTF-8). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Appends an event whose data is `json` (JSON text, one line). Ignored once the log is closed. */
+  push(event: string, json: string): void {
     if (this.#closed) return;
-    this.#events.push({ id: String(this.#events.length), event, data });
+    const id = String(this.#events.length);
+    const frame = `id: ${id}\nevent: ${event}\ndata: ${json}\n\n`;
+    const bytes = Buffer.byteLength(frame);
+    this.#events.push({ id, event, frame });
+    this.#bytes += bytes;
+    this.#onGrow?.(bytes);
     this.#wake();
   }
 

@@ -11,7 +11,8 @@ import { checkThreadId } from "../threads/thread-id.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import { awaitCallbackHandlers } from "./await-callback-handlers.js";
 import { executeRun } from "./execute-run.js";
-import { RunEventLog } from "./run-event-log.js";
+import { KeptRunEvents, type KeptRun } from "./kept-run-events.js";
+import type { RunEventLog } from "./run-event-log.js";
 import type { RunRequest } from "./run-request.js";
 
 export interface RunManagerOptions {
@@ -20,8 +21,6 @@ export interface RunManagerOptions {
   readonly threads: ThreadService;
   readonly prepare: (request: RequestInfo) => Promise<RequestContext>;
   readonly clock: () => Date;
-  /** How long a finished run's events stay joinable. @default 600_000 (10 minutes) */
-  readonly eventRetentionMs?: number;
   readonly onError?: (error: unknown, runId: string) => void;
 }
 
@@ -34,26 +33,29 @@ interface ActiveRun {
  * Creates and executes runs. Runs of one thread execute one at a time in creation order;
  * `multitask_strategy` decides what a new run does while another is pending or running:
  * reject (409 THREAD_BUSY), enqueue (wait), interrupt (cancel the others), rollback (cancel and
- * delete them). Events go to an in-memory log per run that streams and joins follow.
+ * delete them). Events go to an in-memory log per run that streams and joins follow, kept within
+ * agent.run_events (retention time, finished runs, bytes).
  */
 export class RunManager {
   readonly #options: RunManagerOptions;
-  readonly #logs = new Map<string, RunEventLog>();
+  readonly #kept: KeptRunEvents;
   readonly #active = new Map<string, ActiveRun>();
   readonly #queued = new Map<string, Set<string>>();
   readonly #tails = new Map<string, Promise<void>>();
-  readonly #timers = new Set<NodeJS.Timeout>();
-  /** What join returns for a finished run, kept as long as its events (a stateless run's thread is gone by then). */
-  readonly #results = new Map<string, JsonObject>();
 
   constructor(options: RunManagerOptions) {
     this.#options = options;
+    const bounds = options.config.agent.run_events;
+    this.#kept = new KeptRunEvents({ retentionMs: bounds.retention_seconds * 1000, maxRuns: bounds.max_runs, maxBytes: bounds.max_mb * 1024 * 1024 });
     // Before the first run: the stream's `messages` events come from callback handlers (see there).
     awaitCallbackHandlers();
   }
 
-  /** Validates and records a run, then starts it in the background. `threadId` undefined: a stateless run on a temporary thread. */
-  async create(threadId: string | undefined, request: RunRequest): Promise<{ run: RunRecord; temporary: boolean }> {
+  /**
+   * Validates and records a run, then starts it in the background. `threadId` undefined: a
+   * stateless run on a temporary thread. `events` is the run's log (for a stream of this request).
+   */
+  async create(threadId: string | undefined, request: RunRequest): Promise<{ run: RunRecord; temporary: boolean; events: RunEventLog }> {
     // The id rule first: nothing is read or stored for an id that POST /threads would refuse.
     if (threadId !== undefined) checkThreadId(threadId);
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
@@ -97,8 +99,8 @@ export class RunManager {
       throw error;
     }
     if (strategy === "interrupt" || strategy === "rollback") for (const other of inFlight) this.#cancelActive(other, strategy);
-    this.#schedule(run, request, temporary);
-    return { run, temporary };
+    const kept = this.#schedule(run, request, temporary);
+    return { run, temporary, events: kept.log };
   }
 
   async get(threadId: string, runId: string): Promise<RunRecord> {
@@ -124,9 +126,14 @@ export class RunManager {
     await this.#options.store.metadata.deleteRun(runId);
   }
 
-  /** The event log of a run still in memory (running, or finished within the retention time). */
+  /** The event log of a run still in memory (pending or running, or finished and not yet dropped). */
   events(runId: string): RunEventLog | undefined {
-    return this.#logs.get(runId);
+    return this.#kept.get(runId)?.log;
+  }
+
+  /** Runs whose events are kept, finished ones among them, and their bytes. */
+  keptEvents(): { runs: number; finished: number; bytes: number } {
+    return this.#kept.size;
   }
 
   isActive(runId: string): boolean {
@@ -141,10 +148,10 @@ export class RunManager {
   /** Waits until the run ends; returns the thread's values (with __interrupt__ / __error__ as the API does). */
   async join(threadId: string, runId: string, signal?: AbortSignal): Promise<JsonObject> {
     await this.get(threadId, runId);
-    const log = this.#logs.get(runId);
-    if (log) for await (const _event of log.follow(undefined, signal));
-    const result = this.#results.get(runId);
-    if (result) return result;
+    // The entry itself, not a lookup after the end: the run may be dropped as soon as it finishes.
+    const kept = this.#kept.get(runId);
+    if (kept) for await (const _event of kept.log.follow(undefined, signal));
+    if (kept?.result) return kept.result;
     const thread = await this.#options.store.metadata.getThread(threadId);
     return thread ? resultOf(thread) : {};
   }
@@ -169,8 +176,7 @@ export class RunManager {
   async shutdown(): Promise<void> {
     for (const ids of this.#queued.values()) for (const runId of ids) this.#cancelActive(runId, "interrupt");
     await Promise.allSettled([...this.#tails.values()]);
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
+    this.#kept.clear();
   }
 
   /** Run ids are UUIDs this server made: any other id names no run and never reaches the store. */
@@ -185,12 +191,11 @@ export class RunManager {
     active.controller.abort();
   }
 
-  #schedule(run: RunRecord, request: RunRequest, temporary: boolean): void {
+  #schedule(run: RunRecord, request: RunRequest, temporary: boolean): KeptRun {
     const threadId = run.thread_id;
-    const log = new RunEventLog();
+    const kept = this.#kept.open(run.run_id);
     // The first event at once, so a client learns the run id even while the run waits its turn.
-    log.push("metadata", { run_id: run.run_id, attempt: 1 });
-    this.#logs.set(run.run_id, log);
+    kept.log.push("metadata", JSON.stringify({ run_id: run.run_id, attempt: 1 }));
     const queued = this.#queued.get(threadId) ?? new Set<string>([run.run_id]);
     // One controller for the run's whole life: cancelling a queued or delayed run stops it before it starts.
     const active: ActiveRun = { controller: new AbortController() };
@@ -198,29 +203,23 @@ export class RunManager {
     const previous = this.#tails.get(threadId) ?? Promise.resolve();
     const tail = previous
       .then(() => delay(request.after_seconds, active.controller.signal))
-      .then(() => this.#execute(run, request, log, active, temporary))
+      .then(() => this.#execute(run, request, kept, active, temporary))
       .catch((error: unknown) => this.#options.onError?.(error, run.run_id))
       .finally(() => {
         queued.delete(run.run_id);
         this.#active.delete(run.run_id);
         if (this.#tails.get(threadId) === tail) this.#tails.delete(threadId);
         if (queued.size === 0) this.#queued.delete(threadId);
-        log.close();
-        const timer = setTimeout(() => {
-          this.#timers.delete(timer);
-          this.#logs.delete(run.run_id);
-          this.#results.delete(run.run_id);
-        }, this.#options.eventRetentionMs ?? 600_000);
-        timer.unref();
-        this.#timers.add(timer);
+        this.#kept.finish(run.run_id);
       });
     this.#tails.set(threadId, tail);
+    return kept;
   }
 
-  async #execute(run: RunRecord, request: RunRequest, log: RunEventLog, active: ActiveRun, temporary: boolean): Promise<void> {
+  async #execute(run: RunRecord, request: RunRequest, kept: KeptRun, active: ActiveRun, temporary: boolean): Promise<void> {
     const { store, clock, config } = this.#options;
     if (active.controller.signal.aborted) {
-      await this.#finish(run, active.action === "rollback" ? "rollback" : "interrupted", undefined, temporary);
+      await this.#finish(run, kept, active.action === "rollback" ? "rollback" : "interrupted", undefined, temporary);
       return;
     }
     await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
@@ -230,21 +229,22 @@ export class RunManager {
       const requestInfo: RequestInfo = { config, threadId: run.thread_id, runId: run.run_id, now, folders: threadFolders(config, run.thread_id) };
       return this.#options.prepare(requestInfo);
     };
-    const outcome = await executeRun({ run, request, store, log, signal: active.controller.signal, prepare });
+    const outcome = await executeRun({ run, request, store, log: kept.log, signal: active.controller.signal, prepare });
     // Cancelled (interrupt or rollback: rollback deletes the run record, not its checkpoints): close the tool calls it left open.
     if (outcome.status === "interrupted") await this.#options.threads.closeCancelledToolCalls(run.thread_id).catch((error: unknown) => this.#options.onError?.(error, run.run_id));
     const status = active.action === "rollback" ? "rollback" : outcome.status;
-    await this.#finish(run, status, outcome.error, temporary);
+    await this.#finish(run, kept, status, outcome.error, temporary);
   }
 
-  async #finish(run: RunRecord, status: RunStatus | "rollback", error: { error: string; message: string } | undefined, temporary: boolean): Promise<void> {
+  async #finish(run: RunRecord, kept: KeptRun, status: RunStatus | "rollback", error: { error: string; message: string } | undefined, temporary: boolean): Promise<void> {
     const { store, threads, clock } = this.#options;
     const now = clock().toISOString();
     if (status === "rollback") await store.metadata.deleteRun(run.run_id);
     else await store.metadata.updateRun(run.run_id, { status }, now);
     const stillQueued = [...(this.#queued.get(run.thread_id) ?? [])].filter((id) => id !== run.run_id);
     const thread = await threads.refresh(run.thread_id, status === "error" ? { status: "error", error: error ?? null } : {});
-    this.#results.set(run.run_id, error ? { __error__: error } : thread ? resultOf(thread) : {});
+    // What join returns for a finished run, kept as long as its events (a stateless run's thread is gone by then).
+    kept.result = error ? { __error__: error } : thread ? resultOf(thread) : {};
     if (status === "success" && thread?.status === "interrupted") await store.metadata.updateRun(run.run_id, { status: "interrupted" }, now);
     if (temporary && stillQueued.length === 0) {
       await threads.delete(run.thread_id).catch(() => undefined);

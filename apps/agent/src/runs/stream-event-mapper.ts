@@ -1,6 +1,6 @@
 import type { BaseMessageChunk } from "@langchain/core/messages";
 import type { StreamMode } from "@langchain/langgraph";
-import { toPlainJson } from "../server/to-plain-json.js";
+import { toJsonText } from "../server/to-plain-json.js";
 
 /** Stream modes a run may ask for (LangGraph Platform names). */
 export const supportedStreamModes = ["values", "updates", "messages", "messages-tuple", "custom", "debug", "tasks", "checkpoints"] as const;
@@ -8,7 +8,8 @@ export type ApiStreamMode = (typeof supportedStreamModes)[number];
 
 interface MappedEvent {
   readonly event: string;
-  readonly data: unknown;
+  /** The event's data as JSON text (serialized once, here). */
+  readonly json: string;
 }
 
 /**
@@ -44,12 +45,12 @@ export class StreamEventMapper {
     const events: MappedEvent[] = [];
     if (mode === "messages") {
       const [message, metadata] = chunk as [BaseMessageChunk, Record<string, unknown>];
-      if (this.#requested.has("messages-tuple")) events.push({ event: "messages", data: toPlainJson([message, metadata]) });
+      if (this.#requested.has("messages-tuple")) events.push({ event: "messages", json: toJsonText([message, metadata]) });
       if (this.#requested.has("messages")) events.push(...this.#partialMessage(message, metadata));
       return events;
     }
     if (mode === "values" && this.#requested.has("messages")) events.push(...this.#completeMessages(chunk));
-    if (this.#requested.has(mode as ApiStreamMode)) events.push({ event: mode, data: toPlainJson(chunk) });
+    if (this.#requested.has(mode as ApiStreamMode)) events.push({ event: mode, json: toJsonText(chunk) });
     return events;
   }
 
@@ -58,10 +59,10 @@ export class StreamEventMapper {
     if (!id) return [];
     const events: MappedEvent[] = [];
     const previous = this.#partial.get(id);
-    if (!previous) events.push({ event: "messages/metadata", data: toPlainJson({ [id]: { metadata } }) });
+    if (!previous) events.push({ event: "messages/metadata", json: toJsonText({ [id]: { metadata } }) });
     const merged = previous ? previous.concat(message) : message;
     this.#partial.set(id, merged);
-    events.push({ event: "messages/partial", data: toPlainJson([merged]) });
+    events.push({ event: "messages/partial", json: toJsonText([merged]) });
     return events;
   }
 
@@ -70,6 +71,6 @@ export class StreamEventMapper {
     if (!Array.isArray(messages)) return [];
     const fresh = messages.filter((message: { id?: string }) => typeof message?.id === "string" && !this.#completed.has(message.id));
     for (const message of fresh) this.#completed.add((message as { id: string }).id);
-    return fresh.length > 0 ? [{ event: "messages/complete", data: toPlainJson(fresh) }] : [];
+    return fresh.length > 0 ? [{ event: "messages/complete", json: toJsonText(fresh) }] : [];
   }
 }

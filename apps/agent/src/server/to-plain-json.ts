@@ -4,6 +4,11 @@
  * undefined vanish; the result is safe to store and to send.
  */
 export function toPlainJson<T = unknown>(value: unknown): T {
+  return JSON.parse(toJsonText(value)) as T;
+}
+
+/** The JSON text of `toPlainJson(value)` in one pass (what a stream event sends); `null` for undefined. */
+export function toJsonText(value: unknown): string {
   const text = JSON.stringify(value, function (this: Record<string, unknown>, key: string, current: unknown) {
     const raw = this[key];
     if (raw !== null && typeof raw === "object" && "toDict" in raw && typeof raw.toDict === "function") {
@@ -11,8 +16,8 @@ export function toPlainJson<T = unknown>(value: unknown): T {
       return { ...data, type: plainType(type) };
     }
     return current;
-  });
-  return (text === undefined ? null : JSON.parse(text)) as T;
+  }) as string | undefined;
+  return text ?? "null";
 }
 
 /** Streamed chunks report their class ("AIMessageChunk"); clients expect the message type ("ai"). */

@@ -1,5 +1,6 @@
+import type { ServerResponse } from "node:http";
 import type { FastifyReply } from "fastify";
-import type { RunEvent, RunEventLog } from "../runs/run-event-log.js";
+import type { RunEventLog } from "../runs/run-event-log.js";
 
 /** How often an idle stream sends a comment line, so proxies keep it open and clients can detect a dead socket. */
 const heartbeatMs = 15_000;
@@ -7,6 +8,8 @@ const heartbeatMs = 15_000;
 /**
  * Streams a run's events as server-sent events (`id`, `event`, `data` lines). Ends when the run's
  * log closes or the client goes away; `onDisconnect` runs when the client left before the end.
+ * A slow client is written to no faster than it reads (the log keeps the events meanwhile), so its
+ * socket never buffers a whole run.
  */
 export async function writeRunEvents(
   reply: FastifyReply,
@@ -26,7 +29,9 @@ export async function writeRunEvents(
   raw.on("close", onClose);
   const heartbeat = setInterval(() => raw.write(": heartbeat\n\n"), heartbeatMs);
   try {
-    for await (const event of log.follow(options.afterId, disconnected.signal)) raw.write(formatEvent(event));
+    for await (const event of log.follow(options.afterId, disconnected.signal)) {
+      if (!raw.write(event.frame)) await drained(raw, disconnected.signal);
+    }
   } finally {
     clearInterval(heartbeat);
     raw.off("close", onClose);
@@ -35,8 +40,17 @@ export async function writeRunEvents(
   }
 }
 
-export function formatEvent(event: RunEvent): string {
-  return `id: ${event.id}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`;
+/** Resolves when the socket takes writes again, or the client is gone. */
+function drained(raw: ServerResponse, disconnected: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off("drain", done);
+      disconnected.removeEventListener("abort", done);
+      resolve();
+    };
+    raw.once("drain", done);
+    disconnected.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** A stream that ends at once (a run whose events are no longer kept). */

@@ -27,11 +27,9 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   const runPath = (threadId: string, runId: string) => `/threads/${threadId}/runs/${runId}`;
 
   const stream = async (threadId: string | undefined, request: RunRequest, reply: FastifyReply) => {
-    const { run } = await runs.create(threadId, request);
-    const log = runs.events(run.run_id);
+    const { run, events } = await runs.create(threadId, request);
     const headers = { "content-location": runPath(run.thread_id, run.run_id), ...(threadId ? { location: `${runPath(run.thread_id, run.run_id)}/stream` } : {}) };
-    if (!log) return writeEmptyStream(reply, headers);
-    await writeRunEvents(reply, log, {
+    await writeRunEvents(reply, events, {
       headers,
       onDisconnect: () => {
         if (request.on_disconnect === "cancel") void runs.cancel(run.thread_id, run.run_id, "interrupt", false);
@@ -102,7 +100,13 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
 
   const joinStream = async (threadId: string, runId: string, lastEventId: string | undefined, cancelOnDisconnect: boolean, reply: FastifyReply) => {
     const log = runs.events(runId);
-    if (!log) return writeEmptyStream(reply);
+    if (!log) {
+      throw new ThinktankError(
+        "RUN_EVENTS_EXPIRED",
+        `the events of run ${runId} are no longer kept (a finished run's events are dropped after agent.run_events.retention_seconds, or earlier past max_runs / max_mb); its result: GET /threads/${threadId}/runs/${runId}/join`,
+        { details: { run_id: runId, thread_id: threadId } },
+      );
+    }
     await writeRunEvents(reply, log, {
       afterId: lastEventId,
       onDisconnect: () => {
