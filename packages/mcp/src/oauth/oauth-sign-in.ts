@@ -102,9 +102,11 @@ export class OAuthSignIn {
       state,
     });
     try {
+      // The configured scopes plus what the server's challenge asks for (without either, the SDK uses the metadata's).
+      const scope = [...new Set(`${settings?.scopes ?? ""} ${challenge?.scope ?? ""}`.split(" ").filter(Boolean))].join(" ");
       await auth(provider, {
         serverUrl: target.config.url,
-        ...((settings?.scopes ?? challenge?.scope) ? { scope: settings?.scopes ?? challenge?.scope } : {}),
+        ...(scope ? { scope } : {}),
         ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(challenge.resourceMetadataUrl) } : {}),
         fetchFn: this.fetch,
       });

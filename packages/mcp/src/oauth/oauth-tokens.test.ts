@@ -169,6 +169,21 @@ describe("clients", () => {
     expect(store.get("crm")?.client).toBeUndefined();
   });
 
+  it("a token without a scope the server needs (403 insufficient_scope) is needs_auth naming the scope; signing in again asks for it", async () => {
+    await start({ scopes: ["mcp", "admin"], requiredScopes: ["mcp"] });
+    const entry: McpServerEntry = { type: "http", url: server.mcpUrl, oauth: { scopes: ["mcp"] } };
+    await signIn("crm", entry);
+    server.requireScopes(["mcp", "admin"]);
+    const narrow = manager({ crm: entry });
+    expect(await narrow.connect("crm")).toMatchObject({ state: "needs_auth", reason: expect.stringContaining("it asks for scope 'mcp admin'") });
+    const signInFlow = flow();
+    const started = await signInFlow.start("crm", entry, { redirectUrl });
+    expect(new URL(started.authorizationUrl).searchParams.get("scope")).toBe("mcp admin");
+    const callback = new URL(await server.approve(started.authorizationUrl));
+    await signInFlow.finish(Object.fromEntries(callback.searchParams), async () => entry);
+    expect((await manager({ crm: entry }).callTool("crm", "whoami", {})).structuredContent).toMatchObject({ scopes: ["mcp", "admin"] });
+  });
+
   it("refuses metadata whose token endpoint is on another host than its issuer, storing nothing", async () => {
     await start({ tokenEndpointHost: "localhost" });
     await expect(flow().start("crm", { type: "http", url: server.mcpUrl }, { redirectUrl })).rejects.toMatchObject({

@@ -93,14 +93,13 @@ export async function startOAuthTestApp(options = {}) {
   );
   app.get("/.well-known/oauth-protected-resource/sse", (_req, res) => res.json({ resource: `${origin}/sse`, authorization_servers: [issuer], scopes_supported: scopes }));
 
-  const guard = (path) => {
-    const check = requireBearerAuth({ verifier: provider, requiredScopes: options.requiredScopes ?? scopes, resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${path}` });
-    return (req, res, next) => {
-      res.on("finish", () => {
-        if (res.statusCode === 401) counters.unauthorized += 1;
-      });
-      check(req, res, next);
-    };
+  const required = { scopes: options.requiredScopes ?? scopes };
+  const guard = (path) => (req, res, next) => {
+    res.on("finish", () => {
+      if (res.statusCode === 401) counters.unauthorized += 1;
+    });
+    // Built per request: the test may change the scopes a token needs.
+    requireBearerAuth({ verifier: provider, requiredScopes: required.scopes, resourceMetadataUrl: `${origin}/.well-known/oauth-protected-resource${path}` })(req, res, next);
   };
 
   app.post("/mcp", guard("/mcp"), express.json(), async (req, res) => {
@@ -136,6 +135,9 @@ export async function startOAuthTestApp(options = {}) {
     sseUrl: `${origin}/sse`,
     provider,
     counters,
+    requireScopes(list) {
+      required.scopes = list;
+    },
     async close() {
       for (const transport of sessions.values()) await transport.close().catch(() => undefined);
       listener.closeAllConnections?.();

@@ -5,8 +5,10 @@ export interface OAuthTestServerOptions {
   readonly dynamicRegistration?: boolean;
   /** Clients allowed the client_credentials grant: client_id → client_secret. @default none */
   readonly clientCredentials?: Readonly<Record<string, string>>;
-  /** Scopes the server advertises and requires. @default ["mcp"] */
+  /** Scopes the server advertises. @default ["mcp"] */
   readonly scopes?: readonly string[];
+  /** Scopes a token needs at the MCP endpoints (fewer: 403 insufficient_scope). @default scopes */
+  readonly requiredScopes?: readonly string[];
   /** Hostile: serve metadata whose token_endpoint is on this other host name (e.g. "localhost"). */
   readonly tokenEndpointHost?: string;
 }
@@ -55,6 +57,8 @@ export interface OAuthTestServer {
   expireAccessTokens(): void;
   /** Revokes every refresh token issued so far. */
   revokeRefreshTokens(): void;
+  /** Changes the scopes a token needs at the MCP endpoints from now on. */
+  requireScopes(scopes: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -73,6 +77,7 @@ interface RunningApp {
   readonly sseUrl: string;
   readonly provider: AppRecord;
   readonly counters: { toolCalls: number; unauthorized: number };
+  requireScopes(scopes: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -111,6 +116,7 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
     revokeRefreshTokens: () => {
       for (const record of app.provider.refreshTokens.values()) record.revoked = true;
     },
+    requireScopes: (scopes) => app.requireScopes(scopes),
     close: () => app.close(),
   };
 }
