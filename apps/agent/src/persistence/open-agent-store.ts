@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import { ThinktankError, type Config } from "@thinktank/core";
 import type { ItemStore } from "./item-store.js";
 import type { MetadataStore } from "./metadata-store.js";
 import { SqliteItemStore } from "./sqlite-item-store.js";
 import { SqliteMetadataStore } from "./sqlite-metadata-store.js";
+import { TurnTakingSqliteSaver } from "./turn-taking-sqlite-saver.js";
 
 /** Where threads live: LangGraph checkpoints plus our thread/run records and store items, in one database. */
 export interface AgentStore {
@@ -52,7 +52,7 @@ export function openSqliteStore(file: string): AgentStore {
     throw new ThinktankError("STORE_CORRUPT", `cannot open the threads database ${file}: ${(error as Error).message}`, { cause: error });
   }
   return {
-    checkpointer: new SqliteSaver(db),
+    checkpointer: new TurnTakingSqliteSaver(db),
     metadata: new SqliteMetadataStore(db),
     items: new SqliteItemStore(db),
     description: `sqlite ${file}`,

@@ -4,6 +4,7 @@ import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
 import type { RunRecord, RunStatus } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import type { RequestContext } from "../request/request-context.js";
+import { nextTurn } from "./fair-turns.js";
 import type { RunEventLog } from "./run-event-log.js";
 import type { RunRequest } from "./run-request.js";
 import { StreamEventMapper, type ApiStreamMode } from "./stream-event-mapper.js";
@@ -31,6 +32,8 @@ export async function executeRun(options: {
   const { run, request, store, log, signal } = options;
   const work = new RunWork();
   try {
+    // A turn of its own for the run's start (fair-turns.ts); the checkpointer takes one per read and write.
+    await nextTurn();
     const context = await options.prepare();
     const graph = buildLeadAgentGraph(context, store.checkpointer);
     const requested = streamModesOf(request);
