@@ -36,6 +36,24 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The direct children of a process (Linux). */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+    .split(" ")
+    .filter(Boolean)
+    .map(Number);
+}
+
+/** Resolves once `done()` holds; checks every 50 ms, fails after `timeoutMs` with `explain()`. */
+async function waitFor(done: () => boolean, timeoutMs: number, explain: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(explain());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe("thinktank start", () => {
   it("starts the services as child processes, and SIGINT stops all of them with no orphans", async () => {
     const gatewayPort = await freePort();
@@ -101,6 +119,36 @@ describe("thinktank start", () => {
     } finally {
       blocker.close();
     }
+  }, 180_000);
+
+  // `npm start` as a user runs it, signalled the way a process manager or `kill` does: the signal
+  // reaches one process, not the terminal's process group. Before, SIGINT to npm stopped nothing
+  // and SIGTERM left the services running (the shell npm runs the script in did not pass it on).
+  it.each([
+    ["SIGINT", "npm"],
+    ["SIGTERM", "npm"],
+    ["SIGINT", "thinktank start"],
+  ] as const)("npm start: %s to the %s process alone stops everything within 10 s", async (signal, target) => {
+    const env = { ...process.env, THINKTANK_CONFIG: path.join(dir, "config.yaml"), GATEWAY_PORT: String(await freePort()), AGENT_PORT: String(await freePort()), THINKTANK_API_KEY: "" };
+    const npm = spawn("npm", ["start"], { cwd: repositoryRoot(), env, stdio: ["ignore", "pipe", "pipe"] });
+    started.push(npm.pid as number);
+    const lines: string[] = [];
+    readline.createInterface({ input: npm.stdout }).on("line", (line) => lines.push(line));
+    readline.createInterface({ input: npm.stderr }).on("line", (line) => lines.push(line));
+    const npmExited = new Promise<void>((resolve) => npm.on("close", () => resolve()));
+    await waitFor(() => lines.some((line) => line.startsWith("[start] ready:")), 120_000, () => `npm start did not get ready:\n${lines.join("\n")}`);
+    const services = lines.flatMap((line) => /^\[start\] \w+ started \(pid (\d+)\)$/.exec(line)?.slice(1, 2) ?? []).map(Number);
+    const startProcess = childrenOf(npm.pid as number);
+    started.push(...services, ...startProcess);
+    expect(services).toHaveLength(2);
+    expect(startProcess).toHaveLength(1);
+
+    const sent = Date.now();
+    process.kill(target === "npm" ? (npm.pid as number) : (startProcess[0] as number), signal);
+    await waitFor(() => [...services, ...startProcess].every((pid) => !alive(pid)), 10_000, () => `still running after ${signal}:\n${lines.join("\n")}`);
+    await npmExited;
+    expect(Date.now() - sent).toBeLessThan(10_000);
+    expect(lines).toContain("[start] stopped");
   }, 180_000);
 
   it("refuses to start on a public address without an API key", async () => {

@@ -11,7 +11,8 @@ import { stopSignal } from "./stop-signal.js";
 const cliBin = fileURLToPath(new URL("../../bin/thinktank.js", import.meta.url));
 /** The agent server's entry (apps/agent/src/start.ts): run with tsx, serves until SIGTERM/SIGINT. */
 const agentEntry = fileURLToPath(new URL("../../../agent/src/start.ts", import.meta.url));
-const graceMs = 10_000;
+/** SIGKILL a service this long after SIGTERM, so a stop is over within 10 s. */
+const graceMs = 8_000;
 
 interface Service {
   readonly name: string;
@@ -23,8 +24,8 @@ interface Service {
 
 /**
  * `thinktank start`: the gateway and the agent server as child processes, their output prefixed
- * with `[gateway]` / `[agent]`. Ctrl-C or SIGTERM stops both (SIGTERM to each one's process
- * group, SIGKILL after 10 s); if either dies, the other is stopped and the exit code is 1.
+ * with `[gateway]` / `[agent]`. Ctrl-C, SIGINT or SIGTERM stops both (SIGTERM to each one's
+ * process group, SIGKILL after 8 s); if either dies, the other is stopped and the exit code is 1.
  */
 export const startCommand: CliCommand = {
   name: "start",
@@ -55,10 +56,12 @@ export const startCommand: CliCommand = {
     });
     const outcome = await Promise.race([firstExit, new Promise<"stop">((resolve) => stop.signal.addEventListener("abort", () => resolve("stop"), { once: true }))]);
     ended = true;
-    stop.dispose();
     if (outcome !== "stop") say(`${outcome.service.name} exited (code ${outcome.code}); stopping the rest`);
     else say("stopping");
     await Promise.all(services.map((service) => shutDown(service)));
+    // Only now: a second SIGINT during the stop (Ctrl-C reaches this process from the terminal and
+    // again through `npm start`, which forwards it) must not kill it before its children are gone.
+    stop.dispose();
     say("stopped");
     return outcome === "stop" ? 0 : 1;
   },
