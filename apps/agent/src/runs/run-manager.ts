@@ -21,12 +21,21 @@ export interface RunManagerOptions {
   readonly threads: ThreadService;
   readonly prepare: (request: RequestInfo) => Promise<RequestContext>;
   readonly clock: () => Date;
-  readonly onError?: (error: unknown, runId: string) => void;
+  /** Where a run's own lines go (the server's logger): each names the run and the request that created it (`reqId`). */
+  readonly log?: RunLog;
+}
+
+export interface RunLog {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  error(fields: object, message: string): void;
 }
 
 interface ActiveRun {
   readonly controller: AbortController;
   action?: "interrupt" | "rollback";
+  /** How the run ended, for its log line. */
+  ended?: { status: RunStatus | "rollback"; error?: string };
 }
 
 /**
@@ -54,8 +63,9 @@ export class RunManager {
   /**
    * Validates and records a run, then starts it in the background. `threadId` undefined: a
    * stateless run on a temporary thread. `events` is the run's log (for a stream of this request).
+   * `requestId` (the creating request's) goes on the run's log lines.
    */
-  async create(threadId: string | undefined, request: RunRequest): Promise<{ run: RunRecord; temporary: boolean; events: RunEventLog }> {
+  async create(threadId: string | undefined, request: RunRequest, origin: { requestId?: string } = {}): Promise<{ run: RunRecord; temporary: boolean; events: RunEventLog }> {
     // The id rule first: nothing is read or stored for an id that POST /threads would refuse.
     if (threadId !== undefined) checkThreadId(threadId);
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
@@ -99,7 +109,7 @@ export class RunManager {
       throw error;
     }
     if (strategy === "interrupt" || strategy === "rollback") for (const other of inFlight) this.#cancelActive(other, strategy);
-    const kept = this.#schedule(run, request, temporary);
+    const kept = this.#schedule(run, request, temporary, origin.requestId);
     return { run, temporary, events: kept.log };
   }
 
@@ -191,7 +201,7 @@ export class RunManager {
     active.controller.abort();
   }
 
-  #schedule(run: RunRecord, request: RunRequest, temporary: boolean): KeptRun {
+  #schedule(run: RunRecord, request: RunRequest, temporary: boolean, requestId: string | undefined): KeptRun {
     const threadId = run.thread_id;
     const kept = this.#kept.open(run.run_id);
     // The first event at once, so a client learns the run id even while the run waits its turn.
@@ -199,13 +209,18 @@ export class RunManager {
     const queued = this.#queued.get(threadId) ?? new Set<string>([run.run_id]);
     // One controller for the run's whole life: cancelling a queued or delayed run stops it before it starts.
     const active: ActiveRun = { controller: new AbortController() };
+    const started = performance.now();
+    const who = { reqId: requestId, runId: run.run_id, threadId };
     this.#active.set(run.run_id, active);
     const previous = this.#tails.get(threadId) ?? Promise.resolve();
     const tail = previous
       .then(() => delay(request.after_seconds, active.controller.signal))
       .then(() => this.#execute(run, request, kept, active, temporary))
-      .catch((error: unknown) => this.#options.onError?.(error, run.run_id))
+      .catch((error: unknown) => this.#options.log?.error({ ...who, err: error }, "run bookkeeping failed"))
       .finally(() => {
+        const ended = { ...who, status: active.ended?.status ?? "error", ms: Math.round(performance.now() - started) };
+        if (active.ended?.error) this.#options.log?.info({ ...ended, error: active.ended.error }, "run failed");
+        else this.#options.log?.debug(ended, "run ended");
         queued.delete(run.run_id);
         this.#active.delete(run.run_id);
         if (this.#tails.get(threadId) === tail) this.#tails.delete(threadId);
@@ -219,7 +234,8 @@ export class RunManager {
   async #execute(run: RunRecord, request: RunRequest, kept: KeptRun, active: ActiveRun, temporary: boolean): Promise<void> {
     const { store, clock, config } = this.#options;
     if (active.controller.signal.aborted) {
-      await this.#finish(run, kept, active.action === "rollback" ? "rollback" : "interrupted", undefined, temporary);
+      active.ended = { status: active.action === "rollback" ? "rollback" : "interrupted" };
+      await this.#finish(run, kept, active.ended.status, undefined, temporary);
       return;
     }
     await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
@@ -231,8 +247,11 @@ export class RunManager {
     };
     const outcome = await executeRun({ run, request, store, log: kept.log, signal: active.controller.signal, prepare });
     // Cancelled (interrupt or rollback: rollback deletes the run record, not its checkpoints): close the tool calls it left open.
-    if (outcome.status === "interrupted") await this.#options.threads.closeCancelledToolCalls(run.thread_id).catch((error: unknown) => this.#options.onError?.(error, run.run_id));
+    if (outcome.status === "interrupted") {
+      await this.#options.threads.closeCancelledToolCalls(run.thread_id).catch((error: unknown) => this.#options.log?.error({ runId: run.run_id, err: error }, "closing cancelled tool calls failed"));
+    }
     const status = active.action === "rollback" ? "rollback" : outcome.status;
+    active.ended = { status, error: outcome.error?.error };
     await this.#finish(run, kept, status, outcome.error, temporary);
   }
 

@@ -1,6 +1,6 @@
 import cors from "@fastify/cors";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { apiKeyMatches, checkRequestSource, httpStatusFor, isAllowedOrigin, isThinktankError, maxPathParamLength, presentedApiKey, type Config } from "@thinktank/core";
+import { apiKeyMatches, checkRequestSource, httpStatusFor, isAllowedOrigin, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
@@ -9,6 +9,7 @@ import { RunManager } from "../runs/run-manager.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import { StoreService } from "../store/store-service.js";
 import { ThreadService } from "../threads/thread-service.js";
+import { AccessLogController } from "./access-log.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
@@ -89,6 +90,10 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     // An over-long thread id meets the thread-id rule (400 VALIDATION_FAILED), not the router's 414; router errors get our shape.
     routerOptions: { maxParamLength: maxPathParamLength },
     frameworkErrors: sendError,
+    // One access line per request, at debug unless it failed or was slow; X-Request-Id ties a run's lines together.
+    logController: new AccessLogController({ slowMs: config.agent.slow_request_ms }),
+    genReqId: requestIdFor,
+    requestIdHeader: false,
   });
   const closedRuns = await store.metadata.closeStaleRuns(clock().toISOString());
   if (closedRuns > 0) app.log.warn({ runs: closedRuns }, "runs left pending or running by a previous process were marked as error");
@@ -113,16 +118,17 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     threads,
     clock,
     prepare: (request) => prepareRequest(request, providers, deps.prepare),
-    onError: (error, runId) => app.log.error({ err: error, runId }, "run bookkeeping failed"),
+    log: app.log,
   });
 
   const sourcePolicy = { boundHost: config.agent.host, allowedHosts: config.agent.allowed_hosts, allowedOrigins: config.agent.allowed_origins };
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, sourcePolicy)),
-    exposedHeaders: ["content-location", "location", "x-pagination-next"],
+    exposedHeaders: ["content-location", "location", "x-pagination-next", "x-request-id"],
   });
 
   app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
     const verdict = checkRequestSource(request.method, request.headers, sourcePolicy);
     if (!verdict.ok) return reply.code(httpStatusFor(verdict.code)).send({ code: verdict.code, message: verdict.message });
     if (request.method === "OPTIONS" || config.api_key === undefined || request.url === "/healthz") return;

@@ -19,9 +19,10 @@ export async function writeRunEvents(
   const disconnected = new AbortController();
   reply.hijack();
   const raw = reply.raw;
-  const headers: Record<string, string | number | string[]> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = value as string | number | string[];
-  raw.writeHead(200, { ...headers, ...options.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive" });
+  // Set one by one (not as writeHead's argument), so the access log can read them back from the response.
+  const headers = { ...reply.getHeaders(), ...options.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", connection: "keep-alive" };
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) raw.setHeader(name, value as string | number | string[]);
+  raw.writeHead(200);
   raw.flushHeaders();
   const onClose = () => {
     if (!raw.writableFinished) disconnected.abort();

@@ -27,7 +27,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   const runPath = (threadId: string, runId: string) => `/threads/${threadId}/runs/${runId}`;
 
   const stream = async (threadId: string | undefined, request: RunRequest, reply: FastifyReply) => {
-    const { run, events } = await runs.create(threadId, request);
+    const { run, events } = await runs.create(threadId, request, { requestId: reply.request.id });
     const headers = { "content-location": runPath(run.thread_id, run.run_id), ...(threadId ? { location: `${runPath(run.thread_id, run.run_id)}/stream` } : {}) };
     await writeRunEvents(reply, events, {
       headers,
@@ -38,13 +38,13 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   };
 
   const wait = async (threadId: string | undefined, request: RunRequest, reply: FastifyReply) => {
-    const { run } = await runs.create(threadId, request);
+    const { run } = await runs.create(threadId, request, { requestId: reply.request.id });
     reply.header("content-location", runPath(run.thread_id, run.run_id));
     return runs.join(run.thread_id, run.run_id);
   };
 
   app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs", { schema: body }, async (request, reply) => {
-    const { run } = await runs.create(request.params.thread_id, request.body);
+    const { run } = await runs.create(request.params.thread_id, request.body, { requestId: request.id });
     reply.header("content-location", runPath(run.thread_id, run.run_id));
     return run;
   });
@@ -52,7 +52,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs/wait", { schema: body }, (request, reply) => wait(request.params.thread_id, request.body, reply));
 
   app.post<{ Body: RunRequest }>("/runs", { schema: body }, async (request, reply) => {
-    const { run } = await runs.create(undefined, request.body);
+    const { run } = await runs.create(undefined, request.body, { requestId: request.id });
     reply.header("content-location", runPath(run.thread_id, run.run_id));
     return run;
   });
