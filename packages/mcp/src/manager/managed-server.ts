@@ -136,7 +136,7 @@ export class ManagedServer {
   /** One connect attempt, without the retry loop (background discovery); a failure lands in status() and sets the backoff. */
   async attemptConnect(): Promise<void> {
     if (this.configProblem !== undefined || this.disposed || (this.state === "needs_auth" && !this.signIn.changed())) return;
-    await this.ensureConnected().catch(() => undefined);
+    await this.ensureConnected(true).catch(() => undefined);
   }
 
   /** The live tool list, else the cached one when it matches this entry; never connects. None while it needs sign-in: its tools cannot be used. */
@@ -277,15 +277,16 @@ export class ManagedServer {
     return new ThinktankError("SERVICE_UNAVAILABLE", `MCP server '${this.name}' is unavailable: ${reason}`, { details: { server: this.name, reason } });
   }
 
-  private ensureConnected(): Promise<ServerConnection> {
+  /** `background`: off the request path (discovery), where a failure is a detail the start-up summary counts. */
+  private ensureConnected(background = false): Promise<ServerConnection> {
     if (this.connection?.alive) return Promise.resolve(this.connection);
-    this.connecting ??= this.connectOnce().finally(() => {
+    this.connecting ??= this.connectOnce(background).finally(() => {
       this.connecting = undefined;
     });
     return this.connecting;
   }
 
-  private async connectOnce(): Promise<ServerConnection> {
+  private async connectOnce(background: boolean): Promise<ServerConnection> {
     const resolution = resolveServerConfig(this.entry, { env: this.context.env });
     if (!resolution.ok) throw new ConnectFailure({ transient: false, reason: resolution.reason });
     this.state = "connecting";
@@ -334,7 +335,8 @@ export class ManagedServer {
         this.retryAt = this.context.now() + this.context.retryDelay(this.failedConnects);
         this.timedOut = failure.timeout === true;
       }
-      if (!needsAuth) this.context.logger.warn({ server: this.name, reason, transient: failure.transient }, "mcp server failed to connect");
+      // A request's failure is news (warn); discovery's are counted in McpManager's start-up summary line.
+      if (!needsAuth) this.context.logger[background ? "debug" : "warn"]({ server: this.name, reason, transient: failure.transient }, "mcp server failed to connect");
       throw new ConnectFailure({ transient: failure.transient && !needsAuth, reason, ...(needsAuth ? { needsAuth: true } : {}) });
     } finally {
       if (this.opening === connection) this.opening = undefined;

@@ -23,6 +23,7 @@ export class McpManager {
   private readonly context: ManagedServerContext;
   private readonly discovery: ServerDiscovery;
   private closed = false;
+  private summarized = false;
 
   constructor(options: McpManagerOptions, entries: Readonly<Record<string, McpServerEntry>> = {}) {
     validateSettings(options);
@@ -147,7 +148,31 @@ export class McpManager {
    * Answers the names queued now. Call it as often as you like (per request): it is a few checks per server.
    */
   discoverInBackground(): string[] {
-    return this.closed ? [] : this.discovery.start();
+    if (this.closed) return [];
+    const queued = this.discovery.start();
+    if (!this.summarized && queued.length > 0) {
+      this.summarized = true;
+      this.track(this.discovery.firstAttemptsDone().then(() => this.logStartUpSummary()));
+    }
+    return queued;
+  }
+
+  /**
+   * One line once the first background round is over, counting servers by the state they ended in,
+   * instead of a warning per server (each one's reason is at debug level and in `thinktank mcp list`).
+   */
+  private logStartUpSummary(): void {
+    if (this.closed) return;
+    const statuses = this.status();
+    const offline = statuses.filter((status) => status.state === "unavailable").length;
+    const needsAuth = statuses.filter((status) => status.state === "needs_auth").length;
+    const of = `of ${statuses.length} MCP servers`;
+    if (offline === 0 && needsAuth === 0) {
+      this.context.logger.info({ servers: statuses.length }, `mcp servers: none offline or waiting for sign-in (${statuses.length} configured)`);
+      return;
+    }
+    const parts = [...(offline > 0 ? [`${offline} offline`] : []), ...(needsAuth > 0 ? [`${needsAuth} need sign-in`] : [])];
+    this.context.logger.warn({ offline, needs_auth: needsAuth, servers: statuses.length }, `mcp servers: ${parts.join(", ")} (${of}); \`thinktank mcp list\` shows each one's reason`);
   }
 
   /**

@@ -72,6 +72,11 @@ export class ServerDiscovery {
     await Promise.all(waits);
   }
 
+  /** Resolves when every server now on its first attempt has finished it, however long that takes. */
+  async firstAttemptsDone(): Promise<void> {
+    await Promise.all([...this.firstAttempts.values()].map((first) => first.done));
+  }
+
   /** Drops the queue and releases anyone waiting; attempts under way end with their servers. */
   close(): void {
     this.closed = true;
