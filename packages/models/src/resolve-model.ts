@@ -18,7 +18,7 @@ const defaultKeyVariable: Readonly<Record<string, string>> = { anthropic: "ANTHR
 
 /**
  * The models a key in the environment selects when config.yaml names none (README: "Models from
- * the environment"), in this order. Current models as the installed SDKs list them.
+ * XX
  */
 export const environmentModels: readonly { readonly variable: string; readonly provider: "anthropic" | "openai"; readonly model: string }[] = [
   { variable: "ANTHROPIC_API_KEY", provider: "anthropic", model: "claude-sonnet-5" },
