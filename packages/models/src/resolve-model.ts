@@ -17,8 +17,8 @@ export interface ResolvedModel {
 const defaultKeyVariable: Readonly<Record<string, string>> = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" };
 
 /**
- * The models a key in the environment selects when config.yaml names none (README: "Models from
- * XX
+ * The models a key in the environment selects when config.yaml names none (packages/models/README.md,
+ * "Which model runs use"), in this order: current models as the installed Anthropic and OpenAI SDKs list them.
  */
 export const environmentModels: readonly { readonly variable: string; readonly provider: "anthropic" | "openai"; readonly model: string }[] = [
   { variable: "ANTHROPIC_API_KEY", provider: "anthropic", model: "claude-sonnet-5" },
