@@ -49,6 +49,37 @@ describe("copyFolder", () => {
     expect(fs.existsSync(destination)).toBe(false);
   });
 
+  it("copy-inside: copies a link to a file or folder inside as its content, and still refuses links that leave, dangle or loop", async () => {
+    fs.writeFileSync(path.join(source, "CLAUDE.md"), "guide");
+    fs.symlinkSync("CLAUDE.md", path.join(source, "AGENTS.md"));
+    fs.symlinkSync("scripts", path.join(source, "tools"));
+    const result = await copyFolder(source, destination, { links: "copy-inside" });
+    expect(result.linked).toEqual([
+      { path: "AGENTS.md", target: "CLAUDE.md" },
+      { path: "tools", target: "scripts" },
+    ]);
+    expect(fs.lstatSync(path.join(destination, "AGENTS.md")).isFile()).toBe(true);
+    expect(fs.readFileSync(path.join(destination, "AGENTS.md"), "utf8")).toBe("guide");
+    expect(fs.lstatSync(path.join(destination, "tools")).isDirectory()).toBe(true);
+    expect(fs.readFileSync(path.join(destination, "tools", "run.sh"), "utf8")).toBe("#!/bin/sh\n");
+    fs.rmSync(destination, { recursive: true });
+
+    const refused = async (target: string, message: RegExp): Promise<void> => {
+      fs.symlinkSync(target, path.join(source, "scripts", "bad"));
+      const error = await copyFolder(source, destination, { links: "copy-inside" }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "ARCHIVE_SYMLINK", message: expect.stringMatching(message) });
+      expect(fs.existsSync(destination)).toBe(false);
+      fs.rmSync(path.join(source, "scripts", "bad"));
+    };
+    await refused("/etc/passwd", /leading outside the folder/);
+    await refused(path.join(dir, "elsewhere"), /does not exist/);
+    await refused("../../destination-sibling", /does not exist|leading outside/);
+    fs.mkdirSync(path.join(dir, "outside"));
+    await refused("../../outside", /leading outside the folder/);
+    await refused("..", /a loop/);
+    await refused(".", /a loop/);
+  });
+
   it("refuses FIFOs", async () => {
     execFileSync("mkfifo", [path.join(source, "pipe")]);
     expect(await codeOf(copyFolder(source, destination))).toBe("ARCHIVE_SPECIAL_FILE");

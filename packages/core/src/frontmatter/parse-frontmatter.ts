@@ -1,5 +1,6 @@
 import { CORE_SCHEMA, load as parseYaml, YAMLException } from "js-yaml";
 import { findFrontmatterExcess, frontmatterLimits } from "./frontmatter-limits.js";
+import { readFrontmatterLines } from "./read-frontmatter-lines.js";
 
 export interface FrontmatterProblem {
   /** INVALID_YAML: not well-formed; FRONTMATTER_TOO_COMPLEX: past a bound of frontmatterLimits. */
@@ -11,8 +12,25 @@ export interface FrontmatterProblem {
 }
 
 export type FrontmatterResult =
-  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
+  | {
+      ok: true;
+      data: Record<string, unknown>;
+      body: string;
+      hasFrontmatter: boolean;
+      /** Set when the YAML was refused and the block was read line by line instead (the `lineWise` option): why YAML refused it. */
+      recovered?: FrontmatterProblem;
+    }
   | { ok: false; problem: FrontmatterProblem; body: string };
+
+export interface ParseFrontmatterOptions {
+  /**
+   * When the block is not well-formed YAML, read it line by line as `key: value` (see
+   * readFrontmatterLines) instead of failing, and say so in `recovered`. What Claude Code loads,
+   * e.g. an unquoted `: ` inside a one-line description; bounds still refuse (never recovered).
+   * @default false
+   */
+  readonly lineWise?: boolean;
+}
 
 const opening = /^\uFEFF?---[ \t]*\r?\n/;
 const closing = /(?:^|\r?\n)---[ \t]*(?:\r?\n|$)/;
@@ -29,9 +47,10 @@ const parserBound = /exceeded max[A-Za-z]+ \(/;
  * Every block is held to frontmatterLimits (size, aliases, depth, and the size of the tree once
  * aliases are expanded), so any file parses in bounded time and memory, and whatever the data
  * goes on to (validation, JSON responses, copies) stays as cheap. A block past a bound is a
- * FRONTMATTER_TOO_COMPLEX problem.
+ * FRONTMATTER_TOO_COMPLEX problem. With `lineWise`, a block YAML refuses is read line by line
+ * under the same bounds (a lenient reading for loaders; strict checks leave it off).
  */
-export function parseFrontmatter(text: string): FrontmatterResult {
+export function parseFrontmatter(text: string, options: ParseFrontmatterOptions = {}): FrontmatterResult {
   const open = opening.exec(text);
   if (!open) return { ok: true, data: {}, body: text.replace(/^\uFEFF/, ""), hasFrontmatter: false };
   const rest = text.slice(open[0].length);
@@ -54,7 +73,11 @@ export function parseFrontmatter(text: string): FrontmatterResult {
       const line = error.mark ? error.mark.line + 2 : undefined; // +1 for 1-based, +1 for the opening '---'
       const column = error.mark ? error.mark.column + 1 : undefined;
       if (parserBound.test(error.reason)) return tooComplex(error.reason, body, line, column);
-      return { ok: false, problem: { code: "INVALID_YAML", message: `invalid YAML in frontmatter: ${error.reason}`, line, column }, body };
+      const problem: FrontmatterProblem = { code: "INVALID_YAML", message: `invalid YAML in frontmatter: ${error.reason}`, line, column };
+      if (!options.lineWise) return { ok: false, problem, body };
+      const data = readFrontmatterLines(yamlText);
+      if (!data) return tooComplex("read line by line, it has more values or text than the bounds allow", body);
+      return { ok: true, data, body, hasFrontmatter: true, recovered: problem };
     }
     throw error;
   }
