@@ -33,7 +33,7 @@ const checks: Record<OptionalPart, (env: Env) => string | undefined> = {
   },
   postgres: (env) => (env.THINKTANK_TEST_POSTGRES_URL ? undefined : "THINKTANK_TEST_POSTGRES_URL is not set (.ci/start-postgres prints one)"),
   bubblewrap: (env) => {
-    const probe = spawnSync("bwrap", ["--unshare-all", "--ro-bind", "/usr", "/usr", "true"], { env: { PATH: env.PATH ?? "/usr/bin:/bin" }, timeout: 10_000 });
+    const probe = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-all", "true"], { env: { PATH: env.PATH ?? "/usr/bin:/bin" }, timeout: 10_000 });
     if (probe.error) return "bwrap not found (apt-get install bubblewrap)";
     return probe.status === 0 ? undefined : `bwrap cannot create a sandbox here: ${probe.stderr.toString().trim().split("\n")[0]}`;
   },

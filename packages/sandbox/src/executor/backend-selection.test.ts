@@ -3,10 +3,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@thinktank/core";
-import { makeTempDir } from "@thinktank/testing";
+import { makeTempDir, needs } from "@thinktank/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { backendLine } from "./select-launcher.js";
-import { sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
+import { sandboxFixture } from "../test-support/sandbox-fixture.js";
 
 describe("backend selection", () => {
   it("is auto unless config.yaml names one, and local only when named", async () => {
@@ -32,7 +32,7 @@ describe("backend selection", () => {
     expect(backendLine(info)).toMatch(/^sandbox: deno \(sandbox.backend: auto; bubblewrap is not usable here: .*\); isolates: Deno permissions/);
   });
 
-  it.skipIf(!sandboxTestsEnabled())("auto with a working bubblewrap runs programs there", async () => {
+  it("auto with a working bubblewrap runs programs there", needs("bubblewrap"), async () => {
     const fixture = sandboxFixture({ backend: "auto" });
     onTestFinished(() => fixture.cleanup());
     const result = await fixture.executor.run({ language: "shell", source: "cat /etc/passwd", workspaceDir: fixture.workspace("auto"), timeoutMs: 60_000 });

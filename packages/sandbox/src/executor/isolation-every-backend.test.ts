@@ -6,10 +6,10 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { repositoryRoot } from "@thinktank/testing";
+import { repositoryRoot, needs } from "@thinktank/testing";
 import { sandboxPaths } from "../sandbox-paths.js";
 import type { SandboxRequest, SandboxResult } from "../sandbox-types.js";
-import { isolatingBackends, processesWithMarker, sandboxFixture } from "../test-support/sandbox-fixture.js";
+import { processesWithMarker, sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
 const secret = `thinktank-fake-secret-${process.pid}-${Date.now()}`;
@@ -18,7 +18,8 @@ const extensionsConfig = path.join(repositoryRoot(), "extensions_config.json");
 const bridgeRuntime = path.join(repositoryRoot(), "packages/codegen/src/runtime/python");
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(isolatingBackends())("isolation on the %s backend", (backend) => {
+// One suite per isolating backend; the bubblewrap one needs bubblewrap (skipped with the reason without it).
+for (const backend of ["bubblewrap", "deno"] as const) describe(`isolation on the ${backend} backend`, backend === "bubblewrap" ? needs("bubblewrap") : {}, () => {
   let fixture: SandboxFixture;
   let workspace: string;
   let otherWorkspace: string;

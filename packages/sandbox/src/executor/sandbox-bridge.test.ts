@@ -2,14 +2,15 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxPaths } from "../sandbox-paths.js";
-import { sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
+import { sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
 const token = "per-execution-token-123";
 
-describe.skipIf(!sandboxTestsEnabled())("bubblewrap sandbox bridge socket", () => {
+describe("bubblewrap sandbox bridge socket", needs("bubblewrap"), () => {
   let fixture: SandboxFixture;
   let workspace: string;
   let server: http.Server;

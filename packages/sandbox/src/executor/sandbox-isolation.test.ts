@@ -6,15 +6,15 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repositoryRoot, writeTree } from "@thinktank/testing";
+import { repositoryRoot, writeTree, needs } from "@thinktank/testing";
 import { sandboxPaths } from "../sandbox-paths.js";
 import type { SandboxRequest } from "../sandbox-types.js";
-import { sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
+import { sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
 const secret = `thinktank-fake-secret-${process.pid}-${Date.now()}`;
 
-describe.skipIf(!sandboxTestsEnabled())("bubblewrap sandbox isolation", () => {
+describe("bubblewrap sandbox isolation", needs("bubblewrap"), () => {
   let fixture: SandboxFixture;
   let workspace: string;
   let otherWorkspace: string;

@@ -1,16 +1,17 @@
 // Limits: a program cannot outlive its timeout (children included), exhaust memory or the process
 // table, burn CPU forever, write huge files or flood the output.
+import { needs } from "@thinktank/testing";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { processesWithMarker, sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
+import { processesWithMarker, sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxRequest, SandboxResult } from "../sandbox-types.js";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(!sandboxTestsEnabled())("bubblewrap sandbox limits", () => {
+describe("bubblewrap sandbox limits", needs("bubblewrap"), () => {
   let fixture: SandboxFixture;
   let workspace: string;
   const run = (request: Omit<SandboxRequest, "workspaceDir">): Promise<SandboxResult> => fixture.executor.run({ timeoutMs: 60_000, ...request, workspaceDir: workspace });

@@ -1,12 +1,13 @@
 // Ordinary programs: exit codes, errors, stdin, the working directory, and requests rejected before anything starts.
 import fs from "node:fs";
 import path from "node:path";
+import { needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxRequest } from "../sandbox-types.js";
-import { sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
+import { sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
-describe.skipIf(!sandboxTestsEnabled())("programs in the bubblewrap sandbox", () => {
+describe("programs in the bubblewrap sandbox", needs("bubblewrap"), () => {
   let fixture: SandboxFixture;
   let workspace: string;
   beforeAll(() => {

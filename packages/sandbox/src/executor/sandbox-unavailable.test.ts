@@ -1,7 +1,7 @@
 // When the default backend cannot run, runs and the diagnostic say exactly what to install or enable.
 import fs from "node:fs";
 import path from "node:path";
-import { makeTempDir } from "@thinktank/testing";
+import { makeTempDir, needs } from "@thinktank/testing";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
@@ -61,7 +61,7 @@ describe("sandbox unavailable", () => {
   });
 });
 
-describe.skipIf(!sandboxTestsEnabled())("sandbox diagnostic on a working host", () => {
+describe("sandbox diagnostic on a working host", needs("bubblewrap"), () => {
   it("reports every language working, with the tools it found", async () => {
     const fixture = sandboxFixture();
     try {

@@ -1,8 +1,9 @@
 // The warm pool: pre-started single-use workers keyed by what fixes them at start-up.
 import fs from "node:fs";
 import path from "node:path";
+import { needs } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
+import { sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
 /** Worker folders named on live host command lines (each worker's bubblewrap binds its own). */
@@ -26,7 +27,7 @@ async function eventually(condition: () => boolean, timeoutMs = 15_000): Promise
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-describe.skipIf(!sandboxTestsEnabled())("warm pool", () => {
+describe("warm pool", needs("bubblewrap"), () => {
   let fixture: SandboxFixture;
   let runtimeDir: string;
   const make = (options: { warmPoolSize?: number; maxWarmKeys?: number } = {}): void => {

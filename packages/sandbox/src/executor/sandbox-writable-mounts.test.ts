@@ -2,14 +2,15 @@
 // read-only mounts stay read-only; folders the sandbox user cannot be given are refused.
 import fs from "node:fs";
 import path from "node:path";
+import { needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxMount } from "../sandbox-types.js";
-import { sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
+import { sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
 const asRoot = process.getuid?.() === 0;
 
-describe.skipIf(!sandboxTestsEnabled())("writable mounts in the bubblewrap sandbox", () => {
+describe("writable mounts in the bubblewrap sandbox", needs("bubblewrap"), () => {
   let fixture: SandboxFixture;
   let workspace: string;
   let outputs: string;

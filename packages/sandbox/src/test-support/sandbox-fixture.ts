@@ -3,9 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@thinktank/core";
 import type { Config, SandboxBackend } from "@thinktank/core";
-import { makeTempDir } from "@thinktank/testing";
+import { makeTempDir, missingReason } from "@thinktank/testing";
 import { createSandboxExecutor } from "../executor/sandbox-executor.js";
-import { findExecutable } from "../host/find-executable.js";
 import type { SandboxExecutorOptions } from "../executor/sandbox-executor-options.js";
 import type { SandboxExecutor } from "../sandbox-types.js";
 
@@ -22,29 +21,13 @@ export interface SandboxFixture {
   cleanup(): Promise<void>;
 }
 
-let bubblewrapFound: boolean | undefined;
-
 /**
- * Whether tests that need bubblewrap itself run: false when THINKTANK_SKIP_SANDBOX=1, or when no
- * bwrap is on PATH and CI is not set (the skip is printed). Under CI=true they always run, so a CI
- * machine without bubblewrap fails instead of skipping. Tests of the deno backend never skip.
+ * Whether tests that need bubblewrap itself run (false when THINKTANK_SKIP_SANDBOX=1). Suites use
+ * `needs("bubblewrap")` from @thinktank/testing, which skips with the reason and counts the skip in
+ * the end-of-run summary (a failure under CI=true); this is for set-up code inside such suites.
  */
 export function sandboxTestsEnabled(): boolean {
-  if (process.env.THINKTANK_SKIP_SANDBOX === "1") {
-    console.warn("THINKTANK_SKIP_SANDBOX=1: bubblewrap sandbox tests are skipped on purpose.");
-    return false;
-  }
-  bubblewrapFound ??= findExecutable("bwrap", process.env.PATH) !== undefined;
-  if (!bubblewrapFound && !process.env.CI) {
-    console.warn("bwrap is not on PATH: bubblewrap sandbox tests are skipped (the deno backend's run; under CI=true nothing skips).");
-    return false;
-  }
-  return true;
-}
-
-/** The isolating backends the isolation suites run against: deno always, bubblewrap unless its tests are skipped. */
-export function isolatingBackends(): Array<"bubblewrap" | "deno"> {
-  return sandboxTestsEnabled() ? ["bubblewrap", "deno"] : ["deno"];
+  return process.env.THINKTANK_SKIP_SANDBOX !== "1" && missingReason("bubblewrap") === undefined;
 }
 
 export function sandboxFixture(options: { backend?: SandboxBackend; warmPoolSize?: number; sandbox?: Partial<Config["sandbox"]>; executor?: Partial<SandboxExecutorOptions> } = {}): SandboxFixture {
