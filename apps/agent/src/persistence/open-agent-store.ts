@@ -7,6 +7,7 @@ import type { ItemStore } from "./item-store.js";
 import type { MetadataStore } from "./metadata-store.js";
 import { SqliteItemStore } from "./sqlite-item-store.js";
 import { SqliteMetadataStore } from "./sqlite-metadata-store.js";
+import { cacheStatements } from "./statement-cache.js";
 import { TurnTakingSqliteSaver } from "./turn-taking-sqlite-saver.js";
 
 /** Where threads live: LangGraph checkpoints plus our thread/run records and store items, in one database. */
@@ -48,6 +49,7 @@ export function openSqliteStore(file: string): AgentStore {
     db = new Database(file);
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 5000");
+    cacheStatements(db);
   } catch (error) {
     throw new ThinktankError("STORE_CORRUPT", `cannot open the threads database ${file}: ${(error as Error).message}`, { cause: error });
   }
