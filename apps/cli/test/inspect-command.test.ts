@@ -59,6 +59,32 @@ describe("thinktank inspect prompt", { timeout: 120_000 }, () => {
     expect(result.stdout).toMatch(/=== total: \d+ tokens \(o200k\) ===\n$/);
   });
 
+  it("--message and --batch show what a first message carries: one JSON line per request, in order, in one process", async () => {
+    const single = JSON.parse((await run(["inspect", "prompt", "--listing", "compact", "--message", "take notes of this meeting", "--json"])).stdout) as {
+      message: string;
+      skill_listing: { mode: string };
+      system_prompt: string;
+      message_context: string;
+      tokens: { system_prompt: number; tools: number; message_context: number; total: number };
+    };
+    expect(single.skill_listing.mode).toBe("compact");
+    expect(single.system_prompt).not.toContain("/mnt/skills/public/notes/SKILL.md");
+    expect(single.message_context).toContain("- notes (/mnt/skills/public/notes/SKILL.md): Keeps notes");
+    expect(single.tokens.total).toBe(single.tokens.system_prompt + single.tokens.tools + single.tokens.message_context);
+    writeTree(temp.dir, { "messages.jsonl": [JSON.stringify({ message: "take notes" }), "", JSON.stringify({ message: "hello" }), "not json", JSON.stringify({ text: "x" })].join("\n") });
+    const batch = await run(["inspect", "prompt", "--listing", "compact", "--batch", "messages.jsonl", "--json"]);
+    expect(batch.code).toBe(1);
+    const lines = batch.stdout.trim().split("\n").map((line) => JSON.parse(line) as { message?: string; system_prompt?: string; message_context?: string; line?: number; error?: { code: string } });
+    expect(lines.map((line) => line.message ?? `${line.line} ${line.error?.code}`)).toEqual(["take notes", "hello", "4 INVALID_JSON", "5 VALIDATION_FAILED"]);
+    expect(lines[0]?.system_prompt).toBe(single.system_prompt);
+    expect(lines[0]?.message_context).toContain("/mnt/skills/public/notes/SKILL.md");
+    expect(lines[1]?.message_context).toBe("");
+    const full = JSON.parse((await run(["inspect", "prompt", "--message", "take notes", "--json"])).stdout) as { skill_listing: { mode: string }; message_context: string };
+    expect(full).toMatchObject({ skill_listing: { mode: "full" }, message_context: "" });
+    expect(await run(["inspect", "prompt", "--batch", "messages.jsonl"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--batch prints JSON lines: add --json") });
+    expect(await run(["inspect", "prompt", "--listing", "short"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--listing must be one of full, compact, auto; got 'short'") });
+  });
+
   it("refuses bad usage with exit code 2, and a missing catalog with NOT_FOUND", async () => {
     expect(await run(["inspect"])).toMatchObject({ code: 2 });
     expect(await run(["inspect", "prompts"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown subcommand 'prompts'") });
