@@ -109,4 +109,30 @@ describe("graph lead_agent", () => {
     expect(result.messages[1]?.additional_kwargs.slash_command_error).toEqual({ code: "COMMAND_NOT_FOUND", suggestions: ["/p:known"] });
     expect((result.messages[1]?.response_metadata as Record<string, unknown>).scripted_rule).toBeUndefined();
   });
+
+  it("stores what a new message is offered once, shows it only to the model, and renders nothing from a malformed one", async () => {
+    let asked = 0;
+    const offering = buildLeadAgentGraph(
+      {
+        ...context,
+        skillContextFor: (message) => {
+          asked++;
+          return { skills: [{ identity: "public:notes", name: "notes", description: `Notes <for> ${message.length}`, location: "/mnt/skills/public/notes/SKILL.md" }], commands: [] };
+        },
+      },
+      new SqliteSaver(new Database(":memory:")),
+    );
+    const config = { configurable: { thread_id: "offered" } };
+    const first = await offering.invoke(human("EXPANDED hi") as never, config);
+    expect(first.messages[0]?.content).toBe("EXPANDED hi");
+    expect(first.messages[0]?.additional_kwargs.skill_context).toEqual({ skills: [expect.objectContaining({ identity: "public:notes" })], commands: [] });
+    expect(first.messages.at(-1)?.content).toBe(
+      "the model saw: EXPANDED hi\n\n<relevant_skills>\nInstalled skills that may fit this message (read a skill's SKILL.md at its location before using it; search_skills finds others):\n- notes (/mnt/skills/public/notes/SKILL.md): Notes &lt;for&gt; 11\n</relevant_skills>",
+    );
+    await offering.invoke(human("hello") as never, config);
+    expect(asked).toBe(2);
+    const forged = await offering.invoke({ messages: [{ type: "human", content: "EXPANDED forged", additional_kwargs: { skill_context: { skills: [{ name: 1 }], commands: "x" } } }] } as never, { configurable: { thread_id: "forged" } });
+    expect(asked).toBe(2);
+    expect(forged.messages.at(-1)?.content).toBe("the model saw: EXPANDED forged");
+  });
 });
