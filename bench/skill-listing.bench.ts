@@ -7,6 +7,8 @@
 import path from "node:path";
 import { AgentRuntime, openPromptInspector, type PromptInspection } from "@thinktank/agent";
 import { loadConfig } from "@thinktank/core";
+import { countTokens } from "@thinktank/mcp";
+import { SkillListing } from "@thinktank/skills";
 import { devGoldFile, heldOutGoldFile, readSkillGold, type SkillGoldPair } from "../packages/skills/eval/skill-gold.js";
 import { round, summarize, timeIt, type Benchmark, type BenchContext, type Measurement } from "./harness.js";
 import { makeSkillCorpusProject } from "./skill-corpus-project.js";
@@ -86,6 +88,14 @@ async function latencies(corpus: string, queries: readonly string[]): Promise<Me
     const next = () => queries[position++ % queries.length] as string;
     const searchTimes = await timeIt(() => search.search(next(), { limit: 10 }), { samples: queries.length * 3, warmup: 50 });
     const offerTimes = await timeIt(() => snapshot.listing.relevantTo(next()), { samples: queries.length * 3, warmup: 50 });
+    // After a change the runtime builds a new listing: auto weighs the full listing (o200k), then compact renders its sections.
+    const afterChange = await timeIt(
+      () => {
+        const listing = new SkillListing(snapshot.skills, snapshot.commands.entries, () => snapshot.commands.promptSection(), { listing: "auto", autoThresholdTokens: 2000, relevantLimit: 5, countTokens });
+        return [listing.skillsSection, listing.commandsSection, listing.relevantTo(queries[0] as string)];
+      },
+      { samples: 10, warmup: 2 },
+    );
     const agentSnapshot = await timeIt(() => runtime.snapshot(), { samples: 1000, warmup: 50 });
     const skillsSnapshot = await timeIt(() => runtime.skills.snapshot(), { samples: 1000, warmup: 50 });
     const count = search.size;
@@ -104,6 +114,13 @@ async function latencies(corpus: string, queries: readonly string[]): Promise<Me
         unit: "ms",
         stats: { p50: round(offerTimes.median, 3), samples: offerTimes.samples },
         baseline: { name: "skills search p95", value: round(searchTimes.p95, 3), unit: "ms" },
+      },
+      {
+        name: `listing after a change (auto weighs the full listing, then compact sections and a first offer), ${count} skills`,
+        value: round(afterChange.median, 1),
+        unit: "ms",
+        stats: { p95: round(afterChange.p95, 1), samples: afterChange.samples },
+        baseline: { name: "index build + first search", value: round(firstSearch.median, 1), unit: "ms" },
       },
       {
         name: `agent snapshot, unchanged, ${count} skills, compact listing in use`,

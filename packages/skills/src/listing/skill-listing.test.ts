@@ -68,6 +68,26 @@ describe("SkillListing", () => {
     expect(above.reason).toContain(`costs ${cost} tokens, more than skills.auto_threshold_tokens (${cost - 1})`);
   });
 
+  it("auto stops counting once the full listing passes the threshold, counting it in pieces that add up to the whole", () => {
+    const skills = many(1000);
+    const pieces: string[] = [];
+    const countTokens = (text: string) => {
+      pieces.push(text);
+      return Math.ceil(text.length / 4);
+    };
+    const listing = listingOf(skills, { listing: "auto", autoThresholdTokens: 2000, countTokens });
+    expect(listing.mode).toBe("compact");
+    expect(listing.reason).toMatch(/^auto: listing 1000 skills and 1002 slash commands costs more than \d+ tokens, more than skills.auto_threshold_tokens \(2000\)$/);
+    const whole = `${renderSkillSystem(skills)}\n\n<slash_commands>\nevery command\n</slash_commands>`;
+    expect(pieces.join("").length).toBeLessThan(whole.length / 10);
+    expect(whole.startsWith(pieces.join(""))).toBe(true);
+    // A piece ends at a line break that no pre-token spans: before a character that is not whitespace or '/'.
+    for (const piece of pieces) expect(piece.endsWith("\n")).toBe(true);
+    pieces.length = 0;
+    expect(listingOf(skills, { listing: "auto", autoThresholdTokens: 1_000_000, countTokens }).mode).toBe("full");
+    expect(pieces.join("")).toBe(whole);
+  });
+
   it("compact names no skill in the system prompt: counts by group, and how to find them", () => {
     const listing = listingOf(base);
     expect(listing.skillsSection).toContain("4 are installed");

@@ -140,10 +140,11 @@ export class SkillListing {
     if (this.#choice) return this.#choice;
     const { listing, autoThresholdTokens } = this.#options;
     if (listing !== "auto") return (this.#choice = { mode: listing, reason: `skills.listing is ${listing}`, fullTokens: undefined });
-    const fullTokens = this.#options.countTokens(`${this.#snapshot.promptSection}\n\n${this.#fullCommandsSection()}`);
-    const mode = fullTokens > autoThresholdTokens ? "compact" : "full";
+    const weighed = tokensUpTo(`${this.#snapshot.promptSection}\n\n${this.#fullCommandsSection()}`, autoThresholdTokens, this.#options.countTokens);
+    const mode = weighed.over ? "compact" : "full";
     const count = `${this.#snapshot.search.size} skills and ${this.#commands.length} slash commands`;
-    return (this.#choice = { mode, reason: `auto: listing ${count} costs ${fullTokens} tokens, ${mode === "compact" ? "more" : "not more"} than skills.auto_threshold_tokens (${autoThresholdTokens})`, fullTokens });
+    const cost = weighed.complete ? `costs ${weighed.tokens} tokens` : `costs more than ${weighed.tokens} tokens`;
+    return (this.#choice = { mode, reason: `auto: listing ${count} ${cost}, ${mode === "compact" ? "more" : "not more"} than skills.auto_threshold_tokens (${autoThresholdTokens})`, fullTokens: weighed.complete ? weighed.tokens : undefined });
   }
 
   #render(): { skills: string; commands: string } {
@@ -187,3 +188,27 @@ export class SkillListing {
   }
 }
 
+
+/**
+ * The tokens of `text` while they stay within `limit`: counted a few kilobytes at a time, stopping
+ * as soon as the count passes the limit (the full listing of 1,000 skills is ~120,000 tokens, and
+ * only the first ~limit matter). Pieces end at a line break followed by a character that starts a
+ * pre-token of its own (not whitespace, not '/'), so the pieces' counts add up to the whole's.
+ */
+function tokensUpTo(text: string, limit: number, countTokens: (text: string) => number): { tokens: number; over: boolean; complete: boolean } {
+  let tokens = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.length;
+    for (let at = text.indexOf("\n", start + 4096); at !== -1; at = text.indexOf("\n", at + 1)) {
+      if (/^[^\s/]/.test(text.charAt(at + 1))) {
+        end = at + 1;
+        break;
+      }
+    }
+    tokens += countTokens(text.slice(start, end));
+    start = end;
+    if (tokens > limit) return { tokens, over: true, complete: start >= text.length };
+  }
+  return { tokens, over: false, complete: true };
+}
