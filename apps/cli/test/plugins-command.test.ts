@@ -43,7 +43,7 @@ describe("thinktank plugins", () => {
     expect(await run("plugins", "install", "src/sales")).toMatchObject({ code: 1, stderr: expect.stringContaining("PLUGIN_NAME_CONFLICT") });
     expect(await run("plugins", "install", "--marketplace", "market", "--plugin", "far")).toMatchObject({ code: 1, stderr: expect.stringContaining("UNSUPPORTED_SOURCE: plugin 'far' has a 'github' source") });
     expect(await run("plugins", "install")).toMatchObject({ code: 2, stderr: expect.stringContaining("thinktank plugins install: expected one PATH") });
-    expect((await run("plugins", "install")).stderr).toContain("Usage: thinktank plugins install PATH | --marketplace M --plugin P [--json]");
+    expect((await run("plugins", "install")).stderr).toContain("Usage: thinktank plugins install PATH | --marketplace M --plugin P [--strict] [--json]");
     expect((await run("plugins", "install", "--marketplace", "market")).code).toBe(2);
     expect(await run("plugins", "remove")).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown subcommand 'remove'") });
     expect(await run("plugins", "help")).toMatchObject({ code: 0, stderr: "", stdout: expect.stringContaining("thinktank plugins list [--json]") });

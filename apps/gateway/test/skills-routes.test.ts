@@ -128,8 +128,11 @@ describe("/api/skills", () => {
       expect(response.json(), code).toMatchObject({ code });
     }
     expect(fs.readdirSync(custom).sort()).toEqual(before);
+    // Only what makes the skill unusable refuses it; strict=true (a form field here) refuses every departure from the spec.
     const invalid = await gateway.app.inject({ method: "POST", url: "/api/skills/install", ...multipart(buildZip([{ name: "x/SKILL.md", data: "---\nname: Nope\n---\n" }])) });
-    expect(invalid.json().details.problems).toEqual(['name "Nope" may only contain lowercase letters a-z, digits and hyphens', 'name "Nope" must equal its folder\'s name "x"', "description is required"]);
+    expect(invalid.json().details.problems).toEqual(["description is required"]);
+    const strict = await gateway.app.inject({ method: "POST", url: "/api/skills/install", ...multipart(buildZip([{ name: "x/SKILL.md", data: "---\nname: Nope\n---\n" }]), { strict: "true" }) });
+    expect(strict.json().details.problems).toEqual(['name "Nope" may only contain lowercase letters a-z, digits and hyphens', 'name "Nope" must equal its folder\'s name "x"', "description is required"]);
   });
 
   it("answers bad install requests with 400", async () => {

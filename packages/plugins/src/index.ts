@@ -25,7 +25,7 @@ export { defaultSourceResolvers, resolveRelativeSource, resolveMarketplacePlugin
 export type { PluginSourceResolver, PluginSourceResolvers, ResolvedPluginSource } from "./marketplace/plugin-source-resolvers.js";
 export { entryManifest } from "./marketplace/entry-manifest.js";
 export { PluginInstaller } from "./install/plugin-installer.js";
-export type { PluginInstallerOptions, PluginInstallResult, PluginInstallSource } from "./install/plugin-installer.js";
+export type { PluginInstallerOptions, PluginInstallOptions, PluginInstallResult, PluginInstallSource } from "./install/plugin-installer.js";
 export { installedPluginsDir } from "./install/plugin-paths.js";
 export { mergePluginServers } from "./servers/merge-plugin-servers.js";
 export type { MergedPluginServer, PluginServerMerge, PluginServerConflict, PluginServerStatus, MergePluginServersOptions } from "./servers/merge-plugin-servers.js";

@@ -110,9 +110,13 @@ describe("loadPlugin", () => {
     expect(loaded.problems).toEqual([expect.objectContaining({ severity: "warning", file: "commands/a.md", message: expect.stringContaining("argument-hint is not a string") })]);
   });
 
-  it("refuses malformed frontmatter with the file and line", () => {
+  it("reads frontmatter YAML refuses line by line with a warning naming the file and line; refuses one without a closing line", () => {
     const loaded = loadPlugin(plugin({ "agents/x.md": "---\nname: x\ndescription: [unclosed\n---\n" }));
-    expect(() => assertPluginValid(loaded)).toThrow(/agents\/x\.md:\d+: invalid YAML in frontmatter/);
+    assertPluginValid(loaded);
+    expect(loaded.agents).toMatchObject([{ name: "x", description: "[unclosed" }]);
+    expect(loaded.problems).toEqual([{ severity: "warning", lenient: true, file: "agents/x.md", line: 3, message: expect.stringMatching(/^invalid YAML in frontmatter: .*; read line by line as key: value/) }]);
+    const unclosed = loadPlugin(plugin({ "agents/x.md": "---\nname: x\n" }));
+    expect(() => assertPluginValid(unclosed)).toThrow(/agents\/x\.md:1: frontmatter starts with '---' but has no closing '---' line/);
   });
 
   it("reads .mcp.json in both forms plus inline manifest servers; the first definition of a name wins", () => {
@@ -157,7 +161,7 @@ describe("loadPlugin", () => {
     ]);
   });
 
-  it("finds nested skills the way the skills loader does, and refuses a skills path that is a skill itself", () => {
+  it("finds nested skills the way the skills loader does, and reads a skills path that is a skill itself as that skill", () => {
     const loaded = loadPlugin(
       plugin({
         ...manifest({ name: "p", skills: ["./skills", "./more"] }),
@@ -177,16 +181,25 @@ describe("loadPlugin", () => {
     ]);
     expect(loaded.skills[2]?.parentDir).toBe("skills/top");
     expect(loaded.skillRoots).toEqual(["skills", "more"]);
+    expect(loaded.singleSkillRoots).toEqual([]);
     expect(loaded.problems.map((p) => p.message)).toContain("skill name 'top' is already used by skills/top/SKILL.md; this skill is ignored");
     assertPluginValid(loaded);
-    const solo = loadPlugin(plugin({ ...manifest({ name: "p", skills: "./solo" }), "solo/SKILL.md": "---\nname: solo\ndescription: S\n---\n" }));
-    expect(() => assertPluginValid(solo)).toThrow(/'skills' path \.\/solo holds a SKILL\.md itself/);
+    const solo = loadPlugin(plugin({ ...manifest({ name: "p", skills: "./solo" }), "solo/SKILL.md": "---\nname: solo\ndescription: S\n---\n", "solo/deep/SKILL.md": "---\nname: deep\ndescription: D\n---\n" }));
+    assertPluginValid(solo);
+    expect(solo.skills.map((s) => [s.name, s.dir, s.nested])).toEqual([
+      ["solo", "solo", false],
+      ["deep", "solo/deep", true],
+    ]);
+    expect(solo).toMatchObject({ skillRoots: ["solo"], singleSkillRoots: ["solo"] });
+    expect(solo.problems).toEqual([{ severity: "warning", lenient: true, file: ".claude-plugin/plugin.json", message: expect.stringContaining("'skills' path ./solo is one skill folder") }]);
   });
-  it("reads skills with the skills package's parser: no description skips the skill, broken YAML refuses the plugin", () => {
+  it("reads skills with the skills package's parser: no description skips the skill, broken YAML is read line by line", () => {
     const loaded = loadPlugin(plugin({ "skills/a/SKILL.md": "---\nname: a\n---\nbody", "skills/b/SKILL.md": "---\nname: b\ndescription: B\n---\n" }));
     expect(loaded.skills.map((s) => s.name)).toEqual(["b"]);
     expect(loaded.problems).toEqual([expect.objectContaining({ severity: "warning", file: "skills/a/SKILL.md", message: expect.stringContaining("skipped: description is required") })]);
     const broken = loadPlugin(plugin({ "skills/a/SKILL.md": "---\nname: a\ndescription: [oops\n---\n" }));
-    expect(() => assertPluginValid(broken)).toThrow(/skills\/a\/SKILL\.md:\d+: invalid YAML in frontmatter/);
+    assertPluginValid(broken);
+    expect(broken.skills.map((s) => [s.name, s.description])).toEqual([["a", "[oops"]]);
+    expect(broken.problems).toEqual([{ severity: "warning", lenient: true, file: "skills/a/SKILL.md", message: expect.stringMatching(/invalid YAML in frontmatter: .*read line by line/) }]);
   });
 });

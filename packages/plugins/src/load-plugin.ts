@@ -43,6 +43,7 @@ export function loadPlugin(root: string, options: LoadPluginOptions = {}): Loade
     hooks,
     servers,
     skillRoots: skills.roots,
+    singleSkillRoots: skills.singleRoots,
     problems,
   };
 }

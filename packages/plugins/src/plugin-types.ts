@@ -36,6 +36,12 @@ export interface PluginManifest {
 /** Something wrong in a plugin: an error refuses an install; a warning is reported and the plugin still works. */
 export interface PluginProblem {
   readonly severity: "error" | "warning";
+  /**
+   * A warning for what Claude Code loads but a strict reading refuses (a departure from the
+   * Agent Skills spec, YAML read line by line, a link copied, a skills path naming one skill):
+   * an install with `strict` refuses it.
+   */
+  readonly lenient?: true;
   /** The file it is about, relative to the plugin root ("." for the plugin as a whole). */
   readonly file: string;
   readonly message: string;
@@ -139,5 +145,7 @@ export interface LoadedPlugin {
   readonly servers: readonly PluginServerDefinition[];
   /** The skill folders (relative), one skill source each for the skills loader. */
   readonly skillRoots: readonly string[];
+  /** The skill folders that are themselves one skill (a manifest `skills` path naming one skill folder). */
+  readonly singleSkillRoots: readonly string[];
   readonly problems: readonly PluginProblem[];
 }

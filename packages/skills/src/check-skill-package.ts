@@ -1,45 +1,78 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { parseFrontmatter } from "@thinktank/core";
+import { checkEntryPath, isThinktankError, parseFrontmatter, type FrontmatterProblem } from "@thinktank/core";
 import { checkSkillFrontmatter } from "./check-skill-frontmatter.js";
+import { recoveredYamlWarning } from "./read-skill.js";
 
 export interface SkillPackageCheck {
-  /** The skill's name when the name itself passed every check. */
+  /** The skill's name when the name itself passed every check (strict), or when it is usable at all (lenient). */
   readonly name: string | undefined;
-  /** Every reason the package is not a valid skill; empty when it is. */
+  /** The folder the skill is installed as: its name, else (lenient, a name no folder can have) the package's folder name. */
+  readonly folder?: string;
+  /** Every reason the package is refused; empty when it is accepted. */
   readonly problems: readonly string[];
+  /** Departures from the Agent Skills spec that the lenient check accepts (strict: none, they are problems). */
+  readonly warnings: readonly string[];
   /** The code an install refuses with: FRONTMATTER_TOO_COMPLEX when the frontmatter passed a parsing bound. */
   readonly code: "INVALID_SKILL" | "FRONTMATTER_TOO_COMPLEX";
 }
 
 /**
- * Strict validation of a skill folder, as installs apply it: SKILL.md must be a regular
- * file with YAML frontmatter that meets the Agent Skills spec in full (see
- * checkSkillFrontmatter). `folderName` is the name the folder has or will have; when it is
- * undefined (an archive without a wrapper folder) the folder will be named after the skill.
+ * Validation of a skill folder. SKILL.md must be a regular file with frontmatter holding a
+ * usable description, within the parsing bounds. `strict` (skills validate, install with
+ * strict=true) also refuses every departure from the Agent Skills spec (checkSkillFrontmatter)
+ * and YAML a strict parser refuses. Without it, as Claude Code loads skills, those are
+ * warnings: the YAML is read line by line, and a name that differs from the folder's names the
+ * installed folder. `folderName` is the name the folder has or will have; when it is undefined
+ * (an archive without a wrapper folder) the folder will be named after the skill.
  */
-export async function checkSkillPackage(dir: string, folderName: string | undefined): Promise<SkillPackageCheck> {
+export async function checkSkillPackage(dir: string, folderName: string | undefined, options: { readonly strict?: boolean } = {}): Promise<SkillPackageCheck> {
+  const strict = options.strict ?? true;
   const file = path.join(dir, "SKILL.md");
   let stat;
   try {
     stat = await fs.lstat(file);
   } catch {
-    return { name: undefined, problems: ["SKILL.md is missing"], code: "INVALID_SKILL" };
+    return refused("SKILL.md is missing");
   }
-  if (!stat.isFile()) return { name: undefined, problems: ["SKILL.md must be a regular file"], code: "INVALID_SKILL" };
-  const parsed = parseFrontmatter(await fs.readFile(file, "utf8"));
+  if (!stat.isFile()) return refused("SKILL.md must be a regular file");
+  const parsed = parseFrontmatter(await fs.readFile(file, "utf8"), { lineWise: !strict });
   if (!parsed.ok) {
-    const at = parsed.problem.line ? ` (line ${parsed.problem.line}${parsed.problem.column ? `, column ${parsed.problem.column}` : ""})` : "";
     const code = parsed.problem.code === "FRONTMATTER_TOO_COMPLEX" ? "FRONTMATTER_TOO_COMPLEX" : "INVALID_SKILL";
-    return { name: undefined, problems: [`SKILL.md${at}: ${parsed.problem.message}`], code };
+    return { ...refused(`SKILL.md${lineOf(parsed.problem)}: ${parsed.problem.message}`), code };
   }
-  if (!parsed.hasFrontmatter) {
-    return { name: undefined, problems: ["SKILL.md has no YAML frontmatter: it must start with a '---' block holding name and description"], code: "INVALID_SKILL" };
-  }
+  if (!parsed.hasFrontmatter) return refused("SKILL.md has no YAML frontmatter: it must start with a '---' block holding name and description");
   const declared = typeof parsed.data.name === "string" ? parsed.data.name.trim() : "";
-  const { issues } = checkSkillFrontmatter(parsed.data, folderName ?? declared);
-  const nameOk = declared !== "" && !issues.some((issue) => issue.field === "name");
-  return { name: nameOk ? declared : undefined, problems: issues.map((issue) => issue.message), code: "INVALID_SKILL" };
+  const { fields, issues } = checkSkillFrontmatter(parsed.data, folderName ?? declared);
+  if (strict) {
+    const nameOk = declared !== "" && !issues.some((issue) => issue.field === "name");
+    return { name: nameOk ? declared : undefined, problems: issues.map((issue) => issue.message), warnings: [], code: "INVALID_SKILL" };
+  }
+  const warnings = parsed.recovered ? [recoveredYamlWarning(parsed.recovered)] : [];
+  warnings.push(...issues.filter((issue) => issue.field !== "description" || fields.description !== undefined).map((issue) => issue.message));
+  if (fields.description === undefined) return refused(...issues.filter((issue) => issue.field === "description").map((issue) => issue.message));
+  const folder = [declared, folderName].find((candidate) => candidate !== undefined && isFolderName(candidate));
+  if (!folder) return refused(declared === "" ? "name is required (the package has no folder to take it from)" : `name "${declared}" cannot be a folder name`);
+  return { name: declared || folder, folder, problems: [], warnings, code: "INVALID_SKILL" };
+}
+
+function refused(...problems: string[]): SkillPackageCheck {
+  return { name: undefined, problems, warnings: [], code: "INVALID_SKILL" };
+}
+
+function lineOf(problem: FrontmatterProblem): string {
+  return problem.line ? ` (line ${problem.line}${problem.column ? `, column ${problem.column}` : ""})` : "";
+}
+
+/** One path segment the archive rules accept (no separators, traversal or lying characters), not hidden (the loader skips dot-folders). */
+function isFolderName(name: string): boolean {
+  if (name.startsWith(".") || name.includes("/") || [...name].length > 128) return false;
+  try {
+    return checkEntryPath(name).length === 1;
+  } catch (error) {
+    if (isThinktankError(error)) return false;
+    throw error;
+  }
 }
 
 /**

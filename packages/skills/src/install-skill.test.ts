@@ -83,10 +83,10 @@ describe("installSkill", () => {
     expect((await install({ kind: "path", path: path.join(temp.dir, "packed.skill") })).name).toBe("packed");
   });
 
-  it("rejects an invalid skill listing every reason, and leaves nothing behind", async () => {
+  it("strict: rejects an invalid skill listing every reason, and leaves nothing behind", async () => {
     const before = tree();
     const data = buildZip([{ name: "wrapper/SKILL.md", data: "---\nname: Bad--Name\ndescription: uses <tags>\ncompatibility: 5\n---\n" }]);
-    const error = await refusal(install({ kind: "archive", data }));
+    const error = await refusal(install({ kind: "archive", data }, { strict: true }));
     expect(error.code).toBe("INVALID_SKILL");
     expect(error.details?.problems).toEqual([
       'name "Bad--Name" may only contain lowercase letters a-z, digits and hyphens',
@@ -98,14 +98,16 @@ describe("installSkill", () => {
     expect(tree()).toEqual(before);
   });
 
-  it("rejects packages without SKILL.md, with broken YAML, or with a folder name that differs", async () => {
+  it("rejects packages without SKILL.md or a description, and (strict) with broken YAML or a folder name that differs", async () => {
     const before = tree();
     expect((await refusal(install({ kind: "archive", data: buildZip([{ name: "a/README.md", data: "x" }, { name: "b/SKILL.md", data: "x" }]) }))).code).toBe("INVALID_SKILL");
-    const broken = await refusal(install({ kind: "archive", data: buildZip([{ name: "SKILL.md", data: "---\nname: [oops\n---\n" }]) }));
+    const undescribed = await refusal(install({ kind: "archive", data: buildZip([{ name: "SKILL.md", data: "---\nname: [oops\n---\n" }]) }));
+    expect(undescribed.details?.problems).toEqual(["description is required"]);
+    const broken = await refusal(install({ kind: "archive", data: buildZip([{ name: "SKILL.md", data: "---\nname: [oops\n---\n" }]) }, { strict: true }));
     expect(broken.code).toBe("INVALID_SKILL");
     expect(String(broken.details?.problems)).toMatch(/line 2/);
     writeTree(temp.dir, { "src/folder-name/SKILL.md": skillText("other-name") });
-    const mismatch = await refusal(install({ kind: "path", path: path.join(temp.dir, "src/folder-name") }));
+    const mismatch = await refusal(install({ kind: "path", path: path.join(temp.dir, "src/folder-name") }, { strict: true }));
     expect(mismatch.details?.problems).toEqual(['name "other-name" must equal its folder\'s name "folder-name"']);
     expect((await refusal(install({ kind: "path", path: path.join(temp.dir, "missing") }))).code).toBe("NOT_FOUND");
     expect(tree()).toEqual(before);

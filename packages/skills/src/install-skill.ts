@@ -15,6 +15,12 @@ export interface InstallSkillOptions {
   readonly source: SkillPackageSource;
   /** Replace an installed custom skill of the same name. @default false */
   readonly overwrite?: boolean;
+  /**
+   * Refuse every departure from the Agent Skills spec, and YAML a strict parser refuses, as
+   * `skills validate` does (for skill authors). Without it the install accepts what Claude Code
+   * loads and returns those departures as warnings. @default false
+   */
+  readonly strict?: boolean;
   /** @default defaultArchiveLimits */
   readonly limits?: ArchiveLimits;
   /** Virtual root the model sees. @default "/mnt/skills" */
@@ -36,8 +42,9 @@ const stagingPrefix = ".staging-";
 /**
  * Installs a skill into the custom folder. The package is unpacked into a staging folder
  * inside the custom folder (same file system, invisible to discovery as a dot-folder),
- * validated strictly (INVALID_SKILL lists every reason; FRONTMATTER_TOO_COMPLEX when SKILL.md's
- * frontmatter passes a parsing bound), then renamed into place; after any
+ * validated (see checkSkillPackage: INVALID_SKILL lists every reason; FRONTMATTER_TOO_COMPLEX
+ * when SKILL.md's frontmatter passes a parsing bound; `strict` refuses spec departures too,
+ * else they are the returned skill's warnings), then renamed into place; after any
  * failure nothing is left behind. An existing skill of the same name is SKILL_NAME_CONFLICT
  * unless `overwrite`, which moves the old folder aside and the new one in right after, and
  * moves the old one back if that fails.
@@ -49,11 +56,11 @@ export async function installSkill(options: InstallSkillOptions): Promise<Parsed
   const staging = await fs.mkdtemp(path.join(customRoot, stagingPrefix));
   try {
     const { root, folderName } = await unpackSkillPackage(options.source, path.join(staging, "package"), options.limits ?? defaultArchiveLimits);
-    const check = await checkSkillPackage(root, folderName);
-    if (check.problems.length > 0 || !check.name) {
+    const check = await checkSkillPackage(root, folderName, { strict: options.strict ?? false });
+    const name = check.folder ?? check.name;
+    if (check.problems.length > 0 || !name) {
       throw new ThinktankError(check.code, `the skill is not valid: ${check.problems.join("; ")}`, { details: { problems: check.problems } });
     }
-    const name = check.name;
     const taken = await options.identityTaken?.(name);
     if (taken) throw new ThinktankError("SKILL_NAME_CONFLICT", taken);
     const target = path.join(customRoot, name);
@@ -66,7 +73,8 @@ export async function installSkill(options: InstallSkillOptions): Promise<Parsed
     const source = { category: "custom" as const, root: customRoot, containerPrefix: "custom" };
     const loaded = await readSkill(source, name, options.containerPath ?? "/mnt/skills");
     if (!loaded.ok) throw new ThinktankError("INTERNAL", `installed ${name} but cannot read it back: ${loaded.problem.message}`);
-    return loaded.skill;
+    // What the install accepted (a folder renamed after the skill) beside what the loader still sees.
+    return { ...loaded.skill, warnings: [...new Set([...check.warnings, ...loaded.skill.warnings])] };
   } finally {
     // Synchronous: a few thousand unlinks at most (the entry limit), far faster than awaiting each.
     fsSync.rmSync(staging, { recursive: true, force: true });

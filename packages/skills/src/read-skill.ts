@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { parseFrontmatter } from "@thinktank/core";
+import { parseFrontmatter, type FrontmatterProblem } from "@thinktank/core";
 import { checkSkillFrontmatter } from "./check-skill-frontmatter.js";
 import { skillOutline } from "./search/skill-outline.js";
 import type { ParsedSkill, SkillProblem, SkillSource } from "./skill-types.js";
@@ -8,10 +8,11 @@ import type { ParsedSkill, SkillProblem, SkillSource } from "./skill-types.js";
 export type ReadSkillResult = { ok: true; skill: ParsedSkill } | { ok: false; problem: SkillProblem };
 
 /**
- * Reads one SKILL.md leniently: it loads, with warnings, whenever a description is usable
- * (a missing or unusable name falls back to the folder's name, with a warning). It is
- * skipped, with a problem saying why, when the file cannot be read, its YAML cannot be
- * parsed, or the description is missing.
+ * Reads one SKILL.md leniently, as Claude Code does: it loads, with warnings, whenever a
+ * description is usable (a missing or unusable name falls back to the folder's name; YAML a
+ * strict parser refuses is read line by line as `key: value`). It is skipped, with a problem
+ * saying why, when the file cannot be read, its frontmatter passes a parsing bound, or the
+ * description is missing.
  */
 export async function readSkill(source: SkillSource, relativePath: string, containerPath: string): Promise<ReadSkillResult> {
   return readSkillSync(source, relativePath, containerPath);
@@ -40,7 +41,7 @@ export function parseSkill(
   where: { source: SkillSource; relativePath: string; dir: string; file: string; containerPath: string },
 ): ReadSkillResult {
   const { source, relativePath, dir, file } = where;
-  const parsed = parseFrontmatter(text);
+  const parsed = parseFrontmatter(text, { lineWise: true });
   if (!parsed.ok) {
     const at = parsed.problem.line ? ` (line ${parsed.problem.line}${parsed.problem.column ? `, column ${parsed.problem.column}` : ""})` : "";
     return {
@@ -80,7 +81,13 @@ export function parseSkill(
       model: fields.model,
       frontmatter: parsed.data,
       outline: skillOutline(parsed.body),
-      warnings: issues.map((issue) => issue.message),
+      warnings: [...(parsed.recovered ? [recoveredYamlWarning(parsed.recovered)] : []), ...issues.map((issue) => issue.message)],
     },
   };
+}
+
+/** The warning for frontmatter YAML refused and read line by line instead: where, and why YAML refused it. */
+export function recoveredYamlWarning(problem: FrontmatterProblem): string {
+  const at = problem.line ? ` (line ${problem.line}${problem.column ? `, column ${problem.column}` : ""})` : "";
+  return `SKILL.md${at}: ${problem.message}; read line by line as key: value, as Claude Code does`;
 }

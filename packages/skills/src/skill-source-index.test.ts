@@ -49,4 +49,16 @@ describe("SkillSourceIndex", () => {
     expect(index.skills).toEqual([]);
     expect(await index.refresh("full")).toBe(false);
   });
+
+  it("reads a single-skill source's own SKILL.md as its one skill (a plugin's skills path naming one skill folder)", async () => {
+    writeTree(temp.dir, { "one/SKILL.md": skill("one"), "one/nested/SKILL.md": skill("inner") });
+    const single = new SkillSourceIndex({ source: { category: "plugin:p", root: path.join(temp.dir, "one"), containerPrefix: "plugins/p/one", single: true }, watch: false });
+    await single.refresh("full");
+    expect(single.skills.map((s) => [s.name, s.relativePath, s.containerPath])).toEqual([
+      ["one", "", "/mnt/skills/plugins/p/one/SKILL.md"],
+      ["inner", "nested", "/mnt/skills/plugins/p/one/nested/SKILL.md"],
+    ]);
+    expect(single.problems).toEqual([]);
+    single.close();
+  });
 });

@@ -209,7 +209,7 @@ export class SkillSourceIndex {
       return had;
     }
     const file = path.join(dir, "SKILL.md");
-    if (relative === "") {
+    if (relative === "" && !this.source.single) {
       const problem = this.problem("misplaced", file, "SKILL.md sits directly in the source folder; put each skill in a folder named after it");
       const had = state.result !== undefined && !state.result.ok && state.result.problem.reason === "misplaced";
       state.result = { ok: false, problem };

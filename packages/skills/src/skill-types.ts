@@ -18,6 +18,11 @@ export interface SkillSource {
    * never reach the prompt. @default undefined (the skills' own settings apply)
    */
   readonly disabledReason?: string;
+  /**
+   * The root folder is itself one skill (its SKILL.md at the top, relative path ""): a plugin
+   * manifest's `skills` path naming one skill folder, as Claude Code accepts. @default false
+   */
+  readonly single?: boolean;
 }
 
 /** A skill as read from its SKILL.md, before enablement is applied. */

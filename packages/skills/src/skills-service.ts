@@ -110,13 +110,14 @@ export class SkillsService {
     });
   }
 
-  /** Installs into the custom folder (see installSkill), then bumps the store's revision. */
-  install(source: SkillPackageSource, options: { overwrite?: boolean } = {}): Promise<Skill> {
+  /** Installs into the custom folder (see installSkill; `strict` refuses spec departures), then bumps the store's revision. The skill's warnings include what the install accepted. */
+  install(source: SkillPackageSource, options: { overwrite?: boolean; strict?: boolean } = {}): Promise<Skill> {
     return this.serialize(async () => {
       const installed = await installSkill({
         customRoot: this.customRoot,
         source,
         overwrite: options.overwrite,
+        strict: options.strict,
         limits: this.limits,
         containerPath: this.containerPath,
         identityTaken: async (name) => {
@@ -129,7 +130,7 @@ export class SkillsService {
       });
       await this.store.update(() => undefined);
       const current = (await this.snapshotter.snapshot()).skills.find((skill) => skill.identity === installed.identity);
-      return current ?? { ...installed, enabled: true };
+      return current ? { ...current, warnings: installed.warnings } : { ...installed, enabled: true };
     });
   }
 

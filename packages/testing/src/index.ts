@@ -1,5 +1,6 @@
 // Public API of @thinktank/testing: every export is listed here by name.
 export { corpusDir, corpusLocation, repositoryRoot } from "./corpus.js";
+export { anthropicSkillsRepository, copyFromCorpus } from "./corpus-repositories.js";
 export { needs, missingReason, browserPath } from "./optional-parts.js";
 export type { OptionalPart, MissingPart } from "./optional-parts.js";
 export { makeTempDir, writeTree } from "./temp-dir.js";

@@ -8,16 +8,16 @@ import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 /** `thinktank plugins list|install`: the same library and rules as the gateway's /api/plugins. */
 export const pluginsCommand: CliCommand = createSubcommandGroup("plugins", "List and install Claude Code plugins", {
   list: { usage: "plugins list [--json]", run: list },
-  install: { usage: "plugins install PATH | --marketplace M --plugin P [--json]", run: install },
+  install: { usage: "plugins install PATH | --marketplace M --plugin P [--strict] [--json]", run: install },
 });
 
 function parse(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: "boolean", default: false }, marketplace: { type: "string" }, plugin: { type: "string" } },
+    options: { json: { type: "boolean", default: false }, strict: { type: "boolean", default: false }, marketplace: { type: "string" }, plugin: { type: "string" } },
   });
-  return { json: values.json === true, marketplace: values.marketplace, plugin: values.plugin, positionals };
+  return { json: values.json === true, strict: values.strict === true, marketplace: values.marketplace, plugin: values.plugin, positionals };
 }
 
 function managerFor(io: CliIo): PluginManager {
@@ -68,9 +68,10 @@ async function install(args: string[], io: CliIo): Promise<number> {
   if (!usable) throw usageError(fromMarketplace ? "--marketplace and --plugin go together, without a PATH" : "expected one PATH (a plugin folder or .zip), or --marketplace M --plugin P (a marketplace.json or its folder, and an entry name)");
   const manager = managerFor(io);
   try {
+    const options = { strict: parsed.strict };
     const result = fromMarketplace
-      ? await manager.installFromMarketplace(path.resolve(io.cwd, parsed.marketplace!), parsed.plugin!)
-      : await manager.installPath(path.resolve(io.cwd, target!));
+      ? await manager.installFromMarketplace(path.resolve(io.cwd, parsed.marketplace!), parsed.plugin!, options)
+      : await manager.installPath(path.resolve(io.cwd, target!), options);
     if (parsed.json) {
       io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;

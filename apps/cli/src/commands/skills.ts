@@ -13,19 +13,21 @@ export const skillsCommand: CliCommand = createSubcommandGroup("skills", "List, 
   list: { usage: "skills list [--json]", run: list },
   search: { usage: "skills search QUERY [--limit K] [--json] | --batch FILE.jsonl", run: runSkillsSearch },
   validate: { usage: "skills validate PATH [--json]", run: validate },
-  install: { usage: "skills install PATH [--overwrite] [--json]", run: install },
+  install: { usage: "skills install PATH [--overwrite] [--strict] [--json]", run: install },
 });
 
 /** The options of a skills subcommand, and its one PATH when `what` names it (a usage error otherwise). */
-function parse(args: string[], what?: string, options: { overwrite?: boolean } = {}): { json: boolean; overwrite: boolean; target: string } {
+function parse(args: string[], what?: string, options: { overwrite?: boolean } = {}): { json: boolean; overwrite: boolean; strict: boolean; target: string } {
+  const installFlags = { overwrite: { type: "boolean" as const, default: false }, strict: { type: "boolean" as const, default: false } };
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: "boolean", default: false }, ...(options.overwrite ? { overwrite: { type: "boolean" as const, default: false } } : {}) },
+    options: { json: { type: "boolean", default: false }, ...(options.overwrite ? installFlags : {}) },
   });
   if (what === undefined && positionals.length > 0) throw usageError("takes no PATH");
   if (what !== undefined && positionals.length !== 1) throw usageError(`expected one PATH (${what})`);
-  return { json: values.json === true, overwrite: (values as { overwrite?: boolean }).overwrite === true, target: positionals[0] ?? "" };
+  const flags = values as { overwrite?: boolean; strict?: boolean };
+  return { json: values.json === true, overwrite: flags.overwrite === true, strict: flags.strict === true, target: positionals[0] ?? "" };
 }
 
 function configFor(io: CliIo): Config {
@@ -72,8 +74,11 @@ async function install(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args, "a skill folder or a .skill/.zip archive", { overwrite: true });
   const { target } = parsed;
   const config = configFor(io);
-  const skill = await withSkillsService(config, (service) => service.install({ kind: "path", path: path.resolve(io.cwd, target) }, { overwrite: parsed.overwrite }));
+  const skill = await withSkillsService(config, (service) => service.install({ kind: "path", path: path.resolve(io.cwd, target) }, { overwrite: parsed.overwrite, strict: parsed.strict }));
   if (parsed.json) io.stdout.write(`${JSON.stringify(toSkillJson(skill), null, 2)}\n`);
-  else io.stdout.write(`installed ${skill.identity} (${skill.enabled ? "enabled" : "disabled"}) at ${skill.containerPath}\n`);
+  else {
+    io.stdout.write(`installed ${skill.identity} (${skill.enabled ? "enabled" : "disabled"}) at ${skill.containerPath}\n`);
+    for (const warning of skill.warnings) io.stdout.write(`  warning: ${warning}\n`);
+  }
   return 0;
 }

@@ -49,7 +49,7 @@ const installSchema = {
 } as const;
 
 const installBodyDescription =
-  "JSON `{ path }` (a folder or .zip on the server) or `{ marketplace, plugin }` (the path of a marketplace.json or its folder, and an entry name); or multipart/form-data with the zip in the field `file`";
+  "JSON `{ path }` (a folder or .zip on the server) or `{ marketplace, plugin }` (the path of a marketplace.json or its folder, and an entry name), each with an optional `strict`; or multipart/form-data with the zip in the field `file`. The plugin is read as Claude Code reads it: departures from the Agent Skills spec, frontmatter YAML a strict parser refuses (read line by line), links inside the tree to files or folders inside it (copied as their target) and a `skills` path naming one skill folder are `warnings` (marked `lenient`); `strict=true` (body or query) refuses them. Links leaving the tree, special files, bombs and oversize archives are always refused";
 
 /** /api/plugins: Claude Code plugins (list, describe, install, enable/disable, uninstall). */
 const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
@@ -99,11 +99,13 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
         description: `${installBodyDescription}. Answers 201 with the plugin, enabled. Sources a marketplace names other than a relative path (github, url, git-subdir, npm) answer 422 UNSUPPORTED_SOURCE.`,
         tags: ["plugins"],
         consumes: ["application/json", "multipart/form-data"],
+        querystring: { type: "object", additionalProperties: false, properties: { strict: { type: "boolean", description: "Refuse what only the lenient reading accepts" } } },
         response: { 201: installSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 503) },
       },
     },
     async (request, reply) => {
-      const result = request.isMultipart() ? await installUpload(request, plugins()) : await installJson(request.body, plugins());
+      const strict = (request.query as { strict?: boolean }).strict ?? false;
+      const result = request.isMultipart() ? await installUpload(request, plugins(), strict) : await installJson(request.body, plugins(), strict);
       request.log.info({ plugin: result.name, source: result.source.type }, "plugin installed");
       return reply.status(201).send(result);
     },
@@ -140,26 +142,28 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
   );
 };
 
-async function installUpload(request: FastifyRequest, plugins: PluginManager): ReturnType<PluginManager["installArchive"]> {
+async function installUpload(request: FastifyRequest, plugins: PluginManager, strict: boolean): ReturnType<PluginManager["installArchive"]> {
   const file = await request.file();
   if (!file) throw new ThinktankError("BAD_REQUEST", "the multipart request has no file: send the plugin zip in the field 'file'");
   if (file.fieldname !== "file") throw new ThinktankError("BAD_REQUEST", `the upload is in the field '${file.fieldname}'; send it in the field 'file'`);
   const archive = await file.toBuffer();
-  return plugins.installArchive(archive, file.filename);
+  return plugins.installArchive(archive, file.filename, { strict });
 }
 
-function installJson(body: unknown, plugins: PluginManager): ReturnType<PluginManager["installPath"]> {
+function installJson(body: unknown, plugins: PluginManager, strictQuery: boolean): ReturnType<PluginManager["installPath"]> {
   const problem = installBodyProblem(body);
   if (problem) throw new ThinktankError("VALIDATION_FAILED", `body: ${problem}`, { details: { problems: [{ path: "body", message: problem }] } });
-  const request = body as { path?: string; marketplace?: string; plugin?: string };
-  if (request.path !== undefined) return plugins.installPath(request.path);
-  return plugins.installFromMarketplace(request.marketplace!, request.plugin!);
+  const request = body as { path?: string; marketplace?: string; plugin?: string; strict?: boolean };
+  const options = { strict: request.strict ?? strictQuery };
+  if (request.path !== undefined) return plugins.installPath(request.path, options);
+  return plugins.installFromMarketplace(request.marketplace!, request.plugin!, options);
 }
 
 function installBodyProblem(body: unknown): string | undefined {
   const expected = "send { \"path\": \"<folder or zip>\" }, { \"marketplace\": \"<marketplace.json or its folder>\", \"plugin\": \"<name>\" }, or a multipart upload in the field 'file'";
   if (!body || typeof body !== "object" || Array.isArray(body)) return expected;
-  const fields = body as Record<string, unknown>;
+  const { strict, ...fields } = body as Record<string, unknown>;
+  if (strict !== undefined && typeof strict !== "boolean") return "'strict' must be true or false";
   const keys = Object.keys(fields).sort().join(",");
   if (keys !== "path" && keys !== "marketplace,plugin") return `unexpected fields (${keys || "none"}): ${expected}`;
   for (const [key, value] of Object.entries(fields)) {

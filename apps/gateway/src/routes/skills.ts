@@ -28,6 +28,7 @@ const installJsonBody = {
   properties: {
     path: { type: "string", minLength: 1, description: "A .skill/.zip archive or a skill folder on the gateway's machine (relative paths resolve against config.yaml's folder)" },
     overwrite: { type: "boolean", default: false, description: "Replace an installed custom skill of the same name" },
+    strict: { type: "boolean", description: "Refuse any departure from the Agent Skills spec (as `skills validate`); without it they are warnings" },
   },
 } as const;
 const searchQuery = {
@@ -66,8 +67,8 @@ const searchSchema = {
 const installMultipartBody = {
   type: "object",
   nullable: true,
-  description: "Field `file`: the .skill or .zip archive. Field `overwrite`: true to replace an installed custom skill of the same name.",
-  properties: { file: { type: "string", description: "the archive (binary)" }, overwrite: { type: "string", enum: ["true", "false"] } },
+  description: "Field `file`: the .skill or .zip archive. Field `overwrite`: true to replace an installed custom skill of the same name. Field `strict`: true to refuse any departure from the Agent Skills spec.",
+  properties: { file: { type: "string", description: "the archive (binary)" }, overwrite: { type: "string", enum: ["true", "false"] }, strict: { type: "string", enum: ["true", "false"] } },
 } as const;
 
 /** GET/PUT/DELETE /api/skills/:name, GET /api/skills, GET /api/skills/search, POST /api/skills/install. */
@@ -165,52 +166,58 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
     },
   );
 
-  app.post<{ Querystring: { overwrite?: boolean }; Body: { path: string; overwrite?: boolean } | undefined }>(
+  app.post<{ Querystring: { overwrite?: boolean; strict?: boolean }; Body: { path: string; overwrite?: boolean; strict?: boolean } | undefined }>(
     "/api/skills/install",
     {
       schema: {
         summary: "Install a skill into skills/custom from an uploaded archive (multipart field `file`) or a path on the server (JSON `{ path }`)",
         description:
-          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio) and the skill validated strictly; after any failure nothing is left behind. `overwrite=true` (query or form field) replaces an installed custom skill atomically.",
+          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio); after any failure nothing is left behind. The skill is accepted as Claude Code loads it: departures from the Agent Skills spec (a name that differs from its folder, a description past 1,024 characters or with '<' '>', YAML a strict parser refuses, read line by line) are `warnings` in the answer, and `strict=true` (query, body or form field) refuses them instead. A skill without a usable description is refused. `overwrite=true` replaces an installed custom skill atomically.",
         tags: ["skills"],
-        querystring: { type: "object", additionalProperties: false, properties: { overwrite: { type: "boolean" } } },
+        querystring: { type: "object", additionalProperties: false, properties: { overwrite: { type: "boolean" }, strict: { type: "boolean" } } },
         body: { content: { "application/json": { schema: installJsonBody }, "multipart/form-data": { schema: installMultipartBody } } },
         response: { 201: skillJsonSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 503) },
       },
     },
     async (request, reply) => {
-      const { source, overwrite } = request.isMultipart() ? await readUpload(request) : fromJson(request.body, config.base_dir);
-      const skill = await skills.install(source, { overwrite: overwrite ?? request.query.overwrite ?? false });
+      const { source, overwrite, strict } = request.isMultipart() ? await readUpload(request) : fromJson(request.body, config.base_dir);
+      const skill = await skills.install(source, { overwrite: overwrite ?? request.query.overwrite ?? false, strict: strict ?? request.query.strict ?? false });
       request.log.info({ skill: skill.identity }, "skill installed");
       return reply.status(201).send(toSkillJson(skill));
     },
   );
 };
 
-function fromJson(body: { path: string; overwrite?: boolean } | undefined, baseDir: string): { source: SkillPackageSource; overwrite: boolean | undefined } {
-  if (!body) throw new ThinktankError("BAD_REQUEST", "send a multipart upload with field `file`, or JSON { \"path\": \"...\" }");
-  return { source: { kind: "path", path: path.resolve(baseDir, body.path) }, overwrite: body.overwrite };
+interface InstallRequest {
+  source: SkillPackageSource;
+  overwrite: boolean | undefined;
+  strict: boolean | undefined;
 }
 
-/** Reads the multipart form: one `file` part (the archive) and an optional `overwrite` field. */
-async function readUpload(request: FastifyRequest): Promise<{ source: SkillPackageSource; overwrite: boolean | undefined }> {
+function fromJson(body: { path: string; overwrite?: boolean; strict?: boolean } | undefined, baseDir: string): InstallRequest {
+  if (!body) throw new ThinktankError("BAD_REQUEST", "send a multipart upload with field `file`, or JSON { \"path\": \"...\" }");
+  return { source: { kind: "path", path: path.resolve(baseDir, body.path) }, overwrite: body.overwrite, strict: body.strict };
+}
+
+/** Reads the multipart form: one `file` part (the archive) and optional `overwrite` and `strict` fields. */
+async function readUpload(request: FastifyRequest): Promise<InstallRequest> {
   let data: Buffer | undefined;
-  let overwrite: boolean | undefined;
+  const flags: { overwrite?: boolean; strict?: boolean } = {};
   for await (const part of request.parts()) {
     if (part.type === "file") {
       if (part.fieldname !== "file") throw new ThinktankError("BAD_REQUEST", `unexpected file field '${part.fieldname}': send the archive as field 'file'`);
       if (data) throw new ThinktankError("BAD_REQUEST", "send one archive per request");
       data = await part.toBuffer();
-    } else if (part.fieldname === "overwrite") {
+    } else if (part.fieldname === "overwrite" || part.fieldname === "strict") {
       const value = String(part.value).trim().toLowerCase();
-      if (value !== "true" && value !== "false") throw new ThinktankError("BAD_REQUEST", `form field 'overwrite' must be true or false, got '${String(part.value)}'`);
-      overwrite = value === "true";
+      if (value !== "true" && value !== "false") throw new ThinktankError("BAD_REQUEST", `form field '${part.fieldname}' must be true or false, got '${String(part.value)}'`);
+      flags[part.fieldname] = value === "true";
     } else {
-      throw new ThinktankError("BAD_REQUEST", `unexpected form field '${part.fieldname}': only 'file' and 'overwrite' are read`);
+      throw new ThinktankError("BAD_REQUEST", `unexpected form field '${part.fieldname}': only 'file', 'overwrite' and 'strict' are read`);
     }
   }
   if (!data) throw new ThinktankError("BAD_REQUEST", "multipart upload without field 'file': send the .skill or .zip archive as 'file'");
-  return { source: { kind: "archive", data }, overwrite };
+  return { source: { kind: "archive", data }, overwrite: flags.overwrite, strict: flags.strict };
 }
 
 function setEtag(reply: FastifyReply, etag: string | undefined): void {

@@ -13,6 +13,8 @@ export interface PluginSkillsReading {
   readonly skills: PluginSkill[];
   /** The folders skills were found in (relative): each becomes one source for the skills loader. */
   readonly roots: string[];
+  /** The roots that are themselves one skill folder (a `skills` path naming one skill). */
+  readonly singleRoots: string[];
 }
 
 /** Folders never searched, as in the skills loader: dot-folders and dependency caches. */
@@ -26,23 +28,34 @@ function isSkippedFolder(name: string): boolean {
  * under a skills folder is a top-level skill; one deeper inside another skill's folder is a nested
  * skill (`nested`, with `parentDir`). Each is read with the skills package's parser: the name is
  * the frontmatter `name` as written (it may differ from the folder or hold `/`: warnings), a skill
- * without a description is skipped (a warning), broken YAML is an error. A second skill with a
- * name already used is ignored.
+ * without a description is skipped (a warning), YAML a strict parser refuses is read line by
+ * line (a warning), a parsing bound passed is an error. A second skill with a name already used
+ * is ignored. A skills folder that holds a SKILL.md itself is one skill, as Claude Code reads a
+ * manifest `skills` path naming one skill folder (a warning).
  */
 export function readPluginSkills(root: string, plugin: string, manifest: PluginManifest, problems: PluginProblem[]): PluginSkillsReading {
   const skills: PluginSkill[] = [];
   const roots: string[] = [];
+  const singleRoots: string[] = [];
   for (const location of componentLocations(root, "skills", manifest.skills, "skills", problems)) {
     if (location.kind !== "directory") {
       problems.push({ severity: "error", file: manifestFile, message: `'skills' path ./${location.relative} is a file; it must be a folder of skill folders` });
       continue;
     }
-    if (fs.existsSync(path.join(location.absolute, skillFile))) {
-      problems.push({ severity: "error", file: manifestFile, message: `'skills' path ./${location.relative} holds a ${skillFile} itself; it must be a folder of skill folders (<name>/${skillFile})` });
-      continue;
-    }
     roots.push(location.relative);
-    for (const found of findSkillFolders(location.absolute, location.relative, undefined)) {
+    const folders: { dir: string; parentDir: string | undefined }[] = [];
+    if (fs.existsSync(path.join(location.absolute, skillFile))) {
+      problems.push({
+        severity: "warning",
+        lenient: true,
+        file: manifestFile,
+        message: `'skills' path ./${location.relative} is one skill folder, not a folder of skill folders (<name>/${skillFile}); it is read as that one skill`,
+      });
+      singleRoots.push(location.relative);
+      folders.push({ dir: location.relative, parentDir: undefined });
+    }
+    folders.push(...findSkillFolders(location.absolute, location.relative, folders.length > 0 ? location.relative : undefined));
+    for (const found of folders) {
       const skill = readSkill(root, plugin, location.relative, found.dir, found.parentDir, problems);
       if (!skill) continue;
       const earlier = skills.find((s) => s.name === skill.name);
@@ -53,7 +66,7 @@ export function readPluginSkills(root: string, plugin: string, manifest: PluginM
       skills.push(skill);
     }
   }
-  return { skills, roots };
+  return { skills, roots, singleRoots };
 }
 
 function readSkill(root: string, plugin: string, skillsRoot: string, dir: string, parentDir: string | undefined, problems: PluginProblem[]): PluginSkill | undefined {
@@ -66,14 +79,15 @@ function readSkill(root: string, plugin: string, skillsRoot: string, dir: string
   if (!parsed.ok) {
     const { problem } = parsed;
     const message = problem.message.replace(`${path.join(root, file)}`, "").replace(/^(\s*\(line[^)]*\))?:\s*/, "");
-    // Broken YAML refuses the install; a skill without a description is skipped, as the agent skips it.
+    // Frontmatter past a parsing bound refuses the install; a skill without a description is skipped, as the agent skips it.
     const severity = problem.reason === "invalid-frontmatter" || problem.reason === "unreadable" ? "error" : "warning";
     problems.push({ severity, file, message: severity === "warning" ? `skipped: ${message}` : message, ...(problem.line ? { line: problem.line } : {}) });
     return undefined;
   }
   const skill = parsed.skill;
-  for (const warning of skill.warnings) problems.push({ severity: "warning", file, message: warning });
-  const body = parseFrontmatter(text);
+  // Departures from the Agent Skills spec: loaded, as Claude Code loads them; a strict install refuses them.
+  for (const warning of skill.warnings) problems.push({ severity: "warning", lenient: true, file, message: warning });
+  const body = parseFrontmatter(text, { lineWise: true });
   return {
     plugin,
     name: skill.name,

@@ -88,7 +88,7 @@ describe("PluginInstaller", () => {
 
   it("refuses invalid plugins with every reason, leaving nothing behind", async () => {
     const error = await failure(
-      installer.installPath(source({ ".claude-plugin/plugin.json": JSON.stringify({ name: "bad", commands: "../../etc" }), "agents/a.md": "---\nname: [x\n---\n" }, "bad")),
+      installer.installPath(source({ ".claude-plugin/plugin.json": JSON.stringify({ name: "bad", commands: "../../etc" }), "agents/a.md": "---\nname: unclosed\n" }, "bad")),
     );
     expect(error.code).toBe("INVALID_PLUGIN");
     expect(error.message).toContain("leads outside the plugin");
@@ -123,7 +123,7 @@ describe("PluginInstaller", () => {
     expect(leftovers()).toEqual([]);
   });
 
-  it("refuses a folder holding a symlink", async () => {
+  it("refuses a folder holding a symlink that leads outside it", async () => {
     const root = source(demo, "linked");
     fs.symlinkSync("/etc/passwd", path.join(root, "commands", "passwd.md"));
     expect((await failure(installer.installPath(root))).code).toBe("ARCHIVE_SYMLINK");

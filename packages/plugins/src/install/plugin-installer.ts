@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { copyFolder, defaultArchiveLimits, extractZip, ThinktankError, type ArchiveLimits, type ExtensionsStore } from "@thinktank/core";
-import { assertPluginValid, loadPlugin } from "../load-plugin.js";
+import { assertPluginValid, describeProblem, loadPlugin } from "../load-plugin.js";
 import type { LoadedPlugin, PluginManifest, PluginProblem } from "../plugin-types.js";
 import { entryManifest } from "../marketplace/entry-manifest.js";
 import { defaultSourceResolvers, resolveMarketplacePlugin, type PluginSourceResolvers } from "../marketplace/plugin-source-resolvers.js";
@@ -28,6 +28,16 @@ export type PluginInstallSource =
   | { readonly type: "path"; readonly path: string }
   | { readonly type: "marketplace"; readonly marketplace: string; readonly marketplaceName: string; readonly plugin: string; readonly sourceType: string };
 
+/** How strictly to read what is installed. */
+export interface PluginInstallOptions {
+  /**
+   * Refuse what only the lenient reading accepts (problems marked `lenient`: departures from the
+   * Agent Skills spec, YAML read line by line, links copied, a skills path naming one skill), for
+   * authors who want the strict verdict. @default false: installed, with those as warnings
+   */
+  readonly strict?: boolean;
+}
+
 export interface PluginInstallResult {
   /** The plugin as installed (root is its folder under installed/). */
   readonly plugin: LoadedPlugin;
@@ -53,13 +63,13 @@ export class PluginInstaller {
   }
 
   /** Installs an uploaded zip. `fileName` names the plugin when it has no manifest and no single top folder. */
-  installArchive(archive: Buffer, fileName?: string): Promise<PluginInstallResult> {
+  installArchive(archive: Buffer, fileName?: string, options: PluginInstallOptions = {}): Promise<PluginInstallResult> {
     const fallback = fileName ? path.basename(fileName).replace(/\.(zip|plugin)$/i, "") : "plugin";
-    return this.install({ type: "archive", ...(fileName ? { fileName } : {}) }, fallback, (content) => extractZip(archive, content, { limits: this.limits, skip: isArchiveJunk }), { locate: true });
+    return this.install({ type: "archive", ...(fileName ? { fileName } : {}) }, fallback, (content) => extractZip(archive, content, { limits: this.limits, skip: isArchiveJunk }), { locate: true, ...options });
   }
 
-  /** Installs from a folder or a .zip file on the server. */
-  async installPath(location: string): Promise<PluginInstallResult> {
+  /** Installs from a folder or a .zip file on the server. A link inside a folder to a file or folder inside it is installed as a copy of its target. */
+  async installPath(location: string, options: PluginInstallOptions = {}): Promise<PluginInstallResult> {
     const absolute = path.resolve(location);
     let stat: fs.Stats;
     try {
@@ -68,22 +78,33 @@ export class PluginInstaller {
       throw new ThinktankError("NOT_FOUND", `no file or folder at ${absolute}`);
     }
     const source: PluginInstallSource = { type: "path", path: absolute };
-    if (stat.isDirectory()) return this.install(source, path.basename(absolute), (content) => copyFolder(absolute, content, { limits: this.limits, skip: isArchiveJunk }), { locate: false });
+    if (stat.isDirectory()) return this.install(source, path.basename(absolute), (content) => this.copyTree(absolute, content), { locate: false, ...options });
     const fallback = path.basename(absolute).replace(/\.(zip|plugin)$/i, "");
-    return this.install(source, fallback, (content) => extractZip(absolute, content, { limits: this.limits, skip: isArchiveJunk }), { locate: true });
+    return this.install(source, fallback, (content) => extractZip(absolute, content, { limits: this.limits, skip: isArchiveJunk }), { locate: true, ...options });
   }
 
   /** Installs the entry `pluginName` of a marketplace (the path of its marketplace.json or of its folder). */
-  async installFromMarketplace(marketplacePath: string, pluginName: string): Promise<PluginInstallResult> {
+  async installFromMarketplace(marketplacePath: string, pluginName: string, options: PluginInstallOptions = {}): Promise<PluginInstallResult> {
     const marketplace = readMarketplace(marketplacePath);
     const { entry, source } = await resolveMarketplacePlugin(marketplace, pluginName, this.options.sourceResolvers ?? defaultSourceResolvers);
     const installSource: PluginInstallSource = { type: "marketplace", marketplace: marketplace.file, marketplaceName: marketplace.name, plugin: pluginName, sourceType: source.type };
     const extraWarnings: PluginProblem[] = [];
-    return this.install(installSource, entry.name, (content) => copyFolder(source.folder, content, { limits: this.limits, skip: isArchiveJunk }), {
+    return this.install(installSource, entry.name, (content) => this.copyTree(source.folder, content), {
       locate: false,
       prepare: (root) => applyEntryManifest(root, entry, extraWarnings),
       extraWarnings,
+      ...options,
     });
+  }
+
+  /**
+   * Copies a plugin folder under the archive rules; a link to a file or folder inside the tree
+   * (`AGENTS.md -> CLAUDE.md`, common in repositories a marketplace names as `./`) is copied as
+   * its target, with a warning; one leaving the tree is still refused.
+   */
+  private async copyTree(folder: string, content: string): Promise<PluginProblem[]> {
+    const copied = await copyFolder(folder, content, { limits: this.limits, skip: isArchiveJunk, links: "copy-inside" });
+    return copied.linked.map((link) => ({ severity: "warning", lenient: true, file: link.path, message: `is a symbolic link to ${link.target}; installed as a copy of it` }));
   }
 
   /** Enables or disables an installed plugin (its skills, commands and servers come and go on the agent's next request). */
@@ -128,14 +149,15 @@ export class PluginInstaller {
     source: PluginInstallSource,
     fallbackName: string,
     fill: (content: string) => Promise<unknown>,
-    how: { locate: boolean; prepare?: (root: string) => void; extraWarnings?: PluginProblem[] },
+    how: { locate: boolean; prepare?: (root: string) => void; extraWarnings?: PluginProblem[]; strict?: boolean },
   ): Promise<PluginInstallResult> {
     const installed = installedPluginsDir(this.options.pluginsDir);
     await fs.promises.mkdir(installed, { recursive: true });
     const staging = await fs.promises.mkdtemp(path.join(stagingDir(this.options.pluginsDir), "install-"));
     try {
       const content = path.join(staging, "content");
-      await fill(content);
+      const filled = await fill(content);
+      const fillWarnings = Array.isArray(filled) ? (filled as PluginProblem[]) : [];
       // An archive may wrap the plugin in one folder; a folder or marketplace source is the plugin itself.
       const located = how.locate ? locatePluginRoot(content, fallbackName) : { root: content, fallbackName };
       how.prepare?.(located.root);
@@ -144,6 +166,7 @@ export class PluginInstaller {
         throw new ThinktankError("INVALID_PLUGIN", `not a plugin: no ${manifestFile} and none of skills/, commands/, agents/, hooks/, .mcp.json`);
       }
       assertPluginValid(staged);
+      if (how.strict) assertStrict(staged.name, [...fillWarnings, ...(how.extraWarnings ?? []), ...staged.problems]);
       const target = path.join(installed, staged.name);
       await this.options.store.update(async (draft) => {
         if (fs.existsSync(target)) throw conflict(staged.name);
@@ -163,7 +186,7 @@ export class PluginInstaller {
         throw error;
       });
       const plugin = loadPlugin(target, { fallbackName: staged.name });
-      const warnings = [...(how.extraWarnings ?? []), ...plugin.problems.filter((p) => p.severity === "warning")];
+      const warnings = [...fillWarnings, ...(how.extraWarnings ?? []), ...plugin.problems.filter((p) => p.severity === "warning")];
       return { plugin, enabled: true, source, warnings };
     } finally {
       await fs.promises.rm(staging, { recursive: true, force: true });
@@ -181,6 +204,14 @@ function applyEntryManifest(root: string, entry: MarketplaceEntry, warnings: Plu
     fs.mkdirSync(path.join(root, ".claude-plugin"), { recursive: true });
     fs.writeFileSync(path.join(root, manifestFile), `${JSON.stringify(combined.manifest, null, 2)}\n`);
   }
+}
+
+/** A strict install refuses what only the lenient reading accepted. */
+function assertStrict(name: string, problems: readonly PluginProblem[]): void {
+  const lenient = problems.filter((problem) => problem.lenient);
+  if (lenient.length === 0) return;
+  const errors = lenient.map((problem) => ({ ...problem, severity: "error" as const }));
+  throw new ThinktankError("INVALID_PLUGIN", `plugin '${name}' is not valid under strict=true: ${errors.map(describeProblem).join("; ")}`, { details: { problems: errors } });
 }
 
 function notInstalled(name: string): ThinktankError {

@@ -1,6 +1,6 @@
 import { ThinktankError, type ArchiveLimits, type ExtensionsStore } from "@thinktank/core";
 import { SlashCommands } from "../commands/slash-commands.js";
-import { PluginInstaller, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
+import { PluginInstaller, type PluginInstallOptions, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
 import type { PluginSourceResolvers } from "../marketplace/plugin-source-resolvers.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import { mergePluginServers, type MergePluginServersOptions, type PluginServerStatus, type PluginStdioPolicy } from "../servers/merge-plugin-servers.js";
@@ -90,16 +90,16 @@ export class PluginManager {
     return { plugin: name, enabled: isPluginEnabled(document, name), commands: new SlashCommands([plugin]).entries.map(commandView) };
   }
 
-  installArchive(archive: Buffer, fileName?: string): Promise<PluginInstallView> {
-    return this.afterInstall(this.installer.installArchive(archive, fileName));
+  installArchive(archive: Buffer, fileName?: string, options: PluginInstallOptions = {}): Promise<PluginInstallView> {
+    return this.afterInstall(this.installer.installArchive(archive, fileName, options));
   }
 
-  installPath(location: string): Promise<PluginInstallView> {
-    return this.afterInstall(this.installer.installPath(location));
+  installPath(location: string, options: PluginInstallOptions = {}): Promise<PluginInstallView> {
+    return this.afterInstall(this.installer.installPath(location, options));
   }
 
-  installFromMarketplace(marketplace: string, plugin: string): Promise<PluginInstallView> {
-    return this.afterInstall(this.installer.installFromMarketplace(marketplace, plugin));
+  installFromMarketplace(marketplace: string, plugin: string, options: PluginInstallOptions = {}): Promise<PluginInstallView> {
+    return this.afterInstall(this.installer.installFromMarketplace(marketplace, plugin, options));
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<PluginDetailView> {

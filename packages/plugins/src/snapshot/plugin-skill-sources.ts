@@ -12,6 +12,8 @@ export interface PluginSkillSource {
   readonly containerPrefix: string;
   /** Set when the plugin is disabled or has errors: its skills are listed, switched off, with this reason. */
   readonly disabledReason?: string;
+  /** The folder is itself one skill (a manifest `skills` path naming one skill folder). */
+  readonly single?: boolean;
 }
 
 /** One skills-loader source per skills folder of `plugin`; `disabledReason` switches them all off. */
@@ -20,6 +22,7 @@ export function pluginSkillSources(plugin: LoadedPlugin, disabledReason?: string
     category: `plugin:${plugin.name}` as const,
     root: path.join(plugin.root, relative),
     containerPrefix: skillContainerPrefix(plugin.name, relative),
+    ...(plugin.singleSkillRoots.includes(relative) ? { single: true } : {}),
     ...(disabledReason === undefined ? {} : { disabledReason }),
   }));
 }
