@@ -63,6 +63,21 @@ export const configSchema = {
         path: { ...path, default: "plugins" },
         // allow: a plugin's stdio MCP servers run once it is installed (install is the act of trust); deny: never.
         stdio_servers: { enum: ["allow", "deny"], default: "allow" },
+        // Fetching marketplaces and plugins from git and npm: limits, and where github and npm sources go.
+        fetch: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            timeout_seconds: { type: "number", exclusiveMinimum: 0, default: 120 },
+            max_mb: { type: "number", exclusiveMinimum: 0, default: 200 },
+            github_url: { type: "string", pattern: "^https?://", default: "https://github.com" },
+            // Unset: npm's own configuration (npm_config_registry, then registry= in ~/.npmrc), else the public registry.
+            npm_registry: { type: "string", pattern: "^https?://" },
+            // Plain http:// git and registry URLs (an attacker on the path could change what is installed); https is always allowed.
+            allow_http: { type: "boolean", default: false },
+          },
+        },
       },
     },
     gateway: {

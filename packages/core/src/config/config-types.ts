@@ -40,7 +40,23 @@ export interface Config {
     readonly auto_threshold_tokens: number;
     readonly relevant_limit: number;
   };
-  readonly plugins: { readonly path: string; readonly stdio_servers: "allow" | "deny" };
+  readonly plugins: {
+    readonly path: string;
+    readonly stdio_servers: "allow" | "deny";
+    /** Fetching marketplaces and plugins from git and npm. */
+    readonly fetch: {
+      /** Seconds one fetch (a clone, a registry request) may take. @default 120 */
+      readonly timeout_seconds: number;
+      /** Megabytes one fetch may bring in. @default 200 */
+      readonly max_mb: number;
+      /** Where `github` sources (`owner/repo`) are cloned from. @default "https://github.com" */
+      readonly github_url: string;
+      /** The npm registry; unset: npm's own configuration, else the public registry. */
+      readonly npm_registry?: string;
+      /** Allow plain http:// URLs. @default false */
+      readonly allow_http: boolean;
+    };
+  };
   readonly gateway: {
     readonly host: string;
     readonly port: number;
