@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image for both services. The gateway is the default command; docker-compose.yml runs the
-# agent server from the same image. Sources run through tsx, so there is no build step.
+# agent server from the same image. Both run the build (dist/, compiled in the image) with plain node.
 #
 #   docker build -t thinktank .
 #   docker run -e THINKTANK_API_KEY=... -e GATEWAY_HOST=0.0.0.0 -p 8001:8001 thinktank
@@ -22,7 +22,14 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=manifests /manifests/ ./
-RUN npm ci --no-audit --no-fund
+# The root "prepare" script (the build) needs the sources, which this layer leaves out on purpose:
+# it runs in the next stage.
+RUN npm pkg delete scripts.prepare && npm ci --no-audit --no-fund
+
+# The build: tsc -b writes every workspace's dist/.
+FROM deps AS build
+COPY . .
+RUN npm run build
 
 FROM base AS runtime
 # bubblewrap: the default sandbox of execute_code. python3: Python script tools and Python code
@@ -30,8 +37,7 @@ FROM base AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends bubblewrap python3 ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
-COPY --from=deps /app ./
-COPY . .
+COPY --from=build /app ./
 # No secrets in the image: THINKTANK_API_KEY and model keys come from the environment at run time.
 USER node
 EXPOSE 8001 2024

@@ -5,6 +5,9 @@ export default defineConfig({
   test: {
     include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"],
     pool: "forks",
+    // Tests run the TypeScript sources: vite resolves the workspaces' "development" export condition
+    // by itself, and the processes tests start (the bin, the servers, tsx scripts) inherit it here.
+    env: { NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=development"].filter(Boolean).join(" ") },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // The second reporter prints one line naming tests skipped for a missing optional part (and fails under CI=true).

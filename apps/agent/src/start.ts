@@ -1,4 +1,5 @@
-// Entry point of the agent server process: `node --import tsx apps/agent/src/start.ts`.
+// Entry point of the agent server process: `node apps/agent/dist/src/start.js` (the build), or from
+// the sources `node --conditions=development --import tsx apps/agent/src/start.ts`.
 // `thinktank start` launches it as a child process; AGENT_PORT / agent.port choose the port.
 import v8 from "node:v8";
 import { reportListening } from "@thinktank/core";

@@ -1,4 +1,3 @@
-import { isThinktankError } from "@thinktank/core";
 import type { CliCommand, CliIo } from "./cli-command.js";
 import { commands as defaultCommands } from "./commands/index.js";
 
@@ -17,6 +16,8 @@ export async function runCli(argv: string[], io: CliIo, commands: readonly CliCo
   try {
     return await command.run(rest, io);
   } catch (error) {
+    // Loaded here, not up front: `thinktank --help` needs nothing from @thinktank/core.
+    const { isThinktankError } = await import("@thinktank/core");
     if (isThinktankError(error)) {
       io.stderr.write(`thinktank ${name}: ${error.code}: ${error.message}\n`);
       return 1;

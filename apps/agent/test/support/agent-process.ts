@@ -13,9 +13,12 @@ export interface AgentProcess {
   stop(): Promise<number | null>;
 }
 
-/** The environment a test process gets: PATH and HOME only, plus what the test sets (no host secrets). */
+/**
+ * The environment a test process gets: PATH and HOME only, plus what the test sets (no host secrets),
+ * and the "development" export condition so that it runs the workspaces' sources, not dist/.
+ */
 export function testEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...extra };
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", NODE_OPTIONS: "--conditions=development", ...extra };
 }
 
 /** Runs apps/agent/src/start.ts as a child process and waits for its "listening" line. */

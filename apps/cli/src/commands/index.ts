@@ -1,12 +1,88 @@
 import type { CliCommand } from "../cli-command.js";
-import { skillsCommand } from "./skills.js";
-import { pluginsCommand } from "./plugins.js";
-import { mcpCommand } from "./mcp.js";
-import { startCommand } from "./start.js";
-import { gatewayCommand } from "./gateway.js";
-import { toolsCommand } from "./tools.js";
-import { execCommand } from "./exec.js";
-import { inspectCommand } from "./inspect.js";
 
-/** Every top-level command, in the order `thinktank help` lists them. Add new ones here. */
-export const commands: readonly CliCommand[] = [skillsCommand, pluginsCommand, mcpCommand, startCommand, gatewayCommand, toolsCommand, execCommand, inspectCommand];
+/** A command whose module, and the packages it imports, loads only when it runs. */
+export interface LazyCommand extends CliCommand {
+  load(): Promise<CliCommand>;
+}
+
+function lazy(help: Omit<CliCommand, "run">, load: () => Promise<CliCommand>): LazyCommand {
+  return { ...help, load, run: async (args, io) => (await load()).run(args, io) };
+}
+
+/**
+ * Every top-level command, in the order `thinktank help` lists them. Add new ones here. Each loads
+ * its module only when it runs, so `thinktank --help` loads none of them (1.5 s less start-up);
+ * that is why the help text is repeated here, and index.test.ts keeps it equal to the modules'.
+ */
+export const commands: readonly LazyCommand[] = [
+  lazy(
+    {
+      name: "skills",
+      summary: "List, search, validate and install Agent Skills",
+      usage: ["skills list [--json]", "skills search QUERY [--limit K] [--json] | --batch FILE.jsonl", "skills validate PATH [--json]", "skills install PATH [--overwrite] [--strict] [--json]"],
+    },
+    async () => (await import("./skills.js")).skillsCommand,
+  ),
+  lazy(
+    { name: "plugins", summary: "List and install Claude Code plugins", usage: ["plugins list [--json]", "plugins install PATH | --marketplace M --plugin P [--json]"] },
+    async () => (await import("./plugins.js")).pluginsCommand,
+  ),
+  lazy(
+    {
+      name: "mcp",
+      summary: "MCP servers: status and tools, call a tool, sign in",
+      usage: [
+        "mcp list [--server S] [--json] [--cached]",
+        "mcp call SERVER.TOOL --args '<json>' [--json] [--interactive] [--output FILE] [--timeout MS]",
+        "mcp login SERVER [--port N]",
+        "mcp logout SERVER",
+        "mcp generate [--server S] [--clean] [--output DIR] [--catalog DIR] [--cached] [--language typescript|python] [--json]",
+      ],
+    },
+    async () => (await import("./mcp.js")).mcpCommand,
+  ),
+  lazy(
+    {
+      name: "start",
+      summary: "Start the gateway (:8001) and the agent server (:2024); Ctrl-C stops both",
+      usage: ["start                   ports, hosts and the API key from config.yaml or the environment"],
+    },
+    async () => (await import("./start.js")).startCommand,
+  ),
+  lazy(
+    {
+      name: "gateway",
+      summary: "Run the gateway (REST API, :8001) alone in the foreground",
+      usage: ["gateway                 GATEWAY_PORT / GATEWAY_HOST / THINKTANK_API_KEY from the environment"],
+    },
+    async () => (await import("./gateway.js")).gatewayCommand,
+  ),
+  lazy(
+    {
+      name: "tools",
+      summary: "Tools: search the tool catalog by what a tool does, call a registered tool",
+      usage: ["tools search QUERY [--server S] [--detail name|desc|full] [--limit K] [--catalog DIR] [--batch FILE.jsonl] [--json]", "tools call NAME --args '<json>' [--json]"],
+    },
+    async () => (await import("./tools.js")).toolsCommand,
+  ),
+  lazy(
+    {
+      name: "exec",
+      summary: "Run a program as execute_code would: in the sandbox, with the configured MCP servers",
+      usage: [
+        "exec FILE|- [--language typescript|javascript|python] [--timeout S] [--thread ID] [--json]   the language follows the file extension; - reads the program from stdin",
+      ],
+    },
+    async () => (await import("./exec.js")).execCommand,
+  ),
+  lazy(
+    {
+      name: "inspect",
+      summary: "Inspect what the agent sends the model",
+      usage: [
+        "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--message TEXT | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts",
+      ],
+    },
+    async () => (await import("./inspect.js")).inspectCommand,
+  ),
+];

@@ -1,6 +1,5 @@
 import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
 import { isServiceReadyMessage, loadConfig } from "@thinktank/core";
@@ -8,9 +7,6 @@ import { assertSafeBinding } from "@thinktank/gateway";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { stopSignal } from "./stop-signal.js";
 
-const cliBin = fileURLToPath(new URL("../../bin/thinktank.js", import.meta.url));
-/** The agent server's entry (apps/agent/src/start.ts): run with tsx, serves until SIGTERM/SIGINT. */
-const agentEntry = fileURLToPath(new URL("../../../agent/src/start.ts", import.meta.url));
 /** SIGKILL a service this long after SIGTERM, so a stop is over within 10 s. */
 const graceMs = 8_000;
 
@@ -43,9 +39,7 @@ export const startCommand: CliCommand = {
     const env = { ...io.env, ...(config.config_path ? { THINKTANK_CONFIG: config.config_path } : {}) };
 
     const stop = stopSignal(); // before launching: a Ctrl-C from now on stops the children too
-    const services: Service[] = [launch("gateway", [cliBin, "gateway"], env, io)];
-    if (fs.existsSync(agentEntry)) services.push(launch("agent", ["--import", import.meta.resolve("tsx"), agentEntry], env, io));
-    else say("the agent server has no start entry yet (apps/agent/src/start.ts): starting the gateway only");
+    const services = [launch("gateway", serviceArgs("gateway"), env, io), launch("agent", serviceArgs("agent"), env, io)];
     for (const service of services) say(`${service.name} started (pid ${service.child.pid})`);
 
     const firstExit = Promise.race(services.map((service) => service.exited.then((code) => ({ service, code }))));
@@ -66,6 +60,19 @@ export const startCommand: CliCommand = {
     return outcome === "stop" ? 0 : 1;
   },
 };
+
+/**
+ * A service's node arguments: the agent server's entry (it serves until SIGTERM/SIGINT), or the
+ * `thinktank` bin for the gateway. The packages' "development" export condition picks the sources
+ * (tests, `npm run dev`): then the children get that condition too (the bin registers tsx itself),
+ * otherwise they run dist/ with plain node.
+ */
+function serviceArgs(service: "gateway" | "agent"): string[] {
+  const agentEntry = fileURLToPath(import.meta.resolve("@thinktank/agent/start"));
+  const fromSources = agentEntry.endsWith(".ts") ? ["--conditions=development"] : [];
+  if (service === "gateway") return [...fromSources, fileURLToPath(import.meta.resolve("@thinktank/cli/bin")), "gateway"];
+  return fromSources.length > 0 ? [...fromSources, "--import", import.meta.resolve("tsx"), agentEntry] : [agentEntry];
+}
 
 function launch(name: string, args: string[], env: Record<string, string | undefined>, io: CliIo): Service {
   // Own process group (detached) so stopping also reaches whatever the service started; an IPC

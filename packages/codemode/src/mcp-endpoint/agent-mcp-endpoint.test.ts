@@ -19,7 +19,7 @@ interface AgentProcess {
 
 async function startAgent(folder: ConfigFolder, env: Record<string, string>): Promise<AgentProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), path.join(repositoryRoot(), "apps/agent/src/start.ts")], {
+  const child: ChildProcess = spawn(process.execPath, ["--conditions=development", "--import", import.meta.resolve("tsx"), path.join(repositoryRoot(), "apps/agent/src/start.ts")], {
     cwd: folder.root,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", THINKTANK_CONFIG: folder.configPath, AGENT_PORT: String(port), THINKTANK_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

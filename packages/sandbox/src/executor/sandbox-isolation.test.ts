@@ -186,7 +186,7 @@ console.log(JSON.stringify({ host, results }));
     );
     const leaked = fs.openSync(path.join(fixture.root, "host-only.txt"), "w");
     try {
-      const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: repositoryRoot(), env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe", "ignore", "ignore", "ignore", "ignore", leaked] });
+      const child = spawn(process.execPath, ["--conditions=development", "--import", "tsx", script], { cwd: repositoryRoot(), env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe", "ignore", "ignore", "ignore", "ignore", leaked] });
       let output = "";
       let errors = "";
       child.stdout?.on("data", (chunk) => (output += chunk));
