@@ -21,10 +21,12 @@ export { buildZip } from "./archive/build-zip.js";
 export type { ZipEntrySpec } from "./archive/build-zip.js";
 export { ExtensionsStore, revisionKey } from "./store/extensions-store.js";
 export type { ExtensionsStoreOptions, UpdateOptions, UpdateResult } from "./store/extensions-store.js";
-export { extensionsSections } from "./store/extensions-types.js";
+export { extensionsSections, optionalExtensionsSections } from "./store/extensions-types.js";
 export type {
   ExtensionsDocument,
   ExtensionsSection,
+  OptionalExtensionsSection,
+  MarketplaceRecord,
   ExtensionsSnapshot,
   ExtensionsProblem,
   McpServerEntry,
@@ -34,7 +36,7 @@ export type {
   ToolEntry,
   DeepReadonly,
 } from "./store/extensions-types.js";
-export { extensionsEntrySchemas, mcpServerEntrySchema, enabledEntrySchema, toolEntrySchema, remoteServerTypes, stdioServerTypes } from "./store/extensions-schemas.js";
+export { extensionsEntrySchemas, mcpServerEntrySchema, enabledEntrySchema, toolEntrySchema, marketplaceRecordSchema, remoteServerTypes, stdioServerTypes } from "./store/extensions-schemas.js";
 export type { ExtensionsEntrySchemas } from "./store/extensions-schemas.js";
 export { ExtensionsValidator } from "./store/validate-extensions.js";
 export type { ExtensionsValidatorOptions } from "./store/validate-extensions.js";

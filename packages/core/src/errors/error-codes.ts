@@ -11,6 +11,8 @@ export const errorCodes = {
   INVALID_YAML: 400,
   INVALID_PATH: 400,
   PATH_TRAVERSAL: 400,
+  // a marketplace or plugin source that is malformed or unsafe to hand to git or npm (option injection, ext:: URLs, '..')
+  INVALID_SOURCE: 400,
   // 401 / 403
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
@@ -30,6 +32,7 @@ export const errorCodes = {
   ASSISTANT_NOT_FOUND: 404,
   THREAD_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
+  MARKETPLACE_NOT_FOUND: 404,
   // 410: a finished run whose kept events were dropped (retention time or agent.run_events bounds)
   RUN_EVENTS_EXPIRED: 410,
   // 409 / 412
@@ -38,6 +41,7 @@ export const errorCodes = {
   SKILL_AMBIGUOUS: 409,
   COMMAND_AMBIGUOUS: 409,
   PLUGIN_NAME_CONFLICT: 409,
+  MARKETPLACE_NAME_CONFLICT: 409,
   TOOL_NAME_CONFLICT: 409,
   CODEGEN_DUPLICATE_SERVER: 409,
   CODEGEN_OUTPUT_NOT_EMPTY: 409,
@@ -48,6 +52,8 @@ export const errorCodes = {
   ARCHIVE_TOO_LARGE: 413,
   ARCHIVE_TOO_MANY_ENTRIES: 413,
   ARCHIVE_COMPRESSION_RATIO: 413,
+  // a fetched marketplace or plugin (git, npm, a URL) past plugins.fetch.max_mb
+  SOURCE_TOO_LARGE: 413,
   // 415: a body of a type the route does not take
   UNSUPPORTED_MEDIA_TYPE: 415,
   // 422: an invalid package
@@ -74,6 +80,10 @@ export const errorCodes = {
   // 502 / 504: an MCP server answered with a protocol error, or not in time
   MCP_PROTOCOL_ERROR: 502,
   MCP_CALL_TIMEOUT: 504,
+  // a git server, npm registry or URL that failed, served something other than it promised, or did not answer within plugins.fetch.timeout_seconds
+  SOURCE_FETCH_FAILED: 502,
+  INTEGRITY_MISMATCH: 502,
+  SOURCE_TIMEOUT: 504,
   // 503: a dependency is down
   SERVICE_UNAVAILABLE: 503,
   MODEL_NOT_CONFIGURED: 503,

@@ -84,12 +84,39 @@ export const toolEntrySchema = {
   },
 } as const;
 
+/** A `marketplaces` entry: its source (by type) and what was last fetched. */
+export const marketplaceRecordSchema = {
+  type: "object",
+  required: ["source"],
+  properties: {
+    source: {
+      type: "object",
+      required: ["source"],
+      properties: {
+        source: { enum: ["github", "git", "npm", "directory", "url"] },
+        repo: { type: "string", pattern: "^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$" },
+        url: { type: "string", minLength: 1 },
+        package: { type: "string", minLength: 1 },
+        version: { type: "string", minLength: 1 },
+        ref: { type: "string", minLength: 1 },
+        path: { type: "string", minLength: 1 },
+      },
+    },
+    pinned: {
+      type: "object",
+      properties: { commit: { type: "string", pattern: "^[0-9a-f]{40,64}$" }, integrity: { type: "string" }, version: { type: "string" }, sha256: { type: "string" } },
+    },
+    updated_at: { type: "string" },
+  },
+} as const;
+
 /** The entry schema of each section, by section name. */
 export const extensionsEntrySchemas = {
   mcpServers: mcpServerEntrySchema,
   skills: enabledEntrySchema,
   plugins: enabledEntrySchema,
   tools: toolEntrySchema,
+  marketplaces: marketplaceRecordSchema,
 } as const;
 
 export type ExtensionsEntrySchemas = { readonly [Section in keyof typeof extensionsEntrySchemas]: object };

@@ -8,12 +8,32 @@ export interface ExtensionsDocument {
   skills: Record<string, EnabledEntry>;
   plugins: Record<string, EnabledEntry>;
   tools: Record<string, ToolEntry>;
+  /** Plugin marketplaces added by name (optional: absent until the first is added). */
+  marketplaces?: Record<string, MarketplaceRecord>;
   [key: string]: unknown;
 }
 
 /** The four sections every document has (the reader adds an empty one when a file lacks it). */
 export const extensionsSections = ["mcpServers", "skills", "plugins", "tools"] as const;
 export type ExtensionsSection = (typeof extensionsSections)[number];
+
+/** Sections a document may have: validated like the others when present, never added. */
+export const optionalExtensionsSections = ["marketplaces"] as const;
+export type OptionalExtensionsSection = (typeof optionalExtensionsSections)[number];
+
+/**
+ * A marketplace added by name: where it comes from, and the exact version fetched. Credentials
+ * are never part of it (they come from the environment at each fetch).
+ */
+export interface MarketplaceRecord {
+  /** `github` (`repo`: owner/repo, `ref`, `path`), `git` (`url`, `ref`, `path`), `npm` (`package`, `version`), `directory` (`path`), `url` (of a marketplace.json). */
+  source: { source: "github" | "git" | "npm" | "directory" | "url"; [key: string]: unknown };
+  /** The git commit, or the npm tarball's integrity, or the marketplace.json's sha256, last fetched. */
+  pinned?: { commit?: string; integrity?: string; version?: string; sha256?: string };
+  /** ISO time of the last add or update. */
+  updated_at?: string;
+  [key: string]: unknown;
+}
 
 /** A server started as a child process and spoken to over stdin/stdout. */
 export interface StdioServerEntry {

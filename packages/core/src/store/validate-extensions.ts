@@ -2,8 +2,8 @@ import { Ajv } from "ajv";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { extensionsEntrySchemas } from "./extensions-schemas.js";
 import type { ExtensionsEntrySchemas } from "./extensions-schemas.js";
-import { extensionsSections } from "./extensions-types.js";
-import type { ExtensionsProblem, ExtensionsSection } from "./extensions-types.js";
+import { extensionsSections, optionalExtensionsSections } from "./extensions-types.js";
+import type { ExtensionsProblem, ExtensionsSection, OptionalExtensionsSection } from "./extensions-types.js";
 import { formatJsonPath } from "./format-json-path.js";
 
 export interface ExtensionsValidatorOptions {
@@ -23,7 +23,7 @@ export interface ValidateDocumentOptions {
 export class ExtensionsValidator {
   private readonly ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false });
   /** Compiled on first use: a reader that never writes never pays for compiling. */
-  private readonly validators = new Map<ExtensionsSection, ValidateFunction>();
+  private readonly validators = new Map<ExtensionsSection | OptionalExtensionsSection, ValidateFunction>();
 
   constructor(private readonly options: ExtensionsValidatorOptions = {}) {}
 
@@ -31,8 +31,9 @@ export class ExtensionsValidator {
     if (!isPlainObject(document)) return [problem([], "the document must be a JSON object")];
     const previous = isPlainObject(options.previous) ? options.previous : {};
     const problems: ExtensionsProblem[] = [];
-    for (const section of extensionsSections) {
+    for (const section of [...extensionsSections, ...optionalExtensionsSections]) {
       const entries = document[section];
+      if (entries === undefined && (optionalExtensionsSections as readonly string[]).includes(section)) continue;
       if (!isPlainObject(entries)) {
         problems.push(problem([section], entries === undefined ? "the section is missing" : "must be an object"));
         continue;
@@ -51,7 +52,7 @@ export class ExtensionsValidator {
   }
 
   /** Checks one entry of a section; paths start at the section. */
-  validateEntry(section: ExtensionsSection, name: string, entry: unknown): ExtensionsProblem[] {
+  validateEntry(section: ExtensionsSection | OptionalExtensionsSection, name: string, entry: unknown): ExtensionsProblem[] {
     let validate = this.validators.get(section);
     if (!validate) {
       validate = this.ajv.compile(this.options.schemas?.[section] ?? extensionsEntrySchemas[section]);
