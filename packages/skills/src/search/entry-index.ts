@@ -11,6 +11,12 @@ export interface EntrySearchOptions {
   readonly maxQueryChars?: number;
   /** Ranking knobs; unspecified ones keep `defaultSkillSearchWeights`. */
   readonly weights?: Partial<DocumentIndexWeights>;
+  /**
+   * A hit whose description shares at least this share of its words with a better hit's (word-set
+   * Jaccard) is a near-copy (a fork, a renamed mirror): it is moved after the hits that are not, so
+   * a few results show different skills. 1 turns this off. @default 0.6 (tuned on the dev split)
+   */
+  readonly nearCopySimilarity?: number;
 }
 
 /** One entry's searchable text, by skill search field. */
@@ -31,6 +37,10 @@ export class EntryIndex<T> {
   readonly #defaultLimit: number;
   readonly #maxLimit: number;
   readonly #maxQueryChars: number;
+  readonly #nearCopySimilarity: number;
+  /** Each entry's description words as sorted ids, for near-copy checks (made on demand). */
+  readonly #words = new Map<number, Int32Array>();
+  readonly #wordIds = new Map<string, number>();
   #index: DocumentIndex | undefined;
 
   constructor(entries: readonly T[], fieldsOf: (entry: T) => EntryFields, keysOf: (entry: T) => readonly string[], options: EntrySearchOptions = {}) {
@@ -41,6 +51,7 @@ export class EntryIndex<T> {
     this.#defaultLimit = positiveInteger(options.defaultLimit ?? 10, "defaultLimit");
     this.#maxLimit = positiveInteger(options.maxLimit ?? 50, "maxLimit");
     this.#maxQueryChars = positiveInteger(options.maxQueryChars ?? 2000, "maxQueryChars");
+    this.#nearCopySimilarity = options.nearCopySimilarity ?? 0.6;
   }
 
   get size(): number {
@@ -61,7 +72,9 @@ export class EntryIndex<T> {
     const count = this.effectiveLimit(limit);
     if (typeof query !== "string" || query.trim() === "") throw new ThinktankError("VALIDATION_FAILED", "query is empty: say what the task is");
     const index = (this.#index ??= this.#build());
-    const ranked = index.search(query.slice(0, this.#maxQueryChars), count).map(({ id, score }) => ({ position: Number(id), score }));
+    // Deeper than asked, so that near-copies moved down leave room for other skills.
+    const depth = this.#nearCopySimilarity < 1 ? count * 3 : count;
+    const ranked = this.#spread(index.search(query.slice(0, this.#maxQueryChars), depth).map(({ id, score }) => ({ position: Number(id), score })));
     const named = this.#byKey?.get(query.trim().toLowerCase()) ?? [];
     if (named.length > 0) {
       const best = ranked[0]?.score ?? 0;
@@ -69,6 +82,57 @@ export class EntryIndex<T> {
       ranked.splice(0, ranked.length, ...pinned, ...ranked.filter((hit) => !named.includes(hit.position)));
     }
     return ranked.slice(0, count).map(({ position, score }) => ({ entry: this.#entries[position] as T, score: Math.round(score * 1000) / 1000 }));
+  }
+
+  /**
+   * Greedy re-ranking: each next hit is the best by score, a near-copy of a hit already taken
+   * counting at `nearCopyWeight` of its score. A copy thus gives way to other skills that match
+   * almost as well, not to every weaker one (an original outscored by its own copy stays close).
+   */
+  #spread(ranked: { position: number; score: number }[]): { position: number; score: number }[] {
+    if (this.#nearCopySimilarity >= 1) return ranked;
+    // Each pending hit learns whether it copies a taken one as hits are taken: d² comparisons at most.
+    const pending = ranked.map((hit) => ({ ...hit, copy: false }));
+    const taken: { position: number; score: number }[] = [];
+    while (pending.length > 0) {
+      let best = 0;
+      for (let index = 1; index < pending.length; index++) {
+        if (weighted(pending[index]) > weighted(pending[best])) best = index;
+      }
+      const [next] = pending.splice(best, 1) as [{ position: number; score: number; copy: boolean }];
+      taken.push({ position: next.position, score: next.score });
+      for (const hit of pending) hit.copy ||= this.#similarity(next.position, hit.position) >= this.#nearCopySimilarity;
+    }
+    return taken;
+  }
+
+  /** Word-set Jaccard of two entries' descriptions (a merge of sorted ids: searches run it up to d² times). */
+  #similarity(a: number, b: number): number {
+    const [left, right] = [this.#wordsOf(a), this.#wordsOf(b)];
+    const [small, large] = left.length < right.length ? [left.length, right.length] : [right.length, left.length];
+    if (small === 0 || small < large * this.#nearCopySimilarity) return 0;
+    let shared = 0;
+    for (let i = 0, j = 0; i < left.length && j < right.length; ) {
+      const [x, y] = [left[i] as number, right[j] as number];
+      if (x === y) {
+        shared++;
+        i++;
+        j++;
+      } else if (x < y) i++;
+      else j++;
+    }
+    return shared / (left.length + right.length - shared);
+  }
+
+  #wordsOf(position: number): Int32Array {
+    let words = this.#words.get(position);
+    if (!words) {
+      const unique = new Set(this.#fieldsOf(this.#entries[position] as T).description.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+      const ids = [...unique].map((word) => this.#wordIds.get(word) ?? (this.#wordIds.set(word, this.#wordIds.size), this.#wordIds.size - 1));
+      words = Int32Array.from(ids).sort();
+      this.#words.set(position, words);
+    }
+    return words;
   }
 
   #build(): DocumentIndex {
@@ -81,6 +145,13 @@ export class EntryIndex<T> {
     });
     return new DocumentIndex(documents, { fields: skillSearchFields, nameField: "name", weights: this.#weights, synonyms: skillSynonymGroups, phraseHints: skillPhraseHints, analyzer: sharedAnalyzer });
   }
+}
+
+/** What a near-copy's score counts for once the hit it copies is taken (tuned on the dev split). */
+const nearCopyWeight = 0.3;
+
+function weighted(hit: { score: number; copy: boolean } | undefined): number {
+  return hit ? (hit.copy ? hit.score * nearCopyWeight : hit.score) : Number.NEGATIVE_INFINITY;
 }
 
 /** One analyzer for every index: each snapshot's index reads mostly the same text, and its stems are memoised. */

@@ -103,6 +103,24 @@ describe("SkillSearchIndex", () => {
   });
 });
 
+describe("near-copies", () => {
+  it("move a near-copy (a fork) after other skills that match almost as well; a copy stays findable by its name", async () => {
+    writeTree(temp.dir, {
+      "plugins/sales/skills/call-brief/SKILL.md": skillText("call-brief", "Write a short agenda and attendee notes before any sales meeting."),
+      "plugins/zoom/skills/call-prep-fork/SKILL.md": skillText("call-prep-fork", "Prepare for a sales call: account context, attendees and the agenda."),
+    });
+    const all = await skills();
+    const query = "prepare an agenda for my sales call with the attendees";
+    const spread = new SkillSearchIndex(all).search(query, { limit: 3 }).map((hit) => hit.identity);
+    const plain = new SkillSearchIndex(all, { nearCopySimilarity: 1 }).search(query, { limit: 3 }).map((hit) => hit.identity);
+    expect(plain.slice(0, 2).sort()).toEqual(["plugin:sales:call-prep", "plugin:zoom:call-prep-fork"]);
+    expect(spread[0]).toBe(plain[0]);
+    expect(spread[1]).toBe("plugin:sales:call-brief");
+    expect(spread).toContain(plain[1]);
+    expect(new SkillSearchIndex(all).search("call-prep-fork")[0]?.identity).toBe("plugin:zoom:call-prep-fork");
+  });
+});
+
 describe("SkillsSnapshot.search", () => {
   it("belongs to its snapshot: the same index until something changes, then a new one without the disabled skill", async () => {
     const store = new ExtensionsStore(path.join(temp.dir, "extensions_config.json"));
