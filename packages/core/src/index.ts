@@ -19,6 +19,9 @@ export { archiveLimitsFromConfig, defaultArchiveLimits } from "./archive/archive
 export type { ArchiveLimits } from "./archive/archive-limits.js";
 export { buildZip } from "./archive/build-zip.js";
 export type { ZipEntrySpec } from "./archive/build-zip.js";
+export { extractTarGz } from "./archive/extract-tar-gz.js";
+export { buildTarGz } from "./archive/build-tar-gz.js";
+export type { TarEntrySpec } from "./archive/build-tar-gz.js";
 export { ExtensionsStore, revisionKey } from "./store/extensions-store.js";
 export type { ExtensionsStoreOptions, UpdateOptions, UpdateResult } from "./store/extensions-store.js";
 export { extensionsSections, optionalExtensionsSections } from "./store/extensions-types.js";
