@@ -48,7 +48,7 @@ export async function startLoadAgent(options: { root: string; nodeArgs?: string[
     "skills/custom/.keep": "",
     "extensions_config.json": '{"mcpServers": {}, "skills": {}, "plugins": {}, "tools": {}}\n',
   });
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", THINKTANK_CONFIG: path.join(temp.dir, "config.yaml"), AGENT_PORT: String(port) };
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", THINKTANK_CONFIG: path.join(temp.dir, "config.yaml"), AGENT_PORT: String(port), NODE_OPTIONS: "--conditions=development" };
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", path.join(options.root, "apps/agent/src/start.ts")], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
