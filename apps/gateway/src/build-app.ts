@@ -10,6 +10,7 @@
  */
 import multipart from "@fastify/multipart";
 import { maxPathParamLength, requestIdFor } from "@thinktank/core";
+import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
 import type { Config } from "@thinktank/core";
 import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -17,7 +18,6 @@ import { createAuthHook } from "./auth-hook.js";
 import { errorResponseSchema, toErrorResponse } from "./error-response.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { registerOpenApi } from "./openapi.js";
-import { registerRequestSourceGuard } from "./request-source-hook.js";
 import type { RoutePlugin, RouteSummary } from "./route-plugin.js";
 import healthRoutes from "./routes/health.js";
 import mcpRoutes from "./routes/mcp.js";
@@ -63,6 +63,8 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: requestIdFor,
     requestIdHeader: false,
+    // One access line per request, at debug unless it failed or was slow (docs/architecture.md).
+    logController: new AccessLogController({ slowMs: config.gateway.slow_request_ms }),
     bodyLimit: maxBytes,
     // A long :name reaches its route's params schema (400 VALIDATION_FAILED), not the router's 414;
     // the router's own errors (a bad percent escape) answer in our shape too.
@@ -85,6 +87,7 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
     boundHost: config.gateway.host,
     allowedHosts: config.gateway.allowed_hosts,
     allowedOrigins: config.gateway.allowed_origins,
+    exposedHeaders: ["etag", "location", "x-request-id"],
   });
   app.addHook("onRequest", createAuthHook(config.api_key));
 

@@ -102,11 +102,20 @@ describe("error answers", () => {
     expect(fresh.json()).toEqual({ status: "ok" });
   });
 
+  it("logs nothing per request at info while requests go well (one access line each at debug)", async () => {
+    gateway = await createTestGateway();
+    for (let i = 0; i < 5; i += 1) expect((await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).statusCode).toBe(200);
+    expect(gateway.logs()).not.toMatch(/"msg":"(request|incoming request|request completed)"/);
+  });
+
   it("never logs an API key, a token in a URL or an authorization header", async () => {
-    gateway = await createTestGateway({ apiKey: "super-secret-key-0001" });
+    gateway = await createTestGateway({ apiKey: "super-secret-key-0001", logLevel: "debug" });
     await gateway.app.inject({ method: "GET", url: "/healthz?token=url-secret-0002", headers: { authorization: "Bearer super-secret-key-0001" } });
     await gateway.app.inject({ method: "PUT", url: "/api/mcp/servers/a?api_key=url-secret-0003", headers: { "x-api-key": "super-secret-key-0001" }, payload: { command: "x" } });
-    expect(gateway.logs()).toContain("incoming request");
-    expect(gateway.logs()).not.toMatch(/super-secret-key-0001|url-secret-0002|url-secret-0003/);
+    await gateway.app.inject({ method: "PUT", url: "/api/mcp/servers/b?access_token=url-secret-0004", headers: { "x-api-key": "wrong" }, payload: { command: "x" } });
+    // One access line per request (debug when it went well, info for the 401), URLs with their secrets masked.
+    expect(gateway.logs().match(/"msg":"request"/g)).toHaveLength(3);
+    expect(gateway.logs()).toContain('"status":401');
+    expect(gateway.logs()).not.toMatch(/super-secret-key-0001|url-secret-0002|url-secret-0003|url-secret-0004/);
   });
 });

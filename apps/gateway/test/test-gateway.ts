@@ -25,6 +25,8 @@ export interface TestGatewayOptions {
   readonly apiKey?: string;
   readonly extensions?: unknown;
   readonly configYaml?: string;
+  /** The captured logger's level. @default "info" */
+  readonly logLevel?: "info" | "debug";
   readonly deps?: Partial<GatewayDeps>;
   /** Called after buildApp, before ready: add test-only routes here. */
   readonly extend?: (app: FastifyInstance) => void;
@@ -44,7 +46,7 @@ export async function createTestGateway(options: TestGatewayOptions = {}): Promi
       done();
     },
   });
-  const deps = createGatewayDeps(config, { logger: createLogger({ level: "info", name: "gateway", destination }), ...options.deps });
+  const deps = createGatewayDeps(config, { logger: createLogger({ level: options.logLevel ?? "info", name: "gateway", destination }), ...options.deps });
   const app = buildApp(config, deps);
   options.extend?.(app);
   await app.ready();

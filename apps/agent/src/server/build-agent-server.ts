@@ -1,6 +1,6 @@
-import cors from "@fastify/cors";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { apiKeyMatches, checkRequestSource, httpStatusFor, isAllowedOrigin, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
+import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
+import { apiKeyMatches, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
@@ -9,7 +9,6 @@ import { RunManager } from "../runs/run-manager.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import { StoreService } from "../store/store-service.js";
 import { ThreadService } from "../threads/thread-service.js";
-import { AccessLogController } from "./access-log.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
@@ -121,16 +120,16 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     log: app.log,
   });
 
-  const sourcePolicy = { boundHost: config.agent.host, allowedHosts: config.agent.allowed_hosts, allowedOrigins: config.agent.allowed_origins };
-  await app.register(cors, {
-    origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, sourcePolicy)),
-    exposedHeaders: ["content-location", "location", "x-pagination-next", "x-request-id"],
-  });
-
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-    const verdict = checkRequestSource(request.method, request.headers, sourcePolicy);
-    if (!verdict.ok) return reply.code(httpStatusFor(verdict.code)).send({ code: verdict.code, message: verdict.message });
+  });
+  registerRequestSourceGuard(app, {
+    boundHost: config.agent.host,
+    allowedHosts: config.agent.allowed_hosts,
+    allowedOrigins: config.agent.allowed_origins,
+    exposedHeaders: ["content-location", "location", "x-pagination-next", "x-request-id"],
+  });
+  app.addHook("onRequest", async (request, reply) => {
     if (request.method === "OPTIONS" || config.api_key === undefined || request.url === "/healthz") return;
     if (!apiKeyMatches(presentedApiKey(request.headers), config.api_key)) {
       return reply.code(401).send({ code: "UNAUTHORIZED", message: "missing or wrong API key: send X-API-Key: <key> or Authorization: Bearer <key>" });

@@ -89,6 +89,7 @@ export const configSchema = {
         port: { ...port, default: 8001 },
         allowed_hosts: hostNames,
         allowed_origins: origins,
+        slow_request_ms: { type: "number", minimum: 0, default: 1000 },
         max_upload_mb: { type: "number", exclusiveMinimum: 0, default: 50 },
         archive: {
           type: "object",

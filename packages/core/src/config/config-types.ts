@@ -62,6 +62,7 @@ export interface Config {
     readonly port: number;
     readonly allowed_hosts: readonly string[];
     readonly allowed_origins: readonly string[];
+    readonly slow_request_ms: number;
     readonly max_upload_mb: number;
     readonly archive: {
       readonly max_entries: number;

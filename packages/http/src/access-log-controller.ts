@@ -25,7 +25,7 @@ export function accessLogLevel(outcome: RequestOutcome, slowMs: number): AccessL
 
 /**
  * One access line per request instead of Fastify's two at info ("incoming request", "request
- * completed"): `{ reqId, method, url, status, ms, runId? }` at the level accessLogLevel picks.
+ * completed"): `{ reqId, method, url, status, ms, runId? }` at the level accessLogLevel picks (URLs are masked by the logger).
  * `reqId` is the request's X-Request-Id (or a new UUID); a request that created a run names it
  * (`runId`), and the run's own lines carry the same `reqId`.
  */

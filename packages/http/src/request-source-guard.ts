@@ -1,0 +1,27 @@
+import cors from "@fastify/cors";
+import { checkRequestSource, isAllowedOrigin, ThinktankError } from "@thinktank/core";
+import type { RequestGuardPolicy } from "@thinktank/core";
+import type { FastifyInstance } from "fastify";
+
+export interface RequestSourceGuardOptions extends RequestGuardPolicy {
+  /** Response headers a browser frontend on an allowed origin may read. */
+  readonly exposedHeaders?: readonly string[];
+}
+
+/**
+ * Answers only requests addressed to this service by a name it answers to, and mutating ones
+ * only from no browser, its own pages or the allowed origins (docs/architecture.md, "Requests
+ * from browsers"); a refusal is a ThinktankError (HOST_NOT_ALLOWED / ORIGIN_NOT_ALLOWED, 403) for
+ * the app's error handler. CORS headers go to the allowed origins alone. Register it before auth.
+ */
+export function registerRequestSourceGuard(app: FastifyInstance, options: RequestSourceGuardOptions): void {
+  app.addHook("onRequest", async (request) => {
+    const verdict = checkRequestSource(request.method, request.headers, options);
+    if (!verdict.ok) throw new ThinktankError(verdict.code, verdict.message);
+  });
+  app.register(cors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, options)),
+    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+    exposedHeaders: [...(options.exposedHeaders ?? [])],
+  });
+}
