@@ -25,7 +25,7 @@ export { defaultSourceResolvers, resolveRelativeSource, resolveMarketplacePlugin
 export type { PluginSourceResolver, PluginSourceResolvers, ResolvedPluginSource } from "./marketplace/plugin-source-resolvers.js";
 export { entryManifest } from "./marketplace/entry-manifest.js";
 export { PluginInstaller } from "./install/plugin-installer.js";
-export type { PluginInstallerOptions, PluginInstallOptions, PluginInstallResult, PluginInstallSource } from "./install/plugin-installer.js";
+export type { PluginInstallerOptions, PluginInstallOptions, PluginInstallResult, PluginInstallSource, PluginInstallRecord, MarketplaceInstallOptions } from "./install/plugin-installer.js";
 export { installedPluginsDir } from "./install/plugin-paths.js";
 export { mergePluginServers } from "./servers/merge-plugin-servers.js";
 export type { MergedPluginServer, PluginServerMerge, PluginServerConflict, PluginServerStatus, MergePluginServersOptions } from "./servers/merge-plugin-servers.js";
@@ -41,7 +41,14 @@ export type { PluginSnapshot, PluginSnapshotterOptions, PluginSettingsReader, Pl
 export { isPluginEnabled } from "./snapshot/plugin-enablement.js";
 export type { PluginSettingsDocument } from "./snapshot/plugin-enablement.js";
 export { PluginManager } from "./service/plugin-manager.js";
-export type { PluginManagerOptions, PluginServerListing, PluginInstallView } from "./service/plugin-manager.js";
+export type { PluginManagerOptions, PluginServerListing, PluginInstallView, MarketplacePluginView } from "./service/plugin-manager.js";
 export type { PluginSummaryView, PluginDetailView, PluginState } from "./service/plugin-views.js";
 export { skillContainerPrefix } from "./snapshot/skill-container-prefix.js";
 export { pluginSkillSources, pluginDisabledReason } from "./snapshot/plugin-skill-sources.js";
+export { fetchOptionsFromConfig, defaultFetchOptions } from "./fetch/fetch-options.js";
+export type { FetchOptions } from "./fetch/fetch-options.js";
+export { remoteSourceResolvers } from "./marketplace/remote-source-resolvers.js";
+export { MarketplaceRegistry } from "./marketplace/marketplace-registry.js";
+export type { MarketplaceRegistryOptions, MarketplaceView } from "./marketplace/marketplace-registry.js";
+export type { MarketplaceSource, MarketplacePinned } from "./marketplace/marketplace-source.js";
+export type { PluginVersion, PluginVersionsView } from "./service/plugin-versions.js";

@@ -9,6 +9,7 @@ import { readMarketplace, type MarketplaceEntry } from "../marketplace/read-mark
 import { manifestFile, readPluginManifest } from "../manifest/read-plugin-manifest.js";
 import { isValidPluginName } from "../manifest/plugin-name.js";
 import { hasPluginMarkers, isArchiveJunk, locatePluginRoot } from "./locate-plugin-root.js";
+import { placePlugin } from "./place-plugin.js";
 import { installedPluginsDir, stagingDir } from "./plugin-paths.js";
 
 export interface PluginInstallerOptions {
@@ -26,7 +27,34 @@ export interface PluginInstallerOptions {
 export type PluginInstallSource =
   | { readonly type: "archive"; readonly fileName?: string }
   | { readonly type: "path"; readonly path: string }
-  | { readonly type: "marketplace"; readonly marketplace: string; readonly marketplaceName: string; readonly plugin: string; readonly sourceType: string };
+  | {
+      readonly type: "marketplace";
+      /** The marketplace.json read. */
+      readonly marketplace: string;
+      readonly marketplaceName: string;
+      readonly plugin: string;
+      readonly sourceType: string;
+      /** The git commit, or npm version and integrity, installed (a relative source: the marketplace's). */
+      readonly pinned?: { readonly commit?: string; readonly integrity?: string; readonly version?: string };
+    };
+
+/** What the store keeps of a plugin installed from a marketplace added by name: enough to update it. */
+export interface PluginInstallRecord {
+  readonly marketplace: string;
+  readonly plugin: string;
+  readonly source_type: string;
+  readonly commit?: string;
+  readonly integrity?: string;
+  readonly version?: string;
+}
+
+/** Which marketplace, added by name, a marketplace install comes from (it is recorded, so the plugin can be updated). */
+export interface MarketplaceInstallOptions extends PluginInstallOptions {
+  /** The marketplace's name in the store's `marketplaces`. */
+  readonly marketplaceName?: string;
+  /** The marketplace's own pin (its commit), recorded for a plugin whose source is inside it. */
+  readonly marketplacePinned?: { readonly commit?: string; readonly integrity?: string };
+}
 
 /** How strictly to read what is installed. */
 export interface PluginInstallOptions {
@@ -84,17 +112,49 @@ export class PluginInstaller {
   }
 
   /** Installs the entry `pluginName` of a marketplace (the path of its marketplace.json or of its folder). */
-  async installFromMarketplace(marketplacePath: string, pluginName: string, options: PluginInstallOptions = {}): Promise<PluginInstallResult> {
+  installFromMarketplace(marketplacePath: string, pluginName: string, options: MarketplaceInstallOptions = {}): Promise<PluginInstallResult> {
+    return this.fromMarketplace(marketplacePath, pluginName, options, undefined);
+  }
+
+  /**
+   * Replaces the installed plugin `name` with the marketplace's current version of its entry:
+   * fetched, staged and validated like an install, then swapped in atomically (see
+   * placePlugin); the old version is restored if anything fails. The entry must still give
+   * the plugin the same name.
+   */
+  updateFromMarketplace(name: string, marketplacePath: string, pluginName: string, options: MarketplaceInstallOptions = {}): Promise<PluginInstallResult> {
+    this.requireInstalled(name);
+    return this.fromMarketplace(marketplacePath, pluginName, options, name);
+  }
+
+  private async fromMarketplace(marketplacePath: string, pluginName: string, options: MarketplaceInstallOptions, replacing: string | undefined): Promise<PluginInstallResult> {
     const marketplace = readMarketplace(marketplacePath);
     const { entry, source } = await resolveMarketplacePlugin(marketplace, pluginName, this.options.sourceResolvers ?? defaultSourceResolvers);
-    const installSource: PluginInstallSource = { type: "marketplace", marketplace: marketplace.file, marketplaceName: marketplace.name, plugin: pluginName, sourceType: source.type };
-    const extraWarnings: PluginProblem[] = [];
-    return this.install(installSource, entry.name, (content) => this.copyTree(source.folder, content), {
-      locate: false,
-      prepare: (root) => applyEntryManifest(root, entry, extraWarnings),
-      extraWarnings,
-      ...options,
-    });
+    try {
+      const pinned = source.type === "relative" ? options.marketplacePinned : source.pinned;
+      const installSource: PluginInstallSource = {
+        type: "marketplace",
+        marketplace: marketplace.file,
+        marketplaceName: options.marketplaceName ?? marketplace.name,
+        plugin: pluginName,
+        sourceType: source.type,
+        ...(pinned ? { pinned } : {}),
+      };
+      const record: PluginInstallRecord | undefined = options.marketplaceName
+        ? { marketplace: options.marketplaceName, plugin: pluginName, source_type: source.type, ...pinned }
+        : undefined;
+      const extraWarnings: PluginProblem[] = [];
+      return await this.install(installSource, entry.name, (content) => this.copyTree(source.folder, content), {
+        locate: false,
+        prepare: (root) => applyEntryManifest(root, entry, extraWarnings),
+        extraWarnings,
+        ...(options.strict !== undefined ? { strict: options.strict } : {}),
+        ...(record ? { record: { installed_from: record } } : {}),
+        ...(replacing ? { replacing } : {}),
+      });
+    } finally {
+      await source.cleanup?.();
+    }
   }
 
   /**
@@ -149,7 +209,16 @@ export class PluginInstaller {
     source: PluginInstallSource,
     fallbackName: string,
     fill: (content: string) => Promise<unknown>,
-    how: { locate: boolean; prepare?: (root: string) => void; extraWarnings?: PluginProblem[]; strict?: boolean },
+    how: {
+      locate: boolean;
+      prepare?: (root: string) => void;
+      extraWarnings?: PluginProblem[];
+      strict?: boolean;
+      /** Merged into the plugin's store entry. */
+      record?: Readonly<Record<string, unknown>>;
+      /** The installed plugin this replaces (an update): swapped atomically. */
+      replacing?: string;
+    },
   ): Promise<PluginInstallResult> {
     const installed = installedPluginsDir(this.options.pluginsDir);
     await fs.promises.mkdir(installed, { recursive: true });
@@ -167,23 +236,16 @@ export class PluginInstaller {
       }
       assertPluginValid(staged);
       if (how.strict) assertStrict(staged.name, [...fillWarnings, ...(how.extraWarnings ?? []), ...staged.problems]);
+      if (how.replacing !== undefined && staged.name !== how.replacing) {
+        throw new ThinktankError("INVALID_PLUGIN", `the new version names the plugin '${staged.name}', not '${how.replacing}'; uninstall and install it instead`);
+      }
       const target = path.join(installed, staged.name);
-      await this.options.store.update(async (draft) => {
-        if (fs.existsSync(target)) throw conflict(staged.name);
-        try {
-          await fs.promises.rename(located.root, target);
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === "ENOTEMPTY" || code === "EEXIST") throw conflict(staged.name);
-          throw error;
-        }
-        draft.plugins[staged.name] = { ...draft.plugins[staged.name], enabled: true };
-      }).catch(async (error: unknown) => {
-        // The store refused the write after the rename: take the folder back out.
-        if (fs.existsSync(target) && !fs.existsSync(located.root) && !(error instanceof ThinktankError && error.code === "PLUGIN_NAME_CONFLICT")) {
-          await fs.promises.rename(target, located.root).catch(() => fs.promises.rm(target, { recursive: true, force: true }));
-        }
-        throw error;
+      await placePlugin(this.options.store, {
+        staged: located.root,
+        target,
+        name: staged.name,
+        record: how.record ?? {},
+        ...(how.replacing !== undefined ? { replace: { aside: path.join(staging, "previous") } } : {}),
       });
       const plugin = loadPlugin(target, { fallbackName: staged.name });
       const warnings = [...fillWarnings, ...(how.extraWarnings ?? []), ...plugin.problems.filter((p) => p.severity === "warning")];
@@ -216,8 +278,4 @@ function assertStrict(name: string, problems: readonly PluginProblem[]): void {
 
 function notInstalled(name: string): ThinktankError {
   return new ThinktankError("PLUGIN_NOT_FOUND", `no plugin named '${name}' is installed`, { details: { name } });
-}
-
-function conflict(name: string): ThinktankError {
-  return new ThinktankError("PLUGIN_NAME_CONFLICT", `a plugin named '${name}' is already installed; uninstall it first`, { details: { name } });
 }

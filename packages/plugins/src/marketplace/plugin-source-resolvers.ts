@@ -10,6 +10,10 @@ export interface ResolvedPluginSource {
   readonly folder: string;
   /** The source type that resolved it ("relative", "github", ...). */
   readonly type: string;
+  /** Exactly what was fetched: the git commit, or the npm version and tarball integrity. */
+  readonly pinned?: { readonly commit?: string; readonly integrity?: string; readonly version?: string };
+  /** Removes what the resolver fetched (called once the plugin is copied). */
+  readonly cleanup?: () => Promise<void>;
 }
 
 /** Turns one entry's `source` into a folder. Resolvers that fetch (git, npm) can be added by type. */

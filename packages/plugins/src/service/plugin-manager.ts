@@ -1,7 +1,14 @@
+import path from "node:path";
 import { ThinktankError, type ArchiveLimits, type ExtensionsStore } from "@thinktank/core";
 import { SlashCommands } from "../commands/slash-commands.js";
-import { PluginInstaller, type PluginInstallOptions, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
-import type { PluginSourceResolvers } from "../marketplace/plugin-source-resolvers.js";
+import { defaultFetchOptions, type FetchOptions } from "../fetch/fetch-options.js";
+import { PluginInstaller, type PluginInstallOptions, type PluginInstallRecord, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
+import { stagingDir } from "../install/plugin-paths.js";
+import { isValidPluginName } from "../manifest/plugin-name.js";
+import { MarketplaceRegistry, type MarketplaceView } from "../marketplace/marketplace-registry.js";
+import { sourceTypeOf, type PluginSourceResolvers } from "../marketplace/plugin-source-resolvers.js";
+import { remoteSourceResolvers } from "../marketplace/remote-source-resolvers.js";
+import { pluginVersions, type PluginVersionsView } from "./plugin-versions.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import { mergePluginServers, type MergePluginServersOptions, type PluginServerStatus, type PluginStdioPolicy } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins } from "../snapshot/installed-plugins.js";
@@ -22,8 +29,12 @@ export interface PluginManagerOptions {
   readonly containerPath?: string;
   /** Archive and folder limits (archiveLimitsFromConfig(config)). @default defaultArchiveLimits */
   readonly limits?: ArchiveLimits;
-  /** @default only relative marketplace sources */
+  /** Marketplace source type → resolver. @default every type: relative, github, url, git-subdir, npm (fetched with `fetch`) */
   readonly sourceResolvers?: PluginSourceResolvers;
+  /** How marketplaces and remote plugin sources are fetched (fetchOptionsFromConfig(config)). @default defaultFetchOptions */
+  readonly fetch?: FetchOptions;
+  /** Relative local marketplace paths resolve against it (config.base_dir). @default the folder holding pluginsDir */
+  readonly baseDir?: string;
   /** Watch installed/ for changes. @default true */
   readonly watch?: boolean;
 }
@@ -44,6 +55,16 @@ export interface PluginInstallView extends PluginDetailView {
   readonly warnings: readonly PluginProblem[];
 }
 
+/** GET /api/marketplaces/:name/plugins: one entry, and whether (and which version) is installed. */
+export interface MarketplacePluginView {
+  readonly name: string;
+  readonly description?: string;
+  readonly version?: string;
+  readonly source_type: string;
+  readonly installed: boolean;
+  readonly installed_version?: string;
+}
+
 /**
  * The gateway's face of the plugins library: listing and describing installed plugins in the
  * API's JSON shapes, installs, enable/disable, uninstall, and plugin servers for the MCP list.
@@ -53,17 +74,21 @@ export class PluginManager {
   private readonly installed: InstalledPlugins;
   private readonly installer: PluginInstaller;
   private readonly containerPath: string;
+  /** Marketplaces added by name (POST /api/marketplaces). */
+  readonly marketplaces: MarketplaceRegistry;
 
   constructor(options: PluginManagerOptions) {
     this.options = options;
     this.containerPath = options.containerPath ?? "/mnt/skills";
     this.installed = new InstalledPlugins({ pluginsDir: options.pluginsDir, ...(options.watch !== undefined ? { watch: options.watch } : {}) });
+    const fetch = options.fetch ?? { ...defaultFetchOptions, ...(options.limits ? { archiveLimits: options.limits } : {}) };
     this.installer = new PluginInstaller({
       pluginsDir: options.pluginsDir,
       store: options.store,
       ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.sourceResolvers ? { sourceResolvers: options.sourceResolvers } : {}),
+      sourceResolvers: options.sourceResolvers ?? remoteSourceResolvers(fetch, () => stagingDir(options.pluginsDir)),
     });
+    this.marketplaces = new MarketplaceRegistry({ pluginsDir: options.pluginsDir, store: options.store, fetch, baseDir: options.baseDir ?? path.dirname(path.resolve(options.pluginsDir)) });
   }
 
   async list(): Promise<{ plugins: PluginSummaryView[]; revision: number }> {
@@ -76,7 +101,8 @@ export class PluginManager {
     const plugin = findPlugin(plugins, name);
     const enabled = isPluginEnabled(document, name);
     const merge = mergePluginServers([plugin], this.serverOptions(document));
-    return detailView(plugin, enabled, merge.servers, this.containerPath);
+    const versions = await this.versionsOf(plugin, document);
+    return { ...detailView(plugin, enabled, merge.servers, this.containerPath), ...(versions ? { versions } : {}) };
   }
 
   private serverOptions(document: PluginSettingsDocument): MergePluginServersOptions {
@@ -98,8 +124,71 @@ export class PluginManager {
     return this.afterInstall(this.installer.installPath(location, options));
   }
 
-  installFromMarketplace(marketplace: string, plugin: string, options: PluginInstallOptions = {}): Promise<PluginInstallView> {
-    return this.afterInstall(this.installer.installFromMarketplace(marketplace, plugin, options));
+  /** `marketplace`: the name of a marketplace added with addMarketplace, else the path of a marketplace.json or its folder. */
+  async installFromMarketplace(marketplace: string, plugin: string, options: PluginInstallOptions = {}): Promise<PluginInstallView> {
+    const added = await this.addedMarketplace(marketplace);
+    const install = added
+      ? this.installer.installFromMarketplace(added.path, plugin, { ...options, marketplaceName: marketplace, ...(added.pinned ? { marketplacePinned: added.pinned } : {}) })
+      : this.installer.installFromMarketplace(marketplace, plugin, options);
+    return this.afterInstall(install);
+  }
+
+  /**
+   * Updates a plugin installed from a marketplace added by name to the entry's current version
+   * in that marketplace's copy (fetching a remote source again), swapped in atomically; the old
+   * version stays if anything fails. Run POST /api/marketplaces/:name/update first to see the
+   * marketplace's newest commit.
+   */
+  async update(name: string, options: PluginInstallOptions = {}): Promise<PluginInstallView & { previous: PluginVersionsView["installed"] }> {
+    const { document } = await this.options.store.read();
+    const record = installRecordOf(document, name);
+    if (!record) {
+      const known = this.installed.list().some((p) => p.name === name);
+      if (!known) throw new ThinktankError("PLUGIN_NOT_FOUND", `no plugin named '${name}' is installed`, { details: { name } });
+      throw new ThinktankError("CONFLICT", `plugin '${name}' was not installed from a marketplace added by name, so it has nothing to update from; install it again instead`, { details: { name } });
+    }
+    const previous = (await this.get(name)).versions?.installed ?? {};
+    const added = await this.addedMarketplace(record.marketplace);
+    if (!added) throw new ThinktankError("MARKETPLACE_NOT_FOUND", `plugin '${name}' came from the marketplace '${record.marketplace}', which is no longer added`, { details: { name, marketplace: record.marketplace } });
+    const result = await this.afterInstall(
+      this.installer.updateFromMarketplace(name, added.path, record.plugin, { ...options, marketplaceName: record.marketplace, ...(added.pinned ? { marketplacePinned: added.pinned } : {}) }),
+    );
+    return { ...result, previous };
+  }
+
+  addMarketplace(source: unknown, name?: string): Promise<MarketplaceView> {
+    return this.marketplaces.add(source, name);
+  }
+
+  listMarketplaces(): Promise<MarketplaceView[]> {
+    return this.marketplaces.list();
+  }
+
+  updateMarketplace(name: string): Promise<MarketplaceView> {
+    return this.marketplaces.update(name);
+  }
+
+  removeMarketplace(name: string): Promise<void> {
+    return this.marketplaces.remove(name);
+  }
+
+  /** The entries of an added marketplace, each with whether it is installed (and at which version). */
+  async marketplacePlugins(name: string): Promise<{ marketplace: string; plugins: MarketplacePluginView[] }> {
+    const { marketplace } = await this.marketplaces.get(name);
+    const { document, plugins } = await this.current();
+    const views = marketplace.plugins.map((entry): MarketplacePluginView => {
+      const installed = plugins.find((p) => installRecordOf(document, p.name)?.marketplace === name && installRecordOf(document, p.name)?.plugin === entry.name) ?? plugins.find((p) => p.name === entry.name);
+      const installedVersion = typeof installed?.manifest.version === "string" ? installed.manifest.version : undefined;
+      return {
+        name: entry.name,
+        ...(typeof entry.description === "string" ? { description: entry.description } : {}),
+        ...(typeof entry.version === "string" ? { version: entry.version } : {}),
+        source_type: sourceTypeOf(entry.source),
+        installed: installed !== undefined,
+        ...(installedVersion ? { installed_version: installedVersion } : {}),
+      };
+    });
+    return { marketplace: name, plugins: views };
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<PluginDetailView> {
@@ -149,12 +238,35 @@ export class PluginManager {
     return { document, revision, plugins: this.installed.list() };
   }
 
+  /** The copy and pin of a marketplace added by name, or undefined when `name` is not one (a path, then). */
+  private async addedMarketplace(name: string): Promise<{ path: string; pinned?: { commit?: string; integrity?: string } } | undefined> {
+    if (!isValidPluginName(name)) return undefined;
+    const { document } = await this.options.store.read();
+    const record = (document as { marketplaces?: Record<string, { pinned?: { commit?: string; integrity?: string } }> }).marketplaces?.[name];
+    if (!record) return undefined;
+    return { path: this.marketplaces.folder(name), ...(record.pinned ? { pinned: { ...record.pinned } } : {}) };
+  }
+
+  private async versionsOf(plugin: LoadedPlugin, document: PluginSettingsDocument): Promise<PluginVersionsView | undefined> {
+    const record = installRecordOf(document, plugin.name);
+    if (!record) return undefined;
+    const marketplace = await this.marketplaces.get(record.marketplace).catch(() => undefined);
+    return pluginVersions(record, typeof plugin.manifest.version === "string" ? plugin.manifest.version : undefined, marketplace);
+  }
+
   private async afterInstall(pending: Promise<PluginInstallResult>): Promise<PluginInstallView> {
     const result = await pending;
     this.installed.markChanged(result.plugin.name);
     const detail = await this.get(result.plugin.name);
     return { ...detail, source: result.source, warnings: result.warnings };
   }
+}
+
+/** `plugins[name].installed_from` in the store: set by installs from a marketplace added by name. */
+function installRecordOf(document: PluginSettingsDocument, name: string): PluginInstallRecord | undefined {
+  const entry = (document.plugins as Readonly<Record<string, { installed_from?: unknown }>> | undefined)?.[name];
+  const record = entry?.installed_from as PluginInstallRecord | undefined;
+  return record && typeof record.marketplace === "string" && typeof record.plugin === "string" ? record : undefined;
 }
 
 function findPlugin(plugins: readonly LoadedPlugin[], name: string): LoadedPlugin {

@@ -4,6 +4,7 @@ import type { SlashCommandEntry } from "../commands/slash-commands.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import type { MergedPluginServer } from "../servers/merge-plugin-servers.js";
 import { skillContainerPrefix } from "../snapshot/skill-container-prefix.js";
+import type { PluginVersionsView } from "./plugin-versions.js";
 
 /** `enabled`, `disabled`, or `invalid` (installed but with errors: left out of the agent). */
 export type PluginState = "enabled" | "disabled" | "invalid";
@@ -29,6 +30,8 @@ export interface PluginDetailView extends Omit<PluginSummaryView, "counts" | "pr
   readonly hooks: { readonly executed: false; readonly note: string; readonly items: readonly Record<string, unknown>[] };
   readonly servers: readonly Record<string, unknown>[];
   readonly problems: readonly PluginProblem[];
+  /** For a plugin installed from a marketplace added by name: the installed and the available version. */
+  readonly versions?: PluginVersionsView;
 }
 
 const hooksNote = "Hooks are parsed and listed for review; Thinktank never executes them.";

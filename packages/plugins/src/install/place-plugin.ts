@@ -1,0 +1,47 @@
+import fs from "node:fs";
+import { ThinktankError, type ExtensionsStore } from "@thinktank/core";
+
+type Draft = { plugins: Record<string, { enabled: boolean; [key: string]: unknown }> };
+
+/**
+ * Moves a staged plugin folder into `target` (installed/<name>) while the store records it,
+ * in one step under the store's cross-process lock: `record` merges into the plugin's entry.
+ * A new install refuses a name already there (PLUGIN_NAME_CONFLICT). A replacement (an update)
+ * renames the installed folder to `aside` first and the staged one in after it, so the old
+ * version stays whole until the new one takes its place; if anything fails (the rename, the
+ * store write) the old version is put back and the staged one taken back out.
+ */
+export async function placePlugin(
+  store: Pick<ExtensionsStore, "update">,
+  how: { readonly staged: string; readonly target: string; readonly name: string; readonly record: Readonly<Record<string, unknown>>; readonly replace?: { readonly aside: string } },
+): Promise<void> {
+  const { staged, target, name, record, replace } = how;
+  await store
+    .update(async (draft: Draft) => {
+      if (replace) {
+        if (!fs.existsSync(target)) throw new ThinktankError("PLUGIN_NOT_FOUND", `no plugin named '${name}' is installed`, { details: { name } });
+        await fs.promises.rename(target, replace.aside);
+      } else if (fs.existsSync(target)) throw conflict(name);
+      try {
+        await fs.promises.rename(staged, target);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (!replace && (code === "ENOTEMPTY" || code === "EEXIST")) throw conflict(name);
+        throw error;
+      }
+      draft.plugins[name] = { ...draft.plugins[name], enabled: draft.plugins[name]?.enabled ?? true, ...record, ...(replace ? {} : { enabled: true }) };
+    })
+    .catch(async (error: unknown) => {
+      const isConflict = error instanceof ThinktankError && error.code === "PLUGIN_NAME_CONFLICT";
+      // The store refused the write after the rename: take the new folder back out, put the old one back.
+      if (!isConflict && fs.existsSync(target) && !fs.existsSync(staged)) {
+        await fs.promises.rename(target, staged).catch(() => fs.promises.rm(target, { recursive: true, force: true }));
+      }
+      if (replace && fs.existsSync(replace.aside) && !fs.existsSync(target)) await fs.promises.rename(replace.aside, target);
+      throw error;
+    });
+}
+
+export function conflict(name: string): ThinktankError {
+  return new ThinktankError("PLUGIN_NAME_CONFLICT", `a plugin named '${name}' is already installed; uninstall it first`, { details: { name } });
+}
