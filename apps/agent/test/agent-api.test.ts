@@ -204,6 +204,26 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     expect((await client.threads.getState(thread.thread_id)).values).toEqual({});
   });
 
+  it("streams LangChain's events (streamMode events), alone or beside values", async () => {
+    const thread = await client.threads.create();
+    const alone = await collect(client.runs.stream(thread.thread_id, "lead_agent", { input: human("read /mnt/skills/public/notes/SKILL.md"), streamMode: "events" }));
+    expect(alone[0]?.event).toBe("metadata");
+    const events = alone.filter((part) => part.event === "events").map((part) => part.data as { event: string; name: string; run_id: string; data: Record<string, unknown> });
+    expect(alone.filter((part) => !["metadata", "events"].includes(part.event))).toEqual([]);
+    const kinds = events.map((event) => `${event.event} ${event.name}`);
+    expect(kinds).toEqual(expect.arrayContaining(["on_chain_start lead_agent", "on_chat_model_start ScriptedChatModel", "on_chat_model_stream ScriptedChatModel", "on_tool_start read_file", "on_tool_end read_file", "on_chain_end lead_agent"]));
+    expect(kinds.indexOf("on_tool_start read_file")).toBeLessThan(kinds.indexOf("on_tool_end read_file"));
+    expect(JSON.stringify(events.find((event) => event.event === "on_tool_end")?.data)).toContain("pelican");
+
+    const both = await collect(client.runs.stream(thread.thread_id, "lead_agent", { input: human("what did I say"), streamMode: ["events", "values"] }));
+    expect(both.some((part) => part.event === "events")).toBe(true);
+    // Events in the order they happened: the final values, then the graph's own end.
+    const finalValues = both.filter((part) => part.event === "values").at(-1);
+    expect(lastMessage(finalValues?.data).content).toBe("You are on step 0; the last thing you said was: what did I say");
+    expect(both.at(-1)).toMatchObject({ event: "events", data: { event: "on_chain_end", name: "lead_agent" } });
+    expect(both.indexOf(finalValues!)).toBe(both.length - 2);
+  });
+
   it("resumes a run's stream after a Last-Event-ID", async () => {
     const thread = await client.threads.create();
     const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("resume me"), streamMode: ["values", "updates"] });

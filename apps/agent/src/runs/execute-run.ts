@@ -42,7 +42,7 @@ export async function executeRun(options: {
     for (const [key, value] of Object.entries(request.config?.configurable ?? {})) if (!reservedConfigurable.has(key)) configurable[key] = value;
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
     const input = request.command ? new Command({ ...request.command } as ConstructorParameters<typeof Command>[0]) : (request.input ?? null);
-    const stream = await graph.stream(input as never, {
+    const runConfig = {
       configurable: { ...configurable, ...work.configurable(), thread_id: run.thread_id, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
       recursionLimit: request.config?.recursion_limit ?? 25,
       tags: request.config?.tags,
@@ -51,7 +51,24 @@ export async function executeRun(options: {
       interruptBefore: request.interrupt_before as never,
       interruptAfter: request.interrupt_after as never,
       signal,
-    });
+    };
+    if (mapper.wantsEvents()) {
+      // The graph's own stream chunks arrive as its root run's on_chain_stream events: mapped as in
+      // graph.stream; every other event is sent as it is.
+      let root: string | undefined;
+      for await (const event of graph.streamEvents(input as never, { ...runConfig, version: "v2" })) {
+        root ??= event.run_id;
+        if (event.event === "on_chain_stream" && event.run_id === root) {
+          const [mode, chunk] = (event.data as { chunk: [string, unknown] }).chunk;
+          for (const mapped of mapper.map(mode, chunk)) log.push(mapped.event, mapped.json);
+        } else {
+          const mapped = mapper.event(event);
+          log.push(mapped.event, mapped.json);
+        }
+      }
+      return { status: "success" };
+    }
+    const stream = await graph.stream(input as never, runConfig);
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
       for (const event of mapper.map(mode, chunk)) log.push(event.event, event.json);
     }

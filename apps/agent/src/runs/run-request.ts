@@ -1,5 +1,5 @@
 import type { JsonObject, MultitaskStrategy } from "../persistence/agent-records.js";
-import type { ApiStreamMode } from "./stream-event-mapper.js";
+import { supportedStreamModes, type ApiStreamMode } from "./stream-event-mapper.js";
 
 /** The body of a run request (POST /threads/:id/runs[/stream|/wait], POST /runs[...]) after validation. */
 export interface RunRequest {
@@ -35,8 +35,8 @@ export const runRequestSchema = {
     metadata: { type: ["object", "null"] },
     stream_mode: {
       anyOf: [
-        { type: "string", enum: ["values", "updates", "messages", "messages-tuple", "custom", "debug", "tasks", "checkpoints"] },
-        { type: "array", items: { type: "string", enum: ["values", "updates", "messages", "messages-tuple", "custom", "debug", "tasks", "checkpoints"] } },
+        { type: "string", enum: [...supportedStreamModes] },
+        { type: "array", items: { type: "string", enum: [...supportedStreamModes] } },
       ],
     },
     stream_resumable: { type: ["boolean", "null"] },

@@ -3,7 +3,7 @@ import type { StreamMode } from "@langchain/langgraph";
 import { toJsonText } from "../server/to-plain-json.js";
 
 /** Stream modes a run may ask for (LangGraph Platform names). */
-export const supportedStreamModes = ["values", "updates", "messages", "messages-tuple", "custom", "debug", "tasks", "checkpoints"] as const;
+export const supportedStreamModes = ["values", "updates", "messages", "messages-tuple", "custom", "debug", "tasks", "checkpoints", "events"] as const;
 export type ApiStreamMode = (typeof supportedStreamModes)[number];
 
 interface MappedEvent {
@@ -17,6 +17,8 @@ interface MappedEvent {
  * - `messages-tuple` → `messages` events `[message chunk, metadata]`
  * - `messages` (the older form) → `messages/metadata`, `messages/partial` (the message so far)
  *   and `messages/complete` (each finished message once)
+ * - `events` → an `events` event per LangChain streamEvents (v2) event of the run, nested runs
+ *   included (the graph's own stream chunks are mapped by the rules here instead);
  * - every other mode → an event of its own name.
  */
 export class StreamEventMapper {
@@ -28,17 +30,29 @@ export class StreamEventMapper {
     this.#requested = new Set(requested);
   }
 
-  /** The modes to ask LangGraph for. */
+  /** Whether the run must go through streamEvents (the `events` mode). */
+  wantsEvents(): boolean {
+    return this.#requested.has("events");
+  }
+
+  /** The modes to ask LangGraph for (never empty: `events` alone still needs the graph's stream). */
   libraryModes(): StreamMode[] {
     const modes = new Set<StreamMode>();
     for (const mode of this.#requested) {
+      if (mode === "events") continue;
       if (mode === "messages-tuple") modes.add("messages");
       else if (mode === "messages") {
         modes.add("messages");
         modes.add("values");
       } else modes.add(mode);
     }
+    if (modes.size === 0) modes.add("values");
     return [...modes];
+  }
+
+  /** One streamEvents event as the `events` mode sends it. */
+  event(event: unknown): MappedEvent {
+    return { event: "events", json: toJsonText(event) };
   }
 
   map(mode: string, chunk: unknown): MappedEvent[] {
