@@ -20,6 +20,7 @@ import type { GatewayDeps } from "./gateway-deps.js";
 import { registerOpenApi } from "./openapi.js";
 import type { RoutePlugin, RouteSummary } from "./route-plugin.js";
 import healthRoutes from "./routes/health.js";
+import marketplacesRoutes from "./routes/marketplaces.js";
 import mcpRoutes from "./routes/mcp.js";
 import mcpOAuthRoutes from "./routes/mcp-oauth.js";
 import pluginsRoutes from "./routes/plugins.js";
@@ -33,6 +34,7 @@ const routePlugins: readonly RoutePlugin[] = [
   skillsRoutes,
   pluginsRoutes,
   toolsRoutes,
+  marketplacesRoutes,
   // any later area: one line each
 ];
 

@@ -10,7 +10,7 @@ export interface GitHttpServer {
   readonly url: string;
   /**
    * Commits `files` (relative path → content; `null` deletes; a folder's whole tree with
-   * `{ from: folder }`) to the repository `name` (created on first use, branch `main`), and
+   * `{ from: folder }`, at "." for the top) to the repository `name` (created on first use, branch `main`), and
    * returns the new commit. Symbolic links: `{ link: target }`.
    */
   commit(name: string, files: Readonly<Record<string, GitFile>>, message?: string): string;
@@ -95,7 +95,8 @@ export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
     }
     for (const [relative, content] of Object.entries(files)) {
       const target = path.join(work, relative);
-      fs.rmSync(target, { recursive: true, force: true });
+      // "." with { from } fills the top of the tree; anything else replaces what was at its path.
+      if (relative !== "." && relative !== "") fs.rmSync(target, { recursive: true, force: true });
       if (content === null) continue;
       fs.mkdirSync(path.dirname(target), { recursive: true });
       if (typeof content === "object" && !Buffer.isBuffer(content) && "link" in content) fs.symlinkSync(content.link, target);

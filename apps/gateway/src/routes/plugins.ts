@@ -39,17 +39,22 @@ const detailProperties = {
   },
   servers: list({ ...anyObject, description: "`<plugin>:<server>` with transport, status (available | unavailable | shadowed | denied), reason, the entry as written with secrets masked, and for a stdio server `runs`: the command, arguments and working folder it runs on this host" }),
   problems: list(anyObject),
+  versions: {
+    ...anyObject,
+    description:
+      "For a plugin installed from a marketplace added by name: `marketplace`, `plugin`, `installed` and `available` (`version`, `commit` or `integrity`, as far as the marketplace's copy tells without fetching) and `update_available`",
+  },
 } as const;
 
 const detailSchema = { type: "object", required: ["name", "enabled", "state", "manifest", "skills", "commands", "agents", "hooks", "servers"], properties: detailProperties } as const;
 const installSchema = {
   type: "object",
   required: [...detailSchema.required, "source", "warnings"],
-  properties: { ...detailProperties, source: anyObject, warnings: list(anyObject) },
+  properties: { ...detailProperties, source: anyObject, warnings: list(anyObject), previous: { ...anyObject, description: "After an update: the version replaced" } },
 } as const;
 
 const installBodyDescription =
-  "JSON `{ path }` (a folder or .zip on the server) or `{ marketplace, plugin }` (the path of a marketplace.json or its folder, and an entry name), each with an optional `strict`; or multipart/form-data with the zip in the field `file`. The plugin is read as Claude Code reads it: departures from the Agent Skills spec, frontmatter YAML a strict parser refuses (read line by line), links inside the tree to files or folders inside it (copied as their target) and a `skills` path naming one skill folder are `warnings` (marked `lenient`); `strict=true` (body or query) refuses them. Links leaving the tree, special files, bombs and oversize archives are always refused";
+  "JSON `{ path }` (a folder or .zip on the server) or `{ marketplace, plugin }` (the name of a marketplace added with POST /api/marketplaces, or the path of a marketplace.json or its folder; and an entry name), each with an optional `strict`; or multipart/form-data with the zip in the field `file`. The plugin is read as Claude Code reads it: departures from the Agent Skills spec, frontmatter YAML a strict parser refuses (read line by line), links inside the tree to files or folders inside it (copied as their target) and a `skills` path naming one skill folder are `warnings` (marked `lenient`); `strict=true` (body or query) refuses them. Links leaving the tree, special files, bombs and oversize archives are always refused";
 
 /** /api/plugins: Claude Code plugins (list, describe, install, enable/disable, uninstall). */
 const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
@@ -96,11 +101,11 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
     {
       schema: {
         summary: "Install a plugin from an uploaded zip, a server path, or a marketplace entry",
-        description: `${installBodyDescription}. Answers 201 with the plugin, enabled. Sources a marketplace names other than a relative path (github, url, git-subdir, npm) answer 422 UNSUPPORTED_SOURCE.`,
+        description: `${installBodyDescription}. Answers 201 with the plugin, enabled. Every marketplace source type is fetched: relative paths, github, url and git-subdir (git, shallow, pinned to the exact commit) and npm (dist.integrity verified); within plugins.fetch limits.`,
         tags: ["plugins"],
         consumes: ["application/json", "multipart/form-data"],
         querystring: { type: "object", additionalProperties: false, properties: { strict: { type: "boolean", description: "Refuse what only the lenient reading accepts" } } },
-        response: { 201: installSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 503) },
+        response: { 201: installSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 502, 503, 504) },
       },
     },
     async (request, reply) => {
@@ -108,6 +113,26 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
       const result = request.isMultipart() ? await installUpload(request, plugins(), strict) : await installJson(request.body, plugins(), strict);
       request.log.info({ plugin: result.name, source: result.source.type }, "plugin installed");
       return reply.status(201).send(result);
+    },
+  );
+
+  app.post<{ Params: { name: string }; Querystring: { strict?: boolean } }>(
+    "/api/plugins/:name/update",
+    {
+      schema: {
+        summary: "Update a plugin to its marketplace's current version, swapped in atomically (the old version stays if anything fails)",
+        description:
+          "For a plugin installed from a marketplace added by name. Its entry is read from the marketplace's copy (POST /api/marketplaces/:name/update fetches the newest) and its source fetched again; the new version is validated like an install, then takes the old one's place in one step. 409 CONFLICT for a plugin installed from a path or upload.",
+        tags: ["plugins"],
+        params: nameParams,
+        querystring: { type: "object", additionalProperties: false, properties: { strict: { type: "boolean" } } },
+        response: { 200: installSchema, ...errorResponses(400, 401, 404, 409, 413, 422, 500, 502, 503, 504) },
+      },
+    },
+    async (request) => {
+      const result = await plugins().update(request.params.name, { strict: request.query.strict ?? false });
+      request.log.info({ plugin: result.name, from: result.previous, to: result.versions?.installed }, "plugin updated");
+      return result;
     },
   );
 

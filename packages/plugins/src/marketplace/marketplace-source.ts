@@ -26,6 +26,7 @@ export function parseMarketplaceSource(input: unknown, options: { readonly baseD
   if (input && typeof input === "object" && !Array.isArray(input)) return checkSource(input as Record<string, unknown>, options);
   if (typeof input !== "string" || input.trim() === "") throw new ThinktankError("INVALID_SOURCE", "source must be owner/repo, a git URL, npm:<package>, the URL of a marketplace.json, or a local path");
   const text = input.trim();
+  if (text.startsWith("-")) throw new ThinktankError("INVALID_SOURCE", `source ${JSON.stringify(text)} starts with '-' (it would be read as an option)`);
   if (text.startsWith("npm:")) {
     const spec = text.slice(4);
     const at = spec.lastIndexOf("@");
