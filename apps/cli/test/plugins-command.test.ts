@@ -13,7 +13,7 @@ beforeEach(() => {
     "src/sales/.claude-plugin/plugin.json": JSON.stringify({ name: "sales", version: "1.2.0" }),
     "src/sales/commands/call-prep.md": "---\ndescription: Prepare\n---\nPrepare $ARGUMENTS",
     "src/sales/skills/research/SKILL.md": "---\nname: Research\ndescription: r\n---\n",
-    "market/.claude-plugin/marketplace.json": JSON.stringify({ name: "m", plugins: [{ name: "legal", source: "./legal" }, { name: "far", source: { source: "github", repo: "a/b" } }] }),
+    "market/.claude-plugin/marketplace.json": JSON.stringify({ name: "m", plugins: [{ name: "legal", source: "./legal" }, { name: "far", source: { source: "url", url: "ext::sh -c touch% /tmp/tt-cli-pwned" } }] }),
     "market/legal/commands/review.md": "Review $1",
   });
 });
@@ -41,9 +41,9 @@ describe("thinktank plugins", () => {
   it("reports errors with their code and usage mistakes with exit code 2", async () => {
     await run("plugins", "install", "src/sales");
     expect(await run("plugins", "install", "src/sales")).toMatchObject({ code: 1, stderr: expect.stringContaining("PLUGIN_NAME_CONFLICT") });
-    expect(await run("plugins", "install", "--marketplace", "market", "--plugin", "far")).toMatchObject({ code: 1, stderr: expect.stringContaining("UNSUPPORTED_SOURCE: plugin 'far' has a 'github' source") });
+    expect(await run("plugins", "install", "--marketplace", "market", "--plugin", "far")).toMatchObject({ code: 1, stderr: expect.stringContaining("INVALID_SOURCE: git URL") });
     expect(await run("plugins", "install")).toMatchObject({ code: 2, stderr: expect.stringContaining("thinktank plugins install: expected one PATH") });
-    expect((await run("plugins", "install")).stderr).toContain("Usage: thinktank plugins install PATH | --marketplace M --plugin P [--strict] [--json]");
+    expect((await run("plugins", "install")).stderr).toContain("Usage: thinktank plugins install PATH | NAME@MARKETPLACE | --marketplace M --plugin P [--strict] [--json]");
     expect((await run("plugins", "install", "--marketplace", "market")).code).toBe(2);
     expect(await run("plugins", "remove")).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown subcommand 'remove'") });
     expect(await run("plugins", "help")).toMatchObject({ code: 0, stderr: "", stdout: expect.stringContaining("thinktank plugins list [--json]") });

@@ -24,8 +24,25 @@ export const commands: readonly LazyCommand[] = [
     async () => (await import("./skills.js")).skillsCommand,
   ),
   lazy(
-    { name: "plugins", summary: "List and install Claude Code plugins", usage: ["plugins list [--json]", "plugins install PATH | --marketplace M --plugin P [--json]"] },
+    {
+      name: "plugins",
+      summary: "List, install and update Claude Code plugins",
+      usage: ["plugins list [--json]", "plugins install PATH | NAME@MARKETPLACE | --marketplace M --plugin P [--strict] [--json]", "plugins update NAME [--strict] [--json]"],
+    },
     async () => (await import("./plugins.js")).pluginsCommand,
+  ),
+  lazy(
+    {
+      name: "marketplace",
+      summary: "Add, browse, update and remove plugin marketplaces (GitHub, git, npm, URL, folder)",
+      usage: [
+        "marketplace add SOURCE [--name N] [--json]   SOURCE: owner/repo[#ref], a git URL, npm:PACKAGE[@VERSION], a marketplace.json URL, or a folder",
+        "marketplace list [NAME] [--json]   without NAME the marketplaces; with NAME its plugins",
+        "marketplace update NAME [--json]",
+        "marketplace remove NAME",
+      ],
+    },
+    async () => (await import("./marketplace.js")).marketplaceCommand,
   ),
   lazy(
     {

@@ -1,14 +1,16 @@
+import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ExtensionsStore, archiveLimitsFromConfig, loadConfig, type Config } from "@thinktank/core";
-import { PluginManager, describeProblem } from "@thinktank/plugins";
+import { PluginManager, describeProblem, fetchOptionsFromConfig, type PluginInstallView } from "@thinktank/plugins";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 
-/** `thinktank plugins list|install`: the same library and rules as the gateway's /api/plugins. */
-export const pluginsCommand: CliCommand = createSubcommandGroup("plugins", "List and install Claude Code plugins", {
+/** `thinktank plugins list|install|update`: the same library and rules as the gateway's /api/plugins. */
+export const pluginsCommand: CliCommand = createSubcommandGroup("plugins", "List, install and update Claude Code plugins", {
   list: { usage: "plugins list [--json]", run: list },
-  install: { usage: "plugins install PATH | --marketplace M --plugin P [--strict] [--json]", run: install },
+  install: { usage: "plugins install PATH | NAME@MARKETPLACE | --marketplace M --plugin P [--strict] [--json]", run: install },
+  update: { usage: "plugins update NAME [--strict] [--json]", run: update },
 });
 
 function parse(args: string[]) {
@@ -20,8 +22,9 @@ function parse(args: string[]) {
   return { json: values.json === true, strict: values.strict === true, marketplace: values.marketplace, plugin: values.plugin, positionals };
 }
 
-function managerFor(io: CliIo): PluginManager {
-  return pluginManagerFor(loadConfig({ env: io.env, cwd: io.cwd }));
+/** The config of the current folder (THINKTANK_CONFIG, ./config.yaml, defaults). */
+export function configFor(io: CliIo): Config {
+  return loadConfig({ env: io.env, cwd: io.cwd });
 }
 
 /** The plugin manager over config's plugins folder and store, without watchers (a CLI run is short). */
@@ -33,6 +36,8 @@ export function pluginManagerFor(config: Config, store: ExtensionsStore = new Ex
     stdioServers: config.plugins.stdio_servers,
     containerPath: config.skills.container_path,
     limits: archiveLimitsFromConfig(config),
+    fetch: fetchOptionsFromConfig(config),
+    baseDir: config.base_dir,
     watch: false,
   });
 }
@@ -40,7 +45,7 @@ export function pluginManagerFor(config: Config, store: ExtensionsStore = new Ex
 async function list(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args);
   if (parsed.positionals.length > 0 || parsed.marketplace !== undefined || parsed.plugin !== undefined) throw usageError("takes no PATH, --marketplace or --plugin");
-  const manager = managerFor(io);
+  const manager = pluginManagerFor(configFor(io));
   try {
     const { plugins } = await manager.list();
     if (parsed.json) {
@@ -60,28 +65,63 @@ async function list(args: string[], io: CliIo): Promise<number> {
   }
 }
 
+const nameAtMarketplace = /^([A-Za-z0-9][A-Za-z0-9._-]*)@([A-Za-z0-9][A-Za-z0-9._-]*)$/;
+
 async function install(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args);
-  const fromMarketplace = parsed.marketplace !== undefined || parsed.plugin !== undefined;
+  const fromOptions = parsed.marketplace !== undefined || parsed.plugin !== undefined;
   const [target] = parsed.positionals;
-  const usable = fromMarketplace ? parsed.marketplace && parsed.plugin && parsed.positionals.length === 0 : target && parsed.positionals.length === 1;
-  if (!usable) throw usageError(fromMarketplace ? "--marketplace and --plugin go together, without a PATH" : "expected one PATH (a plugin folder or .zip), or --marketplace M --plugin P (a marketplace.json or its folder, and an entry name)");
-  const manager = managerFor(io);
+  const usable = fromOptions ? parsed.marketplace && parsed.plugin && parsed.positionals.length === 0 : target && parsed.positionals.length === 1;
+  if (!usable) {
+    throw usageError(fromOptions ? "--marketplace and --plugin go together, without a PATH" : "expected one PATH (a plugin folder or .zip), NAME@MARKETPLACE (a marketplace added with `thinktank marketplace add`), or --marketplace M --plugin P");
+  }
+  const manager = pluginManagerFor(configFor(io));
   try {
     const options = { strict: parsed.strict };
-    const result = fromMarketplace
-      ? await manager.installFromMarketplace(path.resolve(io.cwd, parsed.marketplace!), parsed.plugin!, options)
-      : await manager.installPath(path.resolve(io.cwd, target!), options);
-    if (parsed.json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      return 0;
-    }
-    io.stdout.write(
-      `installed ${result.name}${result.version ? ` ${result.version}` : ""} (enabled): ${result.skills.length} skills, ${result.commands.length} commands, ${result.agents.length} agents, ${result.servers.length} servers\n`,
-    );
-    for (const warning of result.warnings) io.stdout.write(`  warning: ${describeProblem(warning)}\n`);
+    // NAME@MARKETPLACE unless a file or folder of that name exists here.
+    const named = !fromOptions && target && !fs.existsSync(path.resolve(io.cwd, target)) ? nameAtMarketplace.exec(target) : null;
+    let result: PluginInstallView;
+    if (named) result = await manager.installFromMarketplace(named[2] as string, named[1] as string, options);
+    else if (fromOptions) result = await manager.installFromMarketplace(await marketplaceArgument(manager, parsed.marketplace as string, io), parsed.plugin as string, options);
+    else result = await manager.installPath(path.resolve(io.cwd, target as string), options);
+    report(io, parsed.json, result, `installed ${result.name}${result.version ? ` ${result.version}` : ""}${pinOf(result)} (enabled)`);
     return 0;
   } finally {
     manager.close();
   }
+}
+
+async function update(args: string[], io: CliIo): Promise<number> {
+  const parsed = parse(args);
+  const [name] = parsed.positionals;
+  if (!name || parsed.positionals.length !== 1 || parsed.marketplace !== undefined || parsed.plugin !== undefined) throw usageError("expected one NAME (a plugin installed from a marketplace added by name)");
+  const manager = pluginManagerFor(configFor(io));
+  try {
+    const result = await manager.update(name, { strict: parsed.strict });
+    const from = result.previous.version ?? result.previous.commit?.slice(0, 12) ?? "?";
+    report(io, parsed.json, result, `updated ${result.name} to ${result.version ?? "?"}${pinOf(result)} (from ${from})`);
+    return 0;
+  } finally {
+    manager.close();
+  }
+}
+
+/** --marketplace M: a marketplace added by name as it is, else a path relative to the current folder. */
+async function marketplaceArgument(manager: PluginManager, value: string, io: CliIo): Promise<string> {
+  const added = (await manager.listMarketplaces()).some((marketplace) => marketplace.name === value);
+  return added ? value : path.resolve(io.cwd, value);
+}
+
+function pinOf(result: PluginInstallView): string {
+  const commit = result.versions?.installed.commit;
+  return commit ? ` at ${commit.slice(0, 12)}` : "";
+}
+
+function report(io: CliIo, json: boolean, result: PluginInstallView, headline: string): void {
+  if (json) {
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  io.stdout.write(`${headline}: ${result.skills.length} skills, ${result.commands.length} commands, ${result.agents.length} agents, ${result.servers.length} servers\n`);
+  for (const warning of result.warnings) io.stdout.write(`  warning: ${describeProblem(warning)}\n`);
 }
