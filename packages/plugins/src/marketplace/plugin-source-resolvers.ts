@@ -55,7 +55,7 @@ export const resolveRelativeSource: PluginSourceResolver = async (entry, marketp
   return { folder: real, type: "relative" };
 };
 
-/** What this deployment resolves: only relative sources (it has no network to fetch git, url or npm sources). */
+/** Relative sources only: what needs no fetching (remoteSourceResolvers adds github, url, git-subdir and npm). */
 export const defaultSourceResolvers: PluginSourceResolvers = Object.freeze({ relative: resolveRelativeSource });
 
 /**
