@@ -16,6 +16,8 @@ export interface GitHttpServer {
   commit(name: string, files: Readonly<Record<string, GitFile>>, message?: string): string;
   /** Requests answered so far. */
   readonly requests: number;
+  /** The Authorization header of each request, in order (to check where credentials go). */
+  readonly authorizations: readonly (string | undefined)[];
   close(): Promise<void>;
 }
 
@@ -34,8 +36,10 @@ function git(cwd: string, ...args: string[]): string {
 export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
   fs.mkdirSync(path.join(root, ".work"), { recursive: true });
   let requests = 0;
+  const authorizations: (string | undefined)[] = [];
   const server = http.createServer((request, response) => {
     requests += 1;
+    authorizations.push(request.headers.authorization);
     const url = new URL(request.url ?? "/", "http://localhost");
     const child = spawn("git", ["http-backend"], {
       env: {
@@ -115,6 +119,7 @@ export async function startGitHttpServer(root: string): Promise<GitHttpServer> {
     get requests() {
       return requests;
     },
+    authorizations,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
