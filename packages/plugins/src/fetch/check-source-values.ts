@@ -28,7 +28,7 @@ export function checkGitUrl(value: unknown, options: { readonly allowHttp: boole
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined) {
     // scp-like ssh: user@host:path, never a local path (which git would also take).
-    if (!/^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[A-Za-z0-9._~/-]+$/.test(url) || url.includes("..")) refuse("git URL", url, "is not an https://, ssh://, git:// or user@host:path URL");
+    if (!/^[A-Za-z0-9._][A-Za-z0-9._-]*@[A-Za-z0-9.][A-Za-z0-9.-]*:[A-Za-z0-9._~/-]+$/.test(url) || url.includes("..")) refuse("git URL", url, "is not an https://, ssh://, git:// or user@host:path URL");
     return url;
   }
   const allowed = options.allowHttp ? ["https", "http", "ssh", "git"] : ["https", "ssh", "git"];
@@ -39,7 +39,8 @@ export function checkGitUrl(value: unknown, options: { readonly allowHttp: boole
   } catch {
     refuse("git URL", url, "is not a valid URL");
   }
-  if (parsed.hostname === "" || parsed.hostname.startsWith("-")) refuse("git URL", url, "has no usable host");
+  // ssh would read a user or host that starts with '-' as an option (-oProxyCommand=...).
+  if (parsed.hostname === "" || parsed.hostname.startsWith("-") || decodeURIComponent(parsed.username).startsWith("-")) refuse("git URL", url, "has no usable host, or a user or host starting with '-'");
   return url;
 }
 

@@ -51,6 +51,8 @@ describe("fetchGitTree over git's smart HTTP", () => {
     await refused({ url: "ext::sh" }, /remote-helper/);
     await refused({ url: "fd::17" }, /remote-helper/);
     await refused({ url: "file:///etc" }, /uses file:\/\//);
+    await refused({ url: "ssh://-oProxyCommand=touch%20/tmp/pwned@example.com/x.git" }, /starting with '-'/);
+    await refused({ url: "git@-oProxyCommand:x" }, /is not an https/);
     await refused({ url: "/etc" }, /is not an https/);
     await refused({ url: `${server.url}/team/tools.git`, ref: "--upload-pack=x" }, /starts with '-'/);
     await refused({ url: `${server.url}/team/tools.git`, ref: "main@{1}" }, /not a plain branch/);
