@@ -2,7 +2,7 @@
 export { buildApp } from "./build-app.js";
 export { createGatewayDeps } from "./gateway-deps.js";
 export type { GatewayDeps, PluginServer } from "./gateway-deps.js";
-export { startGateway, assertSafeBinding } from "./start-gateway.js";
+export { startGateway } from "./start-gateway.js";
 export type { RunningGateway } from "./start-gateway.js";
 export { runGateway } from "./run-gateway.js";
 export type { RunGatewayOptions } from "./run-gateway.js";

@@ -1,4 +1,4 @@
-import { isLoopbackAddress, ThinktankError } from "@thinktank/core";
+import { assertSafeBinding, ThinktankError } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./build-app.js";
@@ -45,14 +45,4 @@ export async function startGateway(config: Config, deps: GatewayDeps): Promise<R
   if (config.api_key) app.log.info({ url }, `gateway listening on ${url}; mutating routes need the API key`);
   else app.log.warn({ url }, `gateway listening on ${url} (loopback only): THINKTANK_API_KEY is not set, so any local process may change extensions; set it to listen on other addresses`);
   return { app, url, port: actualPort, close: () => app.close() };
-}
-
-/** Refuses a non-loopback address without an API key (DESIGN.md §3). */
-export function assertSafeBinding(host: string, apiKey: string | undefined): void {
-  if (apiKey || isLoopbackAddress(host)) return;
-  throw new ThinktankError(
-    "CONFIG_INVALID",
-    `gateway: refusing to listen on ${host} without an API key: anyone who can reach it could change your extensions. Set THINKTANK_API_KEY, or listen on 127.0.0.1 (GATEWAY_HOST=127.0.0.1 or gateway.host in config.yaml).`,
-    { details: { host } },
-  );
 }

@@ -1,6 +1,5 @@
-import { isLoopbackAddress, mutatingMethods } from "@thinktank/core";
+import { assertSafeBinding, isLoopbackAddress, mutatingMethods } from "@thinktank/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { assertSafeBinding } from "../src/start-gateway.js";
 import { createTestGateway, sampleUrl } from "./test-gateway.js";
 import type { TestGateway } from "./test-gateway.js";
 

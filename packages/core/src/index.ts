@@ -61,6 +61,7 @@ export type { ServiceReadyMessage } from "./process/service-ready.js";
 export { checkRequestSource, isAllowedOrigin, isLoopbackAddress, mutatingMethods } from "./http/request-guard.js";
 export type { RequestGuardPolicy, RequestHeadersView, GuardVerdict } from "./http/request-guard.js";
 export { presentedApiKey, apiKeyMatches } from "./http/api-key.js";
+export { assertSafeBinding } from "./http/assert-safe-binding.js";
 export { maxPathParamLength } from "./http/max-path-param-length.js";
 export { requestIdFor } from "./http/request-id.js";
 export type { ApiKeyHeadersView } from "./http/api-key.js";

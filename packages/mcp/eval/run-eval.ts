@@ -127,10 +127,10 @@ async function modelRows(current: Config): Promise<{ model: string; top: number;
   let model: ChatLike;
   let name: string;
   try {
-    const models = (await import(modelsPackage)) as { resolveModel(c: Config): { name: string; model: { provider: string; model?: string } }; createChatModel(c: Config): ChatLike };
+    const models = (await import(modelsPackage)) as { resolveModel(c: Config): { name: string; model: { provider: string; model?: string } }; createChatModel(c: Config): Promise<ChatLike> };
     const resolved = models.resolveModel(current);
     if (resolved.model.provider === "scripted") throw new Error(`the configured model '${resolved.name}' is the scripted test double, which cannot judge tools`);
-    model = models.createChatModel(current);
+    model = await models.createChatModel(current);
     name = `${resolved.name}: ${resolved.model.provider} ${resolved.model.model ?? ""}`.trim();
   } catch (error) {
     const hasKey = Boolean(env.ANTHROPIC_API_KEY || env.OPENAI_API_KEY);

@@ -39,8 +39,6 @@ export { SearxngProvider } from "./builtins/web-search/searxng-provider.js";
 export { TavilyProvider, tavilyBaseUrl } from "./builtins/web-search/tavily-provider.js";
 export { BraveProvider, braveBaseUrl } from "./builtins/web-search/brave-provider.js";
 export type { WebSearchProvider, WebSearchRequest, WebSearchResult, FetchFunction } from "./builtins/web-search/web-search-types.js";
-export { EnvelopeTool } from "./langchain/envelope-tool.js";
-export type { EnvelopeToolFields } from "./langchain/envelope-tool.js";
 export { createToolsRequestProvider } from "./langchain/tools-request-provider.js";
 export type { ToolsRequestProvider, ToolsRequestProviderOptions, ToolsRequestInfo, ToolsContribution, ToolsPromptSection } from "./langchain/tools-request-provider.js";
 export { toolsCatalogServer, registeredToolsServer } from "./codemode/tools-catalog-server.js";

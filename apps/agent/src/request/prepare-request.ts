@@ -7,7 +7,7 @@ import type { InheritedSurface, PromptSection, RequestContext, RequestContributi
 
 export interface PrepareRequestOptions {
   /** Builds the chat model. @default createChatModel from @thinktank/models */
-  readonly createModel?: (config: Config) => BaseChatModel;
+  readonly createModel?: (config: Config) => BaseChatModel | Promise<BaseChatModel>;
   /** The opening of the system prompt. @default rolePrompt */
   readonly role?: string;
 }
@@ -21,7 +21,7 @@ export const rolePrompt =
  * other work), then the surface from the providers (see assembleRequest).
  */
 export async function prepareRequest(request: RequestInfo, providers: readonly RequestProvider[], options: PrepareRequestOptions = {}): Promise<RequestContext> {
-  const model = options.createModel ? options.createModel(request.config) : createChatModel(request.config);
+  const model = await (options.createModel ? options.createModel(request.config) : createChatModel(request.config));
   const modelName = options.createModel ? "custom" : resolveModel(request.config).name;
   return { model, modelName, ...(await assembleRequest(request, providers, options)) };
 }

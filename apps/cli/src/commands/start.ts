@@ -2,8 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { spawn } from "node:child_process";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { isServiceReadyMessage, loadConfig } from "@thinktank/core";
-import { assertSafeBinding } from "@thinktank/gateway";
+import type * as Core from "@thinktank/core";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { stopSignal } from "./stop-signal.js";
 
@@ -32,14 +31,23 @@ export const startCommand: CliCommand = {
       io.stderr.write(`thinktank start: takes no arguments (got ${args.join(" ")})\n`);
       return 2;
     }
-    const config = loadConfig({ env: io.env, cwd: io.cwd });
-    assertSafeBinding(config.gateway.host, config.api_key);
     const say = (line: string): void => void io.stdout.write(`[start] ${line}\n`);
-    // The children load the same config.yaml even if they resolve paths differently.
-    const env = { ...io.env, ...(config.config_path ? { THINKTANK_CONFIG: config.config_path } : {}) };
-
     const stop = stopSignal(); // before launching: a Ctrl-C from now on stops the children too
-    const services = [launch("gateway", serviceArgs("gateway"), env, io), launch("agent", serviceArgs("agent"), env, io)];
+    // The services start first: @thinktank/core and config.yaml take this process ~0.3 s, which
+    // would otherwise come before their own start-up. They read the same config.yaml (same folder
+    // and environment) and refuse a bad one or an unsafe address themselves; the check here says
+    // so once, plainly, and stops them.
+    const core = import("@thinktank/core");
+    const services = [launch("gateway", serviceArgs("gateway"), core, io), launch("agent", serviceArgs("agent"), core, io)];
+    try {
+      const { assertSafeBinding, loadConfig } = await core;
+      const config = loadConfig({ env: io.env, cwd: io.cwd });
+      assertSafeBinding(config.gateway.host, config.api_key);
+    } catch (error) {
+      await Promise.all(services.map((service) => shutDown(service)));
+      stop.dispose();
+      throw error;
+    }
     for (const service of services) say(`${service.name} started (pid ${service.child.pid})`);
 
     const firstExit = Promise.race(services.map((service) => service.exited.then((code) => ({ service, code }))));
@@ -74,10 +82,10 @@ function serviceArgs(service: "gateway" | "agent"): string[] {
   return fromSources.length > 0 ? [...fromSources, "--import", import.meta.resolve("tsx"), agentEntry] : [agentEntry];
 }
 
-function launch(name: string, args: string[], env: Record<string, string | undefined>, io: CliIo): Service {
+function launch(name: string, args: string[], core: Promise<typeof Core>, io: CliIo): Service {
   // Own process group (detached) so stopping also reaches whatever the service started; an IPC
   // channel so the service notices if this process dies without a chance to stop it.
-  const child = spawn(process.execPath, args, { cwd: io.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+  const child = spawn(process.execPath, args, { cwd: io.cwd, env: io.env, detached: true, stdio: ["ignore", "pipe", "pipe", "ipc"] });
   const prefix = (stream: NodeJS.ReadableStream | null, out: NodeJS.WritableStream): void => {
     if (stream) readline.createInterface({ input: stream }).on("line", (line) => out.write(`[${name}] ${line}\n`));
   };
@@ -87,7 +95,7 @@ function launch(name: string, args: string[], env: Record<string, string | undef
   child.on("error", (error) => io.stderr.write(`[${name}] could not start: ${error.message}\n`));
   const listening = new Promise<string>((resolve) =>
     child.on("message", (message) => {
-      if (isServiceReadyMessage(message)) resolve(clientUrl(message.url));
+      void core.then(({ isServiceReadyMessage }) => isServiceReadyMessage(message) && resolve(clientUrl(message.url)));
     }),
   );
   return { name, child, exited, listening };

@@ -1,5 +1,4 @@
 import type { DynamicStructuredTool } from "@langchain/core/tools";
-import { loadMcpTools } from "@langchain/mcp-adapters";
 import type { LoadMcpToolsOptions } from "@langchain/mcp-adapters";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ReadResourceRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -54,6 +53,8 @@ export async function loadManagedTools(manager: McpManager, server: string, opti
       return manager.readResource(server, params);
     },
   };
+  // Loaded on first use: the adapters bring LangChain, which the gateway never needs (start-up time).
+  const { loadMcpTools } = await import("@langchain/mcp-adapters");
   const tools = await loadMcpTools(server, client as unknown as Client, adapterOptions);
   if (toolName) {
     // The adapters named each tool `<prefix><MCP name>`; map back to the MCP name, then rename.

@@ -4,7 +4,6 @@ import type { ToolExecutor } from "../execution/tool-executor.js";
 import { ToolScheduler } from "../execution/tool-scheduler.js";
 import type { ToolDefinition, ToolProblem } from "../registry/tool-definition.js";
 import type { ToolRegistry } from "../registry/tool-registry.js";
-import { EnvelopeTool } from "./envelope-tool.js";
 
 /** What the provider reads about a run (the agent's RequestInfo fits). */
 export interface ToolsRequestInfo {
@@ -62,6 +61,8 @@ export function createToolsRequestProvider(options: ToolsRequestProviderOptions)
       const scheduler = new ToolScheduler();
       const context = { source: "agent", ...(info.threadId ? { threadId: info.threadId } : {}), ...(info.runId ? { runId: info.runId } : {}) };
       const registered = [...view.tools.values()].filter((tool) => tool.enabled);
+      // Loaded on first use: it brings LangChain, which the gateway (a user of this package) never needs.
+      const { EnvelopeTool } = await import("./envelope-tool.js");
       const tools: StructuredToolInterface[] = registered.map(
         (tool) =>
           new EnvelopeTool({
