@@ -1,4 +1,4 @@
-// `npx tsx packages/mcp/eval/tune-weights.ts [--stage keyword|rerank|both] [--rounds 3] [--folds 0]`:
+// `npx tsx --conditions=development packages/mcp/eval/tune-weights.ts [--stage keyword|rerank|both] [--rounds 3] [--folds 0]`:
 // fits the ranking weights of search_tools on the tuning pairs by coordinate ascent and prints
 // the best weights (to be copied into src/search/default-ranking-weights.ts by hand).
 //

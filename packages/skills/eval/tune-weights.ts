@@ -1,4 +1,4 @@
-// `npx tsx packages/skills/eval/tune-weights.ts [--rounds 3] [--total 450]`: fits the weights of
+// `npx tsx --conditions=development packages/skills/eval/tune-weights.ts [--rounds 3] [--total 450]`: fits the weights of
 // skill search on the dev split by coordinate ascent and prints the best (to be copied into
 // src/search/skill-search-weights.ts by hand). For each knob in turn it tries a few values with
 // the others fixed (×0.5, ×0.75, ×1.25, ×1.5, and 0) and keeps a change only when it raises the
