@@ -104,3 +104,36 @@ describe("writable mounts in the bubblewrap sandbox", needs("bubblewrap"), () =>
     expect(readOnlyFile.stdout).toBe("a,b\n");
   });
 });
+
+describe("writable mounts on the deno backend", () => {
+  it("the simulated shell writes into a writable mount, changing what the host wrote there first; a read-only mount stays read-only", async () => {
+    const fixture = sandboxFixture({ backend: "deno" });
+    try {
+      const outputs = path.join(fixture.root, "outputs");
+      const uploads = path.join(fixture.root, "uploads");
+      fs.mkdirSync(outputs);
+      fs.mkdirSync(uploads);
+      fs.writeFileSync(path.join(uploads, "input.csv"), "a,b\n");
+      // As the agent's write_file does before the first bash call: as root, the sandbox user is given it too.
+      fs.writeFileSync(path.join(outputs, "draft.md"), "draft\n");
+      const source = [
+        "echo more >> /mnt/user-data/outputs/draft.md && echo 'draft ok'",
+        "mkdir -p /mnt/user-data/outputs/charts && echo bar > /mnt/user-data/outputs/charts/bar.svg && echo 'nested ok'",
+        'if ( echo x >> /mnt/user-data/uploads/input.csv ) 2>/dev/null; then echo WROTE; else echo denied; fi',
+      ].join("\n");
+      const mounts = [
+        { hostPath: uploads, sandboxPath: "/mnt/user-data/uploads" },
+        { hostPath: outputs, sandboxPath: "/mnt/user-data/outputs", writable: true },
+      ];
+      const result = await fixture.executor.run({ language: "shell", source, workspaceDir: fixture.workspace("thread-d"), mounts, timeoutMs: 60_000 });
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).toBe("draft ok\nnested ok\ndenied\n");
+      expect(fs.readFileSync(path.join(outputs, "draft.md"), "utf8")).toBe("draft\nmore\n");
+      expect(fs.readFileSync(path.join(outputs, "charts/bar.svg"), "utf8")).toBe("bar\n");
+      expect(fs.readFileSync(path.join(uploads, "input.csv"), "utf8")).toBe("a,b\n");
+      if (asRoot) expect(fs.statSync(path.join(outputs, "draft.md")).uid).toBe(65534);
+    } finally {
+      await fixture.cleanup();
+    }
+  });
+});

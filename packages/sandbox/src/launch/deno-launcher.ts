@@ -13,6 +13,7 @@ import { justBashBundle } from "./just-bash-bundle.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
 import { killProcessTree } from "./kill-process-tree.js";
+import { prepareWritableMounts } from "./writable-mounts.js";
 
 const run = promisify(execFile);
 /** Address space Deno's V8 reserves writable before any program runs (it does not start under 600 MiB of RLIMIT_DATA). */
@@ -84,6 +85,9 @@ export class DenoLauncher implements Launcher {
       if (typeof bundled !== "string") return { ok: false, code: "SANDBOX_UNAVAILABLE", message: `The deno sandbox's shell could not be prepared from just-bash: ${bundled.problem}. Fix: run \`npm install\` again.` };
       justBash = bundled;
     }
+    // As with bubblewrap, the sandbox user is given each writable mount with what the host wrote there (e.g. write_file's outputs).
+    const writable = prepareWritableMounts(spec.mounts, { asRoot: this.asRoot, sandboxIds: this.options.sandboxIds });
+    if (!writable.ok) return writable;
     const files = this.prepareFiles();
     const { uid, gid } = this.options.sandboxIds;
     const runDir = path.join(this.options.runtimeDir, "workers", workerId);
@@ -93,7 +97,7 @@ export class DenoLauncher implements Launcher {
     if (this.asRoot) {
       // Deno runs as the sandbox user; it owns its folder (the program file) and, as with bubblewrap, the workspace.
       fs.chownSync(runDir, uid, gid);
-      for (const folder of [spec.workspaceDir, ...writableMounts]) if (fs.statSync(folder).uid !== uid) fs.chownSync(folder, uid, gid);
+      if (fs.statSync(spec.workspaceDir).uid !== uid) fs.chownSync(spec.workspaceDir, uid, gid);
     }
     const bridgeSocket = path.join(runDir, "bridge.sock");
     const program = path.join(runDir, "main.mjs");
