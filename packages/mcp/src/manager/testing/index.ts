@@ -8,3 +8,5 @@ export { startSilentTcpServer } from "./silent-tcp-server.js";
 export type { SilentTcpServer } from "./silent-tcp-server.js";
 export { startOAuthTestServer } from "./oauth-test-server.js";
 export type { OAuthTestServer, OAuthTestServerOptions, OAuthTestServerStats, PreRegisteredClient } from "./oauth-test-server.js";
+export { startClientMetadataDocumentServer } from "./client-metadata-document-server.js";
+export type { ClientMetadataDocumentServer } from "./client-metadata-document-server.js";

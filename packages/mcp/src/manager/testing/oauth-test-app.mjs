@@ -3,7 +3,7 @@
 // requireBearerAuth on the MCP endpoints, and TestAuthProvider. Streamable HTTP at /mcp (stateless:
 // every request checks its token) and legacy SSE at /sse + /messages, on 127.0.0.1.
 import express from "express";
-import { mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import { createOAuthMetadata, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
@@ -43,9 +43,26 @@ export async function startOAuthTestApp(options = {}) {
   const origin = `http://127.0.0.1:${listener.address().port}`;
   const issuer = `${origin}/`;
   const scopes = options.scopes ?? ["mcp"];
-  const provider = new TestAuthProvider({ issuer, accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600, dynamicRegistration: options.dynamicRegistration !== false });
+  const documents = options.clientMetadataDocuments ? (options.clientMetadataDocuments === true ? {} : options.clientMetadataDocuments) : undefined;
+  const provider = new TestAuthProvider({
+    issuer,
+    accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
+    dynamicRegistration: options.dynamicRegistration !== false,
+    clientMetadataDocuments: documents,
+  });
   const clientSecrets = new Map(Object.entries(options.clientCredentials ?? {}));
-  const counters = { toolCalls: 0, unauthorized: 0 };
+  const counters = { toolCalls: 0, unauthorized: 0, registrationRequests: 0 };
+  // Every request to /register, answered or not (a client that should not register at all).
+  app.use("/register", (_req, _res, next) => {
+    counters.registrationRequests += 1;
+    next();
+  });
+  // The SDK's router has no switch for it: the same metadata, advertising client ID metadata documents.
+  if (documents) {
+    app.get("/.well-known/oauth-authorization-server", (_req, res) => {
+      res.json({ ...createOAuthMetadata({ provider, issuerUrl: new URL(issuer), scopesSupported: scopes }), client_id_metadata_document_supported: true });
+    });
+  }
 
   // Hostile metadata: the token endpoint moved to another host name of the same machine.
   if (options.tokenEndpointHost) {

@@ -4,6 +4,7 @@
 // refresh token presented again revokes its whole family, as real servers do), revocation.
 import crypto from "node:crypto";
 import { InvalidGrantError, InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { fetchClientMetadataDocument, isMetadataDocumentUrl } from "./client-metadata-document.mjs";
 
 const randomToken = (prefix) => `${prefix}_${crypto.randomBytes(24).toString("base64url")}`;
 
@@ -16,11 +17,16 @@ export class TestAuthProvider {
     this.accessTokens = new Map();
     this.refreshTokens = new Map();
     this.issued = [];
-    this.stats = { registrations: 0, codeExchanges: 0, refreshes: 0, refreshReuses: 0, revocations: 0, clientCredentials: 0, rejectedTokens: 0 };
+    this.stats = { registrations: 0, metadataDocumentFetches: 0, codeExchanges: 0, refreshes: 0, refreshReuses: 0, revocations: 0, clientCredentials: 0, rejectedTokens: 0 };
     const clients = this.clients;
     const stats = this.stats;
     this.clientsStore = {
-      getClient: async (id) => clients.get(id),
+      getClient: async (id) => {
+        if (clients.has(id) || !options.clientMetadataDocuments || !isMetadataDocumentUrl(id)) return clients.get(id);
+        // A client ID metadata document, fetched on every use (no cache: a test may change it).
+        stats.metadataDocumentFetches += 1;
+        return fetchClientMetadataDocument(id, options.clientMetadataDocuments);
+      },
       ...(options.dynamicRegistration === false
         ? {}
         : {

@@ -9,6 +9,13 @@ export interface OAuthTestServerOptions {
   readonly scopes?: readonly string[];
   /** Scopes a token needs at the MCP endpoints (fewer: 403 insufficient_scope). @default scopes */
   readonly requiredScopes?: readonly string[];
+  /**
+   * Client ID metadata documents: the metadata advertises `client_id_metadata_document_supported`,
+   * and a client_id that is an https URL is fetched and used if the document names that client_id
+   * and its redirect URIs. `ca`: the certificate to trust for it (a test's loopback https server).
+   * @default false
+   */
+  readonly clientMetadataDocuments?: boolean | { readonly ca?: string };
   /** Hostile: serve metadata whose token_endpoint is on this other host name (e.g. "localhost"). */
   readonly tokenEndpointHost?: string;
 }
@@ -23,6 +30,10 @@ export interface PreRegisteredClient {
 
 export interface OAuthTestServerStats {
   readonly registrations: number;
+  /** Requests to /register, whether or not they registered a client. */
+  readonly registrationRequests: number;
+  /** Client ID metadata documents fetched. */
+  readonly metadataDocumentFetches: number;
   readonly codeExchanges: number;
   readonly refreshes: number;
   /** A spent refresh token presented again (its family is revoked, as real servers do). */
@@ -64,7 +75,7 @@ export interface OAuthTestServer {
 
 interface AppRecord {
   readonly issued: string[];
-  readonly stats: Omit<OAuthTestServerStats, "toolCalls" | "unauthorized">;
+  readonly stats: Omit<OAuthTestServerStats, "toolCalls" | "unauthorized" | "registrationRequests">;
   readonly accessTokens: Map<string, { revoked: boolean }>;
   readonly refreshTokens: Map<string, { revoked: boolean }>;
   addClient(client: PreRegisteredClient): void;
@@ -76,7 +87,7 @@ interface RunningApp {
   readonly mcpUrl: string;
   readonly sseUrl: string;
   readonly provider: AppRecord;
-  readonly counters: { toolCalls: number; unauthorized: number };
+  readonly counters: { toolCalls: number; unauthorized: number; registrationRequests: number };
   requireScopes(scopes: readonly string[]): void;
   close(): Promise<void>;
 }
