@@ -48,7 +48,8 @@ describe("sandbox unavailable", () => {
     expect(check.summary).toContain(fix);
   });
 
-  it("names python3 when Python is missing, while the other languages still work", async () => {
+  // python3 is a bubblewrap need: on deno, Python is Pyodide (checked below).
+  it("names python3 when Python is missing, while the other languages still work", needs("bubblewrap"), async () => {
     fixture = sandboxFixture({ executor: { pythonCommand: "/nonexistent/python3" } });
     const workspace = fixture.workspace("nopython");
     const python = await fixture.executor.run({ language: "python", source: "print(1)", workspaceDir: workspace });
@@ -58,6 +59,13 @@ describe("sandbox unavailable", () => {
     const check = await fixture.executor.check();
     expect(check.problems.map((problem) => problem.problem)).toEqual([expect.stringContaining("python: /nonexistent/python3 was not found")]);
     expect(check.details.javascript).toMatch(/^works/);
+  });
+
+  it("on the deno backend Python needs no python3: it runs in Pyodide", async () => {
+    fixture = sandboxFixture({ backend: "deno", executor: { pythonCommand: "/nonexistent/python3" } });
+    const python = await fixture.executor.run({ language: "python", source: "print(1)", workspaceDir: fixture.workspace("pyodide"), timeoutMs: 60_000 });
+    expect(python.error, python.stderr).toBeUndefined();
+    expect(python.stdout).toBe("1\n");
   });
 });
 
