@@ -5,7 +5,7 @@ import http from "node:http";
 import path from "node:path";
 import { referenceStdioEntry, testServerEntry, waitFor } from "@thinktank/mcp/testing";
 import { createSandboxExecutor } from "@thinktank/sandbox";
-import { freePort, processesWithMarker } from "@thinktank/testing";
+import { freePort, needs, processesWithMarker } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodeMode } from "./code-mode.js";
 import { codeModeFixture, sandboxTestsEnabled, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
@@ -102,7 +102,8 @@ console.log((await echo({ text: "after" })).echoed);
     expect(result.duration_ms).toBeLessThan(30_000);
   }, 60_000);
 
-  it("a program whose signal aborts is killed with every process it started, and answers CANCELLED once they are gone", async () => {
+  // Real subprocesses need bubblewrap (on deno Python is Pyodide, which starts none); the next test holds on every backend.
+  it("a program whose signal aborts is killed with every process it started, and answers CANCELLED once they are gone", needs("bubblewrap"), async () => {
     const seconds = `30.${process.pid}${Date.now() % 100_000}`;
     const controller = new AbortController();
     const code = `import subprocess\nsubprocess.run(["sleep", "${seconds}"])\nprint("never")\n`;
@@ -111,6 +112,19 @@ console.log((await echo({ text: "after" })).echoed);
     controller.abort();
     const result = await running;
     expect(processesWithMarker(`sleep\u0000${seconds}`)).toEqual([]);
+    expect(result).toMatchObject({ exit_code: null, stdout: "", error: { code: "CANCELLED" } });
+  }, 60_000);
+
+  it("on any backend, a cancelled program that never ends answers CANCELLED once its sandbox's processes are gone", async () => {
+    const controller = new AbortController();
+    const started = path.join(fixture.executor.workspaceFor("cancel-loop"), "started");
+    const code = `open("started", "w").close()\nwhile True:\n    pass\n`;
+    const running = fixture.codeMode.executeCode({ code, language: "python" }, { threadId: "cancel-loop", signal: controller.signal });
+    await waitFor("the program to start", () => fs.existsSync(started));
+    controller.abort();
+    const result = await running;
+    // Every sandbox process of this fixture runs from its runtime folder (named on its command line).
+    expect(processesWithMarker(path.join(fixture.root, "sandbox-runtime"))).toEqual([]);
     expect(result).toMatchObject({ exit_code: null, stdout: "", error: { code: "CANCELLED" } });
   }, 60_000);
 
