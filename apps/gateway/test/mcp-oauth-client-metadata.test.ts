@@ -78,5 +78,12 @@ describe("client ID metadata documents", () => {
     expect(body.message).toContain("oauth.client_id");
     expect(server.stats().registrationRequests).toBe(0);
     expect(await (await fetch(`${base}/api/mcp/servers/crm/auth`)).json()).toMatchObject({ signed_in: false });
+    expect(body.message).not.toContain("client_metadata_url");
+  });
+
+  it("an authorization server that takes documents but no registration, and no document URL configured: the 409 names mcp.oauth.client_metadata_url", async () => {
+    const { base } = await start({ dynamicRegistration: false, clientMetadataDocuments: true });
+    const response = await startSignIn(base);
+    expect([response.status, await response.json()]).toEqual([409, expect.objectContaining({ code: "OAUTH_NOT_APPLICABLE", message: expect.stringContaining("or mcp.oauth.client_metadata_url") })]);
   });
 });

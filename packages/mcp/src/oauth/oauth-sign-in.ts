@@ -111,7 +111,9 @@ export class OAuthSignIn {
         fetchFn: this.fetch,
       });
     } catch (error) {
-      throw signInFailure(server, error);
+      // Where documents would have worked, say so: the fix is then one setting for every server.
+      const documents = !this.options.clientMetadataUrl && provider.discoveryState()?.authorizationServerMetadata?.client_id_metadata_document_supported === true;
+      throw signInFailure(server, error, documents);
     }
     const authorizationUrl = provider.staged.authorizationUrl;
     if (!authorizationUrl) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the authorization server gave no authorization URL`, { details: { server } });
@@ -196,14 +198,14 @@ export class OAuthSignIn {
 }
 
 /** An error of the SDK's auth() as one of ours, with nothing secret in it. */
-function signInFailure(server: string, error: unknown): ThinktankError {
+function signInFailure(server: string, error: unknown, takesDocuments = false): ThinktankError {
   if (error instanceof ThinktankError) return error;
   const message = error instanceof Error ? error.message.replace(/\s+/g, " ").slice(0, 300) : String(error);
   if (error instanceof OAuthError) {
     return new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the authorization server refused (${error.errorCode}${message ? `: ${message}` : ""})`, { details: { server, error: error.errorCode } });
   }
   if (/does not support dynamic client registration/i.test(message)) {
-    return new ThinktankError("OAUTH_NOT_APPLICABLE", `MCP server '${server}': its authorization server takes no dynamic registration; set oauth.client_id (and client_secret) in its entry`, { details: { server } });
+    return new ThinktankError("OAUTH_NOT_APPLICABLE", `MCP server '${server}': its authorization server takes no dynamic registration; set oauth.client_id (and client_secret) in its entry${takesDocuments ? ", or mcp.oauth.client_metadata_url (it takes client ID metadata documents)" : ""}`, { details: { server } });
   }
   if (/Protected resource .* does not match|Incompatible auth server|ZodError|invalid_type|Invalid input/i.test(message) || (error as { name?: string })?.name === "ZodError") {
     return new ThinktankError("OAUTH_METADATA_REJECTED", `MCP server '${server}': its OAuth metadata cannot be used: ${message}`, { details: { server } });
