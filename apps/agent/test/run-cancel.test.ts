@@ -2,7 +2,7 @@
 // and the thread's history is closed (each open tool call answered "cancelled"), so the next run
 // builds on it. The agent server is a real process; bash runs in the configured sandbox.
 import { Client } from "@langchain/langgraph-sdk";
-import { processesWithMarker } from "@thinktank/testing";
+import { needs, processesWithMarker } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
 import { makeProjectFixture, type ProjectFixture } from "./support/project-fixture.js";
@@ -57,7 +57,9 @@ function expectClosed(messages: Message[], upTo: number): void {
   expect(messages[2]).toMatchObject({ type: "tool", tool_call_id: call?.id, status: "error", content: cancelledText });
 }
 
-describe("cancelling a run during a bash call", { timeout: 180_000 }, () => {
+// A real `sleep` process needs bubblewrap: deno's bash is just-bash, which starts no process (the deno
+// kill on cancel is checked in packages/codemode's code-mode-failures.test.ts).
+describe("cancelling a run during a bash call", { timeout: 180_000, ...needs("bubblewrap") }, () => {
   it("cancel with wait returns once the command's processes are gone; the history is closed and the next run builds on it", async () => {
     const thread = await client.threads.create();
     const seconds = uniqueSleep();
