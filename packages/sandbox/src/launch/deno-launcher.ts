@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { findExecutable } from "../host/find-executable.js";
+import { isReachableBy } from "../host/path-access.js";
 import { findDenoRuntime, type DenoRuntime } from "../host/runtime-packages.js";
 import { sandboxPaths } from "../sandbox-paths.js";
 import { denoBootstrap } from "../worker/deno-bootstraps.js";
@@ -94,7 +95,12 @@ export class DenoLauncher implements Launcher {
     fs.mkdirSync(path.dirname(runDir), { recursive: true, mode: 0o755 });
     fs.mkdirSync(runDir, { mode: 0o700 });
     const writableMounts = spec.mounts.filter((mount) => mount.writable).map((mount) => mount.hostPath);
-    if (this.asRoot) {
+    // As root, Deno runs as the sandbox user when that user can reach every path it needs; a data
+    // dir under a root-only folder (/root, a 0700 temp dir) cannot be, and there Deno runs as root,
+    // confined by its permissions alone (bubblewrap binds such folders instead; Deno cannot).
+    const needed = [deno, runDir, files.cacheDir, ...Object.values(files.bootstraps), spec.workspaceDir, ...spec.mounts.map((mount) => mount.hostPath), ...(pyodideDir ? [pyodideDir] : []), ...(justBash ? [justBash] : [])];
+    const asSandboxUser = this.asRoot && needed.every((target) => isReachableBy(target, uid, gid));
+    if (asSandboxUser) {
       // Deno runs as the sandbox user; it owns its folder (the program file) and, as with bubblewrap, the workspace.
       fs.chownSync(runDir, uid, gid);
       if (fs.statSync(spec.workspaceDir).uid !== uid) fs.chownSync(spec.workspaceDir, uid, gid);
@@ -134,10 +140,10 @@ export class DenoLauncher implements Launcher {
         // Deno's own settings only: the program cannot read them (no env permission).
         env: { DENO_DIR: files.cacheDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
         cwd: spec.workspaceDir,
-        ...(this.asRoot ? { uid, gid } : {}),
+        ...(asSandboxUser ? { uid, gid } : {}),
         detached: process.platform !== "win32",
         baseEnv: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" },
-        bridge: { kind: "proxy", listenPath: bridgeSocket, sandboxPath: bridgeSocket, ...(this.asRoot ? { owner: { uid: 0, gid } } : {}) },
+        bridge: { kind: "proxy", listenPath: bridgeSocket, sandboxPath: bridgeSocket, ...(asSandboxUser ? { owner: { uid: 0, gid } } : {}) },
         channel: "stdin",
         // Deno may start no process (no run permission): its process group is the whole tree.
         killTree: killProcessTree,
