@@ -103,7 +103,7 @@ console.log((await echo({ text: "after" })).echoed);
   }, 60_000);
 
   // Real subprocesses need bubblewrap (on deno Python is Pyodide, which starts none); the next test holds on every backend.
-  it("a program whose signal aborts is killed with every process it started, and answers CANCELLED once they are gone", needs("bubblewrap"), async () => {
+  it("a program whose signal aborts is killed with every process it started, and answers CANCELLED once they are gone", { ...needs("bubblewrap"), timeout: 60_000 }, async () => {
     const seconds = `30.${process.pid}${Date.now() % 100_000}`;
     const controller = new AbortController();
     const code = `import subprocess\nsubprocess.run(["sleep", "${seconds}"])\nprint("never")\n`;
@@ -113,7 +113,7 @@ console.log((await echo({ text: "after" })).echoed);
     const result = await running;
     expect(processesWithMarker(`sleep\u0000${seconds}`)).toEqual([]);
     expect(result).toMatchObject({ exit_code: null, stdout: "", error: { code: "CANCELLED" } });
-  }, 60_000);
+  });
 
   it("on any backend, a cancelled program that never ends answers CANCELLED once its sandbox's processes are gone", async () => {
     const controller = new AbortController();
