@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseFrontmatter, type FrontmatterProblem } from "@thinktank/core";
 import { checkSkillFrontmatter } from "./check-skill-frontmatter.js";
-import { skillOutline } from "./search/skill-outline.js";
+import { skillBodyText, skillOutline } from "./search/skill-outline.js";
 import type { ParsedSkill, SkillProblem, SkillSource } from "./skill-types.js";
 
 export type ReadSkillResult = { ok: true; skill: ParsedSkill } | { ok: false; problem: SkillProblem };
@@ -81,6 +81,7 @@ export function parseSkill(
       model: fields.model,
       frontmatter: parsed.data,
       outline: skillOutline(parsed.body),
+      bodyText: skillBodyText(parsed.body),
       warnings: [...(parsed.recovered ? [recoveredYamlWarning(parsed.recovered)] : []), ...issues.map((issue) => issue.message)],
     },
   };

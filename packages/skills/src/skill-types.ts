@@ -57,6 +57,8 @@ export interface ParsedSkill {
   readonly frontmatter: Readonly<Record<string, unknown>>;
   /** The body's first paragraph and headings as plain text, bounded (what skill search reads of the body; see skillOutline). */
   readonly outline?: string;
+  /** The start of the body as plain text without code, bounded (skill search's `body` field; see skillBodyText). */
+  readonly bodyText?: string;
   /** Spec violations that did not stop the skill from loading. */
   readonly warnings: readonly string[];
 }

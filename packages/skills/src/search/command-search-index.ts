@@ -63,5 +63,5 @@ export class CommandSearchIndex {
 
 /** What command search reads of a command (also the listing's joint ranking of skills and commands). */
 export function commandFields(command: SearchableCommand): EntryFields {
-  return { name: command.name, description: command.description, group: command.plugin ?? "", outline: "" };
+  return { name: command.name, description: command.description, group: command.plugin ?? "", outline: "", body: "" };
 }

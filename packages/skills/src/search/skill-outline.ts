@@ -33,7 +33,36 @@ export function skillOutline(body: string, budget = 600): string {
     if (intro.length + headings.join(". ").length > budget) break;
   }
   endParagraph();
-  const text = [intro, headings.join(". ")].filter(Boolean).join(" ").replace(/\s+/g, " ").trim();
+  return cutOnWord([intro, headings.join(". ")].filter(Boolean).join(" ").replace(/\s+/g, " ").trim(), budget);
+}
+
+/**
+ * The start of a SKILL.md body as plain text for search, at most `budget` characters (cut on a
+ * word): prose, headings, lists and tables in order, without code blocks, HTML tags and link
+ * targets. Lists and tables say when and for what the skill is used in words users say, which
+ * the outline leaves out; further down a body is mostly how-to. Computed when the file is parsed.
+ */
+export function skillBodyText(body: string, budget = 3000): string {
+  const parts: string[] = [];
+  let length = 0;
+  let fenced = false;
+  for (const raw of body.split("\n")) {
+    const line = raw.trim();
+    if (/^(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    const text = plain(line.replace(/<!--.*?-->|<[^>]*>/g, " ")).replace(/[#|>*+-]+(?=\s|$)|^\d+[.)]\s/g, " ").replace(/\s+/g, " ").trim();
+    if (text === "") continue;
+    parts.push(text);
+    length += text.length + 1;
+    if (length > budget) break;
+  }
+  return cutOnWord(parts.join(" "), budget);
+}
+
+function cutOnWord(text: string, budget: number): string {
   if (text.length <= budget) return text;
   const cut = text.slice(0, budget);
   const space = cut.lastIndexOf(" ");

@@ -85,6 +85,20 @@ describe("SkillSearchIndex", () => {
     expect(index.search("indexed", { limit: 50 }).map((hit) => hit.identity)).not.toContain("custom:brand-kit");
   });
 
+  it("reads the words of the body's lists and tables as text, never its code, markup or link targets", async () => {
+    const body =
+      "# Launch kit\n\nEverything a release needs,\nin one place.\n\n## When to use\n- press announcements and [changelog](https://example.com/guide) entries\n- **store** listings\n\n" +
+      '| asset | size |\n|---|---|\n| app store screenshots | 1290×2796 |\n\n<!-- draft --> <img src="x.png">\n```bash\nsecretword --now\n```\n1. Ship it\n';
+    writeTree(temp.dir, { "skills/custom/launch-kit/SKILL.md": skillText("launch-kit", "Prepare the assets for a release.", "", body) });
+    const all = await skills();
+    const kit = all.find((skill) => skill.identity === "custom:launch-kit");
+    expect(kit?.bodyText).toBe("Launch kit Everything a release needs, in one place. When to use press announcements and changelog entries store listings asset size app store screenshots 1290×2796 Ship it");
+    const index = new SkillSearchIndex(all);
+    // Only the body's list and table say "press announcements" and "screenshots".
+    expect(index.search("press announcement with screenshots")[0]?.identity).toBe("custom:launch-kit");
+    for (const word of ["secretword", "example", "png", "draft"]) expect(index.search(word, { limit: 50 }).map((hit) => hit.identity), word).not.toContain("custom:launch-kit");
+  });
+
   it("refuses an empty query and a bad limit, caps a large one, and answers nothing for filler words", async () => {
     const index = new SkillSearchIndex(await skills(), { maxLimit: 2 });
     const codeOf = (run: () => unknown) => {

@@ -60,5 +60,6 @@ export function skillFields(skill: Skill): EntryFields {
     description: skill.whenToUse ? `${skill.description}\n${skill.whenToUse}` : skill.description,
     group: skill.category.startsWith("plugin:") ? skill.category.slice("plugin:".length) : "",
     outline: skill.outline ?? "",
+    body: skill.bodyText ?? "",
   };
 }

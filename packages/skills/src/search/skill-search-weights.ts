@@ -3,15 +3,18 @@ import { defaultPhraseHints, type DocumentIndexWeights, type PhraseHint } from "
 /**
  * The fields skill and command search rank on, most telling first: the name (split as an
  * identifier: call-prep → call, prep), the description (with `when_to_use`), the plugin's name,
- * and the body's outline (first paragraph and headings).
+ * the body's outline (first paragraph and headings) and the start of the body as text.
  */
-export const skillSearchFields = ["name", "description", "group", "outline"] as const;
+export const skillSearchFields = ["name", "description", "group", "outline", "body"] as const;
 export type SkillSearchField = (typeof skillSearchFields)[number];
 
 /** The ranking of skill search; tuned on packages/skills/eval (dev split only). */
 export const defaultSkillSearchWeights: DocumentIndexWeights = {
-  fields: { name: 1, description: 1.875, group: 2, outline: 0.25 },
-  lengthNormalization: { name: 0.75, description: 0, group: 0, outline: 0.75 },
+  // The body weighs little and is fully length-normalised: it adds the words of a skill's lists
+  // and tables (its triggers and examples), which lift the right skill into the top 5 more often
+  // than they move the first hit.
+  fields: { name: 1, description: 1.875, group: 2, outline: 0.25, body: 0.15 },
+  lengthNormalization: { name: 0.75, description: 0, group: 0, outline: 0.75, body: 1 },
   k1: 1.8,
   coverage: 0.75,
   fullMatch: 0.25,
