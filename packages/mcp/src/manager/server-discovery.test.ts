@@ -68,7 +68,8 @@ describe("McpManager background discovery", () => {
     expect(manager.discoverInBackground()).toEqual([]); // already queued or connecting
     expect(manager.readyServers()).toEqual([]);
     const quick = await loadAllManagedTools(manager, { knownOnly: true });
-    expect(performance.now() - started).toBeLessThan(500);
+    // Waiting for the silent server would take its whole connect timeout (1,500 ms): well under it means no wait, even on a loaded machine.
+    expect(performance.now() - started).toBeLessThan(1500);
     expect(quick.tools).toEqual([]);
     expect(quick.unavailable.map((entry) => entry.server)).toEqual(["bad-entry", "dead-http", "dead-http-2", "refusing", "silent", "working"]);
     expect(quick.unavailable.find((entry) => entry.server === "working")?.reason).toContain("not known yet");
