@@ -154,8 +154,28 @@ function weighted(hit: { score: number; copy: boolean } | undefined): number {
   return hit ? (hit.copy ? hit.score * nearCopyWeight : hit.score) : Number.NEGATIVE_INFINITY;
 }
 
-/** One analyzer for every index: each snapshot's index reads mostly the same text, and its stems are memoised. */
-const sharedAnalyzer = new TextAnalyzer();
+/**
+ * The analyzer of every skill index. Each snapshot's index reads mostly the same text as the last
+ * one: stems are memoised by the engine, and here the terms of long texts too (SKILL.md bodies,
+ * most of what an index reads), so that the index after a change re-reads only what changed.
+ * Bounded: the memo is cleared when full. Callers only read the arrays it returns.
+ */
+class SkillTextAnalyzer extends TextAnalyzer {
+  readonly #texts = new Map<string, string[]>();
+
+  override terms(text: string): string[] {
+    if (text.length < 1000) return super.terms(text);
+    let terms = this.#texts.get(text);
+    if (terms === undefined) {
+      terms = super.terms(text);
+      if (this.#texts.size >= 5000) this.#texts.clear();
+      this.#texts.set(text, terms);
+    }
+    return terms;
+  }
+}
+
+const sharedAnalyzer = new SkillTextAnalyzer();
 
 function positiveInteger(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1) throw new ThinktankError("VALIDATION_FAILED", `${name} must be a positive integer; got ${JSON.stringify(value)}`);
