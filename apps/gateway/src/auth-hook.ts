@@ -16,7 +16,7 @@ declare module "fastify/types/context.js" {
 }
 
 /**
- * The onRequest check of DESIGN.md §3: with an API key configured, a mutating request must
+ * The onRequest check of docs/architecture.md ("Auth" under contracts): with an API key configured, a mutating request must
  * carry it as `X-API-Key: <key>` or `Authorization: Bearer <key>`, compared in constant time
  * (`apiKeyMatches`), so neither the content nor the length of the key leaks through timing.
  * Runs before the body is read, so an unauthenticated upload is never consumed.

@@ -18,7 +18,7 @@ export interface InspectPromptOptions {
   readonly mode?: CodeExecutionMode;
   /** Overrides config.skills.listing. @default the config's */
   readonly listing?: SkillListingSetting;
-  /** MCP tools from a folder of cached tool lists (DESIGN.md's catalog format) instead of the configured servers. */
+  /** MCP tools from a folder of cached tool lists (the catalog format of docs/architecture.md) instead of the configured servers. */
   readonly catalogDir?: string;
   /** The prompt's date. @default new Date() */
   readonly now?: Date;

@@ -91,7 +91,7 @@ export interface RequestContribution {
 /**
  * The seam for the libraries (skills, plugins, codemode, tools): each contributes prompt
  * sections and tools per run. Called on every run, so a provider must be cheap when nothing
- * changed (the snapshot idea of DESIGN.md §1).
+ * changed (the per-request snapshot of docs/architecture.md).
  */
 export interface RequestProvider {
   readonly name: string;

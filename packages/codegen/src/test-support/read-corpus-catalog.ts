@@ -4,7 +4,7 @@ import { corpusDir } from "@thinktank/testing";
 import type { CodegenServer } from "../generate/codegen-types.js";
 
 /**
- * The corpus catalog (../shared/corpus/mcp-tools, DESIGN.md's cached tool-list format), read
+ * The corpus catalog (../shared/corpus/mcp-tools, the cached tool-list format of docs/architecture.md), read
  * here rather than through @thinktank/mcp so that package may depend on this one without a
  * cycle. Test support only.
  */

@@ -3,7 +3,7 @@ import { repositoryRoot } from "@thinktank/testing";
 import ts from "typescript";
 
 /**
- * Type-checks files with the team's strict settings (DESIGN.md §5: strict, noUncheckedIndexedAccess,
+ * Type-checks files with the team's strict settings (docs/architecture.md, house style: strict, noUncheckedIndexedAccess,
  * ...) and answers one line per diagnostic; [] means the files compile cleanly. Test support only.
  * `extra` adds compiler options (e.g. allowImportingTsExtensions for a program importing the code API's .ts files).
  */

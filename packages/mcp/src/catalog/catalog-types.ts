@@ -9,7 +9,7 @@ export interface CatalogTool {
   readonly [key: string]: unknown;
 }
 
-/** One server's cached tool list: the DESIGN.md catalog format `{ server, tools }`, extra keys kept. */
+/** One server's cached tool list: the catalog format of docs/architecture.md `{ server, tools }`, extra keys kept. */
 export interface CatalogServer {
   readonly server: string;
   readonly tools: readonly CatalogTool[];

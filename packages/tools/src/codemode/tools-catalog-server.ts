@@ -3,7 +3,7 @@ import type { ToolDefinition } from "../registry/tool-definition.js";
 /** The name registered tools have as a "server" in code mode (list_servers, search_tools, the code API). */
 export const registeredToolsServer = "tools";
 
-/** A tool as MCP lists it (the catalog format of DESIGN.md; @thinktank/mcp's CatalogTool fits). A type, not an interface, so it fits index-signature types. */
+/** A tool as MCP lists it (the cached tool-list format of docs/architecture.md, "File formats"; @thinktank/mcp's CatalogTool fits). A type, not an interface, so it fits index-signature types. */
 export type CatalogToolEntry = {
   readonly name: string;
   readonly description: string;
