@@ -1,3 +1,4 @@
+import { validRange } from "semver";
 import { ThinktankError } from "@thinktank/core";
 
 /**
@@ -95,9 +96,11 @@ export function checkPackageName(value: unknown): string {
   return name;
 }
 
-/** An exact version or a dist-tag (ranges are not resolved: pin a version). */
+/** An exact version, a dist-tag, or a semver range without spaces (`^1.2.0`, `~1.2`, `1.x`), resolved as npm does (the highest match). */
 export function checkPackageVersion(value: unknown): string {
   const version = plain("version", value);
-  if (!/^[A-Za-z0-9][A-Za-z0-9.+_-]*$/.test(version)) refuse("version", version, "must be an exact version (1.2.3) or a dist-tag (latest)");
+  if (!/^[A-Za-z0-9][A-Za-z0-9.+_-]*$/.test(version) && validRange(version) === null) {
+    refuse("version", version, "must be an exact version (1.2.3), a dist-tag (latest) or a semver range (^1.2.0)");
+  }
   return version;
 }

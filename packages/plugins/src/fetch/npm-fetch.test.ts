@@ -26,7 +26,7 @@ function packageFolder(name: string, version: string, files: Record<string, stri
 }
 
 describe("fetchNpmPackage over the registry protocol", () => {
-  it("fetches a package packed by npm, by exact version or dist-tag, verifying dist.integrity", async () => {
+  it("fetches a package packed by npm, by exact version, dist-tag or range, verifying dist.integrity", async () => {
     const one = registry.publish(packageFolder("@acme/demo-plugin", "1.0.0", { "commands/hi.md": "Hi" }));
     registry.publish(packageFolder("@acme/demo-plugin", "1.1.0", { "commands/hi.md": "Hello" }));
     const latest = await fetchNpmPackage({ package: "@acme/demo-plugin", destination: path.join(temp.dir, "latest"), workParent: temp.dir }, options());
@@ -35,6 +35,11 @@ describe("fetchNpmPackage over the registry protocol", () => {
     const pinned = await fetchNpmPackage({ package: "@acme/demo-plugin", version: "1.0.0", destination: path.join(temp.dir, "pinned"), workParent: temp.dir }, options());
     expect(pinned).toMatchObject({ version: "1.0.0", integrity: one.integrity });
     expect(registry.requests).toContain("/@acme/demo-plugin");
+    // A range resolves to its highest match, as npm resolves it.
+    const ranged = await fetchNpmPackage({ package: "@acme/demo-plugin", version: "~1.0.0", destination: path.join(temp.dir, "ranged"), workParent: temp.dir }, options());
+    expect(ranged).toMatchObject({ version: "1.0.0", integrity: one.integrity });
+    expect((await fetchNpmPackage({ package: "@acme/demo-plugin", version: "^1.0.0", destination: path.join(temp.dir, "caret"), workParent: temp.dir }, options())).version).toBe("1.1.0");
+    await expect(fetchNpmPackage({ package: "@acme/demo-plugin", version: "^2.0.0", destination: path.join(temp.dir, "none"), workParent: temp.dir }, options())).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(fetchNpmPackage({ package: "@acme/demo-plugin", version: "9.9.9", destination: path.join(temp.dir, "x"), workParent: temp.dir }, options())).rejects.toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("latest: 1.1.0") });
   });
 
@@ -46,7 +51,7 @@ describe("fetchNpmPackage over the registry protocol", () => {
     await expect(fetchNpmPackage({ package: "linked", destination: path.join(temp.dir, "x"), workParent: temp.dir }, options())).rejects.toMatchObject({ code: "ARCHIVE_SYMLINK" });
     await expect(fetchNpmPackage({ package: "--registry=http://evil", destination: path.join(temp.dir, "x"), workParent: temp.dir }, options())).rejects.toMatchObject({ code: "INVALID_SOURCE" });
     await expect(fetchNpmPackage({ package: "../etc", destination: path.join(temp.dir, "x"), workParent: temp.dir }, options())).rejects.toMatchObject({ code: "INVALID_SOURCE" });
-    await expect(fetchNpmPackage({ package: "ok", version: "^1.0.0", destination: path.join(temp.dir, "x"), workParent: temp.dir }, options())).rejects.toMatchObject({ code: "INVALID_SOURCE" });
+    await expect(fetchNpmPackage({ package: "ok", version: "^1.0.0 || --x", destination: path.join(temp.dir, "x"), workParent: temp.dir }, options())).rejects.toMatchObject({ code: "INVALID_SOURCE" });
     expect(fs.readdirSync(temp.dir)).toEqual([]);
   });
 

@@ -1,3 +1,4 @@
+import { maxSatisfying } from "semver";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -9,7 +10,7 @@ import { NpmConfig } from "./npm-config.js";
 
 export interface NpmPackageRequest {
   readonly package: string;
-  /** An exact version or a dist-tag. @default "latest" */
+  /** An exact version, a dist-tag, or a semver range (the highest version it matches). @default "latest" */
   readonly version?: string;
   /** The registry named by the source itself (a marketplace entry's `registry`); else npm's configuration. */
   readonly registry?: string;
@@ -27,7 +28,7 @@ export interface FetchedNpmPackage {
 
 /**
  * Fetches one version of an npm package the way npm does, over the registry protocol: the
- * packument (`GET <registry>/<name>`, abbreviated form), the version (exact, or a dist-tag),
+ * packument (`GET <registry>/<name>`, abbreviated form), the version (exact, a dist-tag, or the highest match of a range),
  * then `dist.tarball`, whose bytes must match `dist.integrity` (else INTEGRITY_MISMATCH), and
  * extracts it under the archive rules (extractTarGz). The registry and its token come from
  * plugins.fetch.npm_registry or npm's own configuration (NpmConfig); the token is sent only
@@ -44,7 +45,7 @@ export async function fetchNpmPackage(request: NpmPackageRequest, options: Fetch
     (await httpGet(packumentUrl, { ...limits, what: `the npm packument of ${name}`, headers: { accept: "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8", ...auth(npm, packumentUrl) } })).body,
     name,
   );
-  const version = packument.versions[wanted] ? wanted : packument.tags[wanted];
+  const version = packument.versions[wanted] ? wanted : (packument.tags[wanted] ?? maxSatisfying(Object.keys(packument.versions), wanted) ?? undefined);
   const manifest = version ? packument.versions[version] : undefined;
   if (!version || !manifest) {
     throw new ThinktankError("NOT_FOUND", `npm package ${name} has no version or dist-tag '${wanted}' (latest: ${packument.tags.latest ?? "none"})`, { details: { package: name, version: wanted } });
