@@ -70,10 +70,14 @@ describe("McpManager background discovery", () => {
     const quick = await loadAllManagedTools(manager, { knownOnly: true });
     // Waiting for the silent server would take its whole connect timeout (1,500 ms): well under it means no wait, even on a loaded machine.
     expect(performance.now() - started).toBeLessThan(1500);
-    expect(quick.tools).toEqual([]);
-    expect(quick.unavailable.map((entry) => entry.server)).toEqual(["bad-entry", "dead-http", "dead-http-2", "refusing", "silent", "working"]);
-    expect(quick.unavailable.find((entry) => entry.server === "working")?.reason).toContain("not known yet");
-    expect(manager.status().filter((status) => status.state === "connecting")).toHaveLength(2); // the concurrency limit
+    // Only the working server can have connected meanwhile (a fast machine); every other one is listed unavailable without a wait.
+    const quickUnavailable = quick.unavailable.map((entry) => entry.server);
+    expect(quickUnavailable.filter((server) => server !== "working")).toEqual(["bad-entry", "dead-http", "dead-http-2", "refusing", "silent"]);
+    if (quickUnavailable.includes("working")) {
+      expect(quick.tools).toEqual([]);
+      expect(quick.unavailable.find((entry) => entry.server === "working")?.reason).toContain("not known yet");
+    }
+    expect(manager.status().filter((status) => status.state === "connecting").length).toBeLessThanOrEqual(2); // the concurrency limit
 
     await manager.firstConnectsSettled();
     const failedAt = Date.now();
