@@ -42,12 +42,12 @@ async function expectHangsGone(): Promise<void> {
 
 describe.skipIf(!sandboxEnabled)("thinktank exec connects lazily", () => {
   it("runs a program that calls no tool at once, starting no server", async () => {
+    // No server is started at all (the hanging one records its pid when it starts): the program did not wait
+    // for any. Its duration is left unjudged: on the deno backend a cold Pyodide alone takes about 2 s.
     const typescript = await timed(["exec", "-"], "console.log(1);");
     expect([typescript.code, typescript.stdout, typescript.stderr]).toEqual([0, "1\n", ""]);
-    expect(typescript.ms).toBeLessThan(connectTimeoutMs);
     const python = await timed(["exec", "-", "--language", "python"], "print(1)");
     expect([python.code, python.stdout, python.stderr]).toEqual([0, "1\n", ""]);
-    expect(python.ms).toBeLessThan(connectTimeoutMs);
     expect(startedHangs()).toEqual([]);
   }, 60_000);
 
