@@ -2,7 +2,7 @@ import type { Config, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore } from "@thinktank/core";
 import { createOAuthTokenStore, OAuthSignIn } from "@thinktank/mcp";
 import type { OAuthTokenStore } from "@thinktank/mcp";
-import { fetchOptionsFromConfig, PluginManager } from "@thinktank/plugins";
+import { pluginManagerFromConfig, type PluginManager } from "@thinktank/plugins";
 import { createSkillsService } from "@thinktank/skills";
 import type { SkillsService } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema } from "@thinktank/tools";
@@ -50,18 +50,7 @@ export interface GatewayDeps {
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
 export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
   const store = overrides.store ?? new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
-  const plugins =
-    overrides.plugins ??
-    new PluginManager({
-      pluginsDir: config.plugins.path,
-      store,
-      env: config.env,
-      stdioServers: config.plugins.stdio_servers,
-      containerPath: config.skills.container_path,
-      limits: archiveLimitsFromConfig(config),
-      fetch: fetchOptionsFromConfig(config),
-      baseDir: config.base_dir,
-    });
+  const plugins = overrides.plugins ?? pluginManagerFromConfig(config, store);
   const logger = overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" });
   return {
     logger,

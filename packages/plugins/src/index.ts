@@ -41,6 +41,7 @@ export type { PluginSnapshot, PluginSnapshotterOptions, PluginSettingsReader, Pl
 export { isPluginEnabled } from "./snapshot/plugin-enablement.js";
 export type { PluginSettingsDocument } from "./snapshot/plugin-enablement.js";
 export { PluginManager } from "./service/plugin-manager.js";
+export { pluginManagerFromConfig } from "./service/plugin-manager-from-config.js";
 export type { PluginManagerOptions, PluginServerListing, PluginInstallView, MarketplacePluginView } from "./service/plugin-manager.js";
 export type { PluginSummaryView, PluginDetailView, PluginState } from "./service/plugin-views.js";
 export { skillContainerPrefix } from "./snapshot/skill-container-prefix.js";

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ExtensionsStore, archiveLimitsFromConfig, loadConfig, type Config } from "@thinktank/core";
-import { PluginManager, describeProblem, fetchOptionsFromConfig, type PluginInstallView } from "@thinktank/plugins";
+import { ExtensionsStore, loadConfig, type Config } from "@thinktank/core";
+import { describeProblem, pluginManagerFromConfig, type PluginInstallView, type PluginManager } from "@thinktank/plugins";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 
@@ -29,17 +29,7 @@ export function configFor(io: CliIo): Config {
 
 /** The plugin manager over config's plugins folder and store, without watchers (a CLI run is short). */
 export function pluginManagerFor(config: Config, store: ExtensionsStore = new ExtensionsStore(config.extensions_config)): PluginManager {
-  return new PluginManager({
-    pluginsDir: config.plugins.path,
-    store,
-    env: config.env,
-    stdioServers: config.plugins.stdio_servers,
-    containerPath: config.skills.container_path,
-    limits: archiveLimitsFromConfig(config),
-    fetch: fetchOptionsFromConfig(config),
-    baseDir: config.base_dir,
-    watch: false,
-  });
+  return pluginManagerFromConfig(config, store, { watch: false });
 }
 
 async function list(args: string[], io: CliIo): Promise<number> {

@@ -1,0 +1,22 @@
+import { archiveLimitsFromConfig, type Config, type ExtensionsStore } from "@thinktank/core";
+import { fetchOptionsFromConfig } from "../fetch/fetch-options.js";
+import { PluginManager } from "./plugin-manager.js";
+
+/**
+ * The plugin manager a process builds from its config: the plugins folder, the stdio-server
+ * policy, the container path, archive limits and fetch settings all from config.yaml, over `store`
+ * (the gateway's, the only writer). `watch: false` for a short-lived process such as the CLI.
+ */
+export function pluginManagerFromConfig(config: Config, store: Pick<ExtensionsStore, "read" | "update">, options: { readonly watch?: boolean } = {}): PluginManager {
+  return new PluginManager({
+    pluginsDir: config.plugins.path,
+    store,
+    env: config.env,
+    stdioServers: config.plugins.stdio_servers,
+    containerPath: config.skills.container_path,
+    limits: archiveLimitsFromConfig(config),
+    fetch: fetchOptionsFromConfig(config),
+    baseDir: config.base_dir,
+    ...(options.watch !== undefined ? { watch: options.watch } : {}),
+  });
+}
