@@ -7,7 +7,6 @@ import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js"
 import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
 import { requestSse } from "./support/sse.js";
 
-const baseConfig = ["data_dir: data", "log:", "  level: warn", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml"];
 /** About 10 KB: a handful of the runs below. */
 const maxMb = 0.01;
 
@@ -19,7 +18,7 @@ let byCount: Started;
 let byBytes: Started;
 
 async function start(runEvents: string[]): Promise<Started> {
-  const fixture = await makeAgentFixture({ configYaml: [...baseConfig, "agent:", "  run_events:", ...runEvents.map((line) => `    ${line}`), ""].join("\n") });
+  const fixture = await makeAgentFixture({ extraConfig: ["agent:", "  run_events:", ...runEvents.map((line) => `    ${line}`)] });
   return { fixture, agent: await startAgentProcess(fixture.env) };
 }
 

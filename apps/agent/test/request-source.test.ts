@@ -8,23 +8,9 @@ import { startAgentProcess, type AgentProcess } from "./support/agent-process.js
 let fixture: AgentFixture;
 let agent: AgentProcess;
 
-const configYaml = [
-  "data_dir: data",
-  "log:",
-  "  level: warn",
-  "agent:",
-  '  allowed_origins: ["http://localhost:3000"]',
-  "models:",
-  "  default: scripted",
-  "  providers:",
-  "    scripted:",
-  "      provider: scripted",
-  "      script: script.yaml",
-  "",
-].join("\n");
 
 beforeAll(async () => {
-  fixture = await makeAgentFixture({ configYaml });
+  fixture = await makeAgentFixture({ extraConfig: ["agent:", '  allowed_origins: ["http://localhost:3000"]'] });
   agent = await startAgentProcess(fixture.env);
 }, 180_000);
 

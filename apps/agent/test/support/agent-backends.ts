@@ -1,4 +1,5 @@
 import { needs } from "@thinktank/testing";
+import type { AgentFixtureOptions } from "./agent-fixture.js";
 import type { TestOptions } from "vitest";
 
 /** One threads backend an integration suite runs against: its suite options and fixture settings. */
@@ -6,7 +7,7 @@ export interface AgentBackend {
   readonly name: "sqlite" | "postgres";
   /** `needs("postgres")` for Postgres: skipped, and reported, without THINKTANK_TEST_POSTGRES_URL. */
   readonly testOptions: TestOptions;
-  readonly fixture: { readonly configYaml?: string; readonly env?: Record<string, string> };
+  readonly fixture: AgentFixtureOptions;
 }
 
 /**
@@ -15,24 +16,8 @@ export interface AgentBackend {
  */
 export function agentBackends(): AgentBackend[] {
   const url = process.env.THINKTANK_TEST_POSTGRES_URL;
-  const postgresConfig = [
-    "data_dir: data",
-    "log:",
-    "  level: warn",
-    "agent:",
-    "  threads:",
-    "    backend: postgres",
-    "    postgres_url_env: TEST_PG",
-    "models:",
-    "  default: scripted",
-    "  providers:",
-    "    scripted:",
-    "      provider: scripted",
-    "      script: script.yaml",
-    "",
-  ].join("\n");
   return [
     { name: "sqlite", testOptions: {}, fixture: {} },
-    { name: "postgres", testOptions: needs("postgres"), fixture: { configYaml: postgresConfig, env: url ? { TEST_PG: url } : {} } },
+    { name: "postgres", testOptions: needs("postgres"), fixture: { extraConfig: ["agent:", "  threads:", "    backend: postgres", "    postgres_url_env: TEST_PG"], env: url ? { TEST_PG: url } : {} } },
   ];
 }

@@ -49,14 +49,22 @@ export interface AgentFixture {
   cleanup(): void;
 }
 
+export interface AgentFixtureOptions {
+  /** The whole config.yaml. @default the data dir, warn logs and the scripted model, plus `extraConfig` */
+  readonly configYaml?: string;
+  /** Lines added to the default config.yaml: sections it leaves out, such as `agent:`. */
+  readonly extraConfig?: readonly string[];
+  readonly env?: Record<string, string>;
+}
+
+const defaultConfig = ["data_dir: data", "log:", "  level: warn", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml"];
+
 /** A temp folder with config.yaml (scripted model, data dir, skills) and a free port. */
-export async function makeAgentFixture(options: { configYaml?: string; env?: Record<string, string> } = {}): Promise<AgentFixture> {
+export async function makeAgentFixture(options: AgentFixtureOptions = {}): Promise<AgentFixture> {
   const temp = makeTempDir("tt-agent-");
   const port = await freePort();
   writeTree(temp.dir, {
-    "config.yaml":
-      options.configYaml ??
-      ["data_dir: data", "log:", "  level: warn", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", ""].join("\n"),
+    "config.yaml": options.configYaml ?? [...defaultConfig, ...(options.extraConfig ?? []), ""].join("\n"),
     "script.yaml": testScript,
     "skills/public/notes/SKILL.md": "---\nname: notes\ndescription: Keeps notes\n---\nThe secret word is pelican.\n",
     "extensions_config.json": '{"mcpServers": {}, "skills": {}, "plugins": {}, "tools": {}}\n',
