@@ -4,23 +4,11 @@
 // `messages` events of LangGraph's callback handler went through LangChain's background callback
 // queue and most streams lost their last ones (the stream had closed) or got them after `values`.
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+import { describe, expect, it } from "vitest";
+import { useSuiteAgent } from "./support/agent-process.js";
 import { requestSse, streamSignature, type SseEvent } from "./support/sse.js";
 
-let fixture: AgentFixture;
-let agent: AgentProcess;
-
-beforeAll(async () => {
-  fixture = await makeAgentFixture();
-  agent = await startAgentProcess(fixture.env);
-}, 180_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  fixture?.cleanup();
-});
+const suite = useSuiteAgent();
 
 const toolRun = { assistant_id: "lead_agent", input: { messages: [{ type: "human", content: "list /mnt/skills" }] }, stream_mode: ["values", "messages-tuple"], if_not_exists: "create" };
 
@@ -32,7 +20,7 @@ interface Streamed {
 
 async function streamToolRun(): Promise<Streamed> {
   const threadId = crypto.randomUUID();
-  const answer = await requestSse(`${agent.url}/threads/${threadId}/runs/stream`, { body: toolRun });
+  const answer = await requestSse(`${suite.agent.url}/threads/${threadId}/runs/stream`, { body: toolRun });
   expect(answer.status).toBe(200);
   return { threadId, runId: (answer.events[0]?.data as { run_id: string }).run_id, events: answer.events };
 }
@@ -50,7 +38,7 @@ describe("concurrent streams", { timeout: 120_000 }, () => {
     expect(differing.map((stream) => streamSignature(stream.events))).toEqual([]);
     for (const stream of streams) expect(stream.events.map((event) => event.id)).toEqual(stream.events.map((_, index) => String(index)));
 
-    const joins = await Promise.all(streams.map((stream) => requestSse(`${agent.url}/threads/${stream.threadId}/runs/${stream.runId}/stream`)));
+    const joins = await Promise.all(streams.map((stream) => requestSse(`${suite.agent.url}/threads/${stream.threadId}/runs/${stream.runId}/stream`)));
     joins.forEach((join, index) => {
       expect(join.status).toBe(200);
       expect(join.events).toEqual(streams[index]?.events);

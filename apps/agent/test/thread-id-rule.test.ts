@@ -3,25 +3,13 @@
 // stored (no record, no folder). Raw HTTP against the agent server process.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+import { describe, expect, it } from "vitest";
+import { useSuiteAgent } from "./support/agent-process.js";
 
-let fixture: AgentFixture;
-let agent: AgentProcess;
-
-beforeAll(async () => {
-  fixture = await makeAgentFixture();
-  agent = await startAgentProcess(fixture.env);
-}, 180_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  fixture?.cleanup();
-});
+const suite = useSuiteAgent();
 
 async function send(method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${agent.url}${route}`, {
+  const response = await fetch(`${suite.agent.url}${route}`, {
     method,
     ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
   });
@@ -46,7 +34,7 @@ const hostile: [string, string][] = [
 
 /** Everything under the data dir, relative (the SQLite files only, when no thread made a folder). */
 function dataEntries(): string[] {
-  return (fs.readdirSync(path.join(fixture.dir, "data"), { recursive: true }) as string[]).sort();
+  return (fs.readdirSync(path.join(suite.fixture.dir, "data"), { recursive: true }) as string[]).sort();
 }
 
 describe("the thread-id rule", { timeout: 60_000 }, () => {
@@ -88,7 +76,7 @@ describe("the thread-id rule", { timeout: 60_000 }, () => {
     const stored = await send("POST", "/threads/search", { limit: 1000, sort_by: "thread_id", sort_order: "asc" });
     expect((stored.body as unknown as { thread_id: string }[]).map((thread) => thread.thread_id)).toEqual([`L${"x".repeat(99)}`, "Valid_id-1"]);
     expect(dataEntries().filter((entry) => !entry.startsWith("threads.sqlite"))).toEqual([]);
-    expect(fs.existsSync(path.join(fixture.dir, "x"))).toBe(false);
-    expect(fs.existsSync(path.resolve(fixture.dir, "data", "../../x"))).toBe(false);
+    expect(fs.existsSync(path.join(suite.fixture.dir, "x"))).toBe(false);
+    expect(fs.existsSync(path.resolve(suite.fixture.dir, "data", "../../x"))).toBe(false);
   });
 });

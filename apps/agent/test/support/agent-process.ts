@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
+import { makeAgentFixture, type AgentFixture, type AgentFixtureOptions } from "./agent-fixture.js";
 
 const startScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/start.ts");
 
@@ -71,4 +73,33 @@ export function runAgentProcessToExit(env: Record<string, string>, timeoutMs = 1
       resolve({ code, output });
     });
   });
+}
+
+/** A suite's agent server: a fixture and its process, started before the suite's tests and stopped after them. */
+export interface SuiteAgent {
+  readonly fixture: AgentFixture;
+  readonly agent: AgentProcess;
+}
+
+/** Registers beforeAll/afterAll that start an agent process over a fresh fixture and stop it; read the fields inside tests. */
+export function useSuiteAgent(options: AgentFixtureOptions = {}): SuiteAgent {
+  const started: { fixture?: AgentFixture; agent?: AgentProcess } = {};
+  beforeAll(async () => {
+    started.fixture = await makeAgentFixture(options);
+    started.agent = await startAgentProcess(started.fixture.env);
+  }, 180_000);
+  afterAll(async () => {
+    await started.agent?.stop();
+    started.fixture?.cleanup();
+  });
+  return {
+    get fixture() {
+      if (!started.fixture) throw new Error("the suite's agent is not started yet (read it inside a test or hook)");
+      return started.fixture;
+    },
+    get agent() {
+      if (!started.agent) throw new Error("the suite's agent is not started yet (read it inside a test or hook)");
+      return started.agent;
+    },
+  };
 }
