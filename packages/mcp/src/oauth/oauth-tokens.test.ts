@@ -91,6 +91,19 @@ describe("stored sign-ins", () => {
     await expect.poll(() => revoked.statusOf("crm").state).toBe("connected");
   });
 
+  it("a server never signed in stays needs_auth once the store notes it: noting it is no new sign-in", async () => {
+    await start();
+    const entry: McpServerEntry = { type: "http", url: server.mcpUrl };
+    const fresh = manager({ crm: entry });
+    expect(await fresh.connect("crm")).toMatchObject({ state: "needs_auth", reason: expect.stringContaining("not signed in") });
+    await fresh.settled();
+    expect(oauthStatus(store, "crm", entry, {})).toMatchObject({ signed_in: false, needs_auth: { reason: "not signed in" } });
+    const unauthorized = server.stats().unauthorized;
+    expect(fresh.discoverInBackground()).toEqual([]);
+    expect(fresh.statusOf("crm").state).toBe("needs_auth");
+    expect(server.stats().unauthorized).toBe(unauthorized);
+  });
+
   it("uses a token only for the URL it was signed in for", async () => {
     await start();
     await signIn("crm", { type: "http", url: server.mcpUrl });

@@ -78,8 +78,9 @@ export class ServerTokenSource {
     } catch {
       return "unreadable";
     }
-    if (!record) return "none";
-    return record.url === this.options.url ? `signed-in:${record.signed_in_at ?? 0}` : "other-url";
+    // A record without a sign-in (the needs_auth mark, a sign-in under way) is no new sign-in.
+    if (record?.signed_in_at === undefined) return "none";
+    return record.url === this.options.url ? `signed-in:${record.signed_in_at}` : "other-url";
   }
 
   /** Notes in the store that the server needs sign-in (for the gateway's list), unless it already says so. */
