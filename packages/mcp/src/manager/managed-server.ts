@@ -1,12 +1,9 @@
 import { ThinktankError, isThinktankError } from "@thinktank/core";
 import { ErrorCode as JsonRpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { readCachedToolList } from "../catalog/cached-tool-list.js";
-import type { CachedToolList } from "../catalog/cached-tool-list.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
-import { removeCatalogFile, writeCatalogFile } from "../catalog/write-catalog-file.js";
 import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
-import { entryHash, resolvedConfigHash, stableStringify } from "../servers/config-hash.js";
+import { resolvedConfigHash } from "../servers/config-hash.js";
 import { resolveServerConfig } from "../servers/resolve-server-config.js";
 import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
 import { transportKindOf } from "../servers/transport-kind.js";
@@ -14,6 +11,7 @@ import { classifyFailure } from "./classify-failure.js";
 import type { FailureClass } from "./classify-failure.js";
 import type { CallOptions, ManagerLogger, McpSettings, ServerState, ServerStatus, ToolsChangedEvent } from "./manager-types.js";
 import { ServerConnection } from "./server-connection.js";
+import { ServerToolList } from "./server-tool-list.js";
 import { SignInWatch } from "./sign-in-watch.js";
 import { tokenSourceFor } from "./token-source-for.js";
 
@@ -47,6 +45,31 @@ class ConnectFailure extends Error {
 /**
  * One configured server: its state, its live session (at most one, reused by every call), its
  * tool list, and the retry loop. Connects lazily; a session that dies is replaced on next use.
+ *
+ * States (`status().state`):
+ *
+ * ```
+ *            entry does not resolve (a missing ${VAR}, a bad URL): unavailable for good,
+ *            no attempt until the entry changes (a new ManagedServer)
+ *
+ *   idle ──first use or discovery──▶ connecting ──initialize + tools/list──▶ connected
+ *                                     │  │  ▲                                  │
+ *                   401 / 403 scope   │  │  │ next use, or discovery once      │ the session closes,
+ *                 (server signs in)   │  │  │ retryAt passed (backoff grows    │ the process exits,
+ *                                     │  │  │ with failedConnects)             │ a transient call error
+ *                                     ▼  ▼  │                                  ▼
+ *                            needs_auth  unavailable ◀───────────────────────────┘
+ *                                │                 (a call retries up to `retries` times first)
+ *                                └── a new sign-in (SignInWatch.changed) ──▶ connecting
+ *
+ *   connected ──a call answered 401 / 403 scope (a refresh did not help)──▶ needs_auth
+ *   any state ──dispose()──▶ idle, disposed: calls fail, the session and a connect under way close
+ * ```
+ *
+ * needs_auth is never retried on a timer: only a new sign-in (the token store's sign-in revision
+ * changes) lets it try again, so a server waiting for a user costs nothing. Tools are offered
+ * (isReady) only when they are known (live, or the disk cache written for this very entry) and
+ * the last connect did not fail.
  */
 export class ManagedServer {
   /** Sessions are kept per key: the hash of the resolved config, or the reason it cannot resolve. */
@@ -60,11 +83,7 @@ export class ManagedServer {
   private connecting: Promise<ServerConnection> | undefined;
   /** The connection being opened, so dispose() can stop a connect that would otherwise run to its timeout. */
   private opening: ServerConnection | undefined;
-  private tools: CatalogTool[] | undefined;
-  private toolNames = new Set<string>();
-  private cache: CachedToolList | undefined | null = null;
-  private refreshing: Promise<void> | undefined;
-  private refreshAgain = false;
+  private readonly tools: ServerToolList;
   private disposed = false;
   /** Connects that failed in a row, and when background discovery may try again. */
   private failedConnects = 0;
@@ -87,6 +106,7 @@ export class ManagedServer {
       this.state = "unavailable";
       this.reason = resolution.reason;
     }
+    this.tools = new ServerToolList({ ...context, server: name, transport: this.transport, entry: () => this.entry });
     this.signIn = new SignInWatch(name, resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined, context.logger, context.track);
   }
 
@@ -96,8 +116,7 @@ export class ManagedServer {
   }
 
   status(): ServerStatus {
-    const cached = this.tools ? undefined : this.cachedList();
-    const toolCount = this.tools?.length ?? cached?.tools.length;
+    const toolCount = this.tools.known()?.length;
     const pid = this.connection?.alive ? this.connection.pid : undefined;
     return {
       name: this.name,
@@ -105,7 +124,7 @@ export class ManagedServer {
       ...(typeof this.entry.description === "string" ? { description: this.entry.description } : {}),
       state: this.state,
       ...(this.reason ? { reason: this.reason } : {}),
-      ...(toolCount !== undefined ? { toolCount, toolsFrom: this.tools ? ("live" as const) : ("cache" as const) } : {}),
+      ...(toolCount !== undefined ? { toolCount, toolsFrom: this.tools.live ? ("live" as const) : ("cache" as const) } : {}),
       ...(pid !== undefined ? { pid } : {}),
       ...(this.failedConnects > 0 ? { failedConnects: this.failedConnects, retryAt: this.retryAt } : {}),
       ...(this.state === "unavailable" && this.timedOut ? { timedOut: true } : {}),
@@ -142,7 +161,7 @@ export class ManagedServer {
   /** The live tool list, else the cached one when it matches this entry; never connects. None while it needs sign-in: its tools cannot be used. */
   knownTools(): readonly CatalogTool[] | undefined {
     if (this.state === "needs_auth") return undefined;
-    return this.tools ?? this.cachedList()?.tools;
+    return this.tools.known();
   }
 
   /** Connects (with retries) unless connected; failures land in status(), never thrown. */
@@ -152,14 +171,14 @@ export class ManagedServer {
 
   async listTools(): Promise<CatalogTool[]> {
     await this.run("tools/list", async () => undefined);
-    return [...(this.tools ?? [])];
+    return [...(this.tools.live ?? [])];
   }
 
   callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     return this.run(
       `tools/call ${tool}`,
       async (connection) => {
-        await this.requireTool(connection, tool);
+        await this.tools.require(connection, tool);
         return connection.callTool(tool, args, { timeoutMs: options.timeoutMs ?? this.context.settings.call_timeout_ms, ...(options.signal ? { signal: options.signal } : {}) });
       },
       options,
@@ -182,16 +201,12 @@ export class ManagedServer {
     this.state = "idle";
     // A connect under way is stopped at once: a server that has not answered yet would not react to stdin closing either.
     await Promise.all([connection?.close(), this.opening?.close({ terminate: true })]);
-    await this.refreshing;
-    if (removed) {
-      if (this.context.writeCatalog) await removeCatalogFile(this.context.settings.catalog_dir, this.name).catch(() => undefined);
-      this.context.emitToolsChanged({ server: this.name, tools: [], cause: "removed" });
-    }
+    await this.tools.close(removed);
   }
 
   /** Waits for a tool-list refresh under way, if any. */
   async settled(): Promise<void> {
-    while (this.refreshing) await this.refreshing;
+    await this.tools.settled();
   }
 
   /**
@@ -298,7 +313,7 @@ export class ManagedServer {
       clientInfo: this.context.clientInfo,
       onUnexpectedClose: (reason) => this.connectionLost(connection, reason),
       onToolListChanged: () => {
-        if (this.connection === connection) this.refreshTools();
+        if (this.connection === connection) this.tools.refresh(() => this.connection);
         else listChangedEarly = true;
       },
       ...(this.signIn.fetch ? { fetch: this.signIn.fetch } : {}),
@@ -317,8 +332,8 @@ export class ManagedServer {
       this.timedOut = false;
       this.signIn.connected();
       this.context.logger.info({ server: this.name, tools: tools.length, pid: connection.pid, ms: this.context.now() - started }, "mcp server connected");
-      await this.acceptTools(tools, "connected");
-      if (listChangedEarly) this.refreshTools();
+      await this.tools.accept(tools, "connected");
+      if (listChangedEarly) this.tools.refresh(() => this.connection);
       return connection;
     } catch (error) {
       await connection.close();
@@ -358,71 +373,5 @@ export class ManagedServer {
       this.reason = reason;
     }
     this.context.track(connection.close());
-  }
-
-  /** Calls to a tool the server does not list fail clearly; the list is refreshed once first in case it is stale. */
-  private async requireTool(connection: ServerConnection, tool: string): Promise<void> {
-    if (this.toolNames.has(tool)) return;
-    await this.acceptTools(await connection.listAllTools(this.context.settings.connect_timeout_ms), "list_changed");
-    if (this.toolNames.has(tool)) return;
-    throw new ThinktankError("MCP_TOOL_NOT_FOUND", `MCP server '${this.name}' has no tool '${tool}'`, { details: { server: this.name, tool } });
-  }
-
-  /** Re-lists tools after notifications/tools/list_changed; notifications during a refresh cause one more. */
-  private refreshTools(): void {
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return;
-    }
-    const work = (async () => {
-      do {
-        this.refreshAgain = false;
-        const connection = this.connection;
-        if (!connection?.alive || this.disposed) return;
-        try {
-          await this.acceptTools(await connection.listAllTools(this.context.settings.connect_timeout_ms), "list_changed");
-        } catch (error) {
-          this.context.logger.warn({ server: this.name, err: String(error) }, "mcp tool list refresh failed");
-        }
-      } while (this.refreshAgain);
-    })().finally(() => {
-      this.refreshing = undefined;
-    });
-    this.refreshing = work;
-    this.context.track(work);
-  }
-
-  /** Records a fresh tool list: writes the disk cache and tells listeners when it differs from the last known one. */
-  private async acceptTools(tools: CatalogTool[], cause: ToolsChangedEvent["cause"]): Promise<void> {
-    if (this.disposed) return;
-    const previous = this.tools ?? this.cachedList()?.tools;
-    this.tools = tools;
-    this.toolNames = new Set(tools.map((tool) => tool.name));
-    const changed = previous === undefined || stableStringify(previous) !== stableStringify(tools);
-    if (this.context.writeCatalog) {
-      const list: CachedToolList = {
-        server: this.name,
-        tools,
-        configHash: entryHash(this.entry),
-        fetchedAt: new Date(this.context.now()).toISOString(),
-        transport: this.transport ?? "unknown",
-      };
-      try {
-        await writeCatalogFile(this.context.settings.catalog_dir, list);
-        this.cache = list;
-      } catch (error) {
-        this.context.logger.warn({ server: this.name, err: String(error) }, "mcp could not write the cached tool list");
-      }
-    }
-    if (changed) this.context.emitToolsChanged({ server: this.name, tools, cause });
-  }
-
-  /** The cached list on disk, when it was written for this very entry (read once). */
-  private cachedList(): CachedToolList | undefined {
-    if (this.cache === null) {
-      const cached = readCachedToolList(this.context.settings.catalog_dir, this.name);
-      this.cache = cached && cached.configHash === entryHash(this.entry) ? cached : undefined;
-    }
-    return this.cache;
   }
 }
