@@ -44,3 +44,8 @@ export { SkillListing } from "./listing/skill-listing.js";
 export type { SkillListingOptions, SkillListingSearch, SkillListingSetting, SkillSearchKind } from "./listing/skill-listing.js";
 export { renderRelevantSkills } from "./listing/render-relevant-skills.js";
 export type { RelevantCommand, RelevantSkill, RelevantSkills } from "./listing/render-relevant-skills.js";
+export { readSkillContextSpec } from "./context/skill-context-spec.js";
+export type { SkillContextSpec, ScopedToolReference, McpToolReference, ScriptToolReference, SkillResource } from "./context/skill-context-spec.js";
+export type { ScriptToolRunner } from "./context/script-tool-runner.js";
+export { permittedTools } from "./context/permitted-tools.js";
+export { specialistPrompt } from "./context/specialist-prompt.js";

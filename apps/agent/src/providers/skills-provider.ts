@@ -1,17 +1,14 @@
 import fs from "node:fs";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isThinktankError, parseFrontmatter } from "@thinktank/core";
-import type { Skill } from "@thinktank/skills";
+import { permittedTools, readSkillContextSpec, specialistPrompt, type Skill, type SkillContextSpec } from "@thinktank/skills";
 import type { InheritedSurface, RequestInfo, RequestProvider, ToolSurface } from "../request/request-context.js";
 import { joinSections } from "../request/prepare-request.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
-import { permittedTools } from "../skill-context/allowed-tools.js";
 import { createReadResourceTool } from "../skill-context/read-resource-tool.js";
 import { createScopedTools } from "../skill-context/scoped-tools.js";
-import { readSkillContextSpec, type SkillContextSpec } from "../skill-context/skill-context-spec.js";
 import { createSearchSkillsTool } from "../skill-context/search-skills-tool.js";
 import { createLeaveSkillTool, createViewSkillTool } from "../skill-context/skill-switch-tools.js";
-import { specialistPrompt } from "../skill-context/specialist-prompt.js";
 
 /**
  * Skills in the request, as config.skills.listing says (SkillListing): full, the `<skill_system>`

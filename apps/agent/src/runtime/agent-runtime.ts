@@ -3,10 +3,9 @@ import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, type PluginSnapshot } from "@thinktank/plugins";
 import type { SandboxExecutor } from "@thinktank/sandbox";
-import { defaultSkillSources, SkillListing, SkillsSnapshotter, type SkillsSnapshot } from "@thinktank/skills";
+import { defaultSkillSources, SkillListing, SkillsSnapshotter, type ScriptToolRunner, type SkillsSnapshot } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
 import { AgentCommands } from "../commands/agent-commands.js";
-import type { ScriptToolRunner } from "../skill-context/script-tool-runner.js";
 import { runtimeServerEntries } from "./runtime-server-entries.js";
 
 export interface AgentRuntimeOptions {

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { ThinktankError } from "@thinktank/core";
 import type { McpManager } from "@thinktank/mcp";
+import type { SkillResource } from "@thinktank/skills";
 import { withCodedErrors } from "../tools/tool-failure.js";
-import type { SkillResource } from "./skill-context-spec.js";
 
 /** Largest resource text returned in one call. */
 const maxResourceBytes = 200_000;

@@ -1,8 +1,7 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { trackRunWork } from "@thinktank/core";
 import { loadManagedTools, type McpManager } from "@thinktank/mcp";
-import type { ScriptToolRunner } from "./script-tool-runner.js";
-import type { McpToolReference, ScopedToolReference, ScriptToolReference } from "./skill-context-spec.js";
+import type { McpToolReference, ScopedToolReference, ScriptToolReference, ScriptToolRunner } from "@thinktank/skills";
 
 export interface ScopedToolsOptions {
   readonly manager: McpManager;

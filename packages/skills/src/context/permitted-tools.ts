@@ -14,7 +14,7 @@ const claudeCodeNames: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Tools that stay whatever allowed-tools says: loading and moving between contexts. */
-export const loaderTools: readonly string[] = ["read_file", "view_skill", "search_tools", "leave_skill", "read_resource"];
+const loaderTools: readonly string[] = ["read_file", "view_skill", "search_tools", "leave_skill", "read_resource"];
 
 /**
  * The set of agent tool names a skill's `allowed-tools` permits, or undefined when it does not

@@ -1,4 +1,5 @@
-import { escapeXml, type Skill } from "@thinktank/skills";
+import { escapeXml } from "../escape-xml.js";
+import type { Skill } from "../skill-types.js";
 import type { SkillResource } from "./skill-context-spec.js";
 
 export interface SpecialistPromptInput {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { isThinktankError } from "@thinktank/core";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { permittedTools } from "./allowed-tools.js";
+import { permittedTools } from "./permitted-tools.js";
 import { readSkillContextSpec } from "./skill-context-spec.js";
 
 const temp = makeTempDir("tt-skill-context-");
