@@ -53,6 +53,7 @@ export type { CreateLoggerOptions, Logger } from "./logging/create-logger.js";
 export { redactSecrets } from "./logging/redact-secrets.js";
 export { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from "./logging/secret-patterns.js";
 export { descendantsOf } from "./process/descendants-of.js";
+export { killProcessTree, killChildren, killProcessGroup } from "./process/kill-process-tree.js";
 export { RunWork, trackRunWork } from "./process/run-work.js";
 export type { RunWorkConfig } from "./process/run-work.js";
 export { writeFileDurably } from "./store/write-file-durably.js";

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { killChildren } from "@thinktank/core";
 import { discoverHost, discoverPython } from "../host/discover-host.js";
 import type { HostLayout, Interpreter } from "../host/discover-host.js";
 import { isReachableBy } from "../host/path-access.js";
@@ -10,7 +11,6 @@ import { bwrapArguments } from "./bwrap-arguments.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 import { hostIdentity } from "./host-identity.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
-import { killChildren } from "./kill-process-tree.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
 import { missingTool } from "./unavailable.js";
 import { refusedSyscallNumbers, seccompFilter } from "./seccomp-filter.js";

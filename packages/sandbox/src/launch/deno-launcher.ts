@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { killProcessTree } from "@thinktank/core";
 import { findExecutable } from "../host/find-executable.js";
 import { isReachableBy } from "../host/path-access.js";
 import { findDenoRuntime, type DenoRuntime } from "../host/runtime-packages.js";
@@ -13,7 +14,6 @@ import { hostIdentity } from "./host-identity.js";
 import { justBashBundle } from "./just-bash-bundle.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
-import { killProcessTree } from "./kill-process-tree.js";
 import { prepareWritableMounts } from "./writable-mounts.js";
 
 const run = promisify(execFile);

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import { killProcessTree } from "@thinktank/core";
 import { discoverHost, discoverPython } from "../host/discover-host.js";
 import type { HostLayout, Interpreter } from "../host/discover-host.js";
 import { bootstrapArguments } from "../worker/bootstraps.js";
 import { hostIdentity } from "./host-identity.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
-import { killProcessTree } from "./kill-process-tree.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 
 export interface LocalLauncherOptions {

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { killGroup, killProcessTree } from "./kill-process-tree.js";
+import { killProcessGroup, killProcessTree } from "@thinktank/core";
 
 export interface RunScriptOptions {
   readonly command: string;
@@ -96,7 +96,7 @@ export function runScript(options: RunScriptOptions): Promise<ScriptOutcome> {
       exit = { code, signal };
       // Whatever the script left running in its group dies with it. (The group id cannot be reused
       // while members remain, so this never hits an unrelated process.)
-      if (child.pid !== undefined) killGroup(child.pid);
+      if (child.pid !== undefined) killProcessGroup(child.pid);
       drainTimer = setTimeout(() => {
         child.stdout?.destroy();
         child.stderr?.destroy();

@@ -1,10 +1,11 @@
 import fs from "node:fs";
-import { descendantsOf } from "@thinktank/core";
+import { descendantsOf } from "./descendants-of.js";
 
 /**
  * Kills a process, its process group and every descendant still attached to it (found through
- * /proc), so a program cannot outlive its timeout by forking. Without a pid namespace a descendant
- * that has already been re-parented to init cannot be found: only the bubblewrap backend is airtight.
+ * /proc), so a program cannot outlive its timeout or a cancel by forking. Used by the sandbox's
+ * launchers and by registered script tools. Without a pid namespace a descendant that has already
+ * been re-parented to init cannot be found: only the bubblewrap backend is airtight.
  */
 export function killProcessTree(rootPid: number): void {
   // Freeze first, so nothing forks or re-parents between looking and killing; repeat until no new process appears.
@@ -44,6 +45,11 @@ export function killChildren(pid: number): void {
   for (const child of children) signal(child, "SIGKILL");
   // No child yet (bubblewrap has not cloned, or a wrapper has not exec'd it): nothing can be stranded, kill it outright.
   signal(pid, children.length === 0 ? "SIGKILL" : "SIGCONT");
+}
+
+/** Kills what is left of a process group whose leader has exited. (The group id cannot be reused while members remain.) */
+export function killProcessGroup(groupId: number): void {
+  signal(-groupId, "SIGKILL");
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
