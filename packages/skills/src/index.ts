@@ -49,3 +49,4 @@ export type { SkillContextSpec, ScopedToolReference, McpToolReference, ScriptToo
 export type { ScriptToolRunner } from "./context/script-tool-runner.js";
 export { permittedTools } from "./context/permitted-tools.js";
 export { specialistPrompt } from "./context/specialist-prompt.js";
+export { readSkillResource } from "./context/read-skill-resource.js";
