@@ -1,9 +1,9 @@
 import { tool } from "@langchain/core/tools";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ScriptedChatModel } from "@thinktank/models";
+import type { SlashCommandResolution } from "@thinktank/plugins";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { CommandResolution } from "../commands/command-resolution.js";
 import type { RequestContext } from "../request/request-context.js";
 import { createLeaveSkillTool } from "../skill-context/skill-switch-tools.js";
 import { buildLeadAgentGraph } from "./build-lead-agent-graph.js";
@@ -41,7 +41,7 @@ const model = new ScriptedChatModel({
   },
 });
 
-const resolveCommand = (message: string): CommandResolution => {
+const resolveCommand = (message: string): SlashCommandResolution => {
   if (message.startsWith("/known")) {
     return { kind: "expanded", text: `EXPANDED ${message.slice(7)}`, command: { kind: "command", name: "known", invocation: "/p:known", plugin: "p", typed: "/known", arguments: { raw: message.slice(7), positional: [] } } };
   }

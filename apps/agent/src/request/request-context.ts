@@ -1,8 +1,8 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Config } from "@thinktank/core";
+import type { SlashCommandResolution } from "@thinktank/plugins";
 import type { RelevantSkills } from "@thinktank/skills";
-import type { CommandResolution } from "../commands/command-resolution.js";
 
 /** What the model is given on one call: the system prompt and the tools it may call. */
 export interface ToolSurface {
@@ -20,7 +20,7 @@ export interface RequestSurface extends ToolSurface {
    */
   readonly surfaceFor?: (activeSkill: string) => Promise<ToolSurface | undefined> | ToolSurface | undefined;
   /** Expands a user message that starts with a slash command (before the model sees it). */
-  readonly resolveCommand?: (message: string) => CommandResolution | Promise<CommandResolution>;
+  readonly resolveCommand?: (message: string) => SlashCommandResolution | Promise<SlashCommandResolution>;
   /**
    * Compact skill listing: the skills and commands to offer with a new user message (stored on it
    * once as additional_kwargs.skill_context, shown after its text). Absent, or answering undefined

@@ -1,11 +1,10 @@
 import { ExtensionsStore, type Config, type ExtensionsSnapshot } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, type ManagerLogger } from "@thinktank/mcp";
-import { PluginSnapshotter, type PluginSnapshot } from "@thinktank/plugins";
+import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
 import type { SandboxExecutor } from "@thinktank/sandbox";
 import { defaultSkillSources, SkillListing, SkillsSnapshotter, type ScriptToolRunner, type SkillsSnapshot } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
-import { AgentCommands } from "../commands/agent-commands.js";
 import { runtimeServerEntries } from "./runtime-server-entries.js";
 
 export interface AgentRuntimeOptions {
@@ -29,7 +28,7 @@ export interface AgentSnapshot {
   readonly skills: SkillsSnapshot;
   readonly plugins: PluginSnapshot;
   /** Plugin commands and user-invocable skills as slash commands. */
-  readonly commands: AgentCommands;
+  readonly commands: SlashCommands;
   /** How skills and commands reach the model (config.skills.listing): full, or compact with search and per-message offers. */
   readonly listing: SkillListing;
 }
@@ -52,7 +51,7 @@ export class AgentRuntime {
   readonly tools: ToolsService | undefined;
   readonly logger: ManagerLogger;
   private readonly perRequest = new WeakMap<object, Promise<AgentSnapshot>>();
-  private commands: { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: AgentCommands; listing: SkillListing } | undefined;
+  private commands: { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing } | undefined;
   private closed = false;
 
   constructor(
@@ -111,8 +110,8 @@ export class AgentRuntime {
   }
 
   /** The slash commands and the skill listing of a snapshot pair; both compute what they need on first use. */
-  private commandsFor(skills: SkillsSnapshot, plugins: PluginSnapshot): { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: AgentCommands; listing: SkillListing } {
-    const commands = new AgentCommands(skills, plugins);
+  private commandsFor(skills: SkillsSnapshot, plugins: PluginSnapshot): { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing } {
+    const commands = new SlashCommands(plugins.plugins, { skills });
     const { listing, auto_threshold_tokens: autoThresholdTokens, relevant_limit: relevantLimit, container_path: containerPath } = this.config.skills;
     return { skills, plugins, commands, listing: new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens }) };
   }

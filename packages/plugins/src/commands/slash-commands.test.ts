@@ -68,37 +68,43 @@ describe("SlashCommands", () => {
     const result = new SlashCommands(plugins).resolve(`/sales:call-prep "Acme Corp" tomorrow`);
     expect(result.kind).toBe("expanded");
     if (result.kind !== "expanded") return;
-    expect(result.expansion.text).toBe(`Prepare for a call with Acme Corp ("Acme Corp" tomorrow).`);
-    expect(result.expansion.command).toMatchObject({ kind: "command", plugin: "sales", name: "call-prep", invocation: "/sales:call-prep", file: "commands/call-prep.md", argumentHint: "<company>" });
-    expect(result.expansion.typed).toBe("/sales:call-prep");
-    expect(result.expansion.arguments).toEqual({ raw: `"Acme Corp" tomorrow`, positional: ["Acme Corp", "tomorrow"] });
+    expect(result.text).toBe(`Prepare for a call with Acme Corp ("Acme Corp" tomorrow).`);
+    expect(result.command).toEqual({
+      kind: "command",
+      name: "call-prep",
+      invocation: "/sales:call-prep",
+      plugin: "sales",
+      typed: "/sales:call-prep",
+      arguments: { raw: `"Acme Corp" tomorrow`, positional: ["Acme Corp", "tomorrow"] },
+    });
+    expect(new SlashCommands(plugins).entries.find((e) => e.invocation === "/sales:call-prep")).toMatchObject({ file: "commands/call-prep.md", argumentHint: "<company>" });
   });
 
   it("expands user-invocable skills the same way, names with '/' included", () => {
     const commands = new SlashCommands(plugins);
     const skill = commands.resolve("/sales:account-research Stripe");
-    expect(skill.kind === "expanded" && skill.expansion.text).toBe("Research Stripe deeply.");
-    expect(skill.kind === "expanded" && skill.expansion.command).toMatchObject({ kind: "skill", identity: "plugin:sales:account-research" });
+    expect(skill.kind === "expanded" && skill.text).toBe("Research Stripe deeply.");
+    expect(skill.kind === "expanded" && skill.command).toMatchObject({ kind: "skill", identity: "plugin:sales:account-research" });
     const slashed = commands.resolve("/zoom:ui-toolkit/web React");
-    expect(slashed.kind === "expanded" && slashed.expansion.text).toBe("UI for React");
+    expect(slashed.kind === "expanded" && slashed.text).toBe("UI for React");
   });
 
   it("accepts /<command> when exactly one plugin has it, and says which when several do", () => {
     const commands = new SlashCommands(plugins);
     const unique = commands.resolve("/call-prep Acme");
-    expect(unique.kind === "expanded" && unique.expansion.command.plugin).toBe("sales");
+    expect(unique.kind === "expanded" && unique.command.plugin).toBe("sales");
     const ambiguous = commands.resolve("/forecast Q3");
     expect(ambiguous).toEqual({
       kind: "error",
-      error: { code: "COMMAND_AMBIGUOUS", message: "/forecast is defined by 2 plugins; use one of /sales:forecast, /other:forecast", suggestions: ["/sales:forecast", "/other:forecast"] },
+      error: { code: "COMMAND_AMBIGUOUS", message: "/forecast names 2 commands; use one of /sales:forecast, /other:forecast", suggestions: ["/sales:forecast", "/other:forecast"] },
     });
   });
 
   it("lets a command shadow a skill of the same name in one plugin (agents are not commands)", () => {
     const commands = new SlashCommands(plugins);
     const result = commands.resolve("/brand:discover-brand Acme");
-    expect(result.kind === "expanded" && result.expansion.command.kind).toBe("command");
-    expect(result.kind === "expanded" && result.expansion.text).toBe("Command body Acme");
+    expect(result.kind === "expanded" && result.command.kind).toBe("command");
+    expect(result.kind === "expanded" && result.text).toBe("Command body Acme");
     expect(commands.entries.filter((e) => e.plugin === "brand").map((e) => e.name)).toEqual(["discover-brand"]);
   });
 

@@ -113,7 +113,7 @@ describe("PluginSnapshotter", () => {
       fs.writeFileSync(file, `Edited ${String(watch)}: $ARGUMENTS`);
       await eventually(async () => {
         const result = (await snapshotter.snapshot()).commands.resolve("/sales:brief now");
-        return result.kind === "expanded" && result.expansion.text === `Edited ${String(watch)}: now`;
+        return result.kind === "expanded" && result.text === `Edited ${String(watch)}: now`;
       });
     }
   });

@@ -1,9 +1,9 @@
 import path from "node:path";
-import { PluginSnapshotter } from "@thinktank/plugins";
 import { SkillsSnapshotter, defaultSkillSources } from "@thinktank/skills";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AgentCommands } from "./agent-commands.js";
+import { PluginSnapshotter } from "../snapshot/plugin-snapshotter.js";
+import { SlashCommands } from "./slash-commands.js";
 
 const temp = makeTempDir("tt-commands-");
 const settings = { document: { skills: { "public:off": { enabled: false }, "plugin:sales:muted": { enabled: false } }, plugins: {} }, revision: 1 };
@@ -18,14 +18,14 @@ writeTree(temp.dir, {
   "plugins/installed/sales/skills/start/SKILL.md": "---\nname: start\ndescription: Sales start\n---\nSALES START\n",
   "plugins/installed/sales/skills/muted/SKILL.md": "---\nname: muted\ndescription: Disabled plugin skill\n---\nmuted\n",
 });
-let commands: AgentCommands;
+let commands: SlashCommands;
 const closers: (() => void)[] = [];
 
 beforeAll(async () => {
   const plugins = new PluginSnapshotter({ pluginsDir: path.join(temp.dir, "plugins"), settings: { read: async () => settings }, env: {}, watch: false });
   const pluginSnapshot = await plugins.snapshot();
   const skills = new SkillsSnapshotter({ sources: [...defaultSkillSources(path.join(temp.dir, "skills")), ...pluginSnapshot.skillSources], settings: { read: async () => settings }, watch: false });
-  commands = new AgentCommands(await skills.snapshot(), pluginSnapshot);
+  commands = new SlashCommands(pluginSnapshot.plugins, { skills: await skills.snapshot() });
   closers.push(() => plugins.close(), () => skills.close());
 });
 afterAll(() => {
@@ -33,7 +33,7 @@ afterAll(() => {
   temp.cleanup();
 });
 
-describe("AgentCommands", () => {
+describe("SlashCommands with the skills snapshot (the agent's commands)", () => {
   it("lists plugin commands, user-invocable skills (public, custom, plugin), never disabled or hidden ones", () => {
     expect(commands.entries.map((entry) => entry.invocation).sort()).toEqual(["/manual", "/notes", "/sales:call-prep", "/sales:start", "/start"]);
   });
