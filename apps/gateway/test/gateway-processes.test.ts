@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { freePort, makeTempDir, repositoryRoot } from "@thinktank/testing";
+import { freePort, makeTempDir, repositoryRoot, serviceListening } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 // Two real gateway processes (`thinktank gateway`) on the same extensions_config.json.
@@ -40,26 +40,18 @@ afterEach(async () => {
 });
 
 async function startGatewayProcess(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  // The IPC channel carries the gateway's "listening" message: a port that answers could be another program's.
   const child = spawn(process.execPath, [cli, "gateway"], {
     cwd: dir,
     env: { ...process.env, THINKTANK_CONFIG: path.join(dir, "config.yaml"), GATEWAY_PORT: String(port), THINKTANK_API_KEY: "" },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   children.push(child);
   let output = "";
   child.stdout?.on("data", (chunk) => (output += String(chunk)));
   child.stderr?.on("data", (chunk) => (output += String(chunk)));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited early: ${output}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return { child, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`gateway did not come up: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await serviceListening(child, 90_000, () => output);
+  return { child, output: () => output };
 }
 
 describe("two gateway processes on the same files", () => {

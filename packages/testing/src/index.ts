@@ -12,6 +12,8 @@ export type { OptionalPart, MissingPart } from "./optional-parts.js";
 export { makeTempDir, writeTree } from "./temp-dir.js";
 export { freePort } from "./free-port.js";
 export { processesWithMarker } from "./processes-with-marker.js";
+export { childLines, serviceListening } from "./child-output.js";
+export type { ChildLines } from "./child-output.js";
 export { startEmbeddingsServer } from "./embeddings-server.js";
 export type { EmbeddingsServer, EmbeddingsRequest } from "./embeddings-server.js";
 export { seededRandom } from "./seeded-random.js";
