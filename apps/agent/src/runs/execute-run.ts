@@ -1,10 +1,10 @@
 import { Command } from "@langchain/langgraph";
 import { isThinktankError, RunWork } from "@thinktank/core";
 import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
-import type { RunRecord, RunStatus } from "../persistence/agent-records.js";
+import type { RunRecord, RunStatus } from "@thinktank/runs";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import type { RequestContext } from "../request/request-context.js";
-import { nextTurn } from "./fair-turns.js";
+import { nextTurn } from "@thinktank/runs";
 import type { RunEventLog } from "./run-event-log.js";
 import type { RunRequest } from "./run-request.js";
 import { StreamEventMapper, type ApiStreamMode } from "./stream-event-mapper.js";

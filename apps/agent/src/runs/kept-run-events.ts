@@ -1,4 +1,4 @@
-import type { JsonObject } from "../persistence/agent-records.js";
+import type { JsonObject } from "@thinktank/runs";
 import { RunEventLog } from "./run-event-log.js";
 
 export interface KeptRunEventsOptions {

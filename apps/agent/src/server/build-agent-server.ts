@@ -7,7 +7,7 @@ import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-r
 import type { RequestProvider } from "../request/request-context.js";
 import { RunManager } from "../runs/run-manager.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
-import { StoreService } from "../store/store-service.js";
+import { StoreService } from "@thinktank/runs";
 import { ThreadService } from "../threads/thread-service.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { useJsonBodyParser } from "./json-body-parser.js";

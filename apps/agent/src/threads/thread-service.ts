@@ -3,8 +3,8 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { BaseMessage } from "@langchain/core/messages";
 import { ThinktankError } from "@thinktank/core";
 import { buildLeadAgentGraph, leadAgentGraphId, type LeadAgentGraph } from "../graph/build-lead-agent-graph.js";
-import type { JsonObject, ThreadRecord, ThreadSearch } from "../persistence/agent-records.js";
-import { isUuid } from "../persistence/is-uuid.js";
+import type { JsonObject, ThreadRecord, ThreadSearch } from "@thinktank/runs";
+import { isUuid } from "@thinktank/runs";
 import type { AgentStore } from "../persistence/open-agent-store.js";
 import { leadAssistantId } from "../assistants/lead-assistant.js";
 import { cancelledToolMessages } from "./cancelled-tool-calls.js";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { ThinktankError } from "@thinktank/core";
 import { leadAssistant, resolveAssistantId } from "../../assistants/lead-assistant.js";
 import { leadAgentGraphId } from "../../graph/build-lead-agent-graph.js";
-import { containsAll } from "../../persistence/metadata-store.js";
+import { containsAll } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
 
 const messageSchema = { type: "object", properties: { type: { type: "string" }, content: {}, id: { type: "string" } }, required: ["type"] };

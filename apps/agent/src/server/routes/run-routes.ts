@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { ThinktankError } from "@thinktank/core";
-import type { RunStatus } from "../../persistence/agent-records.js";
+import type { RunStatus } from "@thinktank/runs";
 import { runRequestSchema, type RunRequest } from "../../runs/run-request.js";
 import { checkThreadId } from "../../threads/thread-id.js";
 import type { AgentRouteContext } from "../agent-route-context.js";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { JsonObject } from "../../persistence/agent-records.js";
+import type { JsonObject } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
 
 const labels = { type: "array", items: { type: "string" } };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { JsonObject, ThreadSearch, ThreadStatus } from "../../persistence/agent-records.js";
+import type { JsonObject, ThreadSearch, ThreadStatus } from "@thinktank/runs";
 import { checkThreadId } from "../../threads/thread-id.js";
 import type { AgentRouteContext } from "../agent-route-context.js";
 

@@ -1,18 +1,20 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { ThinktankError } from "@thinktank/core";
-import type { AgentStore } from "./open-agent-store.js";
-import { PostgresItemStore } from "./postgres-item-store.js";
-import { PostgresMetadataStore } from "./postgres-metadata-store.js";
+import type { AgentStore } from "./agent-store.js";
+import { PostgresDatabase } from "./postgres-database.js";
+import { SqlItemStore } from "./sql-item-store.js";
+import { SqlMetadataStore } from "./sql-metadata-store.js";
 
 /** Checkpoints (PostgresSaver), thread/run records and store items in one Postgres database; loaded only when configured. */
-export async function openPostgresStore(url: string): Promise<AgentStore> {
+export async function openPostgresAgentStore(url: string): Promise<AgentStore> {
   const pool = new pg.Pool({ connectionString: url });
   try {
     const checkpointer = new PostgresSaver(pool);
     await checkpointer.setup();
-    const metadata = await PostgresMetadataStore.open(pool);
-    const items = await PostgresItemStore.open(pool);
+    const database = new PostgresDatabase(pool);
+    const metadata = await SqlMetadataStore.open(database, { shared: true });
+    const items = await SqlItemStore.open(database);
     const host = safeHost(url);
     return { checkpointer, metadata, items, description: `postgres ${host}`, close: () => pool.end() };
   } catch (error) {

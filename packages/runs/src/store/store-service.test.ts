@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SqliteItemStore } from "../persistence/sqlite-item-store.js";
+import { SqlItemStore } from "../persistence/sql-item-store.js";
+import { SqliteDatabase } from "../persistence/sqlite-database.js";
 import { StoreService } from "./store-service.js";
 
 let now: number;
@@ -9,9 +10,9 @@ const advance = (seconds: number) => {
   now += seconds * 1000;
 };
 
-beforeEach(() => {
+beforeEach(async () => {
   now = Date.parse("2026-03-01T00:00:00.000Z");
-  store = new StoreService(new SqliteItemStore(new Database(":memory:")), () => new Date(now));
+  store = new StoreService(await SqlItemStore.open(new SqliteDatabase(new Database(":memory:"))), () => new Date(now));
 });
 
 describe("StoreService over SQLite", () => {

@@ -1,12 +1,41 @@
+import crypto from "node:crypto";
 import Database from "better-sqlite3";
-import { beforeEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { needs } from "@thinktank/testing";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunRecord, ThreadRecord } from "./agent-records.js";
-import { SqliteMetadataStore } from "./sqlite-metadata-store.js";
+import { PostgresDatabase } from "./postgres-database.js";
+import type { SqlDatabase } from "./sql-database.js";
+import { SqlMetadataStore } from "./sql-metadata-store.js";
+import { SqliteDatabase } from "./sqlite-database.js";
 
-let store: SqliteMetadataStore;
-beforeEach(() => {
-  store = new SqliteMetadataStore(new Database(":memory:"));
+/**
+ * The one store over both databases: SQLite in memory, and Postgres at THINKTANK_TEST_POSTGRES_URL
+ * in a schema of its own per test (the database is shared by runs).
+ */
+const postgresUrl = process.env.THINKTANK_TEST_POSTGRES_URL;
+const schemas = new Map<pg.Pool, string>();
+afterAll(async () => {
+  for (const [pool, schema] of schemas) {
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await pool.end();
+  }
 });
+
+async function postgresDatabase(): Promise<SqlDatabase> {
+  const schema = `tt_${crypto.randomUUID().replaceAll("-", "")}`;
+  const setup = new pg.Pool({ connectionString: postgresUrl });
+  await setup.query(`CREATE SCHEMA ${schema}`);
+  await setup.end();
+  const pool = new pg.Pool({ connectionString: postgresUrl, options: `-c search_path=${schema}` });
+  schemas.set(pool, schema);
+  return new PostgresDatabase(pool);
+}
+
+const backends = [
+  { name: "sqlite", shared: false, options: {}, database: async (): Promise<SqlDatabase> => new SqliteDatabase(new Database(":memory:")) },
+  { name: "postgres", shared: true, options: needs("postgres"), database: postgresDatabase },
+];
 
 const thread = (id: string, extra: Partial<ThreadRecord> = {}): ThreadRecord => ({
   thread_id: id,
@@ -34,7 +63,12 @@ const run = (id: string, threadId: string, extra: Partial<RunRecord> = {}): RunR
   ...extra,
 });
 
-describe("SqliteMetadataStore", () => {
+for (const { name, shared, options, database } of backends) describe(`SqlMetadataStore over ${name}`, options, () => {
+  let store: SqlMetadataStore;
+  beforeEach(async () => {
+    store = await SqlMetadataStore.open(await database(), { shared });
+  });
+
   it("stores, reads back and updates threads with their JSON fields", async () => {
     await store.createThread(thread("t", { metadata: { graph_id: "g", n: 1 }, values: { messages: [{ type: "human" }] } }));
     expect(await store.getThread("t")).toMatchObject({ metadata: { graph_id: "g", n: 1 }, values: { messages: [{ type: "human" }] } });
@@ -70,15 +104,17 @@ describe("SqliteMetadataStore", () => {
     expect(await store.deleteThread("t")).toBe(false);
   });
 
-  it("closes runs a previous process left running, and frees their threads", async () => {
+  it(shared ? "closes only runs no replica touched for an hour, and leaves threads to their replicas" : "closes runs a previous process left running, and frees their threads", async () => {
     await store.createThread(thread("t", { status: "busy" }));
     await store.createThread(thread("i", { status: "busy", interrupts: { task: [{}] } }));
     await store.createRun(run("r", "t", { status: "running" }));
     await store.createRun(run("done", "t", { status: "success" }));
-    expect(await store.closeStaleRuns("2026-03-01T00:00:00.000Z")).toBe(1);
+    await store.createRun(run("recent", "i", { status: "running", updated_at: "2026-02-28T23:30:00.000Z" }));
+    expect(await store.closeStaleRuns("2026-03-01T00:00:00.000Z")).toBe(shared ? 1 : 2);
     expect((await store.getRun("r"))?.status).toBe("error");
     expect((await store.getRun("done"))?.status).toBe("success");
-    expect((await store.getThread("t"))?.status).toBe("idle");
-    expect((await store.getThread("i"))?.status).toBe("interrupted");
+    expect((await store.getRun("recent"))?.status).toBe(shared ? "running" : "error");
+    expect((await store.getThread("t"))?.status).toBe(shared ? "busy" : "idle");
+    expect((await store.getThread("i"))?.status).toBe(shared ? "busy" : "interrupted");
   });
 });

@@ -1,8 +1,11 @@
 import type { RunPatch, RunRecord, RunStatus, ThreadPatch, ThreadRecord, ThreadSearch } from "./agent-records.js";
 
+/** The part of a thread search that picks threads (no order, no page). */
+export type ThreadFilter = Omit<ThreadSearch, "limit" | "offset" | "sort_by" | "sort_order">;
+
 /**
- * Thread and run records beside the checkpoints. Implemented over SQLite (the embedded default)
- * and Postgres; every method is async so either fits. Timestamps come from the caller's clock.
+ * Thread and run records beside the checkpoints. One implementation over SQLite (the embedded default)
+ * and Postgres (sql-metadata-store.ts); every method is async so either fits. Timestamps come from the caller's clock.
  */
 export interface MetadataStore {
   createThread(thread: ThreadRecord): Promise<void>;
@@ -12,7 +15,7 @@ export interface MetadataStore {
   /** Deletes the thread and its runs; false when there was none. */
   deleteThread(threadId: string): Promise<boolean>;
   searchThreads(search: ThreadSearch): Promise<ThreadRecord[]>;
-  countThreads(search: Omit<ThreadSearch, "limit" | "offset" | "sort_by" | "sort_order">): Promise<number>;
+  countThreads(search: ThreadFilter): Promise<number>;
 
   createRun(run: RunRecord): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;

@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import Database from "better-sqlite3";
+import { ThinktankError } from "@thinktank/core";
+import type { ItemStore } from "./item-store.js";
+import type { MetadataStore } from "./metadata-store.js";
+import { SqlItemStore } from "./sql-item-store.js";
+import { SqlMetadataStore } from "./sql-metadata-store.js";
+import { SqliteDatabase } from "./sqlite-database.js";
+import { cacheStatements } from "./statement-cache.js";
+import { TurnTakingSqliteSaver } from "./turn-taking-sqlite-saver.js";
+
+/** Where threads live: LangGraph checkpoints plus our thread/run records and store items, in one database. */
+export interface AgentStore {
+  readonly checkpointer: BaseCheckpointSaver;
+  readonly metadata: MetadataStore;
+  /** The LangGraph store API's items (`/store/items`), in the same database. */
+  readonly items: ItemStore;
+  /** For the start-up log, e.g. "sqlite /data/threads.sqlite" (never a password). */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+/** The threads database in one SQLite file (the embedded default), made with its folder when missing. */
+export async function openSqliteStore(file: string): Promise<AgentStore> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 5000");
+    cacheStatements(db);
+  } catch (error) {
+    throw new ThinktankError("STORE_CORRUPT", `cannot open the threads database ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const database = new SqliteDatabase(db);
+  return {
+    checkpointer: new TurnTakingSqliteSaver(db),
+    metadata: await SqlMetadataStore.open(database, { shared: false }),
+    items: await SqlItemStore.open(database),
+    description: `sqlite ${file}`,
+    close: async () => {
+      db.close();
+    },
+  };
+}
+
+/**
+ * The threads database in Postgres at `url`, which several agent replicas may share. pg and the
+ * Postgres checkpointer are loaded here, on first use, never at start-up of a SQLite agent.
+ */
+export async function openPostgresStore(url: string): Promise<AgentStore> {
+  const { openPostgresAgentStore } = await import("./postgres-agent-store.js");
+  return openPostgresAgentStore(url);
+}

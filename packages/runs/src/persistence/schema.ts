@@ -1,0 +1,114 @@
+import type { SqlDialect } from "./sql-database.js";
+
+/** `json` columns hold JSON text (SQLite) or JSONB (Postgres); the stores read and write them as values. */
+type ColumnType = "text" | "json" | "real";
+
+interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** @default false */
+  readonly nullable?: boolean;
+}
+
+export interface Table {
+  readonly name: string;
+  readonly columns: readonly Column[];
+  readonly primaryKey: readonly string[];
+  readonly indexes?: readonly { readonly name: string; readonly columns: readonly string[]; readonly where?: string }[];
+}
+
+const text = (name: string, nullable = false): Column => ({ name, type: "text", nullable });
+const json = (name: string, nullable = false): Column => ({ name, type: "json", nullable });
+
+/**
+ * The one definition of the tables beside the checkpoints, for SQLite and Postgres alike: thread
+ * and run records (what the API lists and filters on) and the store API's items. Timestamps are
+ * ISO text from the caller's clock; a namespace is one text column (item-store.ts).
+ */
+export const threadsTable: Table = {
+  name: "thinktank_threads",
+  columns: [
+    text("thread_id"),
+    text("created_at"),
+    text("updated_at"),
+    text("state_updated_at"),
+    json("metadata"),
+    text("status"),
+    json("values", true),
+    json("interrupts"),
+    json("error", true),
+  ],
+  primaryKey: ["thread_id"],
+};
+
+export const runsTable: Table = {
+  name: "thinktank_runs",
+  columns: [
+    text("run_id"),
+    text("thread_id"),
+    text("assistant_id"),
+    text("created_at"),
+    text("updated_at"),
+    text("status"),
+    json("metadata"),
+    json("kwargs"),
+    text("multitask_strategy"),
+  ],
+  primaryKey: ["run_id"],
+  indexes: [{ name: "thinktank_runs_thread", columns: ["thread_id", "created_at"] }],
+};
+
+export const itemsTable: Table = {
+  name: "thinktank_store_items",
+  columns: [text("namespace"), text("key"), json("value"), text("created_at"), text("updated_at"), { name: "ttl_minutes", type: "real", nullable: true }, text("expires_at", true)],
+  primaryKey: ["namespace", "key"],
+  indexes: [{ name: "thinktank_store_items_expiry", columns: ["expires_at"], where: "expires_at IS NOT NULL" }],
+};
+
+/** An identifier, quoted (`values` is a keyword in both dialects). */
+const quote = (name: string): string => `"${name}"`;
+
+/** The table's columns, quoted, in order: for INSERT and SELECT lists. */
+export function columnList(table: Table): string {
+  return table.columns.map((column) => quote(column.name)).join(", ");
+}
+
+/** `?, ?, ...`: one placeholder per column. */
+export function placeholders(table: Table): string {
+  return table.columns.map(() => "?").join(", ");
+}
+
+/** CREATE TABLE / CREATE INDEX statements (IF NOT EXISTS) for the tables, in the dialect's types. */
+export function createTablesSql(dialect: SqlDialect, tables: readonly Table[]): string {
+  const typeOf = (type: ColumnType) => (type === "json" ? dialect.jsonType : type === "real" ? dialect.realType : "TEXT");
+  return tables
+    .map((table) => {
+      const columns = table.columns.map((column) => `  ${quote(column.name)} ${typeOf(column.type)}${column.nullable ? "" : " NOT NULL"}`);
+      const create = `CREATE TABLE IF NOT EXISTS ${table.name} (\n${[...columns, `  PRIMARY KEY (${table.primaryKey.map(quote).join(", ")})`].join(",\n")}\n);`;
+      const indexes = (table.indexes ?? []).map(
+        (index) => `CREATE INDEX IF NOT EXISTS ${index.name} ON ${table.name} (${index.columns.map(quote).join(", ")})${index.where ? ` WHERE ${index.where}` : ""};`,
+      );
+      return [create, ...indexes].join("\n");
+    })
+    .join("\n");
+}
+
+/** A record's values as parameters, in column order: JSON columns as JSON text (null stays null). */
+export function rowParameters(table: Table, record: object): unknown[] {
+  const fields = record as Record<string, unknown>;
+  return table.columns.map((column) => {
+    const value = fields[column.name] ?? null;
+    return column.type === "json" && value !== null ? JSON.stringify(value) : value;
+  });
+}
+
+/** A row as a record, in column order: JSON columns decoded (null stays null). */
+export function recordOf<Record>(table: Table, dialect: SqlDialect, row: object): Record {
+  const fields = row as { [name: string]: unknown };
+  const record: { [name: string]: unknown } = {};
+  for (const column of table.columns) {
+    const value = fields[column.name] ?? null;
+    record[column.name] = column.type === "json" && value !== null ? dialect.readJson(value) : value;
+  }
+  return record as Record;
+}
