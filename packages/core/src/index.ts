@@ -15,6 +15,8 @@ export type { ExtractZipOptions, ExtractedArchive } from "./archive/extract-zip.
 export { copyFolder } from "./archive/copy-folder.js";
 export type { CopyFolderOptions, CopiedFolder } from "./archive/copy-folder.js";
 export { checkEntryPath } from "./archive/check-entry-path.js";
+export { cleanVirtualPath } from "./paths/clean-virtual-path.js";
+export { isInsideFolder } from "./paths/is-inside-folder.js";
 export { archiveLimitsFromConfig, defaultArchiveLimits } from "./archive/archive-limits.js";
 export type { ArchiveLimits } from "./archive/archive-limits.js";
 export { buildZip } from "./archive/build-zip.js";

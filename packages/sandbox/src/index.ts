@@ -19,4 +19,8 @@ export { sandboxPaths } from "./sandbox-paths.js";
 export { defaultLimits } from "./request/resolve-limits.js";
 export type { SandboxConfig } from "./request/resolve-limits.js";
 export { threadWorkspacePath, createThreadWorkspace } from "./workspaces/thread-workspace.js";
+export { VirtualFileSystem } from "./workspaces/virtual-file-system.js";
+export type { ThreadFolders } from "./workspaces/virtual-file-system.js";
+export { FileOperations } from "./workspaces/file-operations.js";
+export type { FileOperationsOptions } from "./workspaces/file-operations.js";
 export { checkSandbox } from "./executor/check-sandbox.js";

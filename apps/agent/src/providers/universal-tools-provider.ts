@@ -1,8 +1,8 @@
+import { VirtualFileSystem } from "@thinktank/sandbox";
 import type { RequestProvider } from "../request/request-context.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
 import { createBashTool } from "../tools/bash-tool.js";
 import { createFileTools } from "../tools/file-tools.js";
-import { VirtualFileSystem } from "../tools/virtual-file-system.js";
 
 /**
  * The universal tools of every context: read_file, write_file, str_replace, ls over /mnt/skills
@@ -23,7 +23,6 @@ export function createUniversalToolsProvider(runtime: AgentRuntime): RequestProv
       const bash = createBashTool({
         executor: runtime.executor,
         files,
-        skills: () => runtime.skills.snapshot(),
         defaultTimeoutSeconds: config.code_execution.timeout_seconds,
         maxTimeoutSeconds: config.code_execution.max_timeout_seconds,
       });

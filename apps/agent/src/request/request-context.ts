@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Config } from "@thinktank/core";
+import type { ThreadFolders } from "@thinktank/sandbox";
 import type { SlashCommandResolution } from "@thinktank/plugins";
 import type { RelevantSkills } from "@thinktank/skills";
 
@@ -40,13 +41,7 @@ export interface RequestContext extends RequestSurface {
   readonly modelName: string;
 }
 
-/** A thread's host folders, seen by the model as /mnt/user-data/{workspace,uploads,outputs}. */
-export interface ThreadFolders {
-  /** The sandbox workspace of the thread (config.sandbox.workspaces_dir/<thread>): execute_code and bash see it too. */
-  readonly workspace: string;
-  readonly uploads: string;
-  readonly outputs: string;
-}
+export type { ThreadFolders } from "@thinktank/sandbox";
 
 /** Facts about the run a provider may use. */
 export interface RequestInfo {

@@ -1,16 +1,13 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { trackRunWork } from "@thinktank/core";
-import type { SandboxExecutor, SandboxMount, SandboxResult } from "@thinktank/sandbox";
-import type { SkillsSnapshot } from "@thinktank/skills";
+import type { SandboxExecutor, SandboxResult, VirtualFileSystem } from "@thinktank/sandbox";
 import { withCodedErrors } from "./tool-failure.js";
-import type { VirtualFileSystem } from "./virtual-file-system.js";
 
 export interface BashToolOptions {
   readonly executor: SandboxExecutor;
+  /** The thread's virtual folders: its workspace, and what is mounted besides (VirtualFileSystem.sandboxMounts). */
   readonly files: VirtualFileSystem;
-  /** The skills to mount at their virtual folders (enabled ones only). */
-  readonly skills: () => Promise<SkillsSnapshot>;
   /** config.code_execution.timeout_seconds */
   readonly defaultTimeoutSeconds: number;
   /** config.code_execution.max_timeout_seconds */
@@ -32,11 +29,7 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
       withCodedErrors(async () => {
         const seconds = Math.min(timeout ?? options.defaultTimeoutSeconds, options.maxTimeoutSeconds);
         const workspaceDir = options.files.userFolder("workspace");
-        const mounts = [
-          ...skillMounts(await options.skills()),
-          { hostPath: options.files.userFolder("uploads"), sandboxPath: "/mnt/user-data/uploads" },
-          { hostPath: options.files.userFolder("outputs"), sandboxPath: "/mnt/user-data/outputs", writable: true },
-        ];
+        const mounts = await options.files.sandboxMounts();
         // The run's signal: cancelling the run kills the command's whole process tree.
         const execution = options.executor.run({ language: "shell", source: command, workspaceDir, mounts, timeoutMs: seconds * 1000, signal: config?.signal });
         const result = await trackRunWork(config, execution);
@@ -60,20 +53,6 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
       },
     },
   );
-}
-
-/** One read-only mount per enabled skill folder; a skill inside another mounted skill's folder comes with it. */
-export function skillMounts(snapshot: SkillsSnapshot): SandboxMount[] {
-  const folders = snapshot.skills
-    .filter((skill) => skill.enabled)
-    .map((skill) => ({ hostPath: skill.dir, sandboxPath: skill.containerDir }))
-    .sort((a, b) => (a.sandboxPath < b.sandboxPath ? -1 : a.sandboxPath > b.sandboxPath ? 1 : 0));
-  const mounts: SandboxMount[] = [];
-  for (const folder of folders) {
-    const covered = mounts.some((mount) => folder.sandboxPath === mount.sandboxPath || folder.sandboxPath.startsWith(`${mount.sandboxPath}/`));
-    if (!covered) mounts.push(folder);
-  }
-  return mounts;
 }
 
 function describeResult(result: SandboxResult): string {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { isBuiltin } from "node:module";
 import path from "node:path";
+import { isInsideFolder } from "@thinktank/core";
 import { build, type Message, type Plugin } from "esbuild";
 
 export interface BundleProgramOptions {
@@ -74,7 +75,7 @@ function confineImports(codeApiRoot: string, mountPath: string): Plugin {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind === "entry-point" || (args.pluginData as Record<string, unknown> | undefined)?.[inner] === true) return undefined;
         if (isBuiltin(args.path)) return { path: args.path, external: true };
-        const fromCodeApi = within(codeApiRoot, args.importer);
+        const fromCodeApi = isInsideFolder(codeApiRoot, args.importer);
         const normalized = path.posix.normalize(args.path);
         let target: string | undefined;
         if (normalized === mountPath || normalized.startsWith(`${mountPath}/`)) target = codeApiRoot + normalized.slice(mountPath.length);
@@ -87,15 +88,11 @@ function confineImports(codeApiRoot: string, mountPath: string): Plugin {
         if (resolved.errors.length > 0) {
           return { errors: [{ text: `cannot import "${args.path}": no such module in the code API (search_tools with detail "full" gives each tool's import path)` }] };
         }
-        if (!within(codeApiRoot, realPath(resolved.path))) return { errors: [{ text: `cannot import "${args.path}": it leads outside the code API` }] };
+        if (!isInsideFolder(codeApiRoot, realPath(resolved.path))) return { errors: [{ text: `cannot import "${args.path}": it leads outside the code API` }] };
         return { path: resolved.path };
       });
     },
   };
-}
-
-function within(root: string, file: string): boolean {
-  return file === root || file.startsWith(`${root}${path.sep}`);
 }
 
 function realPath(file: string): string {

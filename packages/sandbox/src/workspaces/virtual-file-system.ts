@@ -1,14 +1,30 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ThinktankError } from "@thinktank/core";
-import type { ResolvedSkillPath, SkillsSnapshot } from "@thinktank/skills";
-import type { ThreadFolders } from "../request/request-context.js";
+import { ThinktankError, cleanVirtualPath, isInsideFolder } from "@thinktank/core";
+import type { SandboxMount } from "../sandbox-types.js";
 
-/** The skills side of the virtual folders: SkillsSnapshotter fits. */
+/** A thread's host folders, seen by the model as /mnt/user-data/{workspace,uploads,outputs}. */
+export interface ThreadFolders {
+  /** The sandbox workspace of the thread (config.sandbox.workspaces_dir/<thread>): execute_code and bash see it too. */
+  readonly workspace: string;
+  readonly uploads: string;
+  readonly outputs: string;
+}
+
+/** What the virtual folders need of a skill (the skills package's Skill fits). */
+export interface SkillFolder {
+  readonly enabled: boolean;
+  /** The skill's folder on the host. */
+  readonly dir: string;
+  /** Its virtual folder, e.g. /mnt/skills/public/pdf. */
+  readonly containerDir: string;
+}
+
+/** The skills side of the virtual folders: the skills package's SkillsSnapshotter fits. */
 export interface SkillFiles {
-  snapshot(): Promise<SkillsSnapshot>;
+  snapshot(): Promise<{ readonly skills: readonly SkillFolder[] }>;
   /** Resolves `/mnt/skills/...` for enabled skills only (INVALID_PATH, PATH_TRAVERSAL, SKILL_NOT_FOUND, NOT_FOUND otherwise). */
-  resolvePath(virtualPath: string): Promise<ResolvedSkillPath>;
+  resolvePath(virtualPath: string): Promise<{ readonly skill: SkillFolder; readonly file: string; readonly virtualPath: string }>;
 }
 
 export interface VirtualFileSystemOptions {
@@ -29,12 +45,13 @@ const userDataRoot = "/mnt/user-data";
 const userFolders = ["outputs", "uploads", "workspace"] as const;
 
 /**
- * The folders the model's file tools see: /mnt/skills (read-only; enabled skills only, through
- * the skills snapshot) and /mnt/user-data/{workspace,uploads,outputs} of one thread (workspace
- * and outputs writable). Refused with a code: relative paths, NUL bytes and backslashes
- * (INVALID_PATH), `..` segments and symlinks that lead out of their folder (PATH_TRAVERSAL),
- * anything else (INVALID_PATH). /, /mnt, /mnt/user-data and the folders above skills list as
- * virtual folders, so `ls` can walk down from the top without revealing disabled skills.
+ * The folders the model's file tools and its sandboxed commands see: /mnt/skills (read-only;
+ * enabled skills only, through the skills snapshot) and /mnt/user-data/{workspace,uploads,outputs}
+ * of one thread (workspace and outputs writable). Refused with a code: what cleanVirtualPath
+ * refuses (relative paths, NUL bytes, backslashes: INVALID_PATH; `..` segments, percent-encoded
+ * dots: PATH_TRAVERSAL), symlinks that lead out of their folder (PATH_TRAVERSAL), anything else
+ * (INVALID_PATH). /, /mnt, /mnt/user-data and the folders above skills list as virtual folders, so
+ * `ls` can walk down from the top without revealing disabled skills.
  */
 export class VirtualFileSystem {
   private readonly containerPath: string;
@@ -44,7 +61,7 @@ export class VirtualFileSystem {
   }
 
   async resolve(virtualPath: unknown): Promise<VirtualTarget> {
-    const cleaned = cleanPath(virtualPath);
+    const cleaned = cleanVirtualPath(virtualPath, `${userDataRoot}/workspace`);
     if (cleaned === this.containerPath || cleaned.startsWith(`${this.containerPath}/`)) return this.resolveSkillPath(cleaned);
     if (cleaned === userDataRoot) return { kind: "listing", virtualPath: cleaned, entries: userFolders.map((name) => `${name}/`) };
     if (cleaned.startsWith(`${userDataRoot}/`)) return this.resolveUserPath(cleaned);
@@ -58,6 +75,19 @@ export class VirtualFileSystem {
   userFolder(name: (typeof userFolders)[number]): string {
     if (name === "workspace") return this.options.ensureWorkspace ? this.options.ensureWorkspace() : mkdir(this.options.folders.workspace);
     return mkdir(this.options.folders[name]);
+  }
+
+  /**
+   * What a sandboxed command of this thread sees besides its workspace: every enabled skill's folder
+   * read-only at its /mnt/skills path (disabled skills are absent), /mnt/user-data/uploads read-only
+   * and /mnt/user-data/outputs read-write.
+   */
+  async sandboxMounts(): Promise<SandboxMount[]> {
+    return [
+      ...skillMounts((await this.options.skills.snapshot()).skills),
+      { hostPath: this.userFolder("uploads"), sandboxPath: `${userDataRoot}/uploads` },
+      { hostPath: this.userFolder("outputs"), sandboxPath: `${userDataRoot}/outputs`, writable: true },
+    ];
   }
 
   private async resolveSkillPath(cleaned: string): Promise<VirtualTarget> {
@@ -98,25 +128,13 @@ export class VirtualFileSystem {
     } catch {
       throw new ThinktankError("PATH_TRAVERSAL", `${cleaned} goes through a symbolic link that leads nowhere`);
     }
-    if (real !== root && !real.startsWith(`${root}${path.sep}`)) {
+    if (!isInsideFolder(root, real)) {
       throw new ThinktankError("PATH_TRAVERSAL", `${cleaned} leads outside ${userDataRoot}/${folder} (through a symbolic link)`);
     }
     if (missing) return { kind: "missing", virtualPath: cleaned, hostPath: path.join(real, path.relative(existing, hostPath)), writable, root };
     const stats = fs.statSync(real);
     return { kind: stats.isDirectory() ? "folder" : "file", virtualPath: cleaned, hostPath: real, writable, root };
   }
-}
-
-/** Checks a virtual path and returns it without '.', empty segments or a trailing slash. */
-export function cleanPath(virtualPath: unknown): string {
-  if (typeof virtualPath !== "string" || virtualPath === "") throw new ThinktankError("INVALID_PATH", "path: expected an absolute path such as /mnt/user-data/workspace/notes.md");
-  const shown = JSON.stringify(virtualPath);
-  if (virtualPath.includes("\u0000")) throw new ThinktankError("INVALID_PATH", `path ${JSON.stringify(virtualPath.replaceAll("\u0000", "\\0"))} contains a NUL byte`);
-  if (virtualPath.includes("\\")) throw new ThinktankError("INVALID_PATH", `path ${shown} contains a backslash; use '/'`);
-  if (!virtualPath.startsWith("/")) throw new ThinktankError("INVALID_PATH", `path ${shown} must be absolute, e.g. /mnt/user-data/workspace/${virtualPath}`);
-  const segments = virtualPath.split("/").filter((segment) => segment !== "" && segment !== ".");
-  if (segments.includes("..")) throw new ThinktankError("PATH_TRAVERSAL", `path ${shown} contains '..'; give the full path instead`);
-  return `/${segments.join("/")}`;
 }
 
 /** Names (as `name/`) of the next segment of every path in `paths` strictly below `folder`, sorted. */
@@ -130,4 +148,18 @@ function childNames(folder: string, paths: readonly string[]): string[] {
 function mkdir(folder: string): string {
   fs.mkdirSync(folder, { recursive: true });
   return folder;
+}
+
+/** One read-only mount per enabled skill folder; a skill inside another mounted skill's folder comes with it. */
+function skillMounts(skills: readonly SkillFolder[]): SandboxMount[] {
+  const folders = skills
+    .filter((skill) => skill.enabled)
+    .map((skill) => ({ hostPath: skill.dir, sandboxPath: skill.containerDir }))
+    .sort((a, b) => (a.sandboxPath < b.sandboxPath ? -1 : a.sandboxPath > b.sandboxPath ? 1 : 0));
+  const mounts: SandboxMount[] = [];
+  for (const folder of folders) {
+    const covered = mounts.some((mount) => folder.sandboxPath === mount.sandboxPath || folder.sandboxPath.startsWith(`${mount.sandboxPath}/`));
+    if (!covered) mounts.push(folder);
+  }
+  return mounts;
 }
