@@ -17,5 +17,10 @@ export type {
 } from "./persistence/agent-records.js";
 export { isUuid } from "./persistence/is-uuid.js";
 export { nextTurn } from "./runs/fair-turns.js";
+export { ThreadService } from "./threads/thread-service.js";
+export type { ThreadServiceOptions, ThreadStateGraph } from "./threads/thread-service.js";
+export type { ApiThreadState, ApiCheckpoint } from "./threads/thread-state.js";
+export { checkThreadId } from "./threads/thread-id.js";
+export { toJsonText, toPlainJson } from "./to-plain-json.js";
 export { StoreService } from "./store/store-service.js";
 export type { ApiStoreItem, StoreSearch, NamespaceListing } from "./store/store-service.js";

@@ -1,7 +1,6 @@
 import type { Config } from "@thinktank/core";
+import type { StoreService, ThreadService } from "@thinktank/runs";
 import type { RunManager } from "../runs/run-manager.js";
-import type { StoreService } from "@thinktank/runs";
-import type { ThreadService } from "../threads/thread-service.js";
 
 /** What the route modules share. */
 export interface AgentRouteContext {

@@ -1,14 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
 import { apiKeyMatches, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
+import { StoreService, ThreadService } from "@thinktank/runs";
+import { leadAssistantId } from "../assistants/lead-assistant.js";
+import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
+import { buildStateGraph } from "../graph/state-graph.js";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
 import type { RequestProvider } from "../request/request-context.js";
 import { RunManager } from "../runs/run-manager.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
-import { StoreService } from "@thinktank/runs";
-import { ThreadService } from "../threads/thread-service.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
@@ -97,7 +99,12 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   const closedRuns = await store.metadata.closeStaleRuns(clock().toISOString());
   if (closedRuns > 0) app.log.warn({ runs: closedRuns }, "runs left pending or running by a previous process were marked as error");
 
-  const threads = new ThreadService(store, clock);
+  const threads = new ThreadService({
+    store,
+    clock,
+    stateGraph: buildStateGraph(store.checkpointer),
+    threadMetadata: { graph_id: leadAgentGraphId, assistant_id: leadAssistantId },
+  });
   const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log });
   if (!deps.providers) {
     // A missing or malformed extensions_config.json (or tools registry) stops the start; the first run finds warm caches.

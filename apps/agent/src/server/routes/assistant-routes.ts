@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { ThinktankError } from "@thinktank/core";
+import { containsAll } from "@thinktank/runs";
 import { leadAssistant, resolveAssistantId } from "../../assistants/lead-assistant.js";
 import { leadAgentGraphId } from "../../graph/build-lead-agent-graph.js";
-import { containsAll } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
 
 const messageSchema = { type: "object", properties: { type: { type: "string" }, content: {}, id: { type: "string" } }, required: ["type"] };

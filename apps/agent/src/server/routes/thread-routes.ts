@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { JsonObject, ThreadSearch, ThreadStatus } from "@thinktank/runs";
-import { checkThreadId } from "../../threads/thread-id.js";
+import { checkThreadId, type JsonObject, type ThreadSearch, type ThreadStatus } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
 
 interface ThreadParams {

@@ -1,5 +1,5 @@
 import type { StateSnapshot } from "@langchain/langgraph";
-import { toPlainJson } from "../server/to-plain-json.js";
+import { toPlainJson } from "../to-plain-json.js";
 
 /** A checkpoint reference as the API shows it. */
 export interface ApiCheckpoint {

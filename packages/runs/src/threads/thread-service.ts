@@ -1,33 +1,51 @@
 import crypto from "node:crypto";
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { StateSnapshot } from "@langchain/langgraph";
 import { ThinktankError } from "@thinktank/core";
-import { buildLeadAgentGraph, leadAgentGraphId, type LeadAgentGraph } from "../graph/build-lead-agent-graph.js";
-import type { JsonObject, ThreadRecord, ThreadSearch } from "@thinktank/runs";
-import { isUuid } from "@thinktank/runs";
-import type { AgentStore } from "../persistence/open-agent-store.js";
-import { leadAssistantId } from "../assistants/lead-assistant.js";
+import type { JsonObject, ThreadRecord, ThreadSearch } from "../persistence/agent-records.js";
+import type { AgentStore } from "../persistence/agent-store.js";
+import { isUuid } from "../persistence/is-uuid.js";
+import type { ThreadFilter } from "../persistence/metadata-store.js";
 import { cancelledToolMessages } from "./cancelled-tool-calls.js";
 import { copyThreadCheckpoints } from "./copy-thread-checkpoints.js";
 import { checkThreadId } from "./thread-id.js";
 import { interruptsByTask, toApiThreadState, type ApiThreadState } from "./thread-state.js";
 
+/**
+ * What ThreadService needs of the served graph: its shape over the store's checkpointer, to read
+ * and write state. A compiled LangGraph graph is one; the app builds it with a model that is never called.
+ */
+export interface ThreadStateGraph {
+  getState(config: RunnableConfig): Promise<StateSnapshot>;
+  getStateHistory(config: RunnableConfig, options?: { limit?: number; before?: RunnableConfig; filter?: Record<string, unknown> }): AsyncIterableIterator<StateSnapshot>;
+  updateState(config: RunnableConfig, values: unknown, asNode?: string): Promise<RunnableConfig>;
+  bulkUpdateState(config: RunnableConfig, supersteps: { updates: { values?: unknown; asNode?: string }[] }[]): Promise<RunnableConfig>;
+  getGraphAsync(config?: RunnableConfig): Promise<{ toJSON(): unknown }>;
+}
+
+export interface ThreadServiceOptions {
+  readonly store: AgentStore;
+  /** The clock for timestamps. */
+  readonly clock: () => Date;
+  /** The served graph, over `store.checkpointer`: reading or updating state needs the graph's shape only. */
+  readonly stateGraph: ThreadStateGraph;
+  /** What every new thread's metadata starts with (the API's graph_id and assistant_id); the caller's metadata goes on top. */
+  readonly threadMetadata: JsonObject;
+}
+
 /** Reads and writes of threads that do not run the model: records, state, history, state updates. */
 export class ThreadService {
   readonly #store: AgentStore;
   readonly #clock: () => Date;
-  /** A graph whose model refuses to run: reading or updating state needs the graph's shape only. */
-  readonly #stateGraph: LeadAgentGraph;
+  readonly #stateGraph: ThreadStateGraph;
+  readonly #threadMetadata: JsonObject;
 
-  constructor(store: AgentStore, clock: () => Date) {
-    this.#store = store;
-    this.#clock = clock;
-    const noModel = {
-      invoke: () => {
-        throw new ThinktankError("INTERNAL", "the state-only graph never calls a model");
-      },
-    } as unknown as BaseChatModel;
-    this.#stateGraph = buildLeadAgentGraph({ model: noModel, modelName: "none", systemPrompt: "", tools: [] }, store.checkpointer);
+  constructor(options: ThreadServiceOptions) {
+    this.#store = options.store;
+    this.#clock = options.clock;
+    this.#stateGraph = options.stateGraph;
+    this.#threadMetadata = options.threadMetadata;
   }
 
   /** The graph's nodes and edges for GET /assistants/:id/graph. */
@@ -48,7 +66,7 @@ export class ThreadService {
       created_at: now,
       updated_at: now,
       state_updated_at: now,
-      metadata: { graph_id: leadAgentGraphId, assistant_id: leadAssistantId, ...withoutUndefined(options.metadata ?? {}) },
+      metadata: { ...this.#threadMetadata, ...withoutUndefined(options.metadata ?? {}) },
       status: "idle",
       values: null,
       interrupts: {},
@@ -106,7 +124,7 @@ export class ThreadService {
     return this.#store.metadata.searchThreads(search);
   }
 
-  count(search: Omit<ThreadSearch, "limit" | "offset" | "sort_by" | "sort_order">): Promise<number> {
+  count(search: ThreadFilter): Promise<number> {
     return this.#store.metadata.countThreads(search);
   }
 
