@@ -5,8 +5,7 @@ import { makeTempDir } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
-// `thinktank exec` end to end: a config folder, real MCP servers, the bubblewrap sandbox.
-const sandboxEnabled = process.env.THINKTANK_SKIP_SANDBOX !== "1";
+// `thinktank exec` end to end: a config folder, real MCP servers, the sandbox (auto: bubblewrap where it works, else deno).
 let temp: { dir: string; cleanup: () => void };
 
 beforeAll(() => {
@@ -25,7 +24,7 @@ async function run(args: string[], input?: string): Promise<CapturedRun> {
   return runCaptured(["exec", ...args], { cwd: temp.dir, ...(input === undefined ? {} : { input }) });
 }
 
-describe.skipIf(!sandboxEnabled)("thinktank exec", () => {
+describe("thinktank exec", () => {
   it("runs a TypeScript file against the configured servers and passes its output through", async () => {
     const result = await run(["sum.ts"]);
     expect(result.stderr).toBe("");

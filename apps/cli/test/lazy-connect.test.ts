@@ -7,7 +7,6 @@ import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
 // A healthy server, one that accepts stdio and never answers initialize, and one whose command
 // does not exist: `exec` must not wait for any of them, `mcp list` for longer than the connect timeout.
-const sandboxEnabled = process.env.THINKTANK_SKIP_SANDBOX !== "1";
 const connectTimeoutMs = 3000;
 const retries = 1;
 let temp: { dir: string; cleanup: () => void };
@@ -40,7 +39,7 @@ async function expectHangsGone(): Promise<void> {
   for (const pid of startedHangs()) await waitFor(`the hanging server ${pid} to be stopped`, () => !processAlive(pid), 5000);
 }
 
-describe.skipIf(!sandboxEnabled)("thinktank exec connects lazily", () => {
+describe("thinktank exec connects lazily", () => {
   it("runs a program that calls no tool at once, starting no server", async () => {
     // No server is started at all (the hanging one records its pid when it starts): the program did not wait
     // for any. Its duration is left unjudged: on the deno backend a cold Pyodide alone takes about 2 s.

@@ -8,9 +8,9 @@ import { createSandboxExecutor } from "@thinktank/sandbox";
 import { freePort, needs, processesWithMarker } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodeMode } from "./code-mode.js";
-import { codeModeFixture, sandboxTestsEnabled, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
+import { codeModeFixture, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
 
-describe.skipIf(!sandboxTestsEnabled())("a server killed in the middle of a call", () => {
+describe("a server killed in the middle of a call", () => {
   let fixture: CodeModeFixture;
   let refuseFile: string;
   let startLog: string;
@@ -69,7 +69,7 @@ console.log(JSON.stringify(await echo({ message: "still here" })));
   }, 120_000);
 });
 
-describe.skipIf(!sandboxTestsEnabled())("timeouts, floods, bad input", () => {
+describe("timeouts, floods, bad input", () => {
   let fixture: CodeModeFixture;
 
   beforeAll(async () => {

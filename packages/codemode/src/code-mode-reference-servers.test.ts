@@ -7,9 +7,9 @@ import { freePort } from "@thinktank/testing";
 import { typeCheckFiles } from "@thinktank/codegen/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodeMode } from "./code-mode.js";
-import { codeModeFixture, sandboxTestsEnabled, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
+import { codeModeFixture, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
 
-describe.skipIf(!sandboxTestsEnabled())("code mode over the reference servers", () => {
+describe("code mode over the reference servers", () => {
   let fixture: CodeModeFixture;
   let sse: RunningHttpServer;
   let streamable: RunningHttpServer;

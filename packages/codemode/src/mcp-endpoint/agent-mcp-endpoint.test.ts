@@ -7,7 +7,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { referenceStdioEntry } from "@thinktank/mcp/testing";
 import { freePort, repositoryRoot } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxTestsEnabled } from "../test-support/code-mode-fixture.js";
 import { configFolder, type ConfigFolder } from "../test-support/runtime-fixture.js";
 
 const inspectorPackage = "@modelcontextprotocol/inspector@0.15.0";
@@ -64,7 +63,7 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
   });
 }
 
-describe.skipIf(!sandboxTestsEnabled())("the agent server's /mcp endpoint", () => {
+describe("the agent server's /mcp endpoint", () => {
   let folder: ConfigFolder;
   let secured: AgentProcess;
   let open: AgentProcess;

@@ -5,12 +5,11 @@ import { referenceStdioEntry, testServerEntry } from "@thinktank/mcp/testing";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodeModeRuntime } from "../runtime/code-mode-runtime.js";
-import { sandboxTestsEnabled } from "../test-support/code-mode-fixture.js";
 import { configFolder, type ConfigFolder } from "../test-support/runtime-fixture.js";
 
 const apiKey = "test-key-123";
 
-describe.skipIf(!sandboxTestsEnabled())("the /mcp endpoint", () => {
+describe("the /mcp endpoint", () => {
   let folder: ConfigFolder;
   let app: FastifyInstance;
   let url: URL;

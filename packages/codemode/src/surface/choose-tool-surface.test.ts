@@ -1,9 +1,9 @@
 import { referenceStdioEntry } from "@thinktank/mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeModeFixture, sandboxTestsEnabled, type CodeModeFixture } from "../test-support/code-mode-fixture.js";
+import { codeModeFixture, type CodeModeFixture } from "../test-support/code-mode-fixture.js";
 import { chooseToolSurface } from "./choose-tool-surface.js";
 
-describe.skipIf(!sandboxTestsEnabled())("chooseToolSurface", () => {
+describe("chooseToolSurface", () => {
   let fixture: CodeModeFixture;
   const choose = (mode: "direct" | "code" | "auto", autoThresholdTokens = 4000) =>
     chooseToolSurface({ codeMode: fixture.codeMode, manager: fixture.manager, mode, autoThresholdTokens, place: { threadId: "surface" } });

@@ -25,15 +25,6 @@ export interface CodeModeFixtureOptions {
   readonly codeMode?: Partial<CodeModeOptions>;
 }
 
-/** False only when THINKTANK_SKIP_SANDBOX=1 (a host without user namespaces); the skip is printed. */
-export function sandboxTestsEnabled(): boolean {
-  if (process.env.THINKTANK_SKIP_SANDBOX === "1") {
-    console.warn("THINKTANK_SKIP_SANDBOX=1: code-mode tests that run programs are skipped on purpose.");
-    return false;
-  }
-  return true;
-}
-
 export function codeModeFixture(options: CodeModeFixtureOptions): CodeModeFixture {
   const temp = makeTempDir("tt-codemode-");
   // The unprivileged sandbox user must reach the workspaces when the tests run as root.

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { makeTempDir, needs } from "@thinktank/testing";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { sandboxFixture, sandboxTestsEnabled } from "../test-support/sandbox-fixture.js";
+import { sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
 describe("sandbox unavailable", () => {
@@ -55,7 +55,6 @@ describe("sandbox unavailable", () => {
     const python = await fixture.executor.run({ language: "python", source: "print(1)", workspaceDir: workspace });
     expect(python.error?.code).toBe("SANDBOX_UNAVAILABLE");
     expect(python.error?.message).toContain("install python3");
-    if (!sandboxTestsEnabled()) return;
     const check = await fixture.executor.check();
     expect(check.problems.map((problem) => problem.problem)).toEqual([expect.stringContaining("python: /nonexistent/python3 was not found")]);
     expect(check.details.javascript).toMatch(/^works/);

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@thinktank/core";
 import type { Config, SandboxBackend } from "@thinktank/core";
-import { makeTempDir, missingReason } from "@thinktank/testing";
+import { makeTempDir } from "@thinktank/testing";
 import { createSandboxExecutor } from "../executor/sandbox-executor.js";
 import type { SandboxExecutorOptions } from "../executor/sandbox-executor-options.js";
 import type { SandboxExecutor } from "../sandbox-types.js";
@@ -19,15 +19,6 @@ export interface SandboxFixture {
   readonly executor: SandboxExecutor;
   workspace(threadId: string): string;
   cleanup(): Promise<void>;
-}
-
-/**
- * Whether tests that need bubblewrap itself run (false when THINKTANK_SKIP_SANDBOX=1). Suites use
- * `needs("bubblewrap")` from @thinktank/testing, which skips with the reason and counts the skip in
- * the end-of-run summary (a failure under CI=true); this is for set-up code inside such suites.
- */
-export function sandboxTestsEnabled(): boolean {
-  return process.env.THINKTANK_SKIP_SANDBOX !== "1" && missingReason("bubblewrap") === undefined;
 }
 
 export function sandboxFixture(options: { backend?: SandboxBackend; warmPoolSize?: number; sandbox?: Partial<Config["sandbox"]>; executor?: Partial<SandboxExecutorOptions> } = {}): SandboxFixture {
