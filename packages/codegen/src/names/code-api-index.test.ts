@@ -2,17 +2,17 @@ import { describe, expect, it } from "vitest";
 import { assignUniqueNames } from "./assign-unique-names.js";
 import { buildCodeApiIndex } from "./code-api-index.js";
 import { identifierCase } from "./identifier-case.js";
-import { splitWords } from "./split-words.js";
+import { identifierWords } from "./identifier-words.js";
 
 const tools = (...names: string[]) => names.map((name) => ({ name }));
 
 describe("identifier casing", () => {
   it("splits snake, kebab, camel, acronyms and digits", () => {
-    expect(splitWords("search_repositories")).toEqual(["search", "repositories"]);
-    expect(splitWords("get-file.contents")).toEqual(["get", "file", "contents"]);
-    expect(splitWords("getHTMLPage")).toEqual(["get", "HTML", "Page"]);
-    expect(splitWords("API_v2Get")).toEqual(["API", "v2", "Get"]);
-    expect(splitWords("日本語")).toEqual([]);
+    expect(identifierWords("search_repositories")).toEqual(["search", "repositories"]);
+    expect(identifierWords("get-file.contents")).toEqual(["get", "file", "contents"]);
+    expect(identifierWords("getHTMLPage")).toEqual(["get", "HTML", "Page"]);
+    expect(identifierWords("API_v2Get")).toEqual(["API", "v2", "Get"]);
+    expect(identifierWords("日本語")).toEqual([]);
   });
 
   it("makes camelCase, snake_case, PascalCase, folders and Python packages", () => {

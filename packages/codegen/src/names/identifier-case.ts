@@ -1,23 +1,23 @@
-import { splitWords } from "./split-words.js";
+import { identifierWords } from "./identifier-words.js";
 
 /** The casings the generated code uses. Each is deterministic and ASCII-only; an empty result takes `fallback`. */
 export const identifierCase = {
   /** `search_repositories` → `searchRepositories` (each word lower-cased, then capitalised: `getURL` → `getUrl`). */
   camel(name: string, fallback: string): string {
-    const words = splitWords(name).map((word) => word.toLowerCase());
+    const words = identifierWords(name).map((word) => word.toLowerCase());
     if (words.length === 0) return fallback;
     return leadingDigit(words[0] + words.slice(1).map(capitalize).join(""));
   },
 
   /** `search_repositories` → `SearchRepositories`. */
   pascal(name: string, fallback: string): string {
-    const words = splitWords(name).map((word) => capitalize(word.toLowerCase()));
+    const words = identifierWords(name).map((word) => capitalize(word.toLowerCase()));
     return words.length === 0 ? fallback : leadingDigit(words.join(""));
   },
 
   /** `searchRepositories` → `search_repositories`. */
   snake(name: string, fallback: string): string {
-    const words = splitWords(name).map((word) => word.toLowerCase());
+    const words = identifierWords(name).map((word) => word.toLowerCase());
     return words.length === 0 ? fallback : leadingDigit(words.join("_"));
   },
 
