@@ -68,7 +68,7 @@ describe("the agent server process", { timeout: 180_000 }, () => {
     // Everything else keeps working.
     const health = await fetch(`${agent.url}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: "ok", sandbox: { backend: expect.stringMatching(/^(bubblewrap|deno)$/), isolated: true } });
+    expect(await health.json()).toMatchObject({ status: "ok", sandbox: { backend: expect.stringMatching(/^(bubblewrap|deno)$/), isolated: true, memory: { mode: expect.stringMatching(/^(cgroup-v2|cgroup-v1|per-process)$/) } } });
     expect((await client.threads.search()).length).toBe(1);
     expect((await client.assistants.search()).length).toBe(1);
   });

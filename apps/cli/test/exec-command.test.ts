@@ -44,7 +44,7 @@ describe("thinktank exec", () => {
     expect(parsed).toMatchObject({ exit_code: 0, stdout: "stdin\n", stderr: "", tools_called: [{ tool: "test.echo", status: "ok" }] });
     expect(parsed.duration_ms).toBeGreaterThan(0);
     // Which backend ran it (auto: bubblewrap where it works, else deno) and what it isolates.
-    expect((parsed as unknown as { sandbox: unknown }).sandbox).toMatchObject({ backend: expect.stringMatching(/^(bubblewrap|deno)$/), isolated: true, isolation: expect.any(String) });
+    expect((parsed as unknown as { sandbox: unknown }).sandbox).toMatchObject({ backend: expect.stringMatching(/^(bubblewrap|deno)$/), isolated: true, isolation: expect.any(String), memory: { mode: expect.stringMatching(/^(cgroup-v2|cgroup-v1|per-process)$/), description: expect.any(String) } });
   }, 120_000);
 
   it("refuses a disabled server, truncates output at the configured cap, and reports a timeout", async () => {

@@ -13,6 +13,7 @@ export type {
   SandboxCheck,
   SandboxProblem,
   SandboxBackendInfo,
+  SandboxMemoryInfo,
 } from "./sandbox-types.js";
 export { backendLine } from "./executor/select-launcher.js";
 export { sandboxPaths } from "./sandbox-paths.js";

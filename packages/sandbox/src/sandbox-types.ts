@@ -21,7 +21,10 @@ export interface SandboxMount {
 
 /** Resource limits of one run. Every field has a default from config.yaml (see `resolveLimits`). */
 export interface SandboxLimits {
-  /** Memory per process in MiB (RLIMIT_DATA; node's heap is capped below it). @default config.sandbox.memory_mb */
+  /**
+   * Memory in MiB: per execution (all its processes together) where a cgroup is writable, and per
+   * process in every mode (RLIMIT_DATA; node's heap is capped below it). @default config.sandbox.memory_mb
+   */
   readonly memoryMb: number;
   /** Processes and threads inside the sandbox (RLIMIT_NPROC, counted per sandbox). @default config.sandbox.max_processes */
   readonly maxProcesses: number;
@@ -116,6 +119,16 @@ export interface SandboxBackendInfo {
   readonly isolation: string;
   /** Why `auto` did not pick bubblewrap. */
   readonly fallback?: string;
+  /** How memory_mb holds: per execution (a cgroup) or per process. */
+  readonly memory: SandboxMemoryInfo;
+}
+
+/** How memory_mb holds on this host. */
+export interface SandboxMemoryInfo {
+  /** `cgroup-v2` / `cgroup-v1`: each execution runs in its own memory cgroup; `per-process`: rlimits (and the V8 heap) only. */
+  readonly mode: "cgroup-v2" | "cgroup-v1" | "per-process";
+  /** One line, e.g. "per execution (cgroup v1: ...)" or "per process (RLIMIT_DATA); no cgroup: <why>". */
+  readonly description: string;
 }
 
 /** One thing `checkSandbox` found wrong, and how to fix it. */

@@ -38,8 +38,8 @@ export const execCommand: CliCommand = {
     try {
       const result = await codeMode.executeCode({ code, language: options.language, ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) }, { threadId: options.thread });
       if (options.json) {
-        const { backend, isolated, isolation, fallback } = await executor.describeBackend();
-        io.stdout.write(`${JSON.stringify({ ...result, sandbox: { backend, isolated, isolation, ...(fallback ? { fallback } : {}) } }, null, 2)}\n`);
+        const { backend, isolated, isolation, fallback, memory } = await executor.describeBackend();
+        io.stdout.write(`${JSON.stringify({ ...result, sandbox: { backend, isolated, isolation, ...(fallback ? { fallback } : {}), memory } }, null, 2)}\n`);
       } else {
         io.stdout.write(result.stdout);
         io.stderr.write(result.stderr);

@@ -29,7 +29,7 @@ describe("backend selection", () => {
     expect(info).toMatchObject({ configured: "auto", backend: "deno", isolated: true });
     expect(info.fallback).toContain("apt-get install bubblewrap");
     expect(fixture.executor.backend).toBe("deno");
-    expect(backendLine(info)).toMatch(/^sandbox: deno \(sandbox.backend: auto; bubblewrap is not usable here: .*\); isolates: Deno permissions/);
+    expect(backendLine(info)).toMatch(/^sandbox: deno \(sandbox.backend: auto; bubblewrap is not usable here: .*\); isolates: Deno permissions.*; memory: per process \(deno is one process/);
   });
 
   it("auto with a working bubblewrap runs programs there", needs("bubblewrap"), async () => {
@@ -37,7 +37,13 @@ describe("backend selection", () => {
     onTestFinished(() => fixture.cleanup());
     const result = await fixture.executor.run({ language: "shell", source: "cat /etc/passwd", workspaceDir: fixture.workspace("auto"), timeoutMs: 60_000 });
     expect(result.stdout).toContain("sandbox:x:1000:1000");
-    expect(await fixture.executor.describeBackend()).toEqual({ configured: "auto", backend: "bubblewrap", isolated: true, isolation: expect.stringContaining("namespaces") });
+    expect(await fixture.executor.describeBackend()).toEqual({
+      configured: "auto",
+      backend: "bubblewrap",
+      isolated: true,
+      isolation: expect.stringContaining("namespaces"),
+      memory: { mode: expect.stringMatching(/^(cgroup-v2|cgroup-v1|per-process)$/), description: expect.stringMatching(/^per (execution|process) \(/) },
+    });
   });
 
   it("a named bubblewrap that cannot run fails with the fix and never falls back to deno", async () => {

@@ -48,6 +48,7 @@ export async function checkExecutor(input: CheckExecutorInput): Promise<SandboxC
   }
   const { isolated } = input.info;
   if (input.info.fallback) details.fallback = input.info.fallback;
+  details.memory = input.info.memory.description;
   const works: Record<string, string> = {
     bubblewrap: `bubblewrap sandbox works (${details.bwrapVersion ?? "bwrap"}, runs as uid ${details.sandboxUid})`,
     deno: `deno sandbox works (${details.denoVersion ?? "deno"}; Python in Pyodide, shell simulated by just-bash)`,

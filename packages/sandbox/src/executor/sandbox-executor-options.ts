@@ -24,6 +24,11 @@ export interface SandboxExecutorOptions {
   readonly warmIdleMs?: number;
   /** Where the deno backend finds deno, Pyodide and just-bash. @default what `npm install` brought */
   readonly denoRuntime?: DenoRuntime;
+  /**
+   * Run each execution in its own memory cgroup where one is writable (memory_mb then bounds all its
+   * processes together; rlimits stay inside). False: per process only. @default true
+   */
+  readonly memoryCgroups?: boolean;
   /** Clock for durations, in milliseconds. @default performance.now */
   readonly now?: () => number;
 }

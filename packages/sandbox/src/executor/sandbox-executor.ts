@@ -4,8 +4,11 @@ import path from "node:path";
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
 import { BubblewrapLauncher } from "../launch/bubblewrap-launcher.js";
 import { DenoLauncher } from "../launch/deno-launcher.js";
-import type { Launcher, WorkerSpec } from "../launch/launch-plan.js";
+import { joinCgroup } from "../launch/join-cgroup.js";
+import type { Launcher, LaunchPlan, WorkerSpec } from "../launch/launch-plan.js";
 import { LocalLauncher } from "../launch/local-launcher.js";
+import { ExecutionCgroup, releaseParent } from "../limits/execution-cgroup.js";
+import { memoryInfo, resolveMemoryScope, type MemoryScope } from "../limits/memory-scope.js";
 import { RunSlots } from "../limits/run-slots.js";
 import { WorkspaceQuota } from "../limits/workspace-quota.js";
 import { defaultSearchPath } from "../host/find-executable.js";
@@ -36,6 +39,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
   private readonly configured: SandboxBackend;
   private selected: SelectedLauncher | undefined;
   private readonly selection: Promise<SelectedLauncher>;
+  /** Whether executions get their own memory cgroup (found once per process). */
+  private readonly memory: Promise<MemoryScope>;
   private readonly pool: WarmPool;
   private readonly slots: RunSlots;
   private readonly quota: WorkspaceQuota;
@@ -79,6 +84,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
       limits: this.bounds.defaultLimits,
       owner: this.sandboxOwner,
     }).then((selected) => (this.selected = selected));
+    this.memory = resolveMemoryScope({ enabled: options.memoryCgroups ?? true, hostUid: this.hostUid, searchPath: options.searchPath ?? defaultSearchPath });
   }
 
   get backend(): SandboxBackend {
@@ -86,7 +92,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
   }
 
   async describeBackend(): Promise<SandboxBackendInfo> {
-    return (await this.selection).info;
+    const [{ launcher, info }, memory] = await Promise.all([this.selection, this.memory]);
+    return { ...info, memory: memoryInfo(memory, info.backend, launcher.executionCgroup) };
   }
 
   private makeLauncher(backend: ConcreteBackend): Launcher {
@@ -214,7 +221,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
   }
 
   async check(): Promise<SandboxCheck> {
-    const { launcher, info } = await this.selection;
+    const { launcher } = await this.selection;
+    const info = await this.describeBackend();
     return checkExecutor({
       backend: info.backend,
       info,
@@ -236,6 +244,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
     for (const worker of running) worker.kill();
     // A probe under way (auto) ends by itself within its own timeout.
     await Promise.all([this.pool.close(), this.selection, ...running.map((worker) => worker.whenClosed())]);
+    const memory = await this.memory;
+    if (memory.cgroups) releaseParent(memory.cgroups);
     if (this.ownsRuntimeDir) fs.rmSync(this.runtimeDir, { recursive: true, force: true });
   }
 
@@ -250,7 +260,25 @@ class PooledSandboxExecutor implements SandboxExecutor {
     const identity = launcher.identity(spec);
     const planned = await launcher.plan(spec, workerId);
     if (!planned.ok) return planned;
-    return { ok: true, worker: await SandboxWorker.start(planned.plan, identity, this.now) };
+    const plan = launcher.executionCgroup ? this.inExecutionCgroup(planned.plan, spec, await this.memory) : planned.plan;
+    return { ok: true, worker: await SandboxWorker.start(plan, identity, this.now) };
+  }
+
+  /**
+   * Where a cgroup is writable, the worker's processes all start in a new cgroup of their own that
+   * bounds their memory together; it is made when the worker starts (off the warm path) and removed
+   * when the worker has ended. The rlimits stay inside as the per-process bound.
+   */
+  private inExecutionCgroup(plan: LaunchPlan, spec: WorkerSpec, memory: MemoryScope): LaunchPlan {
+    if (!memory.cgroups) return plan;
+    try {
+      return joinCgroup(plan, ExecutionCgroup.create(memory.cgroups, spec.limits.memoryMb), memory.setpriv);
+    } catch (error) {
+      void Promise.resolve()
+        .then(() => plan.cleanup())
+        .catch(() => undefined);
+      throw new Error(`the execution's memory cgroup could not be made under ${memory.cgroups.parentDir}: ${(error as Error).message}`);
+    }
   }
 
   private async startPooled(launcher: Launcher, spec: WorkerSpec): Promise<SandboxWorker | undefined> {

@@ -21,7 +21,8 @@ export interface SelectLauncherInput {
 
 export interface SelectedLauncher {
   readonly launcher: Launcher;
-  readonly info: SandboxBackendInfo;
+  /** The backend and what it isolates (the executor adds how memory holds). */
+  readonly info: Omit<SandboxBackendInfo, "memory">;
 }
 
 /** What each backend isolates, in one line (logs, /healthz, `thinktank exec --json`). */
@@ -47,10 +48,10 @@ export async function selectLauncher(input: SelectLauncherInput): Promise<Select
   return chosen("deno", `bubblewrap is not usable here: ${problem}`);
 }
 
-/** One line for a start-up log: the backend and what it isolates. */
+/** One line for a start-up log: the backend, what it isolates and how memory holds. */
 export function backendLine(info: SandboxBackendInfo): string {
   const how = info.configured === "auto" ? ` (sandbox.backend: auto${info.fallback ? `; ${info.fallback}` : ""})` : "";
-  return `sandbox: ${info.backend}${how}; isolates: ${info.isolation}`;
+  return `sandbox: ${info.backend}${how}; isolates: ${info.isolation}; memory: ${info.memory.description}`;
 }
 
 /** Runs `exit 0` in the shell through the launcher; undefined when it worked, else the problem. */

@@ -39,6 +39,7 @@ const bootstrapEnvFor = (): Record<string, string> => ({
 /** The default backend: each worker is a bubblewrap sandbox (see `bwrapArguments`). */
 export class BubblewrapLauncher implements Launcher {
   readonly backend = "bubblewrap" as const;
+  readonly executionCgroup = true;
   private layout: Promise<HostLayout> | undefined;
   private python: Promise<Interpreter | { problem: string }> | undefined;
   private etcDir: string | undefined;

@@ -43,6 +43,12 @@ export interface DenoLauncherOptions {
  */
 export class DenoLauncher implements Launcher {
   readonly backend = "deno" as const;
+  /**
+   * Deno starts no process, so a cgroup would bound nothing the caps below do not, and at memory_mb
+   * it would kill the runtime itself first (Deno with Pyodide needs more than 128 MiB resident before
+   * any program runs): the V8 heap cap, Pyodide's memory cap and RLIMIT_DATA fail cleanly instead.
+   */
+  readonly executionCgroup = false;
   private readonly runtime: DenoRuntime;
   private readonly prlimit: string | undefined;
   private readonly bash: string | undefined;

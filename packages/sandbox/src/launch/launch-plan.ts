@@ -38,8 +38,13 @@ export interface LaunchPlan {
   killTree(pid: number): void;
   /** Called once the launched process has exited: kills anything it left behind (the local backend's process group). */
   afterExit(pid: number): void;
-  /** Removes the worker's files once it has ended. */
-  cleanup(): void;
+  /**
+   * Processes the kernel killed for lack of memory in the execution's cgroup (when memory is bounded
+   * per execution); read once the worker has ended, before `cleanup`.
+   */
+  oomKills?(): number;
+  /** Removes the worker's files (and its cgroup) once it has ended. */
+  cleanup(): void | Promise<void>;
 }
 
 export type BridgeExposure =
@@ -53,6 +58,11 @@ export type PlanResult = { ok: true; plan: LaunchPlan } | { ok: false; code: Err
 /** A backend: turns a worker spec into a launch plan. */
 export interface Launcher {
   readonly backend: SandboxBackend;
+  /**
+   * Whether each worker runs in a memory cgroup of its own where one is writable (memory_mb then
+   * bounds all its processes together). False for Deno: it is one process, capped from inside.
+   */
+  readonly executionCgroup: boolean;
   plan(spec: WorkerSpec, workerId: string): Promise<PlanResult>;
   /** What the backend found on the host (tool paths, versions), for diagnostics. */
   describe(): Promise<Readonly<Record<string, string | number | boolean | undefined>>>;

@@ -24,6 +24,7 @@ export interface LocalLauncherOptions {
  */
 export class LocalLauncher implements Launcher {
   readonly backend = "local" as const;
+  readonly executionCgroup = true;
   private layout: Promise<HostLayout> | undefined;
   private python: Promise<Interpreter | { problem: string }> | undefined;
 

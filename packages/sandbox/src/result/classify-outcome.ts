@@ -47,6 +47,11 @@ export function classifyOutcome(outcome: WorkerOutcome, context: ClassifyContext
   if (outcome.outputLimitHit) {
     return fail("SANDBOX_LIMIT_EXCEEDED", `The program printed more than ${limits.killAfterOutputBytes.toLocaleString("en-US")} bytes and was stopped.`, "output");
   }
+  if (outcome.oomKills > 0) {
+    // Reported even when the program went on and exited 0 (a shell's `wait` does): part of it was killed.
+    const killed = outcome.oomKills === 1 ? "a process of it" : `${outcome.oomKills} of its processes`;
+    return fail("SANDBOX_LIMIT_EXCEEDED", `The program ran out of memory (limit ${limits.memoryMb} MiB per execution, all its processes together): the kernel killed ${killed}.`, "memory");
+  }
   if (!outcome.started && outcome.exitCode !== 0) {
     const diagnosis = diagnoseBwrapFailure(stderrText);
     if (diagnosis) return fail("SANDBOX_UNAVAILABLE", diagnosis);

@@ -37,6 +37,8 @@ export interface WorkerOutcome {
   readonly durationMs: number;
   /** The process could not be spawned at all (e.g. ENOENT). */
   readonly spawnError?: string;
+  /** Processes of the execution the kernel killed because its cgroup ran out of memory (memory per execution); 0 without a cgroup. */
+  readonly oomKills: number;
 }
 
 /** @default 2,000 ms to wait for pipes to close after the process exited */
@@ -55,6 +57,7 @@ export class SandboxWorker {
   private exited = false;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private spawnError: string | undefined;
+  private oomKills = 0;
   private started = false;
   private claimed = false;
   private markStarted: () => void = () => undefined;
@@ -105,12 +108,12 @@ export class SandboxWorker {
         if (settled) return;
         settled = true;
         this.proxy?.close();
-        try {
-          plan.cleanup();
-        } catch {
-          // best effort: the runtime folder is removed on close anyway
-        }
-        resolve();
+        this.oomKills = plan.oomKills?.() ?? 0;
+        // Best effort: the runtime folder is removed on close anyway, and a stale cgroup at the next start.
+        void Promise.resolve()
+          .then(() => plan.cleanup())
+          .catch(() => undefined)
+          .then(() => resolve());
       };
       this.child.once("error", (error) => {
         this.spawnError = error.message;
@@ -137,7 +140,9 @@ export class SandboxWorker {
       return new SandboxWorker(plan, proxy, identity, now);
     } catch (error) {
       proxy?.close();
-      plan.cleanup();
+      await Promise.resolve()
+        .then(() => plan.cleanup())
+        .catch(() => undefined);
       throw error;
     }
   }
@@ -225,6 +230,7 @@ export class SandboxWorker {
       stderr,
       durationMs: this.now() - startedAt,
       ...(this.spawnError ? { spawnError: this.spawnError } : {}),
+      oomKills: this.oomKills,
     };
   }
 
@@ -236,7 +242,7 @@ export class SandboxWorker {
     setTimeout(() => this.child.kill("SIGKILL"), killGraceMs).unref();
   }
 
-  /** Resolves when the worker has ended and its files are removed. */
+  /** Resolves when the worker has ended and its files (and cgroup) are removed. */
   whenClosed(): Promise<void> {
     return this.closed;
   }

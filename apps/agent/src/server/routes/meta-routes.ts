@@ -10,8 +10,8 @@ export interface MetaRoutesOptions {
 /** GET /healthz (no key needed; says which sandbox backend runs code), GET /ok, GET /info (agent-chat-ui checks it on connect). */
 export function registerMetaRoutes(app: FastifyInstance, options: MetaRoutesOptions): void {
   app.get("/healthz", async () => {
-    const { backend, isolated, isolation, fallback } = await options.sandbox();
-    return { status: "ok", sandbox: { backend, isolated, isolation, ...(fallback ? { fallback } : {}) } };
+    const { backend, isolated, isolation, fallback, memory } = await options.sandbox();
+    return { status: "ok", sandbox: { backend, isolated, isolation, ...(fallback ? { fallback } : {}), memory } };
   });
   app.get("/ok", async () => ({ ok: true }));
   app.get("/info", async () => ({
