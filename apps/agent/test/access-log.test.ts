@@ -2,34 +2,15 @@
 // logged at info, a slow answer at warn, and one request id (X-Request-Id, else a new UUID) ties
 // the access line of a request to the lines of the run it created.
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+import { describe, expect, it } from "vitest";
+import type { AgentProcess } from "./support/agent-process.js";
+import { useSuiteAgents } from "./support/suite-agent.js";
 
 const scripted = ["models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml"];
+const config = (lines: string[]) => ({ configYaml: ["data_dir: data", ...lines, ...scripted, ""].join("\n") });
 
-interface Started {
-  readonly fixture: AgentFixture;
-  readonly agent: AgentProcess;
-}
-let atInfo: Started;
-let atDebug: Started;
-
-async function start(lines: string[]): Promise<Started> {
-  const fixture = await makeAgentFixture({ configYaml: ["data_dir: data", ...lines, ...scripted, ""].join("\n") });
-  return { fixture, agent: await startAgentProcess(fixture.env) };
-}
-
-beforeAll(async () => {
-  [atInfo, atDebug] = await Promise.all([start(["log:", "  level: info"]), start(["log:", "  level: debug", "agent:", "  slow_request_ms: 0"])]);
-}, 180_000);
-
-afterAll(async () => {
-  for (const started of [atInfo, atDebug]) {
-    await started?.agent.stop();
-    started?.fixture.cleanup();
-  }
-});
+// At info, slow_request_ms is out of reach: a loaded machine must not turn the healthy requests into slow ones (warn).
+const [atInfo, atDebug] = useSuiteAgents(config(["log:", "  level: info", "agent:", "  slow_request_ms: 600000"]), config(["log:", "  level: debug", "agent:", "  slow_request_ms: 0"]));
 
 interface LogLine {
   readonly level: number;
@@ -38,24 +19,19 @@ interface LogLine {
   readonly [field: string]: unknown;
 }
 
-/** The JSON lines the process printed. */
-function logLines(agent: AgentProcess): LogLine[] {
-  return agent
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as LogLine);
+/** A JSON log line, or undefined for any other line. */
+function logLine(line: string): LogLine | undefined {
+  return line.startsWith("{") ? (JSON.parse(line) as LogLine) : undefined;
 }
 
-/** Waits until the process printed lines for which `check` holds (bounded), and returns them. */
-async function linesWhen(agent: AgentProcess, check: (lines: LogLine[]) => boolean): Promise<LogLine[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const lines = logLines(agent);
-    if (check(lines)) return lines;
-    if (Date.now() > deadline) throw new Error(`log lines not seen within 10 s:\n${agent.output().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Waits until the process printed a log line for each of `awaited` (bounded), and returns all its log lines. */
+async function linesWhen(agent: AgentProcess, ...awaited: ((line: LogLine) => boolean)[]): Promise<LogLine[]> {
+  const matching = (match: (line: LogLine) => boolean) => (line: string) => {
+    const parsed = logLine(line);
+    return parsed !== undefined && match(parsed);
+  };
+  await Promise.all(awaited.map((match) => agent.lines.waitFor(matching(match), 10_000)));
+  return agent.lines.lines.flatMap((line) => logLine(line) ?? []);
 }
 
 const level = { debug: 20, info: 30, warn: 40 };
@@ -83,7 +59,7 @@ describe("access log", { timeout: 60_000 }, () => {
     expect(failing.status).toBe(200);
     expect(failing.headers.get("x-request-id")).toBe("failing-run-1");
 
-    const lines = await linesWhen(atInfo.agent, (seen) => seen.some((line) => line.reqId === "failing-run-1" && line.msg === "run failed"));
+    const lines = await linesWhen(atInfo.agent, (line) => line.reqId === "failing-run-1" && line.msg === "run failed");
     expect(lines.find((line) => line.reqId === "missing-1")).toMatchObject({ level: level.info, msg: "request", method: "GET", status: 404 });
     const failed = lines.find((line) => line.reqId === "failing-run-1" && line.msg === "run failed");
     expect(failed).toMatchObject({ level: level.info, status: "error", error: "GraphRecursionError" });
@@ -106,7 +82,7 @@ describe("access log", { timeout: 60_000 }, () => {
     const fresh = await fetch(`${url}/healthz`);
     expect(fresh.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
 
-    const lines = await linesWhen(atDebug.agent, (seen) => seen.some((line) => line.reqId === "stream-1" && line.msg === "request") && seen.some((line) => line.reqId === "slow-run-1" && line.msg === "request"));
+    const lines = await linesWhen(atDebug.agent, (line) => line.reqId === "stream-1" && line.msg === "request", (line) => line.reqId === "slow-run-1" && line.msg === "request");
     const ofRun = lines.filter((line) => line.reqId === "slow-run-1");
     expect(ofRun.find((line) => line.msg === "request")).toMatchObject({ level: level.warn, status: 200, runId });
     expect(ofRun.find((line) => line.msg === "run ended")).toMatchObject({ level: level.debug, runId, status: "success" });

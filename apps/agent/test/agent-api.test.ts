@@ -1,23 +1,8 @@
 import http from "node:http";
-import { Client } from "@langchain/langgraph-sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+import { describe, expect, it } from "vitest";
+import { useSuiteAgent } from "./support/suite-agent.js";
 
-let fixture: AgentFixture;
-let agent: AgentProcess;
-let client: Client;
-
-beforeAll(async () => {
-  fixture = await makeAgentFixture();
-  agent = await startAgentProcess(fixture.env);
-  client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
-}, 180_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  fixture?.cleanup();
-});
+const suite = useSuiteAgent();
 
 type Message = { type: string; content: unknown; tool_calls?: { name: string; args: Record<string, unknown>; id: string }[]; tool_call_id?: string };
 const human = (content: string) => ({ messages: [{ type: "human", content }] });
@@ -30,40 +15,40 @@ async function collect(stream: AsyncIterable<{ event: string; data: unknown }>):
 }
 
 async function rawRequest(path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${agent.url}${path}`, { ...init, headers: { "content-type": "application/json", ...init.headers } });
+  const response = await fetch(`${suite.agent.url}${path}`, { ...init, headers: { "content-type": "application/json", ...init.headers } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   it("serves graph lead_agent as an assistant, by graph id and by assistant id", async () => {
-    const [assistant] = await client.assistants.search({ graphId: "lead_agent" });
+    const [assistant] = await suite.client.assistants.search({ graphId: "lead_agent" });
     expect(assistant?.graph_id).toBe("lead_agent");
-    const byId = await client.assistants.get(assistant!.assistant_id);
+    const byId = await suite.client.assistants.get(assistant!.assistant_id);
     expect(byId.assistant_id).toBe(assistant!.assistant_id);
-    expect((await client.assistants.get("lead_agent")).assistant_id).toBe(assistant!.assistant_id);
-    const schemas = await client.assistants.getSchemas("lead_agent");
+    expect((await suite.client.assistants.get("lead_agent")).assistant_id).toBe(assistant!.assistant_id);
+    const schemas = await suite.client.assistants.getSchemas("lead_agent");
     expect(Object.keys((schemas.state_schema as { properties: object }).properties)).toEqual(["messages", "activeSkill"]);
-    const graph = await client.assistants.getGraph("lead_agent");
+    const graph = await suite.client.assistants.getGraph("lead_agent");
     expect(graph.nodes.map((node) => node.id)).toEqual(expect.arrayContaining(["model", "tools"]));
   });
 
   it("answers a run with wait, and keeps the conversation on the thread", async () => {
-    const thread = await client.threads.create({ metadata: { owner: "wait-test" } });
-    const values = await client.runs.wait(thread.thread_id, "lead_agent", { input: human("hello there") });
+    const thread = await suite.client.threads.create({ metadata: { owner: "wait-test" } });
+    const values = await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human("hello there") });
     expect(lastMessage(values)).toMatchObject({ type: "ai", content: "Hello from the script. You said: hello there" });
-    const second = await client.runs.wait(thread.thread_id, "lead_agent", { input: human("what did I say") });
+    const second = await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human("what did I say") });
     expect(lastMessage(second).content).toBe("You are on step 0; the last thing you said was: what did I say");
-    const state = await client.threads.getState(thread.thread_id);
+    const state = await suite.client.threads.getState(thread.thread_id);
     expect((state.values as { messages: Message[] }).messages.map((m) => m.type)).toEqual(["human", "ai", "human", "ai"]);
-    const found = await client.threads.search({ metadata: { owner: "wait-test", graph_id: "lead_agent" } });
+    const found = await suite.client.threads.search({ metadata: { owner: "wait-test", graph_id: "lead_agent" } });
     expect(found.map((t) => t.thread_id)).toEqual([thread.thread_id]);
     expect(found[0]?.status).toBe("idle");
   });
 
   it("streams values, updates and messages-tuple events in order through a tool call round trip", async () => {
-    const thread = await client.threads.create();
+    const thread = await suite.client.threads.create();
     const parts = await collect(
-      client.runs.stream(thread.thread_id, "lead_agent", { input: human("read /mnt/skills/public/notes/SKILL.md"), streamMode: ["values", "updates", "messages-tuple"] }),
+      suite.client.runs.stream(thread.thread_id, "lead_agent", { input: human("read /mnt/skills/public/notes/SKILL.md"), streamMode: ["values", "updates", "messages-tuple"] }),
     );
     expect(parts[0]?.event).toBe("metadata");
     const updates = parts.filter((p) => p.event === "updates").map((p) => Object.keys(p.data as object)[0]);
@@ -90,8 +75,8 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   });
 
   it("streams the older messages mode as metadata, partial and complete events", async () => {
-    const thread = await client.threads.create();
-    const parts = await collect(client.runs.stream(thread.thread_id, "lead_agent", { input: human("hi"), streamMode: "messages" }));
+    const thread = await suite.client.threads.create();
+    const parts = await collect(suite.client.runs.stream(thread.thread_id, "lead_agent", { input: human("hi"), streamMode: "messages" }));
     const events = parts.map((p) => p.event);
     expect(events[0]).toBe("metadata");
     expect(events).toContain("messages/metadata");
@@ -104,29 +89,29 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   });
 
   it("interrupts on request_human_input and resumes with the user's answer", async () => {
-    const thread = await client.threads.create();
-    const paused = (await client.runs.wait(thread.thread_id, "lead_agent", { input: human("ask me") })) as Record<string, unknown>;
+    const thread = await suite.client.threads.create();
+    const paused = (await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human("ask me") })) as Record<string, unknown>;
     expect(paused.__interrupt__).toEqual([expect.objectContaining({ value: expect.objectContaining({ question: "Which colour?" }) })]);
-    const threadRecord = await client.threads.get(thread.thread_id);
+    const threadRecord = await suite.client.threads.get(thread.thread_id);
     expect(threadRecord.status).toBe("interrupted");
     expect(Object.values(threadRecord.interrupts).flat()[0]).toMatchObject({ value: { question: "Which colour?" } });
-    const state = await client.threads.getState(thread.thread_id);
+    const state = await suite.client.threads.getState(thread.thread_id);
     expect(state.next).toEqual(["tools"]);
-    const parts = await collect(client.runs.stream(thread.thread_id, "lead_agent", { command: { resume: "teal" }, streamMode: "values" }));
+    const parts = await collect(suite.client.runs.stream(thread.thread_id, "lead_agent", { command: { resume: "teal" }, streamMode: "values" }));
     expect(lastMessage(parts.at(-1)?.data).content).toBe("Your colour is teal.");
-    expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+    expect((await suite.client.threads.get(thread.thread_id)).status).toBe("idle");
   });
 
   it("asks in LangChain's human-in-the-loop shape and takes agent-chat-ui's answers", async () => {
     // What agent-chat-ui reads (interrupt.value.action_requests / review_configs) and sends back
     // (command.resume = { decisions: [decision] }, edited_action's args holding the answer).
     const ask = async () => {
-      const thread = await client.threads.create();
-      const paused = (await client.runs.wait(thread.thread_id, "lead_agent", { input: human("ask me") })) as { __interrupt__: { value: Record<string, unknown> }[] };
+      const thread = await suite.client.threads.create();
+      const paused = (await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human("ask me") })) as { __interrupt__: { value: Record<string, unknown> }[] };
       return { threadId: thread.thread_id, value: paused.__interrupt__[0]?.value };
     };
     const resume = async (threadId: string, answer: unknown) => {
-      const parts = await collect(client.runs.stream(threadId, "lead_agent", { command: { resume: answer }, streamMode: "values" }));
+      const parts = await collect(suite.client.runs.stream(threadId, "lead_agent", { command: { resume: answer }, streamMode: "values" }));
       return lastMessage(parts.at(-1)?.data).content;
     };
 
@@ -138,7 +123,7 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     });
     const editedAction = { name: "request_human_input", args: { question: "Which colour?", answer: "teal" } };
     expect(await resume(edit.threadId, { decisions: [{ type: "edit", edited_action: editedAction }] })).toBe("Your colour is teal.");
-    expect((await client.threads.get(edit.threadId)).status).toBe("idle");
+    expect((await suite.client.threads.get(edit.threadId)).status).toBe("idle");
 
     const reject = await ask();
     expect(await resume(reject.threadId, { decisions: [{ type: "reject", message: "I have no favourite" }] })).toBe("Your colour is The user declined to answer: I have no favourite.");
@@ -152,10 +137,10 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   });
 
   it("answers the cron routes with 501 NOT_IMPLEMENTED, not an unknown-route 404", async () => {
-    const thread = await client.threads.create();
-    await expect(client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "* * * * *" })).rejects.toThrow(/501|NOT_IMPLEMENTED/);
-    await expect(client.crons.search()).rejects.toThrow(/501|NOT_IMPLEMENTED/);
-    await expect(client.crons.delete("c1")).rejects.toThrow(/501|NOT_IMPLEMENTED/);
+    const thread = await suite.client.threads.create();
+    await expect(suite.client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "* * * * *" })).rejects.toThrow(/501|NOT_IMPLEMENTED/);
+    await expect(suite.client.crons.search()).rejects.toThrow(/501|NOT_IMPLEMENTED/);
+    await expect(suite.client.crons.delete("c1")).rejects.toThrow(/501|NOT_IMPLEMENTED/);
     for (const [method, path] of [["POST", "/runs/crons"], ["POST", "/runs/crons/count"], ["PATCH", "/runs/crons/c1"], ["POST", `/threads/${thread.thread_id}/runs/crons`]] as const) {
       const answer = await rawRequest(path, { method, body: "{}" });
       expect([path, answer.status, answer.body.code]).toEqual([path, 501, "NOT_IMPLEMENTED"]);
@@ -164,49 +149,49 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   });
 
   it("creates background runs, joins them, lists and gets them", async () => {
-    const thread = await client.threads.create();
-    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("background job") });
+    const thread = await suite.client.threads.create();
+    const run = await suite.client.runs.create(thread.thread_id, "lead_agent", { input: human("background job") });
     expect(run.status).toBe("pending");
-    const joined = await client.runs.join(thread.thread_id, run.run_id);
+    const joined = await suite.client.runs.join(thread.thread_id, run.run_id);
     expect(lastMessage(joined).content).toBe("Hello from the script. You said: background job");
-    const fetched = await client.runs.get(thread.thread_id, run.run_id);
+    const fetched = await suite.client.runs.get(thread.thread_id, run.run_id);
     expect(fetched.status).toBe("success");
-    const listed = await client.runs.list(thread.thread_id);
+    const listed = await suite.client.runs.list(thread.thread_id);
     expect(listed.map((r) => r.run_id)).toEqual([run.run_id]);
     // A finished run's events can still be joined as a stream.
-    const replay = await collect(client.runs.joinStream(thread.thread_id, run.run_id));
+    const replay = await collect(suite.client.runs.joinStream(thread.thread_id, run.run_id));
     expect(replay[0]?.event).toBe("metadata");
   });
 
   it("rejects a second run on a busy thread, and enqueues it when asked", async () => {
-    const thread = await client.threads.create();
-    const first = await client.runs.create(thread.thread_id, "lead_agent", { input: human("one"), afterSeconds: 1 });
+    const thread = await suite.client.threads.create();
+    const first = await suite.client.runs.create(thread.thread_id, "lead_agent", { input: human("one"), afterSeconds: 1 });
     const busy = await rawRequest(`/threads/${thread.thread_id}/runs`, { method: "POST", body: JSON.stringify({ assistant_id: "lead_agent", input: human("two") }) });
     expect(busy.status).toBe(409);
     expect(busy.body.code).toBe("THREAD_BUSY");
-    const second = await client.runs.create(thread.thread_id, "lead_agent", { input: human("two"), multitaskStrategy: "enqueue" });
-    await client.runs.join(thread.thread_id, second.run_id);
-    const messages = (await client.threads.getState(thread.thread_id)).values as { messages: Message[] };
+    const second = await suite.client.runs.create(thread.thread_id, "lead_agent", { input: human("two"), multitaskStrategy: "enqueue" });
+    await suite.client.runs.join(thread.thread_id, second.run_id);
+    const messages = (await suite.client.threads.getState(thread.thread_id)).values as { messages: Message[] };
     expect(messages.messages.filter((m) => m.type === "human").map((m) => m.content)).toEqual(["one", "two"]);
-    expect((await client.runs.get(thread.thread_id, first.run_id)).status).toBe("success");
+    expect((await suite.client.runs.get(thread.thread_id, first.run_id)).status).toBe("success");
     // Two requests at the same moment: exactly one gets the thread.
-    const racing = await Promise.allSettled([1, 2].map((n) => client.runs.create(thread.thread_id, "lead_agent", { input: human(`race ${n}`), afterSeconds: 1 })));
+    const racing = await Promise.allSettled([1, 2].map((n) => suite.client.runs.create(thread.thread_id, "lead_agent", { input: human(`race ${n}`), afterSeconds: 1 })));
     expect(racing.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const winner = racing.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ run_id: string }>;
-    await client.runs.join(thread.thread_id, winner.value.run_id);
+    await suite.client.runs.join(thread.thread_id, winner.value.run_id);
   });
 
   it("cancels a pending run", async () => {
-    const thread = await client.threads.create();
-    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("slow"), afterSeconds: 2 });
-    await client.runs.cancel(thread.thread_id, run.run_id, true);
-    expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
-    expect((await client.threads.getState(thread.thread_id)).values).toEqual({});
+    const thread = await suite.client.threads.create();
+    const run = await suite.client.runs.create(thread.thread_id, "lead_agent", { input: human("slow"), afterSeconds: 2 });
+    await suite.client.runs.cancel(thread.thread_id, run.run_id, true);
+    expect((await suite.client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
+    expect((await suite.client.threads.getState(thread.thread_id)).values).toEqual({});
   });
 
   it("streams LangChain's events (streamMode events), alone or beside values", async () => {
-    const thread = await client.threads.create();
-    const alone = await collect(client.runs.stream(thread.thread_id, "lead_agent", { input: human("read /mnt/skills/public/notes/SKILL.md"), streamMode: "events" }));
+    const thread = await suite.client.threads.create();
+    const alone = await collect(suite.client.runs.stream(thread.thread_id, "lead_agent", { input: human("read /mnt/skills/public/notes/SKILL.md"), streamMode: "events" }));
     expect(alone[0]?.event).toBe("metadata");
     const events = alone.filter((part) => part.event === "events").map((part) => part.data as { event: string; name: string; run_id: string; data: Record<string, unknown> });
     expect(alone.filter((part) => !["metadata", "events"].includes(part.event))).toEqual([]);
@@ -215,7 +200,7 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     expect(kinds.indexOf("on_tool_start read_file")).toBeLessThan(kinds.indexOf("on_tool_end read_file"));
     expect(JSON.stringify(events.find((event) => event.event === "on_tool_end")?.data)).toContain("pelican");
 
-    const both = await collect(client.runs.stream(thread.thread_id, "lead_agent", { input: human("what did I say"), streamMode: ["events", "values"] }));
+    const both = await collect(suite.client.runs.stream(thread.thread_id, "lead_agent", { input: human("what did I say"), streamMode: ["events", "values"] }));
     expect(both.some((part) => part.event === "events")).toBe(true);
     // Events in the order they happened: the final values, then the graph's own end.
     const finalValues = both.filter((part) => part.event === "values").at(-1);
@@ -225,18 +210,18 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   });
 
   it("resumes a run's stream after a Last-Event-ID", async () => {
-    const thread = await client.threads.create();
-    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("resume me"), streamMode: ["values", "updates"] });
-    await client.runs.join(thread.thread_id, run.run_id);
-    const all = await collect(client.runs.joinStream(thread.thread_id, run.run_id));
-    const rest = await collect(client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "1" }));
+    const thread = await suite.client.threads.create();
+    const run = await suite.client.runs.create(thread.thread_id, "lead_agent", { input: human("resume me"), streamMode: ["values", "updates"] });
+    await suite.client.runs.join(thread.thread_id, run.run_id);
+    const all = await collect(suite.client.runs.joinStream(thread.thread_id, run.run_id));
+    const rest = await collect(suite.client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "1" }));
     expect(all.length).toBeGreaterThan(3);
     expect(rest.map((p) => p.event)).toEqual(all.slice(2).map((p) => p.event));
   });
 
   it("gives CORS to no browser origin by default, not even a loopback one (agent.allowed_origins is empty)", async () => {
     const preflight = (origin: string) =>
-      fetch(`${agent.url}/threads/search`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" } });
+      fetch(`${suite.agent.url}/threads/search`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,x-api-key" } });
     const local = await preflight("http://localhost:3000");
     expect(local.headers.get("access-control-allow-origin")).toBeNull();
     const foreign = await preflight("https://evil.example");
@@ -244,11 +229,11 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   });
 
   it("cancels the run when a stream with on_disconnect=cancel is dropped", async () => {
-    const thread = await client.threads.create();
+    const thread = await suite.client.threads.create();
     const controller = new AbortController();
     let runId = "";
     try {
-      for await (const part of client.runs.stream(thread.thread_id, "lead_agent", { input: human("drop me"), afterSeconds: 2, onDisconnect: "cancel", signal: controller.signal })) {
+      for await (const part of suite.client.runs.stream(thread.thread_id, "lead_agent", { input: human("drop me"), afterSeconds: 2, onDisconnect: "cancel", signal: controller.signal })) {
         if (part.event === "metadata") {
           runId = (part.data as { run_id: string }).run_id;
           controller.abort();
@@ -258,28 +243,28 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
       // The SDK may end the loop or throw an AbortError: either way the connection is gone.
     }
     expect(runId).not.toBe("");
-    await client.runs.join(thread.thread_id, runId);
-    expect((await client.runs.get(thread.thread_id, runId)).status).toBe("interrupted");
+    await suite.client.runs.join(thread.thread_id, runId);
+    expect((await suite.client.runs.get(thread.thread_id, runId)).status).toBe("interrupted");
   });
 
   it("runs without a thread (stateless wait)", async () => {
-    const values = await client.runs.wait(null, "lead_agent", { input: human("stateless") });
+    const values = await suite.client.runs.wait(null, "lead_agent", { input: human("stateless") });
     expect(lastMessage(values).content).toBe("Hello from the script. You said: stateless");
   });
 
   it("patches, lists history of and deletes a thread", async () => {
-    const thread = await client.threads.create();
-    await client.runs.wait(thread.thread_id, "lead_agent", { input: human("x") });
-    const patched = await client.threads.update(thread.thread_id, { metadata: { title: "first" } });
+    const thread = await suite.client.threads.create();
+    await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human("x") });
+    const patched = await suite.client.threads.update(thread.thread_id, { metadata: { title: "first" } });
     expect(patched.metadata).toMatchObject({ title: "first", graph_id: "lead_agent" });
-    const history = await client.threads.getHistory(thread.thread_id, { limit: 10 });
+    const history = await suite.client.threads.getHistory(thread.thread_id, { limit: 10 });
     expect(history.length).toBeGreaterThan(2);
     expect(history[0]?.checkpoint?.checkpoint_id).toBeTruthy();
-    const earlier = await client.threads.getState(thread.thread_id, history[1]!.checkpoint.checkpoint_id!);
+    const earlier = await suite.client.threads.getState(thread.thread_id, history[1]!.checkpoint.checkpoint_id!);
     expect(earlier.checkpoint.checkpoint_id).toBe(history[1]?.checkpoint.checkpoint_id);
-    await client.threads.updateState(thread.thread_id, { values: { activeSkill: "public:notes" }, asNode: "model" });
-    expect(((await client.threads.getState(thread.thread_id)).values as { activeSkill: string }).activeSkill).toBe("public:notes");
-    await client.threads.delete(thread.thread_id);
+    await suite.client.threads.updateState(thread.thread_id, { values: { activeSkill: "public:notes" }, asNode: "model" });
+    expect(((await suite.client.threads.getState(thread.thread_id)).values as { activeSkill: string }).activeSkill).toBe("public:notes");
+    await suite.client.threads.delete(thread.thread_id);
     const gone = await rawRequest(`/threads/${thread.thread_id}`);
     expect(gone).toEqual({ status: 404, body: { code: "THREAD_NOT_FOUND", message: `no thread ${thread.thread_id}` } });
   });
@@ -305,7 +290,7 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
   it("refuses requests whose Host is not loopback when there is no API key", async () => {
     // fetch may not set Host, so this request goes through node:http (what a DNS-rebound page would send).
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = http.get(`${agent.url}/info`, { headers: { host: "evil.example:2024" } }, (response) => {
+      const request = http.get(`${suite.agent.url}/info`, { headers: { host: "evil.example:2024" } }, (response) => {
         let text = "";
         response.on("data", (chunk: Buffer) => (text += chunk.toString()));
         response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
@@ -314,6 +299,6 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     });
     expect(status).toBe(403);
     expect((JSON.parse(body) as { code: string }).code).toBe("HOST_NOT_ALLOWED");
-    expect((await fetch(`${agent.url}/info`)).status).toBe(200);
+    expect((await fetch(`${suite.agent.url}/info`)).status).toBe(200);
   });
 });

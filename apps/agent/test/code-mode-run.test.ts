@@ -3,11 +3,9 @@
 // bash runs in the thread's sandbox with the skills and the workspace mounted.
 import fs from "node:fs";
 import path from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
 import { referenceStdioEntry } from "@thinktank/mcp/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
-import { makeProjectFixture, type ProjectFixture } from "./support/project-fixture.js";
+import { describe, expect, it } from "vitest";
+import { useSuiteProject } from "./support/suite-agent.js";
 
 const script = `
 rules:
@@ -34,41 +32,28 @@ rules:
     reply: "{{lastToolResult}}"
 `;
 
-let project: ProjectFixture;
-let agent: AgentProcess;
-let client: Client;
-
-beforeAll(async () => {
-  project = await makeProjectFixture({
-    script,
-    config: ["code_execution:", "  mode: code", "  timeout_seconds: 60", "sandbox:", "  warm_pool_size: 0"],
-    extensions: { mcpServers: { everything: referenceStdioEntry("server-everything") }, skills: { "public:hidden": { enabled: false } } },
-    files: {
-      "skills/public/notes/SKILL.md": "---\nname: notes\ndescription: Keeps notes\n---\nNOTES-BODY\n",
-      "skills/public/hidden/SKILL.md": "---\nname: hidden\ndescription: Disabled\n---\nHIDDEN-BODY\n",
-    },
-  });
-  agent = await startAgentProcess(project.env);
-  client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
-}, 300_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  project?.cleanup();
+const suite = useSuiteProject({
+  script,
+  config: ["code_execution:", "  mode: code", "  timeout_seconds: 60", "sandbox:", "  warm_pool_size: 0"],
+  extensions: { mcpServers: { everything: referenceStdioEntry("server-everything") }, skills: { "public:hidden": { enabled: false } } },
+  files: {
+    "skills/public/notes/SKILL.md": "---\nname: notes\ndescription: Keeps notes\n---\nNOTES-BODY\n",
+    "skills/public/hidden/SKILL.md": "---\nname: hidden\ndescription: Disabled\n---\nHIDDEN-BODY\n",
+  },
 });
 
 type Message = { type: string; content: unknown; name?: string; tool_calls?: { name: string; args: Record<string, unknown> }[] };
 const human = (content: string) => ({ messages: [{ type: "human", content }] });
 async function answer(threadId: string, text: string): Promise<string> {
-  const values = (await client.runs.wait(threadId, "lead_agent", { input: human(text) })) as { messages: Message[] };
+  const values = (await suite.client.runs.wait(threadId, "lead_agent", { input: human(text) })) as { messages: Message[] };
   return String(values.messages.at(-1)?.content);
 }
 
 describe("code mode and the sandbox in a run", { timeout: 240_000 }, () => {
   it("search_tools then execute_code against server-everything; the answer comes from what the program printed; events stream in order", async () => {
-    const thread = await client.threads.create();
+    const thread = await suite.client.threads.create();
     const parts: { event: string; data: unknown }[] = [];
-    for await (const part of client.runs.stream(thread.thread_id, "lead_agent", { input: human("echo pelican through code"), streamMode: ["updates", "messages-tuple", "values"] })) {
+    for await (const part of suite.client.runs.stream(thread.thread_id, "lead_agent", { input: human("echo pelican through code"), streamMode: ["updates", "messages-tuple", "values"] })) {
       parts.push(part);
     }
     const events = parts.map((part) => part.event);
@@ -93,7 +78,7 @@ describe("code mode and the sandbox in a run", { timeout: 240_000 }, () => {
   });
 
   it("bash runs in the thread's sandbox: workspace shared with the file tools, enabled skills readable, nothing else", async () => {
-    const thread = await client.threads.create();
+    const thread = await suite.client.threads.create();
     const id = thread.thread_id;
     expect(await answer(id, "write /mnt/user-data/workspace/from-tool.txt written by write_file")).toBe("wrote 21 bytes to /mnt/user-data/workspace/from-tool.txt");
     const appended = await answer(id, "shell echo and bash >> from-tool.txt && cat from-tool.txt && pwd");
@@ -108,13 +93,13 @@ describe("code mode and the sandbox in a run", { timeout: 240_000 }, () => {
     expect(skills).not.toContain("hidden");
     const readOnly = await answer(id, "shell touch /mnt/skills/public/notes/new.txt");
     expect(readOnly).not.toContain("exit code: 0");
-    const otherThread = await client.threads.create();
+    const otherThread = await suite.client.threads.create();
     expect(await answer(otherThread.thread_id, "shell ls")).not.toContain("from-tool.txt");
   });
 
   it("bash writes deliverables into /mnt/user-data/outputs and the host sees them; uploads and skills stay read-only", async () => {
-    const id = (await client.threads.create()).thread_id;
-    const hostFolder = (name: string) => path.join(project.dir, "data/user-data", id, name);
+    const id = (await suite.client.threads.create()).thread_id;
+    const hostFolder = (name: string) => path.join(suite.fixture.dir, "data/user-data", id, name);
     expect(await answer(id, "write /mnt/user-data/outputs/report.md drafted by write_file")).toBe("wrote 21 bytes to /mnt/user-data/outputs/report.md");
     fs.mkdirSync(hostFolder("uploads"), { recursive: true });
     fs.writeFileSync(path.join(hostFolder("uploads"), "input.csv"), "a,b\n");
@@ -134,7 +119,7 @@ describe("code mode and the sandbox in a run", { timeout: 240_000 }, () => {
     expect(refused.match(/^denied /gm)).toHaveLength(4);
     expect(fs.readdirSync(hostFolder("uploads"))).toEqual(["input.csv"]);
     expect(fs.readFileSync(path.join(hostFolder("uploads"), "input.csv"), "utf8")).toBe("a,b\n");
-    expect(fs.readFileSync(path.join(project.dir, "skills/public/notes/SKILL.md"), "utf8")).toContain("NOTES-BODY");
-    expect(fs.existsSync(path.join(project.dir, "skills/public/notes/new.txt"))).toBe(false);
+    expect(fs.readFileSync(path.join(suite.fixture.dir, "skills/public/notes/SKILL.md"), "utf8")).toContain("NOTES-BODY");
+    expect(fs.existsSync(path.join(suite.fixture.dir, "skills/public/notes/new.txt"))).toBe(false);
   });
 });

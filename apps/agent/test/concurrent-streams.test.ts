@@ -5,7 +5,7 @@
 // queue and most streams lost their last ones (the stream had closed) or got them after `values`.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { useSuiteAgent } from "./support/agent-process.js";
+import { useSuiteAgent } from "./support/suite-agent.js";
 import { requestSse, streamSignature, type SseEvent } from "./support/sse.js";
 
 const suite = useSuiteAgent();

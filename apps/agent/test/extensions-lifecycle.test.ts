@@ -1,10 +1,9 @@
 // The gateway and the agent server as two processes sharing one project folder: what the gateway
 // installs, enables and disables shows in the agent's very next run, with no restart.
 import path from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
-import { gatewayRequest, makeProjectFixture, startGatewayProcess, type GatewayProcess, type ProjectFixture } from "./support/project-fixture.js";
+import { describe, expect, it } from "vitest";
+import { gatewayRequest } from "./support/project-fixture.js";
+import { useSuiteProject } from "./support/suite-agent.js";
 
 // The scripted model cannot print its system prompt, so each check is a rule that answers only when
 // the prompt it was sent contains the text (see docs/skill-contexts.md, "Testing").
@@ -30,33 +29,20 @@ fallback:
   reply: "fallback: {{lastHuman}}"
 `;
 
-let project: ProjectFixture;
-let gateway: GatewayProcess;
-let agent: AgentProcess;
-let client: Client;
-
-beforeAll(async () => {
-  project = await makeProjectFixture({
-    script,
-    files: {
-      "sources/release-notes/SKILL.md": "---\nname: release-notes\ndescription: Drafts release notes from a changelog\nargument-hint: \"[version]\"\n---\nRELEASE-NOTES-BODY: write notes for $ARGUMENTS.\n",
-      "sources/acme/.claude-plugin/plugin.json": JSON.stringify({ name: "acme", version: "1.0.0", description: "Acme tools" }),
-      "sources/acme/commands/greet.md": "---\ndescription: Greet someone warmly. Then say more.\nargument-hint: <name>\n---\nGreet $1 warmly and mention the handbook.\n",
-      "sources/acme/skills/handbook/SKILL.md": "---\nname: handbook\ndescription: Answers questions from the Acme handbook\n---\nHANDBOOK-BODY: vacation is 30 days.\n",
-    },
-  });
-  [gateway, agent] = await Promise.all([startGatewayProcess(project), startAgentProcess(project.env)]);
-  client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
-}, 300_000);
-
-afterAll(async () => {
-  await Promise.all([agent?.stop(), gateway?.stop()]);
-  project?.cleanup();
+const suite = useSuiteProject({
+  script,
+  files: {
+    "sources/release-notes/SKILL.md": "---\nname: release-notes\ndescription: Drafts release notes from a changelog\nargument-hint: \"[version]\"\n---\nRELEASE-NOTES-BODY: write notes for $ARGUMENTS.\n",
+    "sources/acme/.claude-plugin/plugin.json": JSON.stringify({ name: "acme", version: "1.0.0", description: "Acme tools" }),
+    "sources/acme/commands/greet.md": "---\ndescription: Greet someone warmly. Then say more.\nargument-hint: <name>\n---\nGreet $1 warmly and mention the handbook.\n",
+    "sources/acme/skills/handbook/SKILL.md": "---\nname: handbook\ndescription: Answers questions from the Acme handbook\n---\nHANDBOOK-BODY: vacation is 30 days.\n",
+  },
+  gateway: true,
 });
 
 type Message = { type: string; content: unknown; additional_kwargs?: Record<string, unknown> };
 async function ask(text: string): Promise<Message[]> {
-  const values = (await client.runs.wait(null, "lead_agent", { input: { messages: [{ type: "human", content: text }] } })) as { messages: Message[] };
+  const values = (await suite.client.runs.wait(null, "lead_agent", { input: { messages: [{ type: "human", content: text }] } })) as { messages: Message[] };
   return values.messages;
 }
 const answer = async (text: string): Promise<unknown> => (await ask(text)).at(-1)?.content;
@@ -69,9 +55,9 @@ describe("extensions installed through the gateway reach the agent's next run", 
   });
 
   it("lists an installed skill and plugin (skill, command) in the very next run, and reads the plugin's skill", async () => {
-    const skill = await gatewayRequest(gateway, "POST", "/api/skills/install", { path: path.join(project.dir, "sources/release-notes") });
+    const skill = await gatewayRequest(suite.gateway, "POST", "/api/skills/install", { path: path.join(suite.fixture.dir, "sources/release-notes") });
     expect(skill.status, JSON.stringify(skill.body)).toBe(201);
-    const plugin = await gatewayRequest(gateway, "POST", "/api/plugins/install", { path: path.join(project.dir, "sources/acme") });
+    const plugin = await gatewayRequest(suite.gateway, "POST", "/api/plugins/install", { path: path.join(suite.fixture.dir, "sources/acme") });
     expect(plugin.status, JSON.stringify(plugin.body)).toBe(201);
 
     expect(await answer("check custom skill")).toBe("custom skill listed");
@@ -99,8 +85,8 @@ describe("extensions installed through the gateway reach the agent's next run", 
   });
 
   it("drops a disabled skill and plugin from the very next run, and refuses their files", async () => {
-    expect((await gatewayRequest(gateway, "PUT", "/api/skills/release-notes", { enabled: false })).status).toBe(200);
-    expect((await gatewayRequest(gateway, "PUT", "/api/plugins/acme", { enabled: false })).status).toBe(200);
+    expect((await gatewayRequest(suite.gateway, "PUT", "/api/skills/release-notes", { enabled: false })).status).toBe(200);
+    expect((await gatewayRequest(suite.gateway, "PUT", "/api/plugins/acme", { enabled: false })).status).toBe(200);
 
     expect(await answer("check custom skill")).toBe("not listed");
     expect(await answer("check plugin skill")).toBe("not listed");
@@ -111,8 +97,8 @@ describe("extensions installed through the gateway reach the agent's next run", 
   });
 
   it("brings them back when enabled again", async () => {
-    expect((await gatewayRequest(gateway, "PUT", "/api/skills/release-notes", { enabled: true })).status).toBe(200);
-    expect((await gatewayRequest(gateway, "PUT", "/api/plugins/acme", { enabled: true })).status).toBe(200);
+    expect((await gatewayRequest(suite.gateway, "PUT", "/api/skills/release-notes", { enabled: true })).status).toBe(200);
+    expect((await gatewayRequest(suite.gateway, "PUT", "/api/plugins/acme", { enabled: true })).status).toBe(200);
     expect(await answer("check custom skill")).toBe("custom skill listed");
     expect(await answer("check plugin command")).toBe("plugin command listed");
   });

@@ -2,36 +2,15 @@
 // by bytes (max_mb): the oldest finished runs go first, and a stream of a run whose events are gone
 // answers 410 RUN_EVENTS_EXPIRED (an unknown run stays 404), while its join still answers.
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+import { describe, expect, it } from "vitest";
 import { requestSse } from "./support/sse.js";
+import { useSuiteAgents } from "./support/suite-agent.js";
 
 /** About 10 KB: a handful of the runs below. */
 const maxMb = 0.01;
 
-interface Started {
-  readonly fixture: AgentFixture;
-  readonly agent: AgentProcess;
-}
-let byCount: Started;
-let byBytes: Started;
-
-async function start(runEvents: string[]): Promise<Started> {
-  const fixture = await makeAgentFixture({ extraConfig: ["agent:", "  run_events:", ...runEvents.map((line) => `    ${line}`)] });
-  return { fixture, agent: await startAgentProcess(fixture.env) };
-}
-
-beforeAll(async () => {
-  [byCount, byBytes] = await Promise.all([start(["max_runs: 2"]), start([`max_mb: ${maxMb}`])]);
-}, 180_000);
-
-afterAll(async () => {
-  for (const started of [byCount, byBytes]) {
-    await started?.agent.stop();
-    started?.fixture.cleanup();
-  }
-});
+const runEvents = (lines: string[]) => ({ extraConfig: ["agent:", "  run_events:", ...lines.map((line) => `    ${line}`)] });
+const [byCount, byBytes] = useSuiteAgents(runEvents(["max_runs: 2"]), runEvents([`max_mb: ${maxMb}`]));
 
 /** Runs one run to its end on a new thread; returns its ids. */
 async function runToEnd(url: string, text: string): Promise<{ threadId: string; runId: string }> {

@@ -2,12 +2,11 @@
 // it needs_auth (list_servers says so, its tools are not offered, the model is told), the user
 // signs in through the gateway (POST .../auth, the authorization server's consent page, the
 // gateway's callback), and the next run's execute_code program calls the protected tool.
-import { Client } from "@langchain/langgraph-sdk";
 import { startOAuthTestServer } from "@thinktank/mcp/testing";
 import type { OAuthTestServer } from "@thinktank/mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
-import { gatewayRequest, makeProjectFixture, startGatewayProcess, type GatewayProcess, type ProjectFixture } from "./support/project-fixture.js";
+import { gatewayRequest } from "./support/project-fixture.js";
+import { useSuiteProject } from "./support/suite-agent.js";
 
 const script = `
 rules:
@@ -29,33 +28,25 @@ rules:
 `;
 
 let server: OAuthTestServer;
-let project: ProjectFixture;
-let agent: AgentProcess;
-let gateway: GatewayProcess;
-let client: Client;
-
 beforeAll(async () => {
   server = await startOAuthTestServer();
-  project = await makeProjectFixture({
-    script,
-    config: ["code_execution:", "  mode: code", "  timeout_seconds: 60", "sandbox:", "  warm_pool_size: 0", "mcp:", "  first_connect_grace_ms: 5000"],
-    extensions: { mcpServers: { crm: { type: "http", url: server.mcpUrl, description: "The sales CRM" } } },
-  });
-  [agent, gateway] = await Promise.all([startAgentProcess(project.env), startGatewayProcess(project)]);
-  client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
-}, 300_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  await gateway?.stop();
-  await server?.close();
-  project?.cleanup();
 });
+// Registered before the suite's hooks, so it runs after the agent and the gateway are stopped.
+afterAll(async () => {
+  await server?.close();
+});
+
+const suite = useSuiteProject(() => ({
+  script,
+  config: ["code_execution:", "  mode: code", "  timeout_seconds: 60", "sandbox:", "  warm_pool_size: 0", "mcp:", "  first_connect_grace_ms: 5000"],
+  extensions: { mcpServers: { crm: { type: "http", url: server.mcpUrl, description: "The sales CRM" } } },
+  gateway: true,
+}));
 
 const human = (content: string) => ({ messages: [{ type: "human", content }] });
 async function answer(text: string): Promise<string> {
-  const thread = await client.threads.create();
-  const values = (await client.runs.wait(thread.thread_id, "lead_agent", { input: human(text) })) as { messages: { content: unknown }[] };
+  const thread = await suite.client.threads.create();
+  const values = (await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human(text) })) as { messages: { content: unknown }[] };
   return String(values.messages.at(-1)?.content);
 }
 
@@ -71,13 +62,13 @@ describe("sign-in to a protected MCP server, end to end", { timeout: 240_000 }, 
     await answer("servers");
     expect(server.stats().unauthorized).toBe(unauthorizedBefore); // no retry storm between requests
 
-    const started = await gatewayRequest(gateway, "POST", "/api/mcp/servers/crm/auth", {});
+    const started = await gatewayRequest(suite.gateway, "POST", "/api/mcp/servers/crm/auth", {});
     expect(started.status).toBe(200);
     const callback = await server.approve(String(started.body.authorization_url));
-    expect(callback.startsWith(`${gateway.url}/api/mcp/oauth/callback?`)).toBe(true);
+    expect(callback.startsWith(`${suite.gateway.url}/api/mcp/oauth/callback?`)).toBe(true);
     const page = await fetch(callback);
     expect([page.status, await page.text()]).toEqual([200, expect.stringContaining("Connected to <strong>crm</strong>")]);
-    expect((await gatewayRequest(gateway, "GET", "/api/mcp/servers/crm/auth")).body).toMatchObject({ signed_in: true });
+    expect((await gatewayRequest(suite.gateway, "GET", "/api/mcp/servers/crm/auth")).body).toMatchObject({ signed_in: true });
 
     const ran = JSON.parse(await answer("add through code")) as { exit_code: number; stdout: string; tools_called: { tool: string; status: string }[] };
     expect(ran).toMatchObject({ exit_code: 0, tools_called: [{ tool: "crm.add", status: "ok" }] });

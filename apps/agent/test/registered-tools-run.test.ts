@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
-import { freePort, repositoryRoot, writeTree } from "@thinktank/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
-import { startAgentProcess, testEnv, type AgentProcess } from "./support/agent-process.js";
+import { writeTree } from "@thinktank/testing";
+import { describe, expect, it } from "vitest";
+import { makeAgentFixture } from "./support/agent-fixture.js";
+import { startAgentProcess } from "./support/agent-process.js";
+import { useSuiteProject } from "./support/suite-agent.js";
 
 // Issue 6 end to end: hello_world registered through the gateway's API (a real `thinktank gateway`
 // process), called by a run of the agent server (another process, scripted model), then deleted
@@ -66,77 +65,31 @@ type Message = { type: string; content: unknown; tool_calls?: { name: string }[]
 const human = (content: string) => ({ messages: [{ type: "human", content }] });
 const messagesOf = (values: unknown): Message[] => (values as { messages: Message[] }).messages;
 
-let fixture: AgentFixture;
-let agent: AgentProcess | undefined;
-let gateway: ChildProcess | undefined;
-let gatewayUrl: string;
-let client: Client;
-
-async function startGateway(dir: string, env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repositoryRoot(), "apps/cli/bin/thinktank.js"), "gateway"], {
-    cwd: dir,
-    env: testEnv({ ...env, GATEWAY_PORT: String(port) }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  gateway = child;
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += String(chunk)));
-  child.stderr?.on("data", (chunk) => (output += String(chunk)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited early: ${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return url;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`gateway did not come up: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-beforeAll(async () => {
-  fixture = await makeAgentFixture({ configYaml: config });
-  writeTree(fixture.dir, { "tools-script.yaml": script });
-  const env = { THINKTANK_CONFIG: fixture.env.THINKTANK_CONFIG as string };
-  [gatewayUrl, agent] = await Promise.all([startGateway(fixture.dir, env), startAgentProcess(fixture.env)]);
-  client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
-}, 240_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  if (gateway && gateway.exitCode === null && gateway.signalCode === null) {
-    gateway.kill("SIGTERM");
-    await new Promise((resolve) => gateway?.once("close", resolve));
-  }
-  fixture?.cleanup();
-});
+const suite = useSuiteProject({ script, config: ["code_execution:", "  mode: code"], gateway: true });
 
 describe("a registered tool in an agent run", { timeout: 120_000 }, () => {
   it("is offered on the next request after POST /api/tools, called by the model, logged, and gone after DELETE", async () => {
-    const before = await client.runs.wait((await client.threads.create()).thread_id, "lead_agent", { input: human("greet Ada") });
+    const before = await suite.client.runs.wait((await suite.client.threads.create()).thread_id, "lead_agent", { input: human("greet Ada") });
     expect(messagesOf(before).at(-1)?.content).toBe("I have no hello_world tool.");
 
-    const created = await fetch(`${gatewayUrl}/api/tools`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(helloWorld) });
+    const created = await fetch(`${suite.gateway.url}/api/tools`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(helloWorld) });
     expect(created.status).toBe(201);
 
-    const thread = await client.threads.create();
-    const values = await client.runs.wait(thread.thread_id, "lead_agent", { input: human("greet Ada") });
+    const thread = await suite.client.threads.create();
+    const values = await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human("greet Ada") });
     const messages = messagesOf(values);
     expect(messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "ai"]);
     expect(messages[1]?.tool_calls?.[0]?.name).toBe("hello_world");
     expect(JSON.parse(String(messages[2]?.content))).toEqual({ status: "success", data: { greeting: "Hello, Ada!" } });
     expect(messages[3]?.content).toBe('The tool said: {"status":"success","data":{"greeting":"Hello, Ada!"}}');
 
-    const executions = (await (await fetch(`${gatewayUrl}/api/tools/hello_world/executions`)).json()) as { executions: { source: string; thread_id: string; status: string }[] };
+    const executions = (await (await fetch(`${suite.gateway.url}/api/tools/hello_world/executions`)).json()) as { executions: { source: string; thread_id: string; status: string }[] };
     expect(executions.executions[0]).toMatchObject({ source: "agent", thread_id: thread.thread_id, status: "success" });
 
-    expect((await fetch(`${gatewayUrl}/api/tools/hello_world`, { method: "DELETE" })).status).toBe(204);
-    const after = await client.runs.wait(thread.thread_id, "lead_agent", { input: human("greet Bob") });
+    expect((await fetch(`${suite.gateway.url}/api/tools/hello_world`, { method: "DELETE" })).status).toBe(204);
+    const after = await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human("greet Bob") });
     expect(messagesOf(after).at(-1)?.content).toBe("I have no hello_world tool.");
-    expect(fs.readdirSync(path.join(fixture.dir, "tools"))).toEqual([]);
+    expect(fs.readdirSync(path.join(suite.fixture.dir, "tools"))).toEqual([]);
   });
 });
 
@@ -150,13 +103,13 @@ describe("a registered tool in an execute_code program", { timeout: 180_000 }, (
       runtime: "node",
       script: "const args = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));\nconsole.log(JSON.stringify({ text: args.text.toUpperCase() }));\n",
     };
-    expect((await fetch(`${gatewayUrl}/api/tools`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(shout) })).status).toBe(201);
-    const values = await client.runs.wait((await client.threads.create()).thread_id, "lead_agent", { input: human("shout in code hey") });
+    expect((await fetch(`${suite.gateway.url}/api/tools`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(shout) })).status).toBe(201);
+    const values = await suite.client.runs.wait((await suite.client.threads.create()).thread_id, "lead_agent", { input: human("shout in code hey") });
     const messages = messagesOf(values);
     const result = JSON.parse(String(messages.find((m) => m.type === "tool")?.content)) as { exit_code: number; stdout: string; stderr: string; tools_called: { tool: string; status: string }[] };
     expect(result, JSON.stringify(result)).toMatchObject({ exit_code: 0, stdout: "HEY-AGAIN\n" });
     expect(result.tools_called.map((call) => `${call.tool} ${call.status}`)).toEqual(["tools.shout ok", "tools.shout ok"]);
-    const executions = (await (await fetch(`${gatewayUrl}/api/tools/shout/executions`)).json()) as { executions: { source: string }[] };
+    const executions = (await (await fetch(`${suite.gateway.url}/api/tools/shout/executions`)).json()) as { executions: { source: string }[] };
     expect(executions.executions.map((e) => e.source)).toEqual(["code", "code"]);
   });
 });

@@ -1,29 +1,16 @@
 import { rawHttpRequest } from "@thinktank/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeAgentFixture, type AgentFixture } from "./support/agent-fixture.js";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
+import { describe, expect, it } from "vitest";
+import { useSuiteAgent } from "./support/suite-agent.js";
 
 // A web page against the key-less agent server: forged Host (DNS rebinding), foreign Origin, configured origin.
 
-let fixture: AgentFixture;
-let agent: AgentProcess;
-
-
-beforeAll(async () => {
-  fixture = await makeAgentFixture({ extraConfig: ["agent:", '  allowed_origins: ["http://localhost:3000"]'] });
-  agent = await startAgentProcess(fixture.env);
-}, 180_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  fixture?.cleanup();
-});
+const suite = useSuiteAgent({ extraConfig: ["agent:", '  allowed_origins: ["http://localhost:3000"]'] });
 
 const send = (method: string, pathName: string, headers: Record<string, string>, body?: string) =>
-  rawHttpRequest(new URL(pathName, agent.url), method, { "content-type": "application/json", ...headers }, body);
+  rawHttpRequest(new URL(pathName, suite.agent.url), method, { "content-type": "application/json", ...headers }, body);
 
 const threadCount = async (): Promise<number> => {
-  const found = await send("POST", "/threads/search", { host: new URL(agent.url).host }, JSON.stringify({ limit: 1000 }));
+  const found = await send("POST", "/threads/search", { host: new URL(suite.agent.url).host }, JSON.stringify({ limit: 1000 }));
   return (found.body as unknown as unknown[]).length;
 };
 
@@ -37,7 +24,7 @@ describe("agent server: Host and Origin", { timeout: 60_000 }, () => {
   });
 
   it("refuses mutating requests from a foreign browser origin and stores nothing; a configured origin works, with CORS", async () => {
-    const host = new URL(agent.url).host;
+    const host = new URL(suite.agent.url).host;
     const before = await threadCount();
     const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "http://localhost:5173" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }];
     for (const headers of foreign) {

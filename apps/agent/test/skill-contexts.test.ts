@@ -1,11 +1,9 @@
 // Progressive disclosure through the LangGraph SDK against the agent server process: level 1 holds
 // skill metadata only; level 2 is read on demand (read_file) or entered as a specialist context
 // (view_skill) with the skill's scoped MCP and script tools and resources; leave_skill goes back.
-import { Client } from "@langchain/langgraph-sdk";
 import { referenceStdioEntry } from "@thinktank/mcp/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
-import { makeProjectFixture, type ProjectFixture } from "./support/project-fixture.js";
+import { describe, expect, it } from "vitest";
+import { useSuiteProject } from "./support/suite-agent.js";
 
 const script = `
 rules:
@@ -50,55 +48,42 @@ fallback:
 
 const words = 'import json, sys\nargs = json.load(sys.stdin)\nprint(json.dumps({"words": len(args["text"].split())}))\n';
 
-let project: ProjectFixture;
-let agent: AgentProcess;
-let client: Client;
-
-beforeAll(async () => {
-  project = await makeProjectFixture({
-    script,
-    config: ["code_execution:", "  mode: code", "sandbox:", "  warm_pool_size: 0"],
-    extensions: { mcpServers: { everything: referenceStdioEntry("server-everything") } },
-    files: {
-      "skills/public/handbook/SKILL.md": "---\nname: handbook\ndescription: Answers questions from the company handbook\n---\nHANDBOOK-BODY: for leave questions read references/vacation.md.\n",
-      "skills/public/handbook/references/vacation.md": "Vacation is 30 days a year.",
-      "skills/public/ops/SKILL.md": "---\nname: ops\ndescription: Operations specialist with its own tools\nallowed-tools: Read, mcp__everything__echo\n---\nOPS-PERSONA: you run operations. Check references/runbook.md first.\n",
-      "skills/public/ops/references/runbook.md": "Runbook: restart the service.",
-      "skills/public/ops/scripts/words.py": words,
-      "skills/public/ops/tools.json": JSON.stringify({
-        tools: [
-          { server: "everything", tool: "echo", name: "ops_echo", description: "Echo a message (ops)" },
-          {
-            name: "word_count",
-            description: "Count the words of a text",
-            runtime: "python",
-            script: "words.py",
-            input_schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
-            output_schema: { type: "object", properties: { words: { type: "integer" } }, required: ["words"] },
-          },
-        ],
-      }),
-      "skills/public/ops/resources.json": JSON.stringify({
-        resources: [
-          { uri: "ops://runbook", description: "The runbook", file: "references/runbook.md" },
-          { uri: "ops://features", description: "The everything server's feature list", server: "everything", resource: "demo://resource/static/document/features.md" },
-        ],
-      }),
-    },
-  });
-  agent = await startAgentProcess(project.env);
-  client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
-}, 300_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  project?.cleanup();
+const suite = useSuiteProject({
+  script,
+  config: ["code_execution:", "  mode: code", "sandbox:", "  warm_pool_size: 0"],
+  extensions: { mcpServers: { everything: referenceStdioEntry("server-everything") } },
+  files: {
+    "skills/public/handbook/SKILL.md": "---\nname: handbook\ndescription: Answers questions from the company handbook\n---\nHANDBOOK-BODY: for leave questions read references/vacation.md.\n",
+    "skills/public/handbook/references/vacation.md": "Vacation is 30 days a year.",
+    "skills/public/ops/SKILL.md": "---\nname: ops\ndescription: Operations specialist with its own tools\nallowed-tools: Read, mcp__everything__echo\n---\nOPS-PERSONA: you run operations. Check references/runbook.md first.\n",
+    "skills/public/ops/references/runbook.md": "Runbook: restart the service.",
+    "skills/public/ops/scripts/words.py": words,
+    "skills/public/ops/tools.json": JSON.stringify({
+      tools: [
+        { server: "everything", tool: "echo", name: "ops_echo", description: "Echo a message (ops)" },
+        {
+          name: "word_count",
+          description: "Count the words of a text",
+          runtime: "python",
+          script: "words.py",
+          input_schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+          output_schema: { type: "object", properties: { words: { type: "integer" } }, required: ["words"] },
+        },
+      ],
+    }),
+    "skills/public/ops/resources.json": JSON.stringify({
+      resources: [
+        { uri: "ops://runbook", description: "The runbook", file: "references/runbook.md" },
+        { uri: "ops://features", description: "The everything server's feature list", server: "everything", resource: "demo://resource/static/document/features.md" },
+      ],
+    }),
+  },
 });
 
 type Message = { type: string; content: unknown; name?: string; status?: string };
 const human = (content: string) => ({ input: { messages: [{ type: "human", content }] } });
 async function run(threadId: string | null, text: string): Promise<Message[]> {
-  const values = threadId === null ? await client.runs.wait(null, "lead_agent", human(text)) : await client.runs.wait(threadId, "lead_agent", human(text));
+  const values = threadId === null ? await suite.client.runs.wait(null, "lead_agent", human(text)) : await suite.client.runs.wait(threadId, "lead_agent", human(text));
   return (values as { messages: Message[] }).messages;
 }
 
@@ -117,12 +102,12 @@ describe("progressive disclosure over the LangGraph API", { timeout: 120_000 }, 
   });
 
   it("view_skill switches to the specialist context with its scoped tools and resources, and leave_skill switches back", async () => {
-    const thread = await client.threads.create();
+    const thread = await suite.client.threads.create();
     expect((await run(thread.thread_id, "which tools do you have?")).at(-1)?.content).toBe("the router has bash, not ops_echo");
 
     const entered = await run(thread.thread_id, "become ops");
     expect(entered.at(-1)?.content).toBe('ops: Echo: pelican | {"words":3} | Runbook: restart the service.');
-    expect(((await client.threads.getState(thread.thread_id)).values as { activeSkill: string | null }).activeSkill).toBe("public:ops");
+    expect(((await suite.client.threads.getState(thread.thread_id)).values as { activeSkill: string | null }).activeSkill).toBe("public:ops");
     // allowed-tools (Read, the echo tool) leaves bash out; the loaders and the skill's own tools stay.
     expect((await run(thread.thread_id, "which tools now?")).at(-1)?.content).toBe("the specialist has its tools and the loaders, not bash");
     const docs = await run(thread.thread_id, "docs resource please");
@@ -130,7 +115,7 @@ describe("progressive disclosure over the LangGraph API", { timeout: 120_000 }, 
 
     const left = await run(thread.thread_id, "leave the skill");
     expect(left.at(-1)?.content).toBe("back in the router");
-    expect(((await client.threads.getState(thread.thread_id)).values as { activeSkill: string | null }).activeSkill).toBeNull();
+    expect(((await suite.client.threads.getState(thread.thread_id)).values as { activeSkill: string | null }).activeSkill).toBeNull();
     expect((await run(thread.thread_id, "which tools do you have?")).at(-1)?.content).toBe("the router has bash, not ops_echo");
   });
 });

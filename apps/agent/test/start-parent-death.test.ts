@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
-import { freePort, makeTempDir, repositoryRoot } from "@thinktank/testing";
+import { childLines, freePort, makeTempDir, repositoryRoot } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 
 const cli = path.join(repositoryRoot(), "apps/cli/bin/thinktank.js");
@@ -34,14 +33,6 @@ function killQuietly(pid: number): void {
   }
 }
 
-async function waitFor(condition: () => Promise<boolean> | boolean, timeoutMs: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 async function healthy(url: string): Promise<boolean> {
   try {
     return (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) })).ok;
@@ -67,26 +58,23 @@ describe("the services of thinktank start", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     cleanups.push(() => killQuietly(parent.pid as number));
-    const lines: string[] = [];
-    readline.createInterface({ input: parent.stdout }).on("line", (line) => lines.push(line));
-    readline.createInterface({ input: parent.stderr }).on("line", (line) => lines.push(line));
+    const output = childLines(parent);
 
-    const pidOf = (name: string): number | undefined => {
-      const line = lines.find((candidate) => candidate.startsWith(`[start] ${name} started (pid `));
-      return line ? Number(/\(pid (\d+)\)/.exec(line)?.[1]) : undefined;
-    };
-    await waitFor(() => pidOf("gateway") !== undefined && pidOf("agent") !== undefined, 60_000, () => `both services to start:\n${lines.join("\n")}`);
-    const pids = [pidOf("gateway") as number, pidOf("agent") as number];
+    const pidOf = async (name: string): Promise<number> => Number(/\(pid (\d+)\)/.exec(await output.waitFor((line) => line.startsWith(`[start] ${name} started (pid `), 60_000))?.[1]);
+    const pids = [await pidOf("gateway"), await pidOf("agent")];
     for (const pid of pids) cleanups.push(() => killQuietly(pid));
+    // "ready" comes once both services told thinktank start, over their IPC channels, that they listen.
+    await output.waitFor((line) => line.startsWith("[start] ready:"), 120_000);
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const agentUrl = `http://127.0.0.1:${agentPort}`;
-    await waitFor(async () => (await healthy(gatewayUrl)) && (await healthy(agentUrl)), 120_000, () => `both /healthz:\n${lines.join("\n")}`);
+    expect(await healthy(gatewayUrl)).toBe(true);
+    expect(await healthy(agentUrl)).toBe(true);
     expect(pids.every(alive)).toBe(true);
 
     parent.kill("SIGKILL");
-    // "within a few seconds": generous for a loaded machine, far below anything but a real stop.
-    await waitFor(() => pids.every((pid) => !alive(pid)), 20_000, () => `the children to exit (still alive: ${pids.filter(alive).join(", ")})`);
-    expect(pids.filter(alive)).toEqual([]);
+    // "within a few seconds": generous for a loaded machine, far below anything but a real stop. The
+    // services are not this process's children, so no exit event reaches it: /proc is polled.
+    await expect.poll(() => pids.filter(alive), { timeout: 20_000, interval: 50, message: "the children to exit" }).toEqual([]);
     expect(await healthy(gatewayUrl)).toBe(false);
     expect(await healthy(agentUrl)).toBe(false);
   }, 180_000);

@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { useSuiteAgent } from "./support/agent-process.js";
+import { useSuiteAgent } from "./support/suite-agent.js";
 
 const suite = useSuiteAgent();
 

@@ -4,12 +4,10 @@
 // closed with a "cancelled" tool message, and what the tool leaves behind works (the warm pool
 // serves the next program; the execution log records the call as CANCELLED).
 import path from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
 import { ExecutionLog } from "@thinktank/tools";
 import { needs, processesWithMarker } from "@thinktank/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAgentProcess, type AgentProcess } from "./support/agent-process.js";
-import { makeProjectFixture, type ProjectFixture } from "./support/project-fixture.js";
+import { describe, expect, it } from "vitest";
+import { useSuiteProject } from "./support/suite-agent.js";
 
 const script = `
 rules:
@@ -36,30 +34,17 @@ const sleeper = 'import json, subprocess, sys\nargs = json.load(sys.stdin)\nsubp
 const sleeperSchema = { type: "object", properties: { seconds: { type: "string" } }, required: ["seconds"], additionalProperties: false };
 const cancelledText = "cancelled: the run was cancelled before this tool call finished";
 
-let project: ProjectFixture;
-let agent: AgentProcess;
-let client: Client;
-
-beforeAll(async () => {
-  project = await makeProjectFixture({
-    script,
-    // A warm pool of one: the cancelled program ran in a pooled worker, and the next one must get a sound one.
-    config: ["code_execution:", "  mode: code", "  timeout_seconds: 60", "sandbox:", "  warm_pool_size: 1"],
-    extensions: { tools: { slow_sleep: { description: "Sleeps", input_schema: sleeperSchema, runtime: "python", script: "slow-sleep.py", timeout: 60 } } },
-    files: {
-      "tools/slow-sleep.py": sleeper,
-      "skills/public/ops/SKILL.md": "---\nname: ops\ndescription: Operations specialist\n---\nOPS-PERSONA\n",
-      "skills/public/ops/scripts/sleep.py": sleeper,
-      "skills/public/ops/tools.json": JSON.stringify({ tools: [{ name: "ops_sleep", description: "Sleeps (ops)", runtime: "python", script: "sleep.py", timeout: 60, input_schema: sleeperSchema }] }),
-    },
-  });
-  agent = await startAgentProcess(project.env);
-  client = new Client({ apiUrl: agent.url, callerOptions: { maxRetries: 0 } });
-}, 300_000);
-
-afterAll(async () => {
-  await agent?.stop();
-  project?.cleanup();
+const suite = useSuiteProject({
+  script,
+  // A warm pool of one: the cancelled program ran in a pooled worker, and the next one must get a sound one.
+  config: ["code_execution:", "  mode: code", "  timeout_seconds: 60", "sandbox:", "  warm_pool_size: 1"],
+  extensions: { tools: { slow_sleep: { description: "Sleeps", input_schema: sleeperSchema, runtime: "python", script: "slow-sleep.py", timeout: 60 } } },
+  files: {
+    "tools/slow-sleep.py": sleeper,
+    "skills/public/ops/SKILL.md": "---\nname: ops\ndescription: Operations specialist\n---\nOPS-PERSONA\n",
+    "skills/public/ops/scripts/sleep.py": sleeper,
+    "skills/public/ops/tools.json": JSON.stringify({ tools: [{ name: "ops_sleep", description: "Sleeps (ops)", runtime: "python", script: "sleep.py", timeout: 60, input_schema: sleeperSchema }] }),
+  },
 });
 
 type Message = { type: string; content: unknown; name?: string; status?: string; tool_call_id?: string; tool_calls?: { id: string; name: string }[] };
@@ -69,31 +54,25 @@ const messagesOf = (values: unknown): Message[] => (values as { messages: Messag
 const uniqueSleep = () => `20.${process.pid}${Date.now() % 1_000_000}`;
 
 /** The agent's execution log of script tool calls (`<data_dir>/logs/tools`). */
-const executionLog = () => new ExecutionLog({ dir: path.join(project.dir, "data/logs/tools") });
+const executionLog = () => new ExecutionLog({ dir: path.join(suite.fixture.dir, "data/logs/tools") });
 
-/** Polls until `check` holds; fails after `timeoutMs` (a bounded wait on an event, never a fixed sleep). */
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Waits for a process whose command line holds `marker` to appear (no event tells of a sandboxed process, so /proc is polled). */
+const started = (marker: string, what: string) => expect.poll(() => processesWithMarker(marker).length, { timeout: 120_000, interval: 25, message: what }).toBeGreaterThan(0);
 
 /**
  * Starts a run whose tool sleeps, waits for the sleep, cancels with wait; the sleep is gone when
  * the cancel answers and the thread ends with the tool's call answered "cancelled".
  */
 async function cancelDuringSleep(request: (seconds: string) => string, tool: string): Promise<{ threadId: string; seconds: string }> {
-  const thread = await client.threads.create();
+  const thread = await suite.client.threads.create();
   const seconds = uniqueSleep();
-  const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human(request(seconds)) });
-  await until(() => processesWithMarker(`sleep\u0000${seconds}`).length > 0, 120_000, `the ${tool} sleep started`);
+  const run = await suite.client.runs.create(thread.thread_id, "lead_agent", { input: human(request(seconds)) });
+  await started(`sleep\u0000${seconds}`, `the ${tool} sleep started`);
 
-  await client.runs.cancel(thread.thread_id, run.run_id, true);
+  await suite.client.runs.cancel(thread.thread_id, run.run_id, true);
   expect(processesWithMarker(`sleep\u0000${seconds}`)).toEqual([]);
-  expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
-  const state = await client.threads.getState(thread.thread_id);
+  expect((await suite.client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
+  const state = await suite.client.threads.getState(thread.thread_id);
   const messages = messagesOf(state.values);
   const last = messages.at(-1);
   const call = messages.at(-2)?.tool_calls?.[0];
@@ -108,7 +87,7 @@ describe("cancelling a run during a tool's program", { timeout: 240_000 }, () =>
   // checked in packages/codemode's code-mode-failures.test.ts).
   it("execute_code: the program's processes are gone when cancel with wait answers; the next program runs in a sound worker", needs("bubblewrap"), async () => {
     const { threadId } = await cancelDuringSleep((seconds) => `code sleep ${seconds}`, "execute_code");
-    const next = messagesOf(await client.runs.wait(threadId, "lead_agent", { input: human("code hello") }));
+    const next = messagesOf(await suite.client.runs.wait(threadId, "lead_agent", { input: human("code hello") }));
     const result = JSON.parse(String(next.at(-1)?.content)) as { exit_code: number; stdout: string; error?: unknown };
     expect(result).toMatchObject({ exit_code: 0, stdout: "hello from the pool\n" });
     expect(result.error).toBeUndefined();

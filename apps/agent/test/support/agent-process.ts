@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll } from "vitest";
-import { makeAgentFixture, type AgentFixture, type AgentFixtureOptions } from "./agent-fixture.js";
+import { childLines, type ChildLines } from "@thinktank/testing";
 
 const startScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/start.ts");
 
@@ -11,6 +10,8 @@ export interface AgentProcess {
   readonly child: ChildProcess;
   /** Everything the process printed so far. */
   output(): string;
+  /** The same output line by line, with a wait for a line (already printed or still to come). */
+  readonly lines: ChildLines;
   /** SIGTERM, then SIGKILL after a grace period; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -27,6 +28,7 @@ export function testEnv(extra: Record<string, string>): Record<string, string> {
 export async function startAgentProcess(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<AgentProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", startScript], { env: testEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  const lines = childLines(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`agent server did not start in time:\n${output}`)), options.timeoutMs ?? 150_000);
@@ -49,6 +51,7 @@ export async function startAgentProcess(env: Record<string, string>, options: { 
     url,
     child,
     output: () => output,
+    lines,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill("SIGTERM");
@@ -73,33 +76,4 @@ export function runAgentProcessToExit(env: Record<string, string>, timeoutMs = 1
       resolve({ code, output });
     });
   });
-}
-
-/** A suite's agent server: a fixture and its process, started before the suite's tests and stopped after them. */
-export interface SuiteAgent {
-  readonly fixture: AgentFixture;
-  readonly agent: AgentProcess;
-}
-
-/** Registers beforeAll/afterAll that start an agent process over a fresh fixture and stop it; read the fields inside tests. */
-export function useSuiteAgent(options: AgentFixtureOptions = {}): SuiteAgent {
-  const started: { fixture?: AgentFixture; agent?: AgentProcess } = {};
-  beforeAll(async () => {
-    started.fixture = await makeAgentFixture(options);
-    started.agent = await startAgentProcess(started.fixture.env);
-  }, 180_000);
-  afterAll(async () => {
-    await started.agent?.stop();
-    started.fixture?.cleanup();
-  });
-  return {
-    get fixture() {
-      if (!started.fixture) throw new Error("the suite's agent is not started yet (read it inside a test or hook)");
-      return started.fixture;
-    },
-    get agent() {
-      if (!started.agent) throw new Error("the suite's agent is not started yet (read it inside a test or hook)");
-      return started.agent;
-    },
-  };
 }

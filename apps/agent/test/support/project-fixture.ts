@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { freePort, makeTempDir, repositoryRoot, writeTree } from "@thinktank/testing";
+import { freePort, makeTempDir, repositoryRoot, serviceListening, writeTree } from "@thinktank/testing";
 import { testEnv } from "./agent-process.js";
 
 export interface ProjectFixture {
@@ -65,14 +65,14 @@ export interface GatewayProcess {
   stop(): Promise<void>;
 }
 
-/** `thinktank gateway` as a child process for the project; resolves when GET /healthz answers. */
+/** `thinktank gateway` as a child process for the project; resolves when it reports that it listens. */
 export async function startGatewayProcess(project: ProjectFixture, timeoutMs = 150_000): Promise<GatewayProcess> {
   const cli = path.join(repositoryRoot(), "apps/cli/bin/thinktank.js");
-  const child: ChildProcess = spawn(process.execPath, [cli, "gateway"], { cwd: project.dir, env: testEnv(project.env), stdio: ["ignore", "pipe", "pipe"] });
+  // The IPC channel carries its "listening" message (and stops it should this process die).
+  const child: ChildProcess = spawn(process.execPath, [cli, "gateway"], { cwd: project.dir, env: testEnv(project.env), stdio: ["ignore", "pipe", "pipe", "ipc"] });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${project.gatewayPort}`;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -83,20 +83,13 @@ export async function startGatewayProcess(project: ProjectFixture, timeoutMs = 1
       });
       child.kill("SIGTERM");
     });
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return { url, stop };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`the gateway did not come up:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  try {
+    await serviceListening(child, timeoutMs, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  return { url: `http://127.0.0.1:${project.gatewayPort}`, stop };
 }
 
 /** A JSON request to the gateway; answers the status and the parsed body. */

@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
-import { freePort, makeTempDir, repositoryRoot } from "@thinktank/testing";
+import { childLines, freePort, makeTempDir, repositoryRoot } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const cli = path.join(repositoryRoot(), "apps/cli/bin/thinktank.js");
@@ -45,13 +44,9 @@ function childrenOf(pid: number): number[] {
     .map(Number);
 }
 
-/** Resolves once `done()` holds; checks every 50 ms, fails after `timeoutMs` with `explain()`. */
-async function waitFor(done: () => boolean, timeoutMs: number, explain: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(explain());
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+/** Waits until none of `pids` runs (they are not this process's children, so no exit event reaches it: /proc is polled). */
+async function allGone(pids: number[], timeoutMs: number): Promise<void> {
+  await expect.poll(() => pids.filter(alive), { timeout: timeoutMs, interval: 50, message: "processes still running" }).toEqual([]);
 }
 
 describe("thinktank start", () => {
@@ -64,16 +59,10 @@ describe("thinktank start", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     started.push(child.pid as number);
-    const lines: string[] = [];
-    readline.createInterface({ input: child.stdout }).on("line", (line) => lines.push(line));
-    readline.createInterface({ input: child.stderr }).on("line", (line) => lines.push(line));
+    const { lines, waitFor } = childLines(child);
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
 
-    const deadline = Date.now() + 120_000;
-    while (!lines.some((line) => line.startsWith("[start] ready:"))) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`thinktank start did not get ready:\n${lines.join("\n")}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitFor((line) => line.startsWith("[start] ready:"), 120_000);
     expect(lines).toContain(`[start] ready: gateway http://127.0.0.1:${gatewayPort}  (API docs http://127.0.0.1:${gatewayPort}/docs), agent http://127.0.0.1:${agentPort}`);
     const childPids = lines.flatMap((line) => /^\[start\] (\w+) started \(pid (\d+)\)$/.exec(line)?.slice(2, 3) ?? []).map(Number);
     started.push(...childPids);
@@ -132,11 +121,9 @@ describe("thinktank start", () => {
     const env = { ...process.env, THINKTANK_CONFIG: path.join(dir, "config.yaml"), GATEWAY_PORT: String(await freePort()), AGENT_PORT: String(await freePort()), THINKTANK_API_KEY: "" };
     const npm = spawn("npm", ["start"], { cwd: repositoryRoot(), env, stdio: ["ignore", "pipe", "pipe"] });
     started.push(npm.pid as number);
-    const lines: string[] = [];
-    readline.createInterface({ input: npm.stdout }).on("line", (line) => lines.push(line));
-    readline.createInterface({ input: npm.stderr }).on("line", (line) => lines.push(line));
+    const { lines, waitFor } = childLines(npm);
     const npmExited = new Promise<void>((resolve) => npm.on("close", () => resolve()));
-    await waitFor(() => lines.some((line) => line.startsWith("[start] ready:")), 120_000, () => `npm start did not get ready:\n${lines.join("\n")}`);
+    await waitFor((line) => line.startsWith("[start] ready:"), 120_000);
     const services = lines.flatMap((line) => /^\[start\] \w+ started \(pid (\d+)\)$/.exec(line)?.slice(1, 2) ?? []).map(Number);
     const startProcess = childrenOf(npm.pid as number);
     started.push(...services, ...startProcess);
@@ -145,7 +132,7 @@ describe("thinktank start", () => {
 
     const sent = Date.now();
     process.kill(target === "npm" ? (npm.pid as number) : (startProcess[0] as number), signal);
-    await waitFor(() => [...services, ...startProcess].every((pid) => !alive(pid)), 10_000, () => `still running after ${signal}:\n${lines.join("\n")}`);
+    await allGone([...services, ...startProcess], 10_000);
     await npmExited;
     expect(Date.now() - sent).toBeLessThan(10_000);
     expect(lines).toContain("[start] stopped");
