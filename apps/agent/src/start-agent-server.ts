@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { isLoopbackAddress, isThinktankError, loadConfig, type Config } from "@thinktank/core";
+import { assertSafeBinding, isThinktankError, loadConfig, type Config } from "@thinktank/core";
 import { describeModelChoice } from "@thinktank/models";
 import { backendLine } from "@thinktank/sandbox";
 import { buildAgentServer, type AgentServer, type AgentServerDeps } from "./server/build-agent-server.js";
@@ -33,8 +33,10 @@ export async function startAgentServer(options: StartAgentServerOptions): Promis
     return fail(isThinktankError(error) ? error.message : String(error));
   }
   const { host, port } = config.agent;
-  if (config.api_key === undefined && !isLoopbackAddress(host)) {
-    return fail(`refusing to listen on ${host} without THINKTANK_API_KEY: set the key, or listen on 127.0.0.1 (agent.host in config.yaml, AGENT_HOST).`);
+  try {
+    assertSafeBinding(host, config.api_key, "agent");
+  } catch (error) {
+    return fail(isThinktankError(error) ? error.message : String(error));
   }
   let server: AgentServer;
   try {
