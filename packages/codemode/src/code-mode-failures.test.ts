@@ -14,13 +14,15 @@ describe("a server killed in the middle of a call", () => {
   let fixture: CodeModeFixture;
   let refuseFile: string;
   let startLog: string;
+  let callLog: string;
 
   beforeAll(async () => {
     fixture = codeModeFixture({
       servers: (root) => {
         refuseFile = path.join(root, "refuse");
         startLog = path.join(root, "starts.log");
-        return { test: testServerEntry({ TEST_SERVER_REFUSE_FILE: refuseFile, TEST_SERVER_START_LOG: startLog }), everything: referenceStdioEntry("server-everything") };
+        callLog = path.join(root, "calls.log");
+        return { test: testServerEntry({ TEST_SERVER_REFUSE_FILE: refuseFile, TEST_SERVER_START_LOG: startLog, TEST_SERVER_CALL_LOG: callLog }), everything: referenceStdioEntry("server-everything") };
       },
       mcp: { retries: 2, retry_base_delay_ms: 100 },
     });
@@ -46,7 +48,7 @@ console.log(JSON.stringify(await echo({ message: "still here" })));
     const running = fixture.codeMode.executeCode({ code }, { threadId: "crash" });
     const marker = path.join(fixture.executor.workspaceFor("crash"), "calling");
     await waitFor("the program to reach its call", () => fs.existsSync(marker));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor("the call to reach the server", () => fs.existsSync(callLog) && fs.readFileSync(callLog, "utf8").includes("slow\n"));
     fs.writeFileSync(refuseFile, "");
     process.kill(pid, "SIGKILL");
     const result = await running;

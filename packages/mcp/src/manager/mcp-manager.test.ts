@@ -43,6 +43,9 @@ function makeManager(entries: Record<string, McpServerEntry>, overrides: Partial
 
 const startLog = (name: string): string => path.join(temp.dir, `${name}.starts`);
 const starts = (name: string): number[] => (fs.existsSync(startLog(name)) ? fs.readFileSync(startLog(name), "utf8").trim().split("\n").filter(Boolean).map(Number) : []);
+const callLog = (name: string): string => path.join(temp.dir, `${name}.calls`);
+/** Waits until server `name` has received a call of `tool` (the test server logs each call as it arrives). */
+const callArrived = (name: string, tool: string) => waitFor(`the ${tool} call to reach ${name}`, () => fs.existsSync(callLog(name)) && fs.readFileSync(callLog(name), "utf8").split("\n").includes(tool));
 const textOf = (result: { content: unknown }): string => ((result.content as { text?: string }[])[0]?.text ?? "");
 
 async function rejection(promise: Promise<unknown>): Promise<ThinktankError> {
@@ -126,11 +129,11 @@ describe("McpManager sessions", () => {
 
 describe("McpManager failures", () => {
   it("restarts a server killed mid-call and retries the call on the new process", async () => {
-    const manager = makeManager({ a: testServerEntry({ TEST_SERVER_START_LOG: startLog("a") }) });
+    const manager = makeManager({ a: testServerEntry({ TEST_SERVER_START_LOG: startLog("a"), TEST_SERVER_CALL_LOG: callLog("a") }) });
     await manager.connect("a");
     const pid = manager.statusOf("a").pid as number;
     const call = manager.callTool("a", "slow", { ms: 1500 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await callArrived("a", "slow");
     process.kill(pid, "SIGKILL");
     expect(textOf(await call)).toBe("slept 1500 ms");
     expect(starts("a")).toHaveLength(2);
@@ -141,13 +144,13 @@ describe("McpManager failures", () => {
     const refuse = path.join(temp.dir, "refuse");
     const sleeps: number[] = [];
     const manager = makeManager(
-      { a: testServerEntry({ TEST_SERVER_START_LOG: startLog("a"), TEST_SERVER_REFUSE_FILE: refuse }), b: testServerEntry() },
+      { a: testServerEntry({ TEST_SERVER_START_LOG: startLog("a"), TEST_SERVER_REFUSE_FILE: refuse, TEST_SERVER_CALL_LOG: callLog("a") }), b: testServerEntry() },
       { sleep: async (ms) => void sleeps.push(ms) },
     );
     await manager.connectAll();
     const pid = manager.statusOf("a").pid as number;
     const call = manager.callTool("a", "slow", { ms: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await callArrived("a", "slow");
     fs.writeFileSync(refuse, "");
     process.kill(pid, "SIGKILL");
     const error = await rejection(call);

@@ -8,6 +8,8 @@
 //   TEST_SERVER_REFUSE_FILE exit with code 3 at start while this file exists (a server that cannot start)
 //   TEST_SERVER_SILENT=1    never answer initialize (a server that hangs at connect)
 //   TEST_SERVER_PAGE_SIZE   list tools in pages of this size, with nextCursor
+//   TEST_SERVER_CALL_LOG    append each called tool's name to the file when the call arrives (so a test
+//                           can wait for a call to be under way)
 import fs from "node:fs";
 
 const env = process.env;
@@ -51,6 +53,7 @@ async function start() {
 
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const args = request.params.arguments ?? {};
+    if (env.TEST_SERVER_CALL_LOG) fs.appendFileSync(env.TEST_SERVER_CALL_LOG, `${request.params.name}\n`);
     const text = (value) => ({ content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }] });
     switch (request.params.name) {
       case "echo":
