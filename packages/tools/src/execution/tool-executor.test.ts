@@ -153,11 +153,15 @@ describe("ToolExecutor", () => {
     fixture = createToolsFixture({ executor: { maxOutputBytes: 10_000 } });
     await register("flood", "python", "import sys\nwhile True: sys.stdout.write('x' * 4096)\n");
     expect(errorOf(await fixture.executor.invoke("flood", {})).code).toBe("TOOL_OUTPUT_TOO_LARGE");
-    await register("slow", "shell", "sleep 30\n");
+    // The script says when it runs (a file), and the call is cancelled then, not after a guessed delay.
+    const running = path.join(fixture.dir, "slow-running");
+    await register("slow", "shell", `: > '${running}'\nsleep 30\n`);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    expect(errorOf(await fixture.executor.invoke("slow", {}, { signal: controller.signal })).code).toBe("CANCELLED");
+    const call = fixture.executor.invoke("slow", {}, { signal: controller.signal });
+    await expect.poll(() => fs.existsSync(running), { timeout: 15_000, interval: 25 }).toBe(true);
+    controller.abort();
+    expect(errorOf(await call).code).toBe("CANCELLED");
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
