@@ -30,6 +30,12 @@ function mtimes(root: string): Record<string, number> {
   return out;
 }
 
+/** Sets every file under a folder to one moment long past, so a rewrite shows in its mtime whatever the filesystem's mtime granularity. */
+function agePast(root: string): void {
+  const past = new Date("2001-01-01T00:00:00Z");
+  for (const file of Object.keys(mtimes(root))) fs.utimesSync(path.join(root, file), past, past);
+}
+
 async function expectError(promise: Promise<unknown>, code: string, message: RegExp): Promise<void> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
   expect(isThinktankError(error) ? { code: error.code, message: error.message } : error).toEqual({ code, message: expect.stringMatching(message) });
@@ -69,8 +75,8 @@ describe("generateCodeApi", () => {
   it("leaves unchanged servers untouched, regenerates a changed one and deletes a removed one", async () => {
     const outDir = tempDir();
     await generateCodeApi({ servers: [alpha, beta], outDir });
+    agePast(outDir);
     const before = mtimes(outDir);
-    await new Promise((resolve) => setTimeout(resolve, 30));
 
     const again = await generateCodeApi({ servers: [alpha, beta], outDir });
     expect(again).toMatchObject({ generated: [], unchanged: ["alpha", "beta:two"], removed: [], filesWritten: 0 });

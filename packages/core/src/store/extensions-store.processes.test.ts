@@ -75,6 +75,7 @@ describe("extensions store across processes", () => {
       writer.send(`go ${applied + 1}`);
       await writer.waitForLine((line) => line.startsWith("after "), 30_000);
       recoveries.push(Date.now() - started);
+      // Not a wait for anything: the kill lands at a random moment of the writer's updates (the input under test).
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
       writer.kill("SIGKILL");
       await writer.closed;

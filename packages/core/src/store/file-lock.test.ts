@@ -64,11 +64,19 @@ describe("FileLock", () => {
   it("makes a second holder wait for the first", async () => {
     const first = await new FileLock(file).acquire();
     const events: string[] = [];
-    const second = new FileLock(file).acquire().then((held) => {
+    // The second asks whether the holder (this process) is alive each time it finds the lock taken.
+    let checks = 0;
+    let foundTakenTwice: () => void = () => {};
+    const waiting = new Promise<void>((resolve) => (foundTakenTwice = resolve));
+    const isProcessAlive = (): boolean => {
+      if (++checks === 2) foundTakenTwice();
+      return true;
+    };
+    const second = new FileLock(file, { isProcessAlive }).acquire().then((held) => {
       events.push("second acquired");
       return held;
     });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await Promise.race([waiting, second]); // a lock that let it in at once would show in `events`
     events.push("first releases");
     await first.release();
     await (await second).release();
@@ -184,6 +192,7 @@ describe("FileLock", () => {
         const held = await lock.acquire();
         holders++;
         most = Math.max(most, holders);
+        // Not a wait for anything: each holder keeps the lock a while, so that two holders at once would overlap.
         await new Promise((resolve) => setTimeout(resolve, 20));
         holders--;
         await held.release();
