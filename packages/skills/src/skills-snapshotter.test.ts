@@ -113,6 +113,7 @@ describe("SkillsSnapshotter", () => {
     const outside = path.join(temp.dir, "outside.md");
     fs.linkSync(path.join(temp.dir, "skills/public/pdf/SKILL.md"), outside);
     fs.writeFileSync(outside, skill("pdf", "Changed behind the watcher's back."));
+    // A short "nothing happens" window: were a watch event to come after all, it would have by now.
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Until then the cached snapshot stands: nothing is walked per request.
     expect((await snapshots.snapshot()).skills.find((s) => s.name === "pdf")?.description).toBe("Does pdf things.");

@@ -13,6 +13,7 @@ const slowTool = (name: string) =>
   tool(
     async ({ text }: { text: string }) => {
       started.push(`${name}:start`);
+      // Not a wait for anything: the tool takes a while, so that two calls run side by side overlap (both start before either ends).
       await new Promise((resolve) => setTimeout(resolve, 50));
       started.push(`${name}:end`);
       return `${name} got ${text}`;

@@ -44,14 +44,6 @@ async function installSample(name: string, files: Record<string, string> = {}): 
   await installer.installPath(root);
 }
 
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met within 20 s");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe("PluginSnapshotter", () => {
   it("gives the enabled plugins' skill sources, commands and namespaced servers", async () => {
     await installSample("sales");
@@ -111,10 +103,16 @@ describe("PluginSnapshotter", () => {
       await snapshotter.snapshot();
       const file = path.join(pluginsDir, "installed/sales/commands/brief.md");
       fs.writeFileSync(file, `Edited ${String(watch)}: $ARGUMENTS`);
-      await eventually(async () => {
-        const result = (await snapshotter.snapshot()).commands.resolve("/sales:brief now");
-        return result.kind === "expanded" && result.text === `Edited ${String(watch)}: now`;
-      });
+      // The watcher's event comes when it comes: snapshots are taken until one shows the edit.
+      await expect
+        .poll(
+          async () => {
+            const result = (await snapshotter.snapshot()).commands.resolve("/sales:brief now");
+            return result.kind === "expanded" ? result.text : result.kind;
+          },
+          { timeout: 20_000, interval: 25 },
+        )
+        .toBe(`Edited ${String(watch)}: now`);
     }
   });
 
