@@ -28,6 +28,7 @@ function startStub(): Promise<{ url: string; seen: Seen[]; close: () => Promise<
       if (query === "boom") return json(500, { error: "engine exploded" });
       if (query === "garbage") return response.writeHead(200, { "content-type": "application/json" }).end("<html>not json</html>");
       if (query === "shape") return json(200, { results: "not a list" });
+      // Not a wait for anything: a service slower than web_search.timeout_ms (the input of the TIMEOUT test).
       if (query === "slow") return void setTimeout(() => json(200, { results: [] }), 3000);
       if (url.pathname === "/search" && request.method === "GET") {
         return json(200, {
