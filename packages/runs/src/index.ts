@@ -15,12 +15,19 @@ export type {
   ThreadSearch,
   ThreadStatus,
 } from "./persistence/agent-records.js";
-export { isUuid } from "./persistence/is-uuid.js";
-export { nextTurn } from "./runs/fair-turns.js";
+export { RunManager } from "./runs/run-manager.js";
+export type { RunManagerOptions, RunLog } from "./runs/run-manager.js";
+export type { RunExecutor, RunJob, RunOutcome } from "./runs/run-executor.js";
+export { graphRunExecutor } from "./runs/graph-run-executor.js";
+export type { GraphRunExecutorOptions, RunGraph, RunGraphConfig, StreamableGraph } from "./runs/graph-run-executor.js";
+export { InMemoryRunQueue, admitUnder } from "./runs/run-queue.js";
+export type { RunQueue, Admission } from "./runs/run-queue.js";
+export { KeptRunEvents } from "./runs/kept-run-events.js";
+export type { KeptRunEventsOptions } from "./runs/kept-run-events.js";
+export type { RunEventStore, RunEvents, RunEvent, KeptRun } from "./runs/run-event-store.js";
+export { runRequestSchema } from "./runs/run-request.js";
+export type { RunRequest } from "./runs/run-request.js";
 export { ThreadService } from "./threads/thread-service.js";
 export type { ThreadServiceOptions, ThreadStateGraph } from "./threads/thread-service.js";
-export type { ApiThreadState, ApiCheckpoint } from "./threads/thread-state.js";
 export { checkThreadId } from "./threads/thread-id.js";
-export { toJsonText, toPlainJson } from "./to-plain-json.js";
 export { StoreService } from "./store/store-service.js";
-export type { ApiStoreItem, StoreSearch, NamespaceListing } from "./store/store-service.js";

@@ -1,6 +1,5 @@
 import type { Config } from "@thinktank/core";
-import type { StoreService, ThreadService } from "@thinktank/runs";
-import type { RunManager } from "../runs/run-manager.js";
+import type { RunManager, StoreService, ThreadService } from "@thinktank/runs";
 
 /** What the route modules share. */
 export interface AgentRouteContext {

@@ -1,15 +1,15 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
 import { apiKeyMatches, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
-import { StoreService, ThreadService } from "@thinktank/runs";
-import { leadAssistantId } from "../assistants/lead-assistant.js";
+import { KeptRunEvents, RunManager, StoreService, ThreadService } from "@thinktank/runs";
+import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
+import { leadAgentExecutor } from "../graph/lead-agent-executor.js";
 import { buildStateGraph } from "../graph/state-graph.js";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
-import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
+import type { PrepareRequestOptions } from "../request/prepare-request.js";
 import type { RequestProvider } from "../request/request-context.js";
-import { RunManager } from "../runs/run-manager.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
@@ -118,12 +118,14 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     }
   }
   const providers = deps.providers ?? agentRequestProviders(runtime, { extra: deps.extraProviders ?? [] });
+  const bounds = config.agent.run_events;
   const runs = new RunManager({
-    config,
     store,
     threads,
     clock,
-    prepare: (request) => prepareRequest(request, providers, deps.prepare),
+    execute: leadAgentExecutor({ config, checkpointer: store.checkpointer, providers, prepare: deps.prepare }),
+    events: new KeptRunEvents({ retentionMs: bounds.retention_seconds * 1000, maxRuns: bounds.max_runs, maxBytes: bounds.max_mb * 1024 * 1024 }),
+    resolveAssistant: resolveAssistantId,
     log: app.log,
   });
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyReply } from "fastify";
-import type { RunEventLog } from "../runs/run-event-log.js";
+import type { RunEvents } from "@thinktank/runs";
 
 /** How often an idle stream sends a comment line, so proxies keep it open and clients can detect a dead socket. */
 const heartbeatMs = 15_000;
@@ -13,7 +13,7 @@ const heartbeatMs = 15_000;
  */
 export async function writeRunEvents(
   reply: FastifyReply,
-  log: RunEventLog,
+  log: RunEvents,
   options: { afterId?: string; headers?: Record<string, string>; onDisconnect?: () => void },
 ): Promise<void> {
   const disconnected = new AbortController();

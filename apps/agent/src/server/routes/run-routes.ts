@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { ThinktankError } from "@thinktank/core";
-import type { RunStatus } from "@thinktank/runs";
-import { runRequestSchema, type RunRequest } from "../../runs/run-request.js";
-import { checkThreadId } from "@thinktank/runs";
+import { checkThreadId, runRequestSchema, type RunRequest, type RunStatus } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
 import { writeEmptyStream, writeRunEvents } from "../write-sse.js";
 

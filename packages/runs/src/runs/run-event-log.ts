@@ -1,10 +1,4 @@
-/** One server-sent event of a run: `id` is its position, so a client can resume after it. */
-export interface RunEvent {
-  readonly id: string;
-  readonly event: string;
-  /** The whole SSE frame (`id`, `event` and `data` lines), made once when the event was pushed. */
-  readonly frame: string;
-}
+import type { RunEvent, RunEvents } from "./run-event-store.js";
 
 /**
  * The events of one run, kept in memory so several clients can follow the same run and a client
@@ -12,7 +6,7 @@ export interface RunEvent {
  * log is kept: see KeptRunEvents). Events are kept as their SSE frames: serialized once, however
  * many clients read them, and counted in bytes as sent.
  */
-export class RunEventLog {
+export class RunEventLog implements RunEvents {
   readonly #events: RunEvent[] = [];
   readonly #waiters = new Set<() => void>();
   readonly #onGrow: ((bytes: number) => void) | undefined;

@@ -1,4 +1,4 @@
-import type { JsonObject, MultitaskStrategy } from "@thinktank/runs";
+import type { JsonObject, MultitaskStrategy } from "../persistence/agent-records.js";
 import { supportedStreamModes, type ApiStreamMode } from "./stream-event-mapper.js";
 
 /** The body of a run request (POST /threads/:id/runs[/stream|/wait], POST /runs[...]) after validation. */

@@ -1,52 +1,73 @@
-import { Command } from "@langchain/langgraph";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type { StreamEvent } from "@langchain/core/tracers/log_stream";
+import { Command, type StreamMode } from "@langchain/langgraph";
 import { isThinktankError, RunWork } from "@thinktank/core";
-import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
-import type { RunRecord, RunStatus } from "@thinktank/runs";
-import type { AgentStore } from "../persistence/open-agent-store.js";
-import type { RequestContext } from "../request/request-context.js";
-import { nextTurn } from "@thinktank/runs";
-import type { RunEventLog } from "./run-event-log.js";
+import type { JsonObject } from "../persistence/agent-records.js";
+import { awaitCallbackHandlers } from "./await-callback-handlers.js";
+import { nextTurn } from "./fair-turns.js";
+import type { RunExecutor, RunJob, RunOutcome } from "./run-executor.js";
 import type { RunRequest } from "./run-request.js";
 import { StreamEventMapper, type ApiStreamMode } from "./stream-event-mapper.js";
 
-export interface RunOutcome {
-  readonly status: RunStatus;
-  readonly error?: { readonly error: string; readonly message: string };
+/** The options a run's graph is streamed with. */
+export interface RunGraphConfig extends RunnableConfig {
+  readonly streamMode: StreamMode[];
+  /** "*" or node names (the request's `interrupt_before`), typed by each graph as its own node names. */
+  readonly interruptBefore?: never;
+  readonly interruptAfter?: never;
+}
+
+/** What graphRunExecutor needs of a compiled LangGraph graph (over the store's checkpointer). */
+export interface StreamableGraph {
+  stream(input: never, options: RunGraphConfig): Promise<AsyncIterable<unknown>>;
+  streamEvents(input: never, options: RunGraphConfig & { version: "v2" }): AsyncIterable<StreamEvent>;
+}
+
+/** The graph one run executes, and what it adds to the run's metadata (e.g. `graph_id`, `model`). */
+export interface RunGraph {
+  readonly graph: StreamableGraph;
+  readonly metadata: JsonObject;
+}
+
+export interface GraphRunExecutorOptions {
+  /**
+   * Builds the run's graph (the app's: its request context, its model). Called inside the run,
+   * after the run's first turn: a throw fails the run with the error's code as its `error` event.
+   */
+  readonly graphFor: (job: RunJob) => Promise<RunGraph>;
 }
 
 /** Configurable keys a client may not set: they address the checkpointer. */
 const reservedConfigurable = new Set(["thread_id", "checkpoint_ns", "checkpoint_map"]);
 
 /**
- * Runs graph lead_agent for one run and writes its events to `log` (after the `metadata` event the
- * run manager wrote): the stream modes asked for, then `error` when the run fails. Never throws: the outcome says how it ended.
+ * The RunExecutor over a LangGraph graph: streams the graph for the run's input or command and
+ * emits the stream modes asked for (stream-event-mapper.ts), then `error` when the run fails.
  */
-export async function executeRun(options: {
-  run: RunRecord;
-  request: RunRequest;
-  store: AgentStore;
-  log: RunEventLog;
-  signal: AbortSignal;
-  prepare: () => Promise<RequestContext>;
-}): Promise<RunOutcome> {
-  const { run, request, store, log, signal } = options;
+export function graphRunExecutor(options: GraphRunExecutorOptions): RunExecutor {
+  // Before the first run: the stream's `messages` events come from callback handlers (see there).
+  awaitCallbackHandlers();
+  return (job, emit) => executeGraphRun(job, emit, options.graphFor);
+}
+
+async function executeGraphRun(job: RunJob, emit: (event: string, json: string) => void, graphFor: GraphRunExecutorOptions["graphFor"]): Promise<RunOutcome> {
+  const { run, request, signal } = job;
   const work = new RunWork();
   try {
     // A turn of its own for the run's start (fair-turns.ts); the checkpointer takes one per read and write.
     await nextTurn();
-    const context = await options.prepare();
-    const graph = buildLeadAgentGraph(context, store.checkpointer);
+    const { graph, metadata } = await graphFor(job);
     const requested = streamModesOf(request);
     const mapper = new StreamEventMapper(requested);
     const configurable: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(request.config?.configurable ?? {})) if (!reservedConfigurable.has(key)) configurable[key] = value;
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
     const input = request.command ? new Command({ ...request.command } as ConstructorParameters<typeof Command>[0]) : (request.input ?? null);
-    const runConfig = {
+    const runConfig: RunGraphConfig = {
       configurable: { ...configurable, ...work.configurable(), thread_id: run.thread_id, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
       recursionLimit: request.config?.recursion_limit ?? 25,
       tags: request.config?.tags,
-      metadata: { run_id: run.run_id, thread_id: run.thread_id, assistant_id: run.assistant_id, graph_id: "lead_agent", model: context.modelName },
+      metadata: { run_id: run.run_id, thread_id: run.thread_id, assistant_id: run.assistant_id, ...metadata },
       streamMode: mapper.libraryModes(),
       interruptBefore: request.interrupt_before as never,
       interruptAfter: request.interrupt_after as never,
@@ -60,17 +81,17 @@ export async function executeRun(options: {
         root ??= event.run_id;
         if (event.event === "on_chain_stream" && event.run_id === root) {
           const [mode, chunk] = (event.data as { chunk: [string, unknown] }).chunk;
-          for (const mapped of mapper.map(mode, chunk)) log.push(mapped.event, mapped.json);
+          for (const mapped of mapper.map(mode, chunk)) emit(mapped.event, mapped.json);
         } else {
           const mapped = mapper.event(event);
-          log.push(mapped.event, mapped.json);
+          emit(mapped.event, mapped.json);
         }
       }
       return { status: "success" };
     }
     const stream = await graph.stream(input as never, runConfig);
     for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-      for (const event of mapper.map(mode, chunk)) log.push(event.event, event.json);
+      for (const event of mapper.map(mode, chunk)) emit(event.event, event.json);
     }
     return { status: "success" };
   } catch (error) {
@@ -80,7 +101,7 @@ export async function executeRun(options: {
       return { status: "interrupted" };
     }
     const described = describeError(error);
-    log.push("error", JSON.stringify(described));
+    emit("error", JSON.stringify(described));
     return { status: "error", error: described };
   }
 }

@@ -1,5 +1,5 @@
-import type { JsonObject } from "@thinktank/runs";
 import { RunEventLog } from "./run-event-log.js";
+import type { KeptRun, RunEventStore } from "./run-event-store.js";
 
 export interface KeptRunEventsOptions {
   /** How long a finished run's events stay. */
@@ -12,10 +12,9 @@ export interface KeptRunEventsOptions {
   readonly now?: () => number;
 }
 
-/** What a run leaves for streams and join: its events, and once finished what join answers. */
-export interface KeptRun {
+/** A kept run whose log is in memory here (its bytes count towards the bounds). */
+interface LocalRun extends KeptRun {
   readonly log: RunEventLog;
-  result?: JsonObject;
 }
 
 /**
@@ -24,10 +23,10 @@ export interface KeptRun {
  * than `maxRuns` or more bytes than `maxBytes`. Running runs are never dropped (their streams need
  * them), so running runs alone may exceed `maxBytes` until they finish.
  */
-export class KeptRunEvents {
+export class KeptRunEvents implements RunEventStore {
   readonly #options: KeptRunEventsOptions;
   readonly #now: () => number;
-  readonly #runs = new Map<string, KeptRun>();
+  readonly #runs = new Map<string, LocalRun>();
   /** Finished runs in the order they finished (a Map keeps insertion order): run id → when it expires. */
   readonly #finished = new Map<string, number>();
   #bytes = 0;
@@ -40,7 +39,7 @@ export class KeptRunEvents {
 
   /** A new log for a run (its events count towards the bounds as they come). */
   open(runId: string): KeptRun {
-    const kept: KeptRun = {
+    const kept: LocalRun = {
       log: new RunEventLog({
         onGrow: (bytes) => {
           this.#bytes += bytes;

@@ -1,6 +1,6 @@
 import type { BaseMessageChunk } from "@langchain/core/messages";
 import type { StreamMode } from "@langchain/langgraph";
-import { toJsonText } from "@thinktank/runs";
+import { toJsonText } from "../to-plain-json.js";
 
 /** Stream modes a run may ask for (LangGraph Platform names). */
 export const supportedStreamModes = ["values", "updates", "messages", "messages-tuple", "custom", "debug", "tasks", "checkpoints", "events"] as const;

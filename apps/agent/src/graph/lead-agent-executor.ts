@@ -1,0 +1,33 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { Config } from "@thinktank/core";
+import { graphRunExecutor, type RunExecutor } from "@thinktank/runs";
+import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
+import type { RequestProvider } from "../request/request-context.js";
+import { threadFolders } from "../request/thread-folders.js";
+import { buildLeadAgentGraph, leadAgentGraphId } from "./build-lead-agent-graph.js";
+
+export interface LeadAgentExecutorOptions {
+  readonly config: Config;
+  readonly checkpointer: BaseCheckpointSaver;
+  /** What each run's prompt and tools are made of. */
+  readonly providers: readonly RequestProvider[];
+  /** Passed to prepareRequest (a custom model factory, the role text). @default {} */
+  readonly prepare?: PrepareRequestOptions;
+}
+
+/**
+ * How a run executes on this server: its RequestContext (model, prompt, tools) from the
+ * providers, then graph lead_agent over the checkpointer; the run's metadata names the graph and
+ * the model. The run manager (@thinktank/runs) calls it once it is the run's turn.
+ */
+export function leadAgentExecutor(options: LeadAgentExecutorOptions): RunExecutor {
+  const { config, checkpointer, providers } = options;
+  return graphRunExecutor({
+    graphFor: async ({ run, startedAt }) => {
+      // Inside the run, so a thread id that is no safe folder name fails the run with its code.
+      const folders = threadFolders(config, run.thread_id);
+      const context = await prepareRequest({ config, threadId: run.thread_id, runId: run.run_id, now: startedAt, folders }, providers, options.prepare);
+      return { graph: buildLeadAgentGraph(context, checkpointer), metadata: { graph_id: leadAgentGraphId, model: context.modelName } };
+    },
+  });
+}
