@@ -1,5 +1,4 @@
-// Public API of @thinktank/http: every export is listed here by name.
+// Public API of @thinktank/http: what the gateway and the agent server use, and what README.md
+// documents. Everything else is internal to the package.
 export { registerRequestSourceGuard } from "./request-source-guard.js";
-export type { RequestSourceGuardOptions } from "./request-source-guard.js";
-export { AccessLogController, accessLogLevel } from "./access-log-controller.js";
-export type { AccessLogLevel, RequestOutcome } from "./access-log-controller.js";
+export { AccessLogController } from "./access-log-controller.js";
