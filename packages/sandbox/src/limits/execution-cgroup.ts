@@ -91,7 +91,7 @@ export function releaseParent(cgroups: MemoryCgroups): void {
  * children first) and removes it, retrying while the killed tasks finish exiting. True once gone.
  */
 export async function removeCgroup(dir: string, version: 1 | 2): Promise<boolean> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; attempt < 220; attempt++) {
     if (version === 2) writeIfPresent(path.join(dir, "cgroup.kill"), "1");
     for (const pid of tasksOf(dir)) {
       try {
@@ -108,8 +108,9 @@ export async function removeCgroup(dir: string, version: 1 | 2): Promise<boolean
       if (code === "ENOENT") return true;
       if (code !== "EBUSY") return false;
     }
-    // Killed tasks leave the cgroup once they have finished exiting.
-    await new Promise((resolve) => setTimeout(resolve, attempt < 20 ? 5 : 25));
+    // Killed tasks leave the cgroup once they have finished exiting (bubblewrap's pid 1 is often still
+    // exiting when bubblewrap has reported its status: a millisecond or two).
+    await new Promise((resolve) => setTimeout(resolve, attempt < 20 ? 1 : 10));
   }
   return false;
 }
