@@ -1,10 +1,8 @@
-// Public API of @thinktank/models: every export is listed here by name.
-export { createChatModel, chatModelFor } from "./create-chat-model.js";
-export { resolveModel, describeModelChoice, environmentModels } from "./resolve-model.js";
-export type { ResolvedModel } from "./resolve-model.js";
+// Public API of @thinktank/models: what other packages and apps use, and what README.md documents.
+// Everything else is internal to the package.
+export { createChatModel } from "./create-chat-model.js";
+export { resolveModel, describeModelChoice } from "./resolve-model.js";
 export { ScriptedChatModel } from "./scripted/scripted-chat-model.js";
 export type { ScriptedChatModelOptions } from "./scripted/scripted-chat-model.js";
-export { parseChatScript, loadChatScript } from "./scripted/load-chat-script.js";
-export { defaultChatScript } from "./scripted/default-chat-script.js";
-export { chatScriptSchema } from "./scripted/chat-script-schema.js";
-export type { ChatScript, ChatScriptRule, ChatScriptConditions, ChatScriptAnswer, ChatScriptToolCall } from "./scripted/chat-script-types.js";
+export { parseChatScript } from "./scripted/load-chat-script.js";
+export type { ChatScript } from "./scripted/chat-script-types.js";
