@@ -2,6 +2,7 @@
 export type { Skill } from "./skill-types.js";
 export { splitAllowedTools } from "./split-allowed-tools.js";
 export { parseSkill } from "./read-skill.js";
+export { readSkillBody } from "./read-skill-body.js";
 export { defaultSkillSources } from "./skill-sources.js";
 export { loadSkills } from "./load-skills.js";
 export { escapeXml } from "./escape-xml.js";

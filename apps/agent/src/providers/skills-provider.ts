@@ -1,7 +1,6 @@
-import fs from "node:fs";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { isThinktankError, parseFrontmatter } from "@thinktank/core";
-import { permittedTools, readSkillContextSpec, specialistPrompt, type Skill, type SkillContextSpec } from "@thinktank/skills";
+import { isThinktankError } from "@thinktank/core";
+import { permittedTools, readSkillBody, readSkillContextSpec, specialistPrompt, type Skill, type SkillContextSpec } from "@thinktank/skills";
 import type { InheritedSurface, RequestInfo, RequestProvider, ToolSurface } from "../request/request-context.js";
 import { joinSections } from "../request/prepare-request.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
@@ -78,19 +77,11 @@ async function specialistSurface(runtime: AgentRuntime, request: RequestInfo, sk
   for (const tool of inherited.tools) if (!permitted || permitted.has(tool.name)) add(tool);
   const text = specialistPrompt({
     skill,
-    body: readBody(skill),
+    body: readSkillBody(skill),
     resources: spec.resources,
     scopedTools: scoped.tools.map((tool) => tool.name),
     unavailableTools: unavailable,
     ...(permitted ? { allowedTools: skill.allowedTools } : {}),
   });
   return { systemPrompt: joinSections([{ id: "skill_context", text, order: 0 }, ...inherited.sections]), tools, skill: skill.identity };
-}
-
-function readBody(skill: Skill): string {
-  try {
-    return parseFrontmatter(fs.readFileSync(skill.file, "utf8")).body;
-  } catch (error) {
-    return `(the instructions at ${skill.containerPath} could not be read: ${(error as Error).message})`;
-  }
 }

@@ -1,5 +1,4 @@
-import fs from "node:fs";
-import { parseFrontmatter } from "@thinktank/core";
+import { readSkillBody } from "@thinktank/skills";
 import type { Skill, SkillsSnapshot } from "@thinktank/skills";
 import type { LoadedPlugin } from "../plugin-types.js";
 import { nearMatches } from "./edit-distance.js";
@@ -127,7 +126,7 @@ export class SlashCommands {
     if (!entry) return this.notFound(typed, wanted);
     const raw = (rest ?? "").trim();
     const positional = splitArguments(raw);
-    const body = entry.body ?? readSkillBody(entry.skill);
+    const body = entry.body ?? readSkillBodyOf(entry.skill);
     const pluginRoot = entry.plugin === undefined ? undefined : this.options.pluginRootFor?.(entry.plugin);
     const expanded = expandCommandBody(body, raw, positional, pluginRoot).text.trim();
     const text = entry.kind === "skill" && entry.skill ? `Skill ${entry.skill.name} (${entry.skill.containerPath}; its paths are relative to ${entry.skill.containerDir}):\n\n${expanded}` : expanded;
@@ -196,12 +195,6 @@ function pluginEntries(plugin: LoadedPlugin): SlashCommandEntry[] {
 }
 
 /** A public or custom skill's SKILL.md body, read when the skill is invoked. */
-function readSkillBody(skill: Skill | undefined): string {
-  if (!skill) return "";
-  try {
-    const parsed = parseFrontmatter(fs.readFileSync(skill.file, "utf8"));
-    return parsed.body.trim();
-  } catch {
-    return `(the SKILL.md of ${skill.name} could not be read; read ${skill.containerPath})`;
-  }
+function readSkillBodyOf(skill: Skill | undefined): string {
+  return skill ? readSkillBody(skill).trim() : "";
 }
