@@ -5,7 +5,9 @@ import { descendantsOf } from "./descendants-of.js";
  * Kills a process, its process group and every descendant still attached to it (found through
  * /proc), so a program cannot outlive its timeout or a cancel by forking. Used by the sandbox's
  * launchers and by registered script tools. Without a pid namespace a descendant that has already
- * been re-parented to init cannot be found: only the bubblewrap backend is airtight.
+ * been re-parented to init cannot be found here: the bubblewrap backend (a pid namespace) and,
+ * where a memory cgroup is writable, the sandbox's per-execution cgroup (every task in it is
+ * killed) catch those too.
  */
 export function killProcessTree(rootPid: number): void {
   // Freeze first, so nothing forks or re-parents between looking and killing; repeat until no new process appears.
