@@ -3,6 +3,7 @@ import pg from "pg";
 import { ThinktankError } from "@thinktank/core";
 import type { AgentStore } from "./agent-store.js";
 import { PostgresDatabase } from "./postgres-database.js";
+import { withSchemaLock } from "./schema-lock.js";
 import { SqlItemStore } from "./sql-item-store.js";
 import { SqlMetadataStore } from "./sql-metadata-store.js";
 
@@ -11,10 +12,12 @@ export async function openPostgresAgentStore(url: string): Promise<AgentStore> {
   const pool = new pg.Pool({ connectionString: url });
   try {
     const checkpointer = new PostgresSaver(pool);
-    await checkpointer.setup();
     const database = new PostgresDatabase(pool);
-    const metadata = await SqlMetadataStore.open(database, { shared: true });
-    const items = await SqlItemStore.open(database);
+    // One replica at a time creates or migrates the schema (schema-lock.ts); the others then find it made.
+    const { metadata, items } = await withSchemaLock(pool, async () => {
+      await checkpointer.setup();
+      return { metadata: await SqlMetadataStore.open(database, { shared: true }), items: await SqlItemStore.open(database) };
+    });
     const host = safeHost(url);
     return { checkpointer, metadata, items, description: `postgres ${host}`, close: () => pool.end() };
   } catch (error) {
