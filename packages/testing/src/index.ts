@@ -16,6 +16,8 @@ export { childLines, serviceListening } from "./child-output.js";
 export type { ChildLines } from "./child-output.js";
 export { startEmbeddingsServer } from "./embeddings-server.js";
 export type { EmbeddingsServer, EmbeddingsRequest } from "./embeddings-server.js";
+export { startRedis } from "./redis-server.js";
+export type { RedisServer } from "./redis-server.js";
 export { seededRandom } from "./seeded-random.js";
 export { rawHttpRequest } from "./raw-http-request.js";
 export type { RawHttpAnswer } from "./raw-http-request.js";

@@ -39,6 +39,10 @@ describe("tests that need an optional part", () => {
     expect(stdout).not.toContain("optional part");
   });
 
+  it("names the package to install when redis-server is absent", () => {
+    expect(missingReason("redis", { PATH: "/nonexistent" })).toBe("redis-server not found (apt-get install redis-server)");
+  });
+
   it("names where the corpus was looked for when it is absent", () => {
     expect(missingReason("corpus", { THINKTANK_CORPUS: "/nonexistent/corpus" })).toContain("no expected.json in /nonexistent/corpus");
   });

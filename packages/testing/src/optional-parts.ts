@@ -5,7 +5,7 @@ import type { TestOptions } from "vitest";
 import { corpusLocation } from "./corpus.js";
 
 /** Parts of a test machine that `npm test` may lack; each test that uses one declares it with `needs`. */
-export type OptionalPart = "corpus" | "postgres" | "bubblewrap" | "browser";
+export type OptionalPart = "corpus" | "postgres" | "bubblewrap" | "browser" | "redis";
 
 /** A part this machine lacks, as the summary reports it. */
 export interface MissingPart {
@@ -36,6 +36,11 @@ const checks: Record<OptionalPart, (env: Env) => string | undefined> = {
     const probe = spawnSync("bwrap", ["--ro-bind", "/", "/", "--unshare-all", "true"], { env: { PATH: env.PATH ?? "/usr/bin:/bin" }, timeout: 10_000 });
     if (probe.error) return "bwrap not found (apt-get install bubblewrap)";
     return probe.status === 0 ? undefined : `bwrap cannot create a sandbox here: ${probe.stderr.toString().trim().split("\n")[0]}`;
+  },
+  redis: (env) => {
+    const probe = spawnSync("redis-server", ["--version"], { env: { PATH: env.PATH ?? "/usr/bin:/bin" }, timeout: 10_000 });
+    if (probe.error) return "redis-server not found (apt-get install redis-server)";
+    return probe.status === 0 ? undefined : `redis-server --version failed: ${probe.stderr.toString().trim().split("\n")[0]}`;
   },
   browser: (env) => {
     const given = env.THINKTANK_TEST_BROWSER;
