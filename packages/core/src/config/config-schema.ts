@@ -134,6 +134,28 @@ export const configSchema = {
             max_mb: { type: "number", minimum: 0, default: 64 },
           },
         },
+        // Runs shared by replicas (threads.backend postgres): each replica heartbeats the runs it executes;
+        // another marks a run whose heartbeat is older than stale_after_seconds. SQLite (one process) ignores it.
+        runs: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            heartbeat_seconds: { type: "number", exclusiveMinimum: 0, default: 5 },
+            stale_after_seconds: { type: "number", exclusiveMinimum: 0, default: 30 },
+          },
+        },
+        // How a run's events reach stream and join on other replicas (threads.backend postgres):
+        // Postgres LISTEN/NOTIFY, or Redis pub/sub at the URL in the variable redis_url_env. SQLite ignores it.
+        streams: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            backend: { enum: ["postgres", "redis"], default: "postgres" },
+            redis_url_env: { type: "string", default: "REDIS_URL" },
+          },
+        },
         // A request slower than this is logged at warn; other requests at debug (errors at info/error).
         slow_request_ms: { type: "number", minimum: 0, default: 1000 },
       },

@@ -86,6 +86,20 @@ export interface Config {
       readonly max_runs: number;
       readonly max_mb: number;
     };
+    /** Runs shared by replicas; used only with `threads.backend: postgres`. */
+    readonly runs: {
+      /** How often a replica heartbeats the runs it executes. @default 5 */
+      readonly heartbeat_seconds: number;
+      /** A run whose heartbeat is older than this is taken as left by a dead replica. @default 30 */
+      readonly stale_after_seconds: number;
+    };
+    /** How run events cross replicas; used only with `threads.backend: postgres`. */
+    readonly streams: {
+      /** Postgres LISTEN/NOTIFY, or Redis pub/sub. @default "postgres" */
+      readonly backend: "postgres" | "redis";
+      /** The environment variable holding the Redis URL (backend redis). @default "REDIS_URL" */
+      readonly redis_url_env: string;
+    };
     readonly slow_request_ms: number;
   };
   readonly models: { readonly default: string | undefined; readonly providers: Readonly<Record<string, ModelConfig>> };

@@ -77,6 +77,26 @@ describe("loadConfig", () => {
     expect(Object.isFrozen(config.gateway.archive)).toBe(true);
   });
 
+  it("reads the scale-out keys (agent.runs, agent.streams), with defaults that leave one process as it was", () => {
+    const defaults = loadConfig({ cwd: dir, env: {} });
+    expect(defaults.agent.runs).toEqual({ heartbeat_seconds: 5, stale_after_seconds: 30 });
+    expect(defaults.agent.streams).toEqual({ backend: "postgres", redis_url_env: "REDIS_URL" });
+    write("agent:\n  threads:\n    backend: postgres\n  runs:\n    heartbeat_seconds: 2\n    stale_after_seconds: 12.5\n  streams:\n    backend: redis\n    redis_url_env: TT_REDIS\n");
+    const config = loadConfig({ cwd: dir, env: {} });
+    expect(config.agent.runs).toEqual({ heartbeat_seconds: 2, stale_after_seconds: 12.5 });
+    expect(config.agent.streams).toEqual({ backend: "redis", redis_url_env: "TT_REDIS" });
+    write("agent:\n  streams:\n    backend: kafka\n  runs:\n    heartbeat_seconds: 0\n    every: 1\n");
+    let message = "";
+    try {
+      loadConfig({ cwd: dir, env: {} });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("agent.streams.backend: must be equal to one of the allowed values (postgres, redis)");
+    expect(message).toContain("agent.runs.heartbeat_seconds: must be > 0");
+    expect(message).toContain("agent.runs: must NOT have additional properties 'every'");
+  });
+
   it("fails when THINKTANK_CONFIG points nowhere", () => {
     expect(() => loadConfig({ cwd: dir, env: { THINKTANK_CONFIG: "missing.yaml" } })).toThrowError(/config file not found/);
   });
