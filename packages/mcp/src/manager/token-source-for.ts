@@ -1,12 +1,20 @@
 import { ServerTokenSource } from "../oauth/server-token-source.js";
 import type { ResolvedServerConfig } from "../servers/server-entry.js";
-import type { ManagedServerContext } from "./managed-server.js";
+import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
+import type { McpSettings } from "./manager-types.js";
+
+/** What it reads of a managed server's context. */
+export interface TokenSourceContext {
+  readonly settings: McpSettings;
+  readonly now: () => number;
+  readonly oauthStore?: OAuthTokenStore;
+}
 
 /**
  * The bearer-token source of a remote server: none for stdio, and none when the entry sends its
  * own Authorization header (a static token is the user's choice, used as written).
  */
-export function tokenSourceFor(server: string, config: ResolvedServerConfig, context: ManagedServerContext): ServerTokenSource | undefined {
+export function tokenSourceFor(server: string, config: ResolvedServerConfig, context: TokenSourceContext): ServerTokenSource | undefined {
   if (config.transport === "stdio") return undefined;
   if (Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
   return new ServerTokenSource({
