@@ -2,6 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeMinimumMemoryMb } from "../launch/limit-arguments.js";
 import { processesWithMarker, sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
@@ -74,6 +75,13 @@ describe("local backend", () => {
   it("applies the memory limit", async () => {
     const result = await fixture.executor.run({ language: "python", source: "hoard = []\nwhile True: hoard.append(bytearray(8 * 1024 * 1024))", workspaceDir: workspace, limits: { memoryMb: 128 } });
     expect(result.limit).toBe("memory");
+  });
+
+  it("refuses at once a JavaScript program whose memory limit node cannot start under", async () => {
+    const result = await fixture.executor.run({ language: "javascript", source: "console.log('ran')", workspaceDir: workspace, limits: { memoryMb: 32 }, timeoutMs: 20_000 });
+    expect(result.durationMs).toBeLessThan(5_000); // it hung until the timeout
+    expect(result.limit).toBe("memory");
+    expect(result.error?.message).toContain(`at least ${nodeMinimumMemoryMb()} MiB`);
   });
 
   it("points the program at the host bridge socket directly", async () => {

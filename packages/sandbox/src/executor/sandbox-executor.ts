@@ -5,7 +5,7 @@ import type { ErrorCode, SandboxBackend } from "@thinktank/core";
 import { BubblewrapLauncher } from "../launch/bubblewrap-launcher.js";
 import { DenoLauncher } from "../launch/deno-launcher.js";
 import { joinCgroup } from "../launch/join-cgroup.js";
-import type { Launcher, LaunchPlan, WorkerSpec } from "../launch/launch-plan.js";
+import type { Launcher, LaunchPlan, PlanResult, WorkerSpec } from "../launch/launch-plan.js";
 import { LocalLauncher } from "../launch/local-launcher.js";
 import { ExecutionCgroup, releaseParent } from "../limits/execution-cgroup.js";
 import { memoryInfo, resolveMemoryScope, type MemoryScope } from "../limits/memory-scope.js";
@@ -166,7 +166,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
     const warm = worker?.isReady ?? false;
     if (!worker) {
       const started = await this.startWorker(launcher, spec);
-      if (!started.ok) return failure(started.code, started.message);
+      if (!started.ok) return failure(started.code, started.message, started.limit);
       worker = started.worker;
     }
     if (this.closed || signal?.aborted) {
@@ -255,7 +255,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
     return JSON.stringify([spec.language, spec.workspaceDir, spec.mounts, limits.memoryMb, limits.maxProcesses, limits.cpuSeconds, limits.maxFileMb, limits.tmpMb]);
   }
 
-  private async startWorker(launcher: Launcher, spec: WorkerSpec): Promise<{ ok: true; worker: SandboxWorker } | { ok: false; code: ErrorCode; message: string }> {
+  private async startWorker(launcher: Launcher, spec: WorkerSpec): Promise<{ ok: true; worker: SandboxWorker } | Extract<PlanResult, { ok: false }>> {
     const workerId = `${process.pid}-${++this.nextWorker}`;
     const identity = launcher.identity(spec);
     const planned = await launcher.plan(spec, workerId);

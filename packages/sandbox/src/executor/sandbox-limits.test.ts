@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processesWithMarker, sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxRequest, SandboxResult } from "../sandbox-types.js";
+import { nodeMinimumMemoryMb } from "../launch/limit-arguments.js";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,6 +76,25 @@ time.sleep(1000)`],
     expect(result.error?.message).toContain("128 MiB");
     expect(result.exitCode).not.toBe(0);
     expect(result.timedOut).toBe(false);
+  });
+
+  it("refuses at once a JavaScript program whose memory limit node cannot start under, as a memory failure", async () => {
+    const minimum = nodeMinimumMemoryMb();
+    // Node could not reserve its threads' stacks under RLIMIT_DATA and waited for one forever: until the timeout.
+    const refused = await run({ language: "javascript", source: "console.log('ran')", limits: { memoryMb: 32 }, timeoutMs: 20_000 });
+    expect(refused.timedOut).toBe(false);
+    expect(refused.durationMs).toBeLessThan(5_000);
+    expect(refused.error?.code).toBe("SANDBOX_LIMIT_EXCEEDED");
+    expect(refused.limit).toBe("memory");
+    expect(refused.error?.message).toContain(`at least ${minimum} MiB and this run has 32 MiB`);
+    expect(refused.stdout).toBe("");
+    // At the minimum node starts, loads the program through its thread pool, and runs it; Python and the shell start at 32.
+    const atMinimum = await run({ language: "javascript", source: "import fs from 'node:fs'; await fs.promises.readFile('/etc/passwd'); console.log('ran')", limits: { memoryMb: minimum }, timeoutMs: 20_000 });
+    expect(atMinimum.error, atMinimum.stderr).toBeUndefined();
+    expect(atMinimum.stdout).toBe("ran\n");
+    for (const [language, source] of [["python", "print('ran')"], ["shell", "echo ran"]] as const) {
+      expect((await run({ language, source, limits: { memoryMb: 32 }, timeoutMs: 20_000 })).stdout).toBe("ran\n");
+    }
   });
 
   it("stops a fork bomb at the process limit, keeps the host responsive, and leaves nothing behind", async () => {

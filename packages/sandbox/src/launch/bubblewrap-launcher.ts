@@ -11,7 +11,7 @@ import { bwrapArguments } from "./bwrap-arguments.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 import { hostIdentity } from "./host-identity.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
-import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
+import { limitArguments, nodeHeapMb, nodeMemoryRefusal } from "./limit-arguments.js";
 import { missingTool } from "./unavailable.js";
 import { refusedSyscallNumbers, seccompFilter } from "./seccomp-filter.js";
 import { prepareWritableMounts } from "./writable-mounts.js";
@@ -81,6 +81,8 @@ export class BubblewrapLauncher implements Launcher {
     const host = await this.host();
     if (!host.bwrap) return missingTool("bwrap", this.options.searchPath);
     if (!host.prlimit) return missingTool("prlimit", this.options.searchPath);
+    const tooLittleMemory = nodeMemoryRefusal(spec.language, spec.limits);
+    if (tooLittleMemory) return tooLittleMemory;
     const interpreter = await this.interpreter(spec, host);
     if ("problem" in interpreter) return { ok: false, code: "SANDBOX_UNAVAILABLE", message: `${interpreter.problem}. Fix: install python3 or set the executor's pythonCommand` };
 

@@ -1,5 +1,5 @@
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
-import type { SandboxLanguage, SandboxLimits, SandboxMount } from "../sandbox-types.js";
+import type { SandboxLanguage, SandboxLimitName, SandboxLimits, SandboxMount } from "../sandbox-types.js";
 
 /** What fixes a worker when it starts: a warm worker can serve any request with the same spec. */
 export interface WorkerSpec {
@@ -53,7 +53,8 @@ export type BridgeExposure =
   /** No isolation: the program connects to the host socket directly. */
   | { readonly kind: "direct" };
 
-export type PlanResult = { ok: true; plan: LaunchPlan } | { ok: false; code: ErrorCode; message: string };
+/** A plan, or why the worker cannot start (`limit`: a limit it could not start under). */
+export type PlanResult = { ok: true; plan: LaunchPlan } | { ok: false; code: ErrorCode; message: string; limit?: SandboxLimitName };
 
 /** A backend: turns a worker spec into a launch plan. */
 export interface Launcher {

@@ -6,7 +6,7 @@ import type { HostLayout, Interpreter } from "../host/discover-host.js";
 import { bootstrapArguments } from "../worker/bootstraps.js";
 import { hostIdentity } from "./host-identity.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
-import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
+import { limitArguments, nodeHeapMb, nodeMemoryRefusal } from "./limit-arguments.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 
 export interface LocalLauncherOptions {
@@ -43,6 +43,9 @@ export class LocalLauncher implements Launcher {
   async plan(spec: WorkerSpec, workerId: string): Promise<PlanResult> {
     this.layout ??= discoverHost({ ...this.options, bwrapCommand: "bwrap" });
     const host = await this.layout;
+    // Without prlimit (macOS) there is no RLIMIT_DATA for node to start under.
+    const tooLittleMemory = host.prlimit ? nodeMemoryRefusal(spec.language, spec.limits) : undefined;
+    if (tooLittleMemory) return tooLittleMemory;
     const interpreter = await this.interpreter(spec, host);
     if ("problem" in interpreter) return { ok: false, code: "SANDBOX_UNAVAILABLE", message: `${interpreter.problem}. Fix: install python3 or set the executor's pythonCommand` };
     const runDir = path.join(this.options.runtimeDir, "workers", workerId);
