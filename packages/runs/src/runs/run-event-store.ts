@@ -18,6 +18,11 @@ export interface RunEvents {
   close(): void;
   /** The events after `afterId` (all when undefined), then new ones as they come, until closed or `signal` aborts. */
   follow(afterId?: string, signal?: AbortSignal): AsyncIterable<RunEvent>;
+  /**
+   * Resolves once every event pushed so far can be read on other replicas (a shared store writes
+   * them in batches, after `push` returned). Absent on logs that live in this process only.
+   */
+  flushed?(): Promise<void>;
 }
 
 /** What a run leaves for streams and join: its events, and once finished what join answers. */
@@ -41,4 +46,11 @@ export interface RunEventStore {
   readonly size: { runs: number; finished: number; bytes: number };
   /** Drops every log (server shutdown). */
   clear(): void;
+  /**
+   * The run's events wherever it executes: on a store shared by replicas (events/), a run of another
+   * replica too. Undefined when none are kept. Absent on in-process stores, where `get` says it all.
+   */
+  lookup?(runId: string): Promise<KeptRun | undefined>;
+  /** Writes what is still pending and releases what the store holds (connections, timers). */
+  close?(): Promise<void>;
 }
