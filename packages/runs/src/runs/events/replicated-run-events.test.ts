@@ -2,7 +2,10 @@ import crypto from "node:crypto";
 import { needs, startRedis, type OptionalPart, type RedisServer } from "@thinktank/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KeptRun, RunEvent } from "../run-event-store.js";
-import type { ReplicatedRunEvents } from "./replicated-run-events.js";
+import type { EventChannel } from "./event-channel.js";
+import { PostgresEventChannel } from "./postgres-event-channel.js";
+import { RedisEventChannel } from "./redis-event-channel.js";
+import { ReplicatedRunEvents } from "./replicated-run-events.js";
 import { openPostgresRunEvents, openRedisRunEvents, type SharedRunEventsOptions } from "./shared-run-events.js";
 
 /**
@@ -13,7 +16,11 @@ import { openPostgresRunEvents, openRedisRunEvents, type SharedRunEventsOptions 
 interface Backend {
   readonly name: string;
   readonly part: OptionalPart;
-  start(): Promise<{ open: (options: SharedRunEventsOptions) => Promise<ReplicatedRunEvents>; stop: () => Promise<void> }>;
+  start(): Promise<{
+    open: (options: SharedRunEventsOptions) => Promise<ReplicatedRunEvents>;
+    channel: (options: SharedRunEventsOptions) => Promise<EventChannel>;
+    stop: () => Promise<void>;
+  }>;
 }
 
 const backends: Backend[] = [
@@ -22,7 +29,7 @@ const backends: Backend[] = [
     part: "postgres",
     start: async () => {
       const url = process.env.THINKTANK_TEST_POSTGRES_URL ?? "";
-      return { open: (options) => openPostgresRunEvents(url, options), stop: async () => undefined };
+      return { open: (options) => openPostgresRunEvents(url, options), channel: (options) => PostgresEventChannel.open(url, options), stop: async () => undefined };
     },
   },
   {
@@ -30,7 +37,7 @@ const backends: Backend[] = [
     part: "redis",
     start: async () => {
       const server: RedisServer = await startRedis();
-      return { open: (options) => openRedisRunEvents(server.url, options), stop: () => server.stop() };
+      return { open: (options) => openRedisRunEvents(server.url, options), channel: (options) => RedisEventChannel.open(server.url, options), stop: () => server.stop() };
     },
   },
 ];
@@ -170,8 +177,15 @@ for (const backend of backends) {
       for (const events of await Promise.all(followers)) expect(ids(events)).toEqual(range(0, 200));
     });
 
-    it("carries a burst of 1,000 events to another replica complete and in order", async () => {
-      const [a, b] = [await replica(), await replica()];
+    it("carries a burst of 1,000 events to another replica complete and in order, in a few writes", async () => {
+      // The executing replica's channel, counting its writes (each is one round trip).
+      const channel = await server.channel({ retentionMs: hour });
+      const writes: number[] = [];
+      const write = channel.write.bind(channel);
+      channel.write = (rows, retry) => (writes.push(rows.length), write(rows, retry));
+      const a = await ReplicatedRunEvents.open(channel);
+      opened.push(a);
+      const b = await replica();
       const { runId, kept } = await startRun(a);
       const followed = take((await b.lookup(runId))!.log.follow());
       for (let index = 1; index <= 1000; index++) kept.log.push("messages/partial", JSON.stringify({ index, chunk: "x".repeat(index % 50) }));
@@ -179,6 +193,8 @@ for (const backend of backends) {
       const events = await followed;
       expect(ids(events)).toEqual(range(0, 1001));
       expect(events.slice(1).map((event) => (JSON.parse(event.frame.split("data: ")[1] as string) as { index: number }).index)).toEqual(range(1, 1001).map(Number));
+      // The first event alone (the run's start), then the burst and its end in batches of up to 500 rows.
+      expect(writes).toEqual([1, 500, 500, 1]);
     });
   });
 }
