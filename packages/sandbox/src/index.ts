@@ -1,27 +1,12 @@
-// Public API of @thinktank/sandbox: every export is listed here by name.
+// Public API of @thinktank/sandbox: every export is listed here by name (the README's export table says what each is for).
 export { createSandboxExecutor } from "./executor/sandbox-executor.js";
 export type { SandboxExecutorOptions } from "./executor/sandbox-executor-options.js";
-export type {
-  SandboxExecutor,
-  SandboxRequest,
-  SandboxResult,
-  SandboxLanguage,
-  SandboxMount,
-  SandboxLimits,
-  SandboxLimitName,
-  SandboxWarmRequest,
-  SandboxCheck,
-  SandboxProblem,
-  SandboxBackendInfo,
-  SandboxMemoryInfo,
-} from "./sandbox-types.js";
+export type { SandboxExecutor, SandboxRequest, SandboxResult, SandboxLanguage, SandboxBackendInfo } from "./sandbox-types.js";
 export { backendLine } from "./executor/select-launcher.js";
+export { checkSandbox } from "./executor/check-sandbox.js";
 export { sandboxPaths } from "./sandbox-paths.js";
-export { defaultLimits } from "./request/resolve-limits.js";
-export type { SandboxConfig } from "./request/resolve-limits.js";
-export { threadWorkspacePath, createThreadWorkspace } from "./workspaces/thread-workspace.js";
+export { threadWorkspacePath } from "./workspaces/thread-workspace.js";
 export { VirtualFileSystem } from "./workspaces/virtual-file-system.js";
 export type { ThreadFolders } from "./workspaces/virtual-file-system.js";
 export { FileOperations } from "./workspaces/file-operations.js";
 export type { FileOperationsOptions } from "./workspaces/file-operations.js";
-export { checkSandbox } from "./executor/check-sandbox.js";
