@@ -48,6 +48,9 @@ const sweepOrphansSql = `
 DELETE FROM thinktank_run_events WHERE run_id IN (
   SELECT run_id FROM thinktank_run_events GROUP BY run_id HAVING max(created_at) <= now() - $1::double precision * interval '1 millisecond')`;
 
+/** The listening connection's application_name (pg_stat_activity shows which connection it is). */
+export const listenerName = "thinktank-run-events-listener";
+
 /** Waits before reopening a lost listening connection: doubles from the first to the last. */
 const reconnectMs = { first: 100, last: 5000 };
 
@@ -127,7 +130,7 @@ export class PostgresEventChannel implements EventChannel {
   }
 
   async #connectListener(listener: ChannelListener): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url });
+    const client = new pg.Client({ connectionString: this.#url, application_name: listenerName });
     let lost = false;
     const onLost = (error: unknown) => {
       if (lost || this.#closed) return;

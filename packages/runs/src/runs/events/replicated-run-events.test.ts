@@ -1,9 +1,11 @@
 import crypto from "node:crypto";
+import pg from "pg";
+import { createClient } from "redis";
 import { needs, startRedis, type OptionalPart, type RedisServer } from "@thinktank/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KeptRun, RunEvent } from "../run-event-store.js";
 import type { EventChannel } from "./event-channel.js";
-import { PostgresEventChannel } from "./postgres-event-channel.js";
+import { listenerName, PostgresEventChannel } from "./postgres-event-channel.js";
 import { RedisEventChannel } from "./redis-event-channel.js";
 import { ReplicatedRunEvents } from "./replicated-run-events.js";
 import { openPostgresRunEvents, openRedisRunEvents, type SharedRunEventsOptions } from "./shared-run-events.js";
@@ -19,6 +21,8 @@ interface Backend {
   start(): Promise<{
     open: (options: SharedRunEventsOptions) => Promise<ReplicatedRunEvents>;
     channel: (options: SharedRunEventsOptions) => Promise<EventChannel>;
+    /** Cuts every store's listening connection (as a network blip or a server restart would); returns how many. */
+    cutListeners: () => Promise<number>;
     stop: () => Promise<void>;
   }>;
 }
@@ -29,7 +33,17 @@ const backends: Backend[] = [
     part: "postgres",
     start: async () => {
       const url = process.env.THINKTANK_TEST_POSTGRES_URL ?? "";
-      return { open: (options) => openPostgresRunEvents(url, options), channel: (options) => PostgresEventChannel.open(url, options), stop: async () => undefined };
+      const cutListeners = async () => {
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        try {
+          const sql = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1";
+          return (await admin.query(sql, [listenerName])).rowCount ?? 0;
+        } finally {
+          await admin.end();
+        }
+      };
+      return { open: (options) => openPostgresRunEvents(url, options), channel: (options) => PostgresEventChannel.open(url, options), cutListeners, stop: async () => undefined };
     },
   },
   {
@@ -37,7 +51,16 @@ const backends: Backend[] = [
     part: "redis",
     start: async () => {
       const server: RedisServer = await startRedis();
-      return { open: (options) => openRedisRunEvents(server.url, options), channel: (options) => RedisEventChannel.open(server.url, options), stop: () => server.stop() };
+      const cutListeners = async () => {
+        const admin = createClient({ url: server.url });
+        await admin.connect();
+        try {
+          return Number(await admin.sendCommand(["CLIENT", "KILL", "TYPE", "pubsub"]));
+        } finally {
+          admin.destroy();
+        }
+      };
+      return { open: (options) => openRedisRunEvents(server.url, options), channel: (options) => RedisEventChannel.open(server.url, options), cutListeners, stop: () => server.stop() };
     },
   },
 ];
@@ -146,6 +169,43 @@ for (const backend of backends) {
       // `a` stops writing (its process died); `c` takes the run over and ends it.
       c.finish(runId);
       expect(ids(await following)).toEqual(["0", "1"]);
+    });
+
+    it("catches up on what was announced while its listening connection was cut", async () => {
+      const [a, b] = [await replica(), await replica()];
+      const { runId, kept } = await startRun(a);
+      const events: RunEvent[] = [];
+      const remote = await b.lookup(runId);
+      const followed = (async () => {
+        for await (const event of remote!.log.follow()) events.push(event);
+      })();
+      await expect.poll(() => events.length).toBe(1);
+      expect(await server.cutListeners()).toBeGreaterThanOrEqual(2);
+      // Announced while no listener hears it; read once the connection is back.
+      for (let index = 1; index < 10; index++) kept.log.push("values", JSON.stringify({ index }));
+      await kept.log.flushed?.();
+      kept.result = { done: true };
+      a.finish(runId);
+      await followed;
+      expect(ids(events)).toEqual(range(0, 10));
+      expect(remote!.result).toEqual({ done: true });
+      // The cut was reported (and the connection reopened), nothing else.
+      expect(errors.splice(0).every((error) => error.includes("listening connection") || error.includes("subscriber") || error.includes("Redis connection"))).toBe(true);
+    });
+
+    it("has its channel call reset once the listening connection is back (announcements may have been missed)", async () => {
+      const channel = await server.channel({ retentionMs: hour, onError: () => undefined });
+      const heard: string[] = [];
+      await channel.listen({ announced: (runId, seq) => heard.push(`${runId}:${seq}`), reset: () => heard.push("reset") });
+      try {
+        expect(await server.cutListeners()).toBeGreaterThanOrEqual(1);
+        await expect.poll(() => heard, { timeout: 10_000 }).toContain("reset");
+        // And it hears announcements again.
+        await channel.write([{ runId: "after-the-cut", seq: 0, event: "metadata", data: "{}" }], false);
+        await expect.poll(() => heard, { timeout: 10_000 }).toContain("after-the-cut:0");
+      } finally {
+        await channel.close();
+      }
     });
 
     it("drops a finished run's events after the retention time, and keeps a running run's", async () => {
