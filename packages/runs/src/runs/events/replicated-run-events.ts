@@ -50,7 +50,12 @@ export class ReplicatedRunEvents implements RunEventStore {
   /** A store over `channel`, listening to it; sweeps it periodically when the channel sweeps. */
   static async open(channel: EventChannel, options: ReplicatedRunEventsOptions = {}): Promise<ReplicatedRunEvents> {
     const store = new ReplicatedRunEvents(channel, options);
-    await channel.listen({ announced: (runId, seq) => store.#announced(runId, seq), reset: () => store.#readAll() });
+    try {
+      await channel.listen({ announced: (runId, seq) => store.#announced(runId, seq), reset: () => store.#readAll() });
+    } catch (error) {
+      await channel.close().catch(() => undefined);
+      throw error;
+    }
     if (channel.sweep) {
       store.#sweeper = setInterval(() => void store.sweep().catch((error: unknown) => store.#onError(error, "sweeping run events")), options.sweepEveryMs ?? 60_000);
       store.#sweeper.unref();

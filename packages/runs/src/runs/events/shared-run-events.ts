@@ -5,7 +5,7 @@ export interface SharedRunEventsOptions {
   readonly retentionMs: number;
   /** A run left without an end (its replica died and no other ended it) is dropped when nothing was written for it this long. @default 24 h */
   readonly orphanMs?: number;
-  /** How often Postgres drops what is past retention (Redis expires keys itself). @default 60 s */
+  /** How often Postgres drops what is past retention (Redis expires keys itself). @default the retention time, within 1 s … 60 s */
   readonly sweepEveryMs?: number;
   /** Hears what failed in the background (the store carries on): the server's logger. */
   readonly onError?: (error: unknown, what: string) => void;
@@ -17,7 +17,8 @@ export interface SharedRunEventsOptions {
  */
 export async function openPostgresRunEvents(url: string, options: SharedRunEventsOptions): Promise<ReplicatedRunEvents> {
   const { PostgresEventChannel } = await import("./postgres-event-channel.js");
-  return ReplicatedRunEvents.open(await PostgresEventChannel.open(url, options), options);
+  const sweepEveryMs = options.sweepEveryMs ?? Math.min(60_000, Math.max(1000, options.retentionMs));
+  return ReplicatedRunEvents.open(await PostgresEventChannel.open(url, options), { ...options, sweepEveryMs });
 }
 
 /**
