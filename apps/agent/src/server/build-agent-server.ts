@@ -119,12 +119,20 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   }
   const providers = deps.providers ?? agentRequestProviders(runtime, { extra: deps.extraProviders ?? [] });
   const bounds = config.agent.run_events;
+  // Postgres: runs are rows replicas on the database share (admission, claims, heartbeats, cancels); SQLite: this process's queue.
+  const queue = await store.openRunQueue?.({
+    heartbeatSeconds: config.agent.runs.heartbeat_seconds,
+    staleAfterSeconds: config.agent.runs.stale_after_seconds,
+    clock,
+    log: app.log,
+  });
   const runs = new RunManager({
     store,
     threads,
     clock,
     execute: leadAgentExecutor({ config, checkpointer: store.checkpointer, providers, prepare: deps.prepare }),
     events: new KeptRunEvents({ retentionMs: bounds.retention_seconds * 1000, maxRuns: bounds.max_runs, maxBytes: bounds.max_mb * 1024 * 1024 }),
+    queue,
     resolveAssistant: resolveAssistantId,
     log: app.log,
   });

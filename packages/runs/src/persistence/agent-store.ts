@@ -3,6 +3,7 @@ import path from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import Database from "better-sqlite3";
 import { ThinktankError } from "@thinktank/core";
+import type { RunQueue, SharedRunQueueOptions } from "../runs/run-queue.js";
 import type { ItemStore } from "./item-store.js";
 import type { MetadataStore } from "./metadata-store.js";
 import { SqlItemStore } from "./sql-item-store.js";
@@ -17,6 +18,11 @@ export interface AgentStore {
   readonly metadata: MetadataStore;
   /** The LangGraph store API's items (`/store/items`), in the same database. */
   readonly items: ItemStore;
+  /**
+   * Postgres only: the run queue replicas on this database share (PostgresRunQueue), listening on
+   * its channel once it resolves. Undefined for SQLite: runs stay in the process (LocalRunQueue).
+   */
+  readonly openRunQueue?: (options: SharedRunQueueOptions) => Promise<RunQueue>;
   /** For the start-up log, e.g. "sqlite /data/threads.sqlite" (never a password). */
   readonly description: string;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { ThinktankError } from "@thinktank/core";
+import { PostgresRunQueue } from "../runs/postgres-run-queue.js";
 import type { AgentStore } from "./agent-store.js";
 import { PostgresDatabase } from "./postgres-database.js";
 import { withSchemaLock } from "./schema-lock.js";
@@ -19,7 +20,14 @@ export async function openPostgresAgentStore(url: string): Promise<AgentStore> {
       return { metadata: await SqlMetadataStore.open(database, { shared: true }), items: await SqlItemStore.open(database) };
     });
     const host = safeHost(url);
-    return { checkpointer, metadata, items, description: `postgres ${host}`, close: () => pool.end() };
+    return {
+      checkpointer,
+      metadata,
+      items,
+      openRunQueue: (options) => PostgresRunQueue.open(pool, url, options),
+      description: `postgres ${host}`,
+      close: () => pool.end(),
+    };
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new ThinktankError("SERVICE_UNAVAILABLE", `cannot open the Postgres threads database at ${safeHost(url)}: ${(error as Error).message}`, { cause: error });

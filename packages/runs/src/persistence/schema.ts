@@ -3,7 +3,7 @@ import type { SqlDialect } from "./sql-database.js";
 /** `json` columns hold JSON text (SQLite) or JSONB (Postgres); the stores read and write them as values. */
 type ColumnType = "text" | "json" | "real";
 
-interface Column {
+export interface Column {
   readonly name: string;
   readonly type: ColumnType;
   /** @default false */
@@ -58,6 +58,32 @@ export const runsTable: Table = {
   indexes: [{ name: "thinktank_runs_thread", columns: ["thread_id", "created_at"] }],
 };
 
+/**
+ * Columns of `thinktank_runs` through which agent replicas on one Postgres database share runs
+ * (postgres-run-queue.ts): added to existing tables (never part of a RunRecord, so the API does not
+ * show them), on Postgres only. Times are epoch seconds by the database's clock, so replicas' clocks
+ * never meet.
+ */
+export const runQueueColumns: readonly Column[] = [
+  // The replica that admitted the run and executes it (or takes it over), and when it last said it still holds it.
+  text("owner", true),
+  { name: "heartbeat_at", type: "real", nullable: true },
+  // A pending run waits until then (after_seconds).
+  { name: "after_at", type: "real", nullable: true },
+  // interrupt | rollback, asked by a cancel or a later run's multitask_strategy, for the owner to act on.
+  text("cancel_action", true),
+  // "delete" for a stateless run: its temporary thread is deleted after its last run.
+  text("temporary_thread", true),
+  // How an `error` run failed ({ error, message }): what join answers on any replica.
+  json("end_error", true),
+];
+
+/** Indexes the run queue's claims and admissions read by: a thread's runs in flight, in order. */
+export const runQueueIndexes: NonNullable<Table["indexes"]> = [
+  { name: "thinktank_runs_in_flight", columns: ["thread_id", "created_at"], where: "status IN ('pending', 'running')" },
+  { name: "thinktank_runs_pending", columns: ["created_at"], where: "status = 'pending'" },
+];
+
 export const itemsTable: Table = {
   name: "thinktank_store_items",
   columns: [text("namespace"), text("key"), json("value"), text("created_at"), text("updated_at"), { name: "ttl_minutes", type: "real", nullable: true }, text("expires_at", true)],
@@ -80,17 +106,28 @@ export function placeholders(table: Table): string {
 
 /** CREATE TABLE / CREATE INDEX statements (IF NOT EXISTS) for the tables, in the dialect's types. */
 export function createTablesSql(dialect: SqlDialect, tables: readonly Table[]): string {
-  const typeOf = (type: ColumnType) => (type === "json" ? dialect.jsonType : type === "real" ? dialect.realType : "TEXT");
   return tables
     .map((table) => {
-      const columns = table.columns.map((column) => `  ${quote(column.name)} ${typeOf(column.type)}${column.nullable ? "" : " NOT NULL"}`);
+      const columns = table.columns.map((column) => `  ${quote(column.name)} ${columnType(dialect, column.type)}${column.nullable ? "" : " NOT NULL"}`);
       const create = `CREATE TABLE IF NOT EXISTS ${table.name} (\n${[...columns, `  PRIMARY KEY (${table.primaryKey.map(quote).join(", ")})`].join(",\n")}\n);`;
-      const indexes = (table.indexes ?? []).map(
-        (index) => `CREATE INDEX IF NOT EXISTS ${index.name} ON ${table.name} (${index.columns.map(quote).join(", ")})${index.where ? ` WHERE ${index.where}` : ""};`,
-      );
+      const indexes = (table.indexes ?? []).map((index) => createIndexSql(table, index));
       return [create, ...indexes].join("\n");
     })
     .join("\n");
+}
+
+function columnType(dialect: SqlDialect, type: ColumnType): string {
+  return type === "json" ? dialect.jsonType : type === "real" ? dialect.realType : "TEXT";
+}
+
+function createIndexSql(table: Table, index: NonNullable<Table["indexes"]>[number]): string {
+  return `CREATE INDEX IF NOT EXISTS ${index.name} ON ${table.name} (${index.columns.map(quote).join(", ")})${index.where ? ` WHERE ${index.where}` : ""};`;
+}
+
+/** ALTER TABLE statements adding `columns` where missing (Postgres: ADD COLUMN IF NOT EXISTS), then `indexes`: additive migrations. */
+export function addColumnsSql(dialect: SqlDialect, table: Table, columns: readonly Column[], indexes: NonNullable<Table["indexes"]> = []): string {
+  const alters = columns.map((column) => `ALTER TABLE ${table.name} ADD COLUMN IF NOT EXISTS ${quote(column.name)} ${columnType(dialect, column.type)}${column.nullable ? "" : " NOT NULL"};`);
+  return [...alters, ...indexes.map((index) => createIndexSql(table, index))].join("\n");
 }
 
 /** A record's values as parameters, in column order: JSON columns as JSON text (null stays null). */

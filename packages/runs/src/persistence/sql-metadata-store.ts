@@ -1,6 +1,6 @@
 import type { RunPatch, RunRecord, RunStatus, ThreadPatch, ThreadRecord, ThreadSearch } from "./agent-records.js";
 import { containsAll, type MetadataStore, type ThreadFilter } from "./metadata-store.js";
-import { columnList, createTablesSql, placeholders, recordOf, rowParameters, runsTable, threadsTable } from "./schema.js";
+import { addColumnsSql, columnList, createTablesSql, placeholders, recordOf, rowParameters, runQueueColumns, runQueueIndexes, runsTable, threadsTable } from "./schema.js";
 import type { SqlDatabase } from "./sql-database.js";
 
 export interface SqlMetadataStoreOptions {
@@ -31,6 +31,8 @@ export class SqlMetadataStore implements MetadataStore {
   /** Creates the tables when missing. */
   static async open(db: SqlDatabase, options: SqlMetadataStoreOptions): Promise<SqlMetadataStore> {
     await db.exec(createTablesSql(db.dialect, [threadsTable, runsTable]));
+    // Replicas coordinate runs through more columns of the same rows (postgres-run-queue.ts); added to tables made before them.
+    if (options.shared) await db.exec(addColumnsSql(db.dialect, runsTable, runQueueColumns, runQueueIndexes));
     return new SqlMetadataStore(db, options);
   }
 
@@ -148,8 +150,9 @@ export class SqlMetadataStore implements MetadataStore {
   async closeStaleRuns(now: string): Promise<number> {
     if (this.#options.shared) {
       // Several replicas may share the database: only runs no replica touched for a while are stale.
+      // Runs a replica heartbeats are its run queue's business (a stale heartbeat is found within seconds).
       const before = new Date(Date.parse(now) - sharedStaleMs).toISOString();
-      return this.#db.run("UPDATE thinktank_runs SET status = 'error', updated_at = ? WHERE status IN ('pending', 'running') AND updated_at < ?", [now, before]);
+      return this.#db.run("UPDATE thinktank_runs SET status = 'error', updated_at = ? WHERE status IN ('pending', 'running') AND updated_at < ? AND heartbeat_at IS NULL", [now, before]);
     }
     const [closed] = await this.#db.transaction([
       { sql: "UPDATE thinktank_runs SET status = 'error', updated_at = ? WHERE status IN ('pending', 'running')", parameters: [now] },

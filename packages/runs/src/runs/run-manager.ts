@@ -7,7 +7,8 @@ import { checkThreadId } from "../threads/thread-id.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import type { RunExecutor } from "./run-executor.js";
 import type { KeptRun, RunEvents, RunEventStore } from "./run-event-store.js";
-import { InMemoryRunQueue, type RunQueue } from "./run-queue.js";
+import { LocalRunQueue } from "./local-run-queue.js";
+import type { RunQueue, RunTurn } from "./run-queue.js";
 import type { RunRequest } from "./run-request.js";
 
 export interface RunManagerOptions {
@@ -17,7 +18,7 @@ export interface RunManagerOptions {
   readonly execute: RunExecutor;
   /** Where each run's events are kept for streams and join (KeptRunEvents, bounded by agent.run_events). */
   readonly events: RunEventStore;
-  /** Which run goes next on each thread, and the multitask rule. @default new InMemoryRunQueue() */
+  /** Which run goes next on each thread, and where it executes. @default new LocalRunQueue(store.metadata): this process */
   readonly queue?: RunQueue;
   /** A request's assistant_id (an assistant id, or a graph id) as the assistant id; throws ASSISTANT_NOT_FOUND for others. */
   readonly resolveAssistant: (assistantId: string) => string;
@@ -35,7 +36,14 @@ export interface RunLog {
 /** A scheduled run's cancellation: one controller for the run's whole life, so cancelling a queued or delayed run stops it before it starts. */
 interface ActiveRun {
   readonly controller: AbortController;
+  /** What the run's log lines name. */
+  readonly who: { reqId?: string; runId: string; threadId: string };
+  readonly started: number;
   action?: "interrupt" | "rollback";
+  /** Taken from this process (a shared queue found its heartbeat stale): it stops and records nothing. */
+  lost?: boolean;
+  /** Its turn came here (RunQueueHandlers.run). */
+  working?: boolean;
   /** How the run ended, for its log line. */
   ended?: { status: RunStatus | "rollback"; error?: string };
 }
@@ -55,8 +63,14 @@ export class RunManager {
 
   constructor(options: RunManagerOptions) {
     this.#options = options;
-    this.#queue = options.queue ?? new InMemoryRunQueue();
+    this.#queue = options.queue ?? new LocalRunQueue(options.store.metadata);
     this.#events = options.events;
+    this.#queue.start({
+      run: (turn) => this.#work(turn),
+      cancel: (runId, action) => this.#cancelActive(runId, action),
+      lost: (runId) => this.#lose(runId),
+      abandoned: async (threadId, error) => void (await options.threads.refresh(threadId, { status: "error", error })),
+    });
   }
 
   /**
@@ -80,10 +94,8 @@ export class RunManager {
     }
     const strategy: MultitaskStrategy = request.multitask_strategy ?? "reject";
     const runId = crypto.randomUUID();
-    // Claims the thread (or refuses the run) before the record is written, so two requests at once cannot both find it free.
-    const admission = await this.#queue.admit(threadId, runId, strategy);
     const now = this.#options.clock().toISOString();
-    const run: RunRecord = {
+    const proposed: RunRecord = {
       run_id: runId,
       thread_id: threadId,
       assistant_id: assistantId,
@@ -94,16 +106,17 @@ export class RunManager {
       kwargs: { ...request } as JsonObject,
       multitask_strategy: strategy,
     };
+    // Held before admission, so a cancel finds it as soon as the run exists (dropped again when it is refused).
+    this.#active.set(runId, { controller: new AbortController(), who: { reqId: origin.requestId, runId, threadId }, started: performance.now() });
+    let admitted;
     try {
-      await this.#options.store.metadata.createRun(run);
-      await this.#options.store.metadata.updateThread(threadId, { status: "busy" }, now);
+      admitted = await this.#queue.admit(proposed, { strategy, request, temporary });
     } catch (error) {
-      this.#queue.release(threadId, runId);
+      this.#active.delete(runId);
       throw error;
     }
-    if (admission.cancel) for (const other of admission.before) this.#cancelActive(other, admission.cancel);
-    const kept = this.#schedule(run, request, temporary, origin.requestId);
-    return { run, temporary, events: kept.log };
+    if (admitted.cancel) for (const other of admitted.before) this.#cancelActive(other, admitted.cancel);
+    return { run: admitted.run, temporary, events: this.#log(runId).log };
   }
 
   async get(threadId: string, runId: string): Promise<RunRecord> {
@@ -124,8 +137,8 @@ export class RunManager {
   }
 
   async delete(threadId: string, runId: string): Promise<void> {
-    await this.get(threadId, runId);
-    if (this.isActive(runId)) throw new ThinktankError("THREAD_BUSY", `run ${runId} is pending or running: cancel it first`);
+    const run = await this.get(threadId, runId);
+    if (this.isActive(runId) || run.status === "pending" || run.status === "running") throw new ThinktankError("THREAD_BUSY", `run ${runId} is pending or running: cancel it first`);
     await this.#options.store.metadata.deleteRun(runId);
   }
 
@@ -139,12 +152,18 @@ export class RunManager {
     return this.#events.size;
   }
 
+  /** Whether this process holds the run (pending or running here). */
   isActive(runId: string): boolean {
-    return this.#active.has(runId) || this.#queue.has(runId);
+    return this.#active.has(runId);
   }
 
-  /** Runs of a thread that are pending or running. */
+  /** Runs of a thread that are pending or running in this process (all of them with the one-process queue). */
   inFlight(threadId: string): string[] {
+    return this.#queue.held(threadId);
+  }
+
+  /** Runs of a thread that are pending or running, on any replica, oldest first. */
+  inFlightRuns(threadId: string): Promise<string[]> {
     return this.#queue.inFlight(threadId);
   }
 
@@ -155,6 +174,9 @@ export class RunManager {
     const kept = this.#events.get(runId);
     if (kept) for await (const _event of kept.log.follow(undefined, signal));
     if (kept?.result) return kept.result;
+    // Not followed here (executing on another replica, or its events are gone): its record's end.
+    const end = kept ? undefined : await this.#queue.ended(runId, signal);
+    if (end?.error) return { __error__: end.error };
     const thread = await this.#options.store.metadata.getThread(threadId);
     return thread ? resultOf(thread) : {};
   }
@@ -164,15 +186,20 @@ export class RunManager {
     checkThreadId(threadId);
     const run = await this.#record(runId);
     if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
-    if (!this.isActive(runId)) return;
+    const held = this.isActive(runId);
+    if (!(await this.#queue.cancel(threadId, runId, action)) && !held) return;
     this.#cancelActive(runId, action);
-    if (wait) await this.#queue.settled(threadId);
+    if (wait) await this.#queue.settled(threadId, [runId]);
   }
 
   /** Cancels every run of the thread and waits for them to stop (before deleting the thread). */
   async cancelThread(threadId: string): Promise<void> {
-    for (const runId of this.inFlight(threadId)) this.#cancelActive(runId, "interrupt");
-    await this.#queue.settled(threadId);
+    const runIds = await this.#queue.inFlight(threadId);
+    for (const runId of runIds) {
+      await this.#queue.cancel(threadId, runId, "interrupt");
+      this.#cancelActive(runId, "interrupt");
+    }
+    await this.#queue.settled(threadId, runIds);
   }
 
   /** Stops every run (server shutdown) and waits for them to record their end. */
@@ -194,31 +221,57 @@ export class RunManager {
     active.controller.abort();
   }
 
-  #schedule(run: RunRecord, request: RunRequest, temporary: boolean, requestId: string | undefined): KeptRun {
-    const threadId = run.thread_id;
-    const kept = this.#events.open(run.run_id);
+  /** The run was taken from this process: stop it; a run that never started here ends here at once (its log closes). */
+  #lose(runId: string): void {
+    const active = this.#active.get(runId);
+    if (!active) return;
+    active.lost = true;
+    active.controller.abort();
+    if (active.working) return;
+    this.#active.delete(runId);
+    this.#events.finish(runId);
+  }
+
+  /** The run's event log, opened with its first event (the run id) by whichever comes first: create, or the run's turn. */
+  #log(runId: string): KeptRun {
+    const existing = this.#events.get(runId);
+    if (existing) return existing;
+    const kept = this.#events.open(runId);
     // The first event at once, so a client learns the run id even while the run waits its turn.
-    kept.log.push("metadata", JSON.stringify({ run_id: run.run_id, attempt: 1 }));
-    const active: ActiveRun = { controller: new AbortController() };
-    const started = performance.now();
-    const who = { reqId: requestId, runId: run.run_id, threadId };
-    this.#active.set(run.run_id, active);
-    this.#queue.schedule(threadId, async () => {
-      try {
-        await delay(request.after_seconds, active.controller.signal);
-        await this.#execute(run, request, kept, active, temporary);
-      } catch (error) {
-        this.#options.log?.error({ ...who, err: error }, "run bookkeeping failed");
-      } finally {
-        const ended = { ...who, status: active.ended?.status ?? "error", ms: Math.round(performance.now() - started) };
-        if (active.ended?.error) this.#options.log?.info({ ...ended, error: active.ended.error }, "run failed");
-        else this.#options.log?.debug(ended, "run ended");
-        this.#queue.release(threadId, run.run_id);
-        this.#active.delete(run.run_id);
-        this.#events.finish(run.run_id);
-      }
-    });
+    kept.log.push("metadata", JSON.stringify({ run_id: runId, attempt: 1 }));
     return kept;
+  }
+
+  /** A run's turn (RunQueueHandlers.run): executes it, records its end, lets go of it. */
+  async #work(turn: RunTurn): Promise<void> {
+    const { run } = turn;
+    const threadId = run.thread_id;
+    let active = this.#active.get(run.run_id);
+    if (!active) {
+      // Taken over from a replica that stopped, or admitted elsewhere.
+      active = { controller: new AbortController(), who: { runId: run.run_id, threadId }, started: performance.now() };
+      this.#active.set(run.run_id, active);
+    }
+    active.working = true;
+    const kept = this.#log(run.run_id);
+    if (turn.cancel) {
+      active.action = turn.cancel;
+      active.controller.abort();
+    }
+    const who = active.who;
+    try {
+      await delay(turn.delaySeconds, active.controller.signal);
+      await this.#execute(run, turn.request, kept, active, turn.temporary);
+    } catch (error) {
+      this.#options.log?.error({ ...who, err: error }, "run bookkeeping failed");
+    } finally {
+      const ended = { ...who, status: active.ended?.status ?? "error", ms: Math.round(performance.now() - active.started) };
+      if (active.ended?.error) this.#options.log?.info({ ...ended, error: active.ended.error }, "run failed");
+      else this.#options.log?.debug(ended, "run ended");
+      this.#queue.release(threadId, run.run_id);
+      this.#active.delete(run.run_id);
+      this.#events.finish(run.run_id);
+    }
   }
 
   async #execute(run: RunRecord, request: RunRequest, kept: KeptRun, active: ActiveRun, temporary: boolean): Promise<void> {
@@ -231,6 +284,11 @@ export class RunManager {
     await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
     const job = { run, request, startedAt: clock(), signal: active.controller.signal };
     const outcome = await this.#options.execute(job, (event, json) => kept.log.push(event, json));
+    if (active.lost) {
+      // Another replica ended or took the run: its thread is theirs now, nothing is recorded from here.
+      active.ended = { status: "error", error: "the run was taken from this agent server (its heartbeat went stale)" };
+      return;
+    }
     // Cancelled (interrupt or rollback: rollback deletes the run record, not its checkpoints): close the tool calls it left open.
     if (outcome.status === "interrupted") {
       await this.#options.threads.closeCancelledToolCalls(run.thread_id).catch((error: unknown) => this.#options.log?.error({ runId: run.run_id, err: error }, "closing cancelled tool calls failed"));
@@ -240,21 +298,21 @@ export class RunManager {
     await this.#finish(run, kept, status, outcome.error, temporary);
   }
 
+  /**
+   * Records a run's end: the thread from its checkpoint first, then the run's status through the
+   * queue, which frees the thread for its next run (on a shared queue, perhaps on another replica,
+   * so the thread is never refreshed under a run that already started).
+   */
   async #finish(run: RunRecord, kept: KeptRun, status: RunStatus | "rollback", error: { error: string; message: string } | undefined, temporary: boolean): Promise<void> {
     const { store, threads, clock } = this.#options;
     const now = clock().toISOString();
-    if (status === "rollback") await store.metadata.deleteRun(run.run_id);
-    else await store.metadata.updateRun(run.run_id, { status }, now);
-    const stillQueued = this.#queue.inFlight(run.thread_id).filter((id) => id !== run.run_id);
+    const stillQueued = (await this.#queue.inFlight(run.thread_id)).filter((id) => id !== run.run_id);
     const thread = await threads.refresh(run.thread_id, status === "error" ? { status: "error", error: error ?? null } : {});
     // What join returns for a finished run, kept as long as its events (a stateless run's thread is gone by then).
     kept.result = error ? { __error__: error } : thread ? resultOf(thread) : {};
-    if (status === "success" && thread?.status === "interrupted") await store.metadata.updateRun(run.run_id, { status: "interrupted" }, now);
-    if (temporary && stillQueued.length === 0) {
-      await threads.delete(run.thread_id).catch(() => undefined);
-      return;
-    }
     if (stillQueued.length > 0 && thread) await store.metadata.updateThread(run.thread_id, { status: "busy" }, now);
+    await this.#queue.end(run, status === "success" && thread?.status === "interrupted" ? "interrupted" : status, error, now);
+    if (temporary && stillQueued.length === 0) await threads.delete(run.thread_id).catch(() => undefined);
   }
 }
 

@@ -89,7 +89,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     async (request, reply) => {
       const { thread_id: threadId, run_ids: runIds } = request.body ?? {};
       if (!threadId) throw new ThinktankError("VALIDATION_FAILED", "body.thread_id is required");
-      for (const runId of runIds ?? runs.inFlight(checkThreadId(threadId))) await runs.cancel(threadId, runId, request.query.action ?? "interrupt", false);
+      for (const runId of runIds ?? (await runs.inFlightRuns(checkThreadId(threadId)))) await runs.cancel(threadId, runId, request.query.action ?? "interrupt", false);
       return reply.code(204).send();
     },
   );
@@ -127,7 +127,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
 
   app.get<{ Params: ThreadParams }>("/threads/:thread_id/stream", async (request, reply) => {
     await context.threads.get(request.params.thread_id);
-    const [current] = runs.inFlight(request.params.thread_id);
+    const [current] = await runs.inFlightRuns(request.params.thread_id);
     if (!current) return writeEmptyStream(reply);
     const lastEventId = request.headers["last-event-id"];
     await joinStream(request.params.thread_id, current, typeof lastEventId === "string" ? lastEventId : undefined, false, reply);
