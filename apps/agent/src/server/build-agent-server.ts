@@ -1,12 +1,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
 import { apiKeyMatches, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
-import { KeptRunEvents, RunManager, StoreService, ThreadService } from "@thinktank/runs";
+import { RunManager, StoreService, ThreadService, type RunEventStore, type RunQueue } from "@thinktank/runs";
 import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
 import { leadAgentExecutor } from "../graph/lead-agent-executor.js";
 import { buildStateGraph } from "../graph/state-graph.js";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
+import { openRunEvents } from "../persistence/open-run-events.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import type { PrepareRequestOptions } from "../request/prepare-request.js";
 import type { RequestProvider } from "../request/request-context.js";
@@ -118,20 +119,26 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     }
   }
   const providers = deps.providers ?? agentRequestProviders(runtime, { extra: deps.extraProviders ?? [] });
-  const bounds = config.agent.run_events;
-  // Postgres: runs are rows replicas on the database share (admission, claims, heartbeats, cancels); SQLite: this process's queue.
-  const queue = await store.openRunQueue?.({
-    heartbeatSeconds: config.agent.runs.heartbeat_seconds,
-    staleAfterSeconds: config.agent.runs.stale_after_seconds,
-    clock,
-    log: app.log,
-  });
+  // Postgres: runs are rows the replicas on the database share (admission, claims, heartbeats, cancels) and
+  // their events are shared too; SQLite: this process's queue and events in memory.
+  let events: RunEventStore | undefined;
+  let queue: RunQueue | undefined;
+  try {
+    events = await openRunEvents(config, app.log);
+    queue = await store.openRunQueue?.({ heartbeatSeconds: config.agent.runs.heartbeat_seconds, staleAfterSeconds: config.agent.runs.stale_after_seconds, clock, log: app.log });
+  } catch (error) {
+    await events?.close?.();
+    if (!deps.runtime) await runtime.close();
+    await app.close();
+    if (!deps.store) await store.close();
+    throw error;
+  }
   const runs = new RunManager({
     store,
     threads,
     clock,
     execute: leadAgentExecutor({ config, checkpointer: store.checkpointer, providers, prepare: deps.prepare }),
-    events: new KeptRunEvents({ retentionMs: bounds.retention_seconds * 1000, maxRuns: bounds.max_runs, maxBytes: bounds.max_mb * 1024 * 1024 }),
+    events,
     queue,
     resolveAssistant: resolveAssistantId,
     log: app.log,

@@ -301,7 +301,9 @@ export class PostgresRunQueue implements RunQueue {
           await client.query(sql.notifyEnd, [row.run_id, row.thread_id]);
           marked = true;
         });
-        if (marked) this.#options.log?.info(who, "marked a run error: the agent server executing it stopped heartbeating");
+        if (!marked) continue;
+        this.#handlers?.endedElsewhere(row.run_id);
+        this.#options.log?.info(who, "marked a run error: the agent server executing it stopped heartbeating");
       } catch (cause) {
         this.#options.log?.error({ ...who, err: cause }, "marking a stale run failed (the next heartbeat tries again)");
       }

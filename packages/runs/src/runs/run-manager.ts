@@ -70,6 +70,8 @@ export class RunManager {
       cancel: (runId, action) => this.#cancelActive(runId, action),
       lost: (runId) => this.#lose(runId),
       abandoned: async (threadId, error) => void (await options.threads.refresh(threadId, { status: "error", error })),
+      // Its followers on every replica end (a shared store writes the end its replica never wrote).
+      endedElsewhere: (runId) => this.#events.finish(runId),
     });
   }
 
@@ -142,9 +144,14 @@ export class RunManager {
     await this.#options.store.metadata.deleteRun(runId);
   }
 
-  /** The event log of a run still kept (pending or running, or finished and not yet dropped). */
+  /** The event log of a run still kept in this process (pending or running, or finished and not yet dropped). */
   events(runId: string): RunEvents | undefined {
     return this.#events.get(runId)?.log;
+  }
+
+  /** The event log of a run still kept, wherever it executes (a store shared by replicas finds other replicas' runs). */
+  async findEvents(runId: string): Promise<RunEvents | undefined> {
+    return (this.#events.get(runId) ?? (await this.#events.lookup?.(runId)))?.log;
   }
 
   /** Runs whose events are kept, finished ones among them, and their bytes. */
@@ -171,11 +178,11 @@ export class RunManager {
   async join(threadId: string, runId: string, signal?: AbortSignal): Promise<JsonObject> {
     await this.get(threadId, runId);
     // The entry itself, not a lookup after the end: the run may be dropped as soon as it finishes.
-    const kept = this.#events.get(runId);
+    const kept = this.#events.get(runId) ?? (await this.#events.lookup?.(runId));
     if (kept) for await (const _event of kept.log.follow(undefined, signal));
     if (kept?.result) return kept.result;
-    // Not followed here (executing on another replica, or its events are gone): its record's end.
-    const end = kept ? undefined : await this.#queue.ended(runId, signal);
+    // No result with its events (executing on another replica before its events are shared, or its events are gone): its record's end.
+    const end = await this.#queue.ended(runId, signal);
     if (end?.error) return { __error__: end.error };
     const thread = await this.#options.store.metadata.getThread(threadId);
     return thread ? resultOf(thread) : {};
@@ -206,7 +213,8 @@ export class RunManager {
   async shutdown(): Promise<void> {
     for (const runId of this.#active.keys()) this.#cancelActive(runId, "interrupt");
     await this.#queue.settledAll();
-    this.#events.clear();
+    if (this.#events.close) await this.#events.close();
+    else this.#events.clear();
   }
 
   /** Run ids are UUIDs this server made: any other id names no run and never reaches the store. */

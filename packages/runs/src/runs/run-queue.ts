@@ -60,6 +60,8 @@ export interface RunQueueHandlers {
    * (`error` says so): bring the thread's record up to date from its checkpoint, as the run's own end would have.
    */
   abandoned(threadId: string, error: { error: string; message: string }): Promise<void>;
+  /** A run this process does not hold was ended by the queue (marked `error` after its replica stopped): end its events. */
+  endedElsewhere(runId: string): void;
 }
 
 /** How a queue shared by replicas keeps runs alive (config `agent.runs`). */

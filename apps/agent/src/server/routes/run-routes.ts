@@ -97,7 +97,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   app.get<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id/join", async (request) => runs.join(request.params.thread_id, request.params.run_id));
 
   const joinStream = async (threadId: string, runId: string, lastEventId: string | undefined, cancelOnDisconnect: boolean, reply: FastifyReply) => {
-    const log = runs.events(runId);
+    const log = await runs.findEvents(runId);
     if (!log) {
       throw new ThinktankError(
         "RUN_EVENTS_EXPIRED",
