@@ -16,7 +16,6 @@ const secret = `thinktank-fake-secret-${process.pid}-${Date.now()}`;
 const hostPasswdLine = fs.readFileSync("/etc/passwd", "utf8").split("\n")[0] as string;
 const extensionsConfig = path.join(repositoryRoot(), "extensions_config.json");
 const bridgeRuntime = path.join(repositoryRoot(), "packages/codegen/src/runtime/python");
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 // One suite per isolating backend; the bubblewrap one needs bubblewrap (skipped with the reason without it).
 for (const backend of ["bubblewrap", "deno"] as const) describe(`isolation on the ${backend} backend`, backend === "bubblewrap" ? needs("bubblewrap") : {}, () => {
@@ -167,8 +166,7 @@ print("bridge", call_mcp_tool("s", "from-python"))`;
       expect(result.error?.code).toBe("SANDBOX_TIMEOUT");
     }
     expect(Date.now() - started).toBeLessThan(15_000);
-    await sleep(200);
-    expect(processesWithMarker(marker)).toEqual([]);
+    await expect.poll(() => processesWithMarker(marker), { timeout: 5_000 }).toEqual([]);
   });
 
   it.each([
@@ -216,7 +214,7 @@ print("bridge", call_mcp_tool("s", "from-python"))`;
     const dir = fixture.workspace(`burst-${backend}`);
     const burst = await run({ language: "python", source: "open('burst.bin', 'wb').write(bytes(12 * 1024 * 1024))", limits: { maxFileMb: 64 } }, dir);
     expect(burst.exitCode === 0 || burst.limit === "disk").toBe(true);
-    await sleep(300); // the measurement after a run is made in the background
+    // The measurement after a run starts before the run resolves; the next run's check waits for it.
     const refused = await run({ language: "javascript", source: "console.log('ran')" }, dir);
     expect(refused.limit).toBe("disk");
     fs.rmSync(path.join(dir, "burst.bin"));

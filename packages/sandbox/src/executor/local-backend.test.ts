@@ -45,25 +45,19 @@ describe("local backend", () => {
       for (let i = 0; i < 3; i++) spawn("/bin/sh", ["-c", "sleep 1000; : ${marker}"], { detached: true, stdio: "ignore" }).unref();
       setInterval(() => {}, 1000);`;
     const running = fixture.executor.run({ language: "javascript", source, workspaceDir: workspace, timeoutMs: 2_000 });
-    let seen = 0;
-    for (let i = 0; i < 15 && seen < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      seen = processesWithMarker(marker).length;
-    }
+    // The children really ran (a shell between fork and exec shows the marker too).
+    await expect.poll(() => processesWithMarker(marker).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
     const result = await running;
-    expect(seen).toBeGreaterThanOrEqual(3); // a shell between fork and exec shows the marker too
     expect(result.timedOut).toBe(true);
     expect(result.error?.code).toBe("SANDBOX_TIMEOUT");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(processesWithMarker(marker)).toEqual([]);
+    await expect.poll(() => processesWithMarker(marker), { timeout: 5_000 }).toEqual([]);
   });
 
   it("kills what a finished program left running in the background", async () => {
     const marker = `tt-local-straggler-${process.pid}-${Date.now()}`;
     const result = await fixture.executor.run({ language: "shell", source: `sh -c 'sleep 1000; : ${marker}' & echo started`, workspaceDir: workspace });
     expect(result.stdout).toBe("started\n");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(processesWithMarker(marker)).toEqual([]);
+    await expect.poll(() => processesWithMarker(marker), { timeout: 5_000 }).toEqual([]);
   });
 
   it("caps output and stops a flood", async () => {

@@ -7,15 +7,6 @@ import { needs } from "@thinktank/testing";
 import { processesWithMarker, sandboxFixture } from "../test-support/sandbox-fixture.js";
 import type { SandboxFixture } from "../test-support/sandbox-fixture.js";
 
-/** Polls until `check` holds; fails after `timeoutMs` (a bounded wait on an event, not a fixed sleep). */
-async function until(check: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 for (const backend of ["bubblewrap", "local"] as const) describe(`cancelling a ${backend} run`, backend === "bubblewrap" ? needs("bubblewrap") : {}, () => {
   let fixture: SandboxFixture;
   let workspace: string;
@@ -31,7 +22,7 @@ for (const backend of ["bubblewrap", "local"] as const) describe(`cancelling a $
     const controller = new AbortController();
     const source = `sh -c 'sleep 30.${marker}1' & sleep 30.${marker}2; echo never`;
     const running = fixture.executor.run({ language: "shell", source, workspaceDir: workspace, timeoutMs: 60_000, signal: controller.signal });
-    await until(() => processesWithMarker(`30.${marker}`).length >= 2, 15_000);
+    await expect.poll(() => processesWithMarker(`30.${marker}`).length, { timeout: 15_000, interval: 25 }).toBeGreaterThanOrEqual(2);
     const abortedAt = Date.now();
     controller.abort();
     const result = await running;

@@ -201,10 +201,11 @@ class PooledSandboxExecutor implements SandboxExecutor {
       });
     const classified = classifyOutcome(outcome, { backend: launcher.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });
     const result: SandboxResult = diskProblem && !outcome.timedOut && !outcome.cancelled ? { ...classified, exitCode: null, limit: "disk", error: { code: "SANDBOX_LIMIT_EXCEEDED", message: diskProblem } } : classified;
-    // Refill and measure the workspace after the result is handed back: starting a worker costs a
-    // few ms of synchronous spawn work that the caller should not wait for.
+    // Measure the workspace again in the background, started now so the next run's check waits for it
+    // (a run begun right after this one resolves is refused after a burst). Refill after the result is
+    // handed back: starting a worker costs a few ms of synchronous spawn work the caller should not wait for.
+    void this.quota.measure(quotaFolders);
     setImmediate(() => {
-      void this.quota.measure(quotaFolders);
       if (refill && result.error?.code !== "SANDBOX_UNAVAILABLE") this.pool.refill(key, () => this.startPooled(launcher, spec));
     });
     return result;

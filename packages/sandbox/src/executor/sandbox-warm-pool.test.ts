@@ -21,12 +21,6 @@ function liveWorkers(runtimeDir: string): Set<string> {
   return found;
 }
 
-/** Polls until `condition` holds (killed processes take a moment to go under load). */
-async function eventually(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
 describe("warm pool", needs("bubblewrap"), () => {
   let fixture: SandboxFixture;
   let runtimeDir: string;
@@ -99,11 +93,10 @@ describe("warm pool", needs("bubblewrap"), () => {
     await fixture.executor.run({ language: "shell", source: "true", workspaceDir: first });
     await fixture.executor.prewarm({ language: "shell", workspaceDir: first });
     // The used worker's sandbox init may take a moment to finish exiting after bubblewrap reported its status.
-    await eventually(() => liveWorkers(runtimeDir).size === 2);
-    expect(liveWorkers(runtimeDir).size).toBe(2);
+    await expect.poll(() => liveWorkers(runtimeDir).size, { timeout: 15_000 }).toBe(2);
     // A second key evicts the first (maxWarmKeys: 1).
     await fixture.executor.prewarm({ language: "shell", workspaceDir: second });
-    await eventually(() => [...liveWorkers(runtimeDir)].every((id) => !firstWorkers.has(id)));
+    await expect.poll(() => [...liveWorkers(runtimeDir)].filter((id) => firstWorkers.has(id)), { timeout: 15_000 }).toEqual([]);
     const secondWorkers = liveWorkers(runtimeDir);
     expect(secondWorkers.size).toBe(2);
     for (const id of firstWorkers) expect(secondWorkers.has(id)).toBe(false);
@@ -112,12 +105,15 @@ describe("warm pool", needs("bubblewrap"), () => {
   });
 
   it("leaves no process behind when workers are stopped in the middle of starting", async () => {
-    for (let round = 0; round < 5; round++) {
+    // close() lands at a different point of the workers' start-up each round: before any is spawned,
+    // once the first one's process exists, once all three exist (none of them ready yet, or some).
+    for (const [round, seenBeforeClose] of [0, 1, 3].entries()) {
       make({ warmPoolSize: 3 });
       const workspace = fixture.workspace(`midstart-${round}`);
-      void fixture.executor.prewarm({ language: "shell", workspaceDir: workspace });
-      await new Promise((resolve) => setTimeout(resolve, 5 + round * 4));
+      const warming = fixture.executor.prewarm({ language: "shell", workspaceDir: workspace });
+      if (seenBeforeClose > 0) await expect.poll(() => liveWorkers(runtimeDir).size, { timeout: 15_000, interval: 1 }).toBeGreaterThanOrEqual(seenBeforeClose);
       await fixture.executor.close();
+      await warming;
       // close() resolves once every worker, even one caught half-started, is gone.
       expect(liveWorkers(runtimeDir)).toEqual(new Set());
       await fixture.cleanup();
