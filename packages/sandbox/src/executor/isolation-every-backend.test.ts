@@ -192,11 +192,13 @@ print("bridge", call_mcp_tool("s", "from-python"))`;
 
   it("holds the workspace's disk quota: stops a writer, then refuses runs until files are deleted", async () => {
     const dir = fixture.workspace(`quota-${backend}`);
-    // 1 MiB every 20 ms: past the 8 MiB quota within a few of the quota's looks.
+    // 16 MiB, past the 8 MiB quota, then it waits to be stopped: the quota's look stops it
+    // however slow the machine is (were it never stopped, the run would time out and fail here).
     const writer = `import fs from "node:fs";
-      for (let i = 0; i < 64; i++) { fs.writeFileSync("chunk-" + i + ".bin", new Uint8Array(1024 * 1024).fill(1)); await new Promise((resolve) => setTimeout(resolve, 20)); }
+      for (let i = 0; i < 16; i++) fs.writeFileSync("chunk-" + i + ".bin", new Uint8Array(1024 * 1024).fill(1));
+      await new Promise((resolve) => setTimeout(resolve, 20_000));
       console.log("wrote everything");`;
-    const stopped = await run({ language: "javascript", source: writer }, dir);
+    const stopped = await run({ language: "javascript", source: writer, timeoutMs: 25_000 }, dir);
     expect(stopped.limit, stopped.stderr).toBe("disk");
     expect(stopped.error?.code).toBe("SANDBOX_LIMIT_EXCEEDED");
     expect(stopped.stdout).not.toContain("wrote everything");
