@@ -18,13 +18,17 @@ describe("RunEventLog", () => {
   it("replays past events and follows new ones until closed", async () => {
     const log = new RunEventLog();
     log.push("metadata", "{}");
-    const following = take(log.follow());
+    const follower = log.follow()[Symbol.asyncIterator]();
     log.push("values", '{"a":1}');
-    setTimeout(() => {
-      log.push("values", '{"a":2}');
-      log.close();
-    }, 10);
-    expect(await following).toEqual(["0:metadata", "1:values", "2:values"]);
+    expect((await follower.next()).value).toMatchObject({ id: "0", event: "metadata" });
+    expect((await follower.next()).value).toMatchObject({ id: "1", event: "values" });
+    // The follower now waits for an event that has not been pushed yet.
+    const waiting = follower.next();
+    log.push("values", '{"a":2}');
+    expect((await waiting).value).toMatchObject({ id: "2", event: "values" });
+    const ended = follower.next();
+    log.close();
+    expect(await ended).toEqual({ done: true, value: undefined });
   });
 
   it("resumes after a Last-Event-ID, and ignores pushes once closed", async () => {
@@ -50,8 +54,11 @@ describe("RunEventLog", () => {
     const log = new RunEventLog();
     log.push("metadata", "null");
     const controller = new AbortController();
-    const following = take(log.follow(undefined, controller.signal));
-    setTimeout(() => controller.abort(), 10);
-    expect(await following).toEqual(["0:metadata"]);
+    const follower = log.follow(undefined, controller.signal)[Symbol.asyncIterator]();
+    expect((await follower.next()).value).toMatchObject({ id: "0", event: "metadata" });
+    // Waiting for the next event, which never comes: the abort ends the follow.
+    const waiting = follower.next();
+    controller.abort();
+    expect(await waiting).toEqual({ done: true, value: undefined });
   });
 });

@@ -12,17 +12,6 @@ import type { SandboxExecutor, SandboxResult } from "../sandbox-types.js";
 import { sandboxFixture, type SandboxFixture } from "../test-support/sandbox-fixture.js";
 import { backendLine } from "./select-launcher.js";
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits (polling) until `check` holds; fails after `ms`. */
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
 /** Independent of the detection: root, with a cgroup v1 memory hierarchy mounted read-write (the CI machines), must get cgroups. */
 function rootWithWritableV1Memory(): boolean {
   if (process.getuid?.() !== 0) return false;
@@ -139,7 +128,7 @@ describe("memory per execution", () => {
       const started = path.join(workspace, "started");
       const source = `(setsid sh -c 'sleep 1000; : ${marker}' >/dev/null 2>&1 &); touch started; sleep 1000`;
       const running = bounded.executor.run({ language: "shell", source, workspaceDir: workspace, timeoutMs: 3_000 });
-      await until(() => fs.existsSync(started) && processesWithMarker(marker).length > 0, "the program and its daemon");
+      await expect.poll(() => fs.existsSync(started) && processesWithMarker(marker).length > 0, { timeout: 20_000, message: "the program and its daemon" }).toBe(true);
       if (detection.mode !== "per-process") {
         const [cgroup, ...others] = execCgroups();
         expect(others).toEqual([]);
@@ -192,7 +181,7 @@ else await executor.close();
     // A host process runs a program, then dies without cleaning up: its cgroup and the program stay.
     const crashed = host("crash");
     const exited = new Promise((resolve) => crashed.child.once("exit", resolve));
-    await until(() => processesWithMarker(marker).length > 0, "the crashed host's program", 60_000);
+    await expect.poll(() => processesWithMarker(marker).length > 0, { timeout: 60_000, message: "the crashed host's program" }).toBe(true);
     const stale = path.join(detection.baseDir, `thinktank-${crashed.child.pid}`);
     expect(fs.readdirSync(stale).filter((name) => name.startsWith("exec-"))).toHaveLength(1);
     crashed.child.kill("SIGKILL");
