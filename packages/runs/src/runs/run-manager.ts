@@ -118,7 +118,10 @@ export class RunManager {
       throw error;
     }
     if (admitted.cancel) for (const other of admitted.before) this.#cancelActive(other, admitted.cancel);
-    return { run: admitted.run, temporary, events: this.#log(runId).log };
+    const { log } = this.#log(runId);
+    // On a store shared by replicas, the first event is readable everywhere before the client learns the run id.
+    await log.flushed?.();
+    return { run: admitted.run, temporary, events: log };
   }
 
   async get(threadId: string, runId: string): Promise<RunRecord> {
