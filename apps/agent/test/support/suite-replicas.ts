@@ -1,4 +1,5 @@
 import { Client } from "@langchain/langgraph-sdk";
+import { startRedis, type RedisServer } from "@thinktank/testing";
 import { afterAll, beforeAll } from "vitest";
 import { startAgentProcess, type AgentProcess } from "./agent-process.js";
 import { createFreshDatabase, type FreshDatabase } from "./fresh-postgres.js";
@@ -21,6 +22,8 @@ export interface SuiteReplicasOptions {
   readonly runs?: { readonly heartbeatSeconds: number; readonly staleAfterSeconds: number };
   /** How many agent servers. @default 2 */
   readonly count?: number;
+  /** `agent.streams.backend`: run events over Postgres, or over a real Redis started for the suite (guard it with needs("redis")). @default "postgres" */
+  readonly streams?: "postgres" | "redis";
 }
 
 export interface SuiteReplicas {
@@ -38,12 +41,14 @@ export function useSuiteReplicas(options: SuiteReplicasOptions): SuiteReplicas {
   const runs = options.runs ?? { heartbeatSeconds: 1, staleAfterSeconds: 3 };
   const count = options.count ?? 2;
   let database: FreshDatabase | undefined;
+  let redis: RedisServer | undefined;
   const started: Replica[] = [];
   const fixtures: ProjectFixture[] = [];
 
   beforeAll(async () => {
     database = await createFreshDatabase("tt_scale");
     const url = database.url;
+    if (options.streams === "redis") redis = await startRedis();
     const config = [
       "agent:",
       "  threads:",
@@ -52,10 +57,11 @@ export function useSuiteReplicas(options: SuiteReplicasOptions): SuiteReplicas {
       "  runs:",
       `    heartbeat_seconds: ${runs.heartbeatSeconds}`,
       `    stale_after_seconds: ${runs.staleAfterSeconds}`,
+      ...(redis ? ["  streams:", "    backend: redis", "    redis_url_env: TEST_REDIS"] : []),
       ...(options.config ?? []),
     ];
     for (let index = 0; index < count; index++) fixtures.push(await makeProjectFixture({ script: options.script, config }));
-    const agents = await Promise.allSettled(fixtures.map((fixture) => startAgentProcess({ ...fixture.env, TEST_PG: url })));
+    const agents = await Promise.allSettled(fixtures.map((fixture) => startAgentProcess({ ...fixture.env, TEST_PG: url, ...(redis ? { TEST_REDIS: redis.url } : {}) })));
     agents.forEach((agent, index) => {
       if (agent.status === "fulfilled") {
         started.push({ fixture: fixtures[index] as ProjectFixture, agent: agent.value, client: new Client({ apiUrl: agent.value.url, callerOptions: { maxRetries: 0 } }) });
@@ -69,6 +75,7 @@ export function useSuiteReplicas(options: SuiteReplicasOptions): SuiteReplicas {
     await Promise.all(started.map((replica) => replica.agent.stop()));
     for (const fixture of fixtures) fixture.cleanup();
     await database?.drop();
+    await redis?.stop();
   }, 60_000);
 
   return {
