@@ -176,6 +176,22 @@ describe("PostgresRunQueue: runs shared by two replicas", { timeout: 60_000, ...
     await pool.end();
   });
 
+  it("a replica that shuts down ends the runs it holds pending at once, interrupted, without waiting their turn", async () => {
+    const c = await openReplica("c", { heartbeatSeconds: 0.2, staleAfterSeconds: 1 });
+    const thread = `t-shutdown-${crypto.randomUUID()}`;
+    const { run } = await a.runs.create(thread, request({ if_not_exists: "create" }));
+    await startOf(run.run_id);
+    const { run: waiting } = await c.runs.create(thread, request({ multitask_strategy: "enqueue" }));
+    await c.runs.shutdown();
+    await c.store.close();
+    expect((await a.runs.get(thread, waiting.run_id)).status).toBe("interrupted");
+    expect((await a.store.metadata.getThread(thread))?.status).toBe("busy");
+    finishers.get(run.run_id)?.();
+    await a.runs.join(thread, run.run_id);
+    expect((await a.runs.get(thread, run.run_id)).status).toBe("success");
+    expect((await a.store.metadata.getThread(thread))?.status).toBe("idle");
+  });
+
   it("stops a run taken from its replica (marked error elsewhere) and records nothing over it", async () => {
     const thread = `t-lost-${crypto.randomUUID()}`;
     const { run } = await b.runs.create(thread, request({ if_not_exists: "create" }));
