@@ -176,6 +176,19 @@ describe("PostgresRunQueue: runs shared by two replicas", { timeout: 60_000, ...
     await pool.end();
   });
 
+  it("waits after_seconds before a run starts, and ends a delayed run cancelled meanwhile at once", async () => {
+    const thread = `t-after-${crypto.randomUUID()}`;
+    const admitted = performance.now();
+    const { run } = await b.runs.create(thread, request({ if_not_exists: "create", after_seconds: 0.5, input: { finish: true } }));
+    await startOf(run.run_id);
+    expect(performance.now() - admitted).toBeGreaterThanOrEqual(500);
+    await b.runs.join(thread, run.run_id);
+    const { run: delayed } = await a.runs.create(thread, request({ after_seconds: 600 }));
+    await b.runs.cancel(thread, delayed.run_id, "interrupt", true);
+    expect((await a.runs.get(thread, delayed.run_id)).status).toBe("interrupted");
+    expect(executions.some((execution) => execution.runId === delayed.run_id)).toBe(false);
+  });
+
   it("a replica that shuts down ends the runs it holds pending at once, interrupted, without waiting their turn", async () => {
     const c = await openReplica("c", { heartbeatSeconds: 0.2, staleAfterSeconds: 1 });
     const thread = `t-shutdown-${crypto.randomUUID()}`;
