@@ -4,6 +4,7 @@ import type pg from "pg";
 import type { RunRecord, RunStatus } from "../persistence/agent-records.js";
 import { postgresDialect } from "../persistence/postgres-database.js";
 import { recordOf, rowParameters, runsTable } from "../persistence/schema.js";
+import { PostgresRunEnds, type RunEnd } from "./postgres-run-ends.js";
 import { PostgresRunListener, type RunNotice } from "./postgres-run-listener.js";
 import * as sql from "./postgres-run-sql.js";
 import { admitUnder, type Admitted, type RunQueue, type RunQueueHandlers, type RunTicket, type RunTurn, type SharedRunQueueOptions } from "./run-queue.js";
@@ -39,8 +40,8 @@ export class PostgresRunQueue implements RunQueue {
   readonly #held = new Map<string, Held>();
   /** The runs executing here (their handlers.run), for shutdown. */
   readonly #working = new Set<Promise<void>>();
-  /** Per run, the checks of those waiting for its end (join, cancel with wait). */
-  readonly #waiters = new Map<string, Set<() => void>>();
+  /** Those waiting for runs' ends (join, cancel with wait). */
+  readonly #ends: PostgresRunEnds;
   readonly #timers = new Set<NodeJS.Timeout>();
   #handlers: RunQueueHandlers | undefined;
   #tick: NodeJS.Timeout | undefined;
@@ -53,6 +54,7 @@ export class PostgresRunQueue implements RunQueue {
     this.#pool = pool;
     this.#options = options;
     this.#replica = options.replicaId ?? `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+    this.#ends = new PostgresRunEnds(pool, (runId, error) => options.log?.error({ runId, err: error }, "reading a run's end failed"));
     this.#listener = new PostgresRunListener({ url, log: options.log, onNotice: (notice) => this.#hear(notice), onReconnect: () => this.#catchUp() });
   }
 
@@ -145,32 +147,9 @@ export class PostgresRunQueue implements RunQueue {
     await Promise.all(runIds.map((runId) => this.ended(runId)));
   }
 
-  /** Waits for the run's end notice (or its row gone), checking the row first and at each heartbeat (a notice may be lost while reconnecting). */
-  ended(runId: string, signal?: AbortSignal): Promise<{ error?: RunError } | undefined> {
-    return new Promise((resolve) => {
-      const waiters = this.#waiters.get(runId) ?? new Set<() => void>();
-      this.#waiters.set(runId, waiters);
-      const done = (end: { error?: RunError } | undefined) => {
-        if (!waiters.delete(check)) return;
-        if (waiters.size === 0) this.#waiters.delete(runId);
-        signal?.removeEventListener("abort", abort);
-        resolve(end);
-      };
-      const abort = () => done(undefined);
-      const check = () => {
-        if (this.#closed) return done(undefined);
-        this.#pool.query<{ status: RunStatus; end_error: RunError | null }>(sql.runEnd, [runId]).then(
-          ({ rows: [row] }) => {
-            if (!row || (row.status !== "pending" && row.status !== "running")) done(row?.end_error ? { error: row.end_error } : {});
-          },
-          (error: unknown) => this.#options.log?.error({ runId, err: error }, "reading a run's end failed"),
-        );
-      };
-      waiters.add(check);
-      signal?.addEventListener("abort", abort, { once: true });
-      if (signal?.aborted) return abort();
-      check();
-    });
+  /** Waits for the run's end notice (or its row gone), reading the row first and at each heartbeat (a notice may be lost while reconnecting). */
+  ended(runId: string, signal?: AbortSignal): Promise<RunEnd> {
+    return this.#ends.wait(runId, signal);
   }
 
   async settledAll(): Promise<void> {
@@ -187,7 +166,7 @@ export class PostgresRunQueue implements RunQueue {
       else this.#held.delete(runId);
     }
     await Promise.allSettled([...this.#working]);
-    for (const checks of this.#waiters.values()) for (const check of [...checks]) check();
+    this.#ends.close();
     await this.#listener.close();
   }
 
@@ -195,14 +174,14 @@ export class PostgresRunQueue implements RunQueue {
     if (notice.k === "cancel") {
       if (this.#held.has(notice.r)) this.#handlers?.cancel(notice.r, notice.a);
     } else {
-      for (const check of [...(this.#waiters.get(notice.r) ?? [])]) check();
+      this.#ends.check(notice.r);
     }
     this.#look();
   }
 
   /** After the channel was down: notices may be lost, so look at the rows. */
   #catchUp(): void {
-    for (const checks of this.#waiters.values()) for (const check of [...checks]) check();
+    this.#ends.checkAll();
     void this.#heartbeat();
   }
 
@@ -280,7 +259,7 @@ export class PostgresRunQueue implements RunQueue {
       this.#ticking = false;
     }
     this.#look();
-    for (const checks of this.#waiters.values()) for (const check of [...checks]) check();
+    this.#ends.checkAll();
   }
 
   /** Marks running runs whose replica stopped heartbeating `error`, with the reason, after bringing their threads up to date. */
