@@ -16,7 +16,8 @@ export type {
   ThreadStatus,
 } from "./persistence/agent-records.js";
 export { RunManager } from "./runs/run-manager.js";
-export type { RunManagerOptions, RunLog } from "./runs/run-manager.js";
+export type { RunManagerOptions } from "./runs/run-manager.js";
+export type { RunLog } from "./runs/run-worker.js";
 export type { RunExecutor, RunJob, RunOutcome } from "./runs/run-executor.js";
 export { graphRunExecutor } from "./runs/graph-run-executor.js";
 export type { GraphRunExecutorOptions, RunGraph, RunGraphConfig, StreamableGraph } from "./runs/graph-run-executor.js";

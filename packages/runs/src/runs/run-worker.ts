@@ -1,0 +1,158 @@
+import type { JsonObject, RunRecord, RunStatus, ThreadRecord } from "../persistence/agent-records.js";
+import type { AgentStore } from "../persistence/agent-store.js";
+import type { ThreadService } from "../threads/thread-service.js";
+import type { RunExecutor } from "./run-executor.js";
+import type { KeptRun, RunEventStore } from "./run-event-store.js";
+import type { RunQueue, RunTurn } from "./run-queue.js";
+import type { RunRequest } from "./run-request.js";
+
+export interface RunLog {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/** A scheduled run's cancellation: one controller for the run's whole life, so cancelling a queued or delayed run stops it before it starts. */
+export interface ActiveRun {
+  readonly controller: AbortController;
+  /** What the run's log lines name. */
+  readonly who: { reqId?: string; runId: string; threadId: string };
+  readonly started: number;
+  action?: "interrupt" | "rollback";
+  /** Taken from this process (a shared queue found its heartbeat stale): it stops and records nothing. */
+  lost?: boolean;
+  /** Its turn came here (RunQueueHandlers.run). */
+  working?: boolean;
+  /** How the run ended, for its log line. */
+  ended?: { status: RunStatus | "rollback"; error?: string };
+}
+
+export interface RunWorkerOptions {
+  readonly store: AgentStore;
+  readonly threads: ThreadService;
+  readonly execute: RunExecutor;
+  readonly clock: () => Date;
+  readonly log?: RunLog;
+  readonly queue: RunQueue;
+  readonly events: RunEventStore;
+  /** The runs this process holds, shared with the RunManager (create adds them, cancels abort them). */
+  readonly active: Map<string, ActiveRun>;
+}
+
+/**
+ * The second half of a run's lifecycle in this process (README.md, "Run lifecycle"), from its turn
+ * on: waits `after_seconds`, executes it (the RunExecutor), records how it ended (the thread from
+ * its checkpoint first, then the run through the queue) and lets go of it. The RunManager admits
+ * and cancels runs; this is the queue's `run` handler.
+ */
+export class RunWorker {
+  readonly #options: RunWorkerOptions;
+
+  constructor(options: RunWorkerOptions) {
+    this.#options = options;
+  }
+
+  /** A run's turn (RunQueueHandlers.run): executes it, records its end, lets go of it. */
+  async work(turn: RunTurn): Promise<void> {
+    const { queue, events, active: held } = this.#options;
+    const { run } = turn;
+    const threadId = run.thread_id;
+    let active = held.get(run.run_id);
+    if (!active) {
+      // Taken over from a replica that stopped, or admitted elsewhere.
+      active = { controller: new AbortController(), who: { runId: run.run_id, threadId }, started: performance.now() };
+      held.set(run.run_id, active);
+    }
+    active.working = true;
+    const kept = openRunLog(events, run.run_id);
+    if (turn.cancel) {
+      active.action = turn.cancel;
+      active.controller.abort();
+    }
+    const who = active.who;
+    try {
+      await delay(turn.delaySeconds, active.controller.signal);
+      await this.#execute(run, turn.request, kept, active, turn.temporary);
+    } catch (error) {
+      this.#options.log?.error({ ...who, err: error }, "run bookkeeping failed");
+    } finally {
+      const ended = { ...who, status: active.ended?.status ?? "error", ms: Math.round(performance.now() - active.started) };
+      if (active.ended?.error) this.#options.log?.info({ ...ended, error: active.ended.error }, "run failed");
+      else this.#options.log?.debug(ended, "run ended");
+      queue.release(threadId, run.run_id);
+      held.delete(run.run_id);
+      events.finish(run.run_id);
+    }
+  }
+
+  async #execute(run: RunRecord, request: RunRequest, kept: KeptRun, active: ActiveRun, temporary: boolean): Promise<void> {
+    const { store, clock } = this.#options;
+    if (active.controller.signal.aborted) {
+      active.ended = { status: active.action === "rollback" ? "rollback" : "interrupted" };
+      await this.#finish(run, kept, active.ended.status, undefined, temporary);
+      return;
+    }
+    await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
+    const job = { run, request, startedAt: clock(), signal: active.controller.signal };
+    const outcome = await this.#options.execute(job, (event, json) => kept.log.push(event, json));
+    if (active.lost) {
+      // Another replica ended or took the run: its thread is theirs now, nothing is recorded from here.
+      active.ended = { status: "error", error: "the run was taken from this agent server (its heartbeat went stale)" };
+      return;
+    }
+    // Cancelled (interrupt or rollback: rollback deletes the run record, not its checkpoints): close the tool calls it left open.
+    if (outcome.status === "interrupted") {
+      await this.#options.threads.closeCancelledToolCalls(run.thread_id).catch((error: unknown) => this.#options.log?.error({ runId: run.run_id, err: error }, "closing cancelled tool calls failed"));
+    }
+    const status = active.action === "rollback" ? "rollback" : outcome.status;
+    active.ended = { status, error: outcome.error?.error };
+    await this.#finish(run, kept, status, outcome.error, temporary);
+  }
+
+  /**
+   * Records a run's end: the thread from its checkpoint first, then the run's status through the
+   * queue, which frees the thread for its next run (on a shared queue, perhaps on another replica,
+   * so the thread is never refreshed under a run that already started).
+   */
+  async #finish(run: RunRecord, kept: KeptRun, status: RunStatus | "rollback", error: { error: string; message: string } | undefined, temporary: boolean): Promise<void> {
+    const { store, threads, clock, queue } = this.#options;
+    const now = clock().toISOString();
+    const stillQueued = (await queue.inFlight(run.thread_id)).filter((id) => id !== run.run_id);
+    const thread = await threads.refresh(run.thread_id, status === "error" ? { status: "error", error: error ?? null } : {});
+    // What join returns for a finished run, kept as long as its events (a stateless run's thread is gone by then).
+    kept.result = error ? { __error__: error } : thread ? resultOf(thread) : {};
+    if (stillQueued.length > 0 && thread) await store.metadata.updateThread(run.thread_id, { status: "busy" }, now);
+    await queue.end(run, status === "success" && thread?.status === "interrupted" ? "interrupted" : status, error, now);
+    if (temporary && stillQueued.length === 0) await threads.delete(run.thread_id).catch(() => undefined);
+  }
+}
+
+/** The run's event log, opened with its first event (the run id) by whichever comes first: create, or the run's turn. */
+export function openRunLog(events: RunEventStore, runId: string): KeptRun {
+  const existing = events.get(runId);
+  if (existing) return existing;
+  const kept = events.open(runId);
+  // The first event at once, so a client learns the run id even while the run waits its turn.
+  kept.log.push("metadata", JSON.stringify({ run_id: runId, attempt: 1 }));
+  return kept;
+}
+
+/** The thread's values as wait/join answer them: with `__interrupt__` when the run stopped at an interrupt. */
+export function resultOf(thread: ThreadRecord): JsonObject {
+  const interrupts = Object.values(thread.interrupts).flat();
+  return { ...(thread.values ?? {}), ...(interrupts.length > 0 ? { __interrupt__: interrupts } : {}) };
+}
+
+/** Waits `after_seconds`, or less when the run is cancelled meanwhile. */
+function delay(seconds: number | undefined, signal: AbortSignal): Promise<void> {
+  if (!seconds || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, seconds * 1000);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
