@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import Database from "better-sqlite3";
 import { ThinktankError } from "@thinktank/core";
@@ -33,9 +34,7 @@ export async function openSqliteStore(file: string): Promise<AgentStore> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let db: Database.Database;
   try {
-    db = new Database(file);
-    db.pragma("journal_mode = WAL");
-    db.pragma("busy_timeout = 5000");
+    db = await openWal(file);
     cacheStatements(db);
   } catch (error) {
     throw new ThinktankError("STORE_CORRUPT", `cannot open the threads database ${file}: ${(error as Error).message}`, { cause: error });
@@ -59,4 +58,25 @@ export async function openSqliteStore(file: string): Promise<AgentStore> {
 export async function openPostgresStore(url: string): Promise<AgentStore> {
   const { openPostgresAgentStore } = await import("./postgres-agent-store.js");
   return openPostgresAgentStore(url);
+}
+
+/**
+ * Opens the file in WAL mode, waiting up to 5 s for a lock another connection holds. Switching
+ * a fresh file to WAL needs the file to itself and SQLite answers SQLITE_BUSY at once rather
+ * than waiting (its busy handler does not cover it): when another agent process opens the same
+ * new file at that moment, the switch is tried again shortly, within the same 5 s.
+ */
+async function openWal(file: string): Promise<Database.Database> {
+  const deadline = Date.now() + 5_000;
+  for (let attempt = 1; ; attempt++) {
+    const db = new Database(file, { timeout: 5_000 });
+    try {
+      db.pragma("journal_mode = WAL");
+      return db;
+    } catch (error) {
+      db.close();
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
+      await delay(Math.min(10 * attempt, 100));
+    }
+  }
 }
