@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import path from "node:path";
 import { auth, selectResourceURL } from "@modelcontextprotocol/sdk/client/auth.js";
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -6,10 +7,11 @@ import { ThinktankError } from "@thinktank/core";
 import type { McpServerEntry } from "../servers/server-entry.js";
 import { checkDiscovery } from "./check-discovery.js";
 import type { OAuthTokenStore } from "./oauth-token-store.js";
+import { PendingSignIns } from "./pending-sign-ins.js";
+import type { PendingSignIn } from "./pending-sign-ins.js";
 import { probeChallenge } from "./probe-challenge.js";
 import { RecordOAuthProvider } from "./record-oauth-provider.js";
 import { signInTarget } from "./sign-in-target.js";
-import type { SignInTarget } from "./sign-in-target.js";
 import { stampTokens } from "./stamp-tokens.js";
 
 export interface OAuthSignInOptions {
@@ -55,22 +57,17 @@ export interface SignInFinished {
   readonly returnTo?: string;
 }
 
-interface PendingSignIn {
-  readonly target: SignInTarget;
-  readonly provider: RecordOAuthProvider;
-  readonly expiresAt: number;
-  readonly returnTo?: string;
-}
-
 /**
  * Interactive OAuth 2.1 sign-in to a remote MCP server, on the SDK's auth(): discovery (RFC 9728,
  * then RFC 8414 or OpenID metadata, checked by checkDiscovery), client registration (a configured
  * client, a client ID metadata document, or RFC 7591), PKCE S256, `state`, the RFC 8707 resource.
  * `start` answers the authorization URL; `finish` takes the callback, exchanges the code and only
- * then stores the tokens. A `state` is good for one callback within the sign-in timeout.
+ * then stores the tokens. A `state` is good for one callback within the sign-in timeout. Started
+ * sign-ins are kept sealed beside the tokens (PendingSignIns), so the callback may reach any
+ * process on the same folder (gateways behind one address), and still works only once.
  */
 export class OAuthSignIn {
-  private readonly pending = new Map<string, PendingSignIn>();
+  private readonly pending: PendingSignIns;
   private readonly fetch: FetchLike;
   private readonly now: () => number;
 
@@ -78,6 +75,7 @@ export class OAuthSignIn {
     const base = options.fetch ?? ((url, init) => fetch(url, init));
     this.fetch = (url, init) => base(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
     this.now = options.now ?? Date.now;
+    this.pending = new PendingSignIns({ dir: path.join(options.store.dir, "pending"), key: () => options.store.secretKey(), max: options.maxPending ?? 100 });
   }
 
   /** Starts a sign-in whose callback is `redirectUrl`; answers the URL to open in a browser. */
@@ -117,8 +115,27 @@ export class OAuthSignIn {
     }
     const authorizationUrl = provider.staged.authorizationUrl;
     if (!authorizationUrl) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the authorization server gave no authorization URL`, { details: { server } });
-    const expiresAt = this.now() + this.options.pendingTtlMs;
-    this.remember(state, { target, provider, expiresAt, ...(options.returnTo ? { returnTo: options.returnTo } : {}) });
+    const now = this.now();
+    const expiresAt = now + this.options.pendingTtlMs;
+    const { codeVerifier } = provider.staged;
+    const discovery = provider.discoveryState();
+    const client = provider.storableClient();
+    await this.pending.put(
+      {
+        server,
+        url: target.config.url,
+        ...(settings ? { settings } : {}),
+        redirect_url: options.redirectUrl,
+        state,
+        ...(codeVerifier !== undefined ? { code_verifier: codeVerifier } : {}),
+        ...(discovery ? { discovery } : {}),
+        ...(client ? { client } : {}),
+        ...(options.returnTo ? { return_to: options.returnTo } : {}),
+        started_at: now,
+        expires_at: expiresAt,
+      },
+      now,
+    );
     return { server, authorizationUrl: authorizationUrl.href, expiresAt };
   }
 
@@ -128,9 +145,9 @@ export class OAuthSignIn {
    * is stored unless the code exchange succeeds.
    */
   async finish(params: CallbackParams, lookup: (server: string) => Promise<McpServerEntry | undefined>): Promise<SignInFinished> {
-    const pending = params.state ? this.take(params.state) : undefined;
+    const pending = params.state ? await this.pending.take(params.state, this.now()) : undefined;
     if (!pending) throw new ThinktankError("OAUTH_STATE_INVALID", "this sign-in callback's state is unknown, already used or expired: start the sign-in again");
-    const { server } = pending.target;
+    const { server } = pending;
     if (params.error) {
       const why = params.error_description ? `${params.error}: ${params.error_description}` : params.error;
       throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the sign-in was not granted (${why.slice(0, 200)})`, { details: { server, error: params.error.slice(0, 100) } });
@@ -139,10 +156,10 @@ export class OAuthSignIn {
     const entry = await lookup(server);
     if (!entry) throw new ThinktankError("MCP_SERVER_NOT_FOUND", `MCP server '${server}' is no longer configured; nothing was stored`, { details: { server } });
     const current = signInTarget(server, entry, this.options.env);
-    if (current.config.url !== pending.target.config.url) {
+    if (current.config.url !== pending.url) {
       throw new ThinktankError("OAUTH_SERVER_CHANGED", `MCP server '${server}' changed its URL while signing in; nothing was stored: sign in again`, { details: { server } });
     }
-    const provider = pending.provider;
+    const provider = this.providerOf(pending);
     const discovery = provider.discoveryState();
     const issuer = discovery?.authorizationServerMetadata?.issuer;
     // RFC 9207: an `iss` that names another authorization server is a mix-up attack.
@@ -150,19 +167,19 @@ export class OAuthSignIn {
       throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the callback comes from another authorization server than the one asked`, { details: { server } });
     }
     try {
-      await auth(provider, { serverUrl: pending.target.config.url, authorizationCode: params.code, fetchFn: this.fetch });
+      await auth(provider, { serverUrl: pending.url, authorizationCode: params.code, fetchFn: this.fetch });
     } catch (error) {
       throw signInFailure(server, error);
     }
     const tokens = provider.staged.tokens;
     if (!tokens) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the token endpoint answered no token`, { details: { server } });
-    const resource = discovery?.resourceMetadata && (await selectResourceURL(pending.target.config.url, provider, discovery.resourceMetadata).catch(() => undefined)) ? discovery.resourceMetadata.resource : undefined;
+    const resource = discovery?.resourceMetadata && (await selectResourceURL(pending.url, provider, discovery.resourceMetadata).catch(() => undefined)) ? discovery.resourceMetadata.resource : undefined;
     const client = provider.storableClient();
     const now = this.now();
     await this.options.store.update(server, () => ({
       record: {
         server,
-        url: pending.target.config.url,
+        url: pending.url,
         grant: "authorization_code",
         tokens: stampTokens(tokens, now, (tokens as { issuer?: string }).issuer ?? discovery?.authorizationServerUrl),
         ...(client ? { client } : {}),
@@ -172,28 +189,28 @@ export class OAuthSignIn {
       },
       result: undefined,
     }));
-    return { server, scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : [], ...(pending.returnTo ? { returnTo: pending.returnTo } : {}) };
+    return { server, scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : [], ...(pending.return_to ? { returnTo: pending.return_to } : {}) };
   }
 
   /** Whether a callback with this state would be taken (for answering with the right redirect). */
   returnToOf(state: string | undefined): string | undefined {
-    const pending = state ? this.pending.get(state) : undefined;
-    return pending && pending.expiresAt > this.now() ? pending.returnTo : undefined;
+    return state ? this.pending.peek(state, this.now())?.return_to : undefined;
   }
 
-  private remember(state: string, pending: PendingSignIn): void {
-    const now = this.now();
-    for (const [key, value] of this.pending) if (value.expiresAt <= now) this.pending.delete(key);
-    const max = this.options.maxPending ?? 100;
-    while (this.pending.size >= max) this.pending.delete(this.pending.keys().next().value as string);
-    this.pending.set(state, pending);
-  }
-
-  /** A pending sign-in, taken out: a state works once. */
-  private take(state: string): PendingSignIn | undefined {
-    const pending = this.pending.get(state);
-    this.pending.delete(state);
-    return pending && pending.expiresAt > this.now() ? pending : undefined;
+  /** The provider of a started sign-in, rebuilt from what its start staged (any process can finish it). */
+  private providerOf(pending: PendingSignIn): RecordOAuthProvider {
+    const provider = new RecordOAuthProvider({
+      redirectUrl: pending.redirect_url,
+      clientName: this.options.clientName,
+      ...(this.options.clientMetadataUrl ? { clientMetadataUrl: this.options.clientMetadataUrl } : {}),
+      settings: pending.settings,
+      ...(pending.client ? { registered: pending.client } : {}),
+      ...(pending.discovery ? { discovery: pending.discovery } : {}),
+      checkDiscovery: (discovery) => checkDiscovery(pending.server, discovery),
+      state: pending.state,
+    });
+    if (pending.code_verifier !== undefined) provider.saveCodeVerifier(pending.code_verifier);
+    return provider;
   }
 }
 

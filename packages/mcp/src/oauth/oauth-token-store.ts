@@ -8,7 +8,7 @@ import { openSealedJson, sealJson } from "./sealed-json.js";
 import { loadSecretKey } from "./secret-key.js";
 
 export interface OAuthTokenStoreOptions {
-  /** The store's folder (`<data_dir>/oauth`): `secret.key` and `servers/<hash>.json`. Created 0700 on first write. */
+  /** The store's folder (`<data_dir>/oauth`): `secret.key`, `servers/<hash>.json` and started sign-ins (`pending/`). Created 0700 on first write. */
   readonly dir: string;
   /** THINKTANK_SECRET_KEY; without it a key file in `dir` is generated (mode 0600). */
   readonly secret?: string | undefined;
@@ -105,7 +105,8 @@ export class OAuthTokenStore {
     }
   }
 
-  private secretKey(): Buffer {
+  /** The AES-256 key the store seals with (also what seals started sign-ins beside the tokens). */
+  secretKey(): Buffer {
     this.key ??= loadSecretKey({ secret: this.options.secret, keyFile: path.join(this.dir, "secret.key") });
     return this.key;
   }
