@@ -78,6 +78,14 @@ describe("docker-compose scale profile", () => {
     expect(upstream("agents")).toEqual(agents.map((name) => `${name}:2024`));
     expect(upstream("gateways")).toEqual(gateways.map((name) => `${name}:8001`));
     expect(nginx).toMatch(/listen 2024;\s*location \/ \{\s*proxy_pass http:\/\/agents;/);
+    // /mcp sessions live in one agent: routed back to it by the name starting the session id.
+    for (const name of agents) {
+      expect(service(name).environment?.THINKTANK_REPLICA).toBe(name);
+      const group = name.replace("-", "_");
+      expect(upstream(group)).toEqual([`${name}:2024;`]);
+      expect(nginx).toContain(`~^${name}\\. ${group};`);
+    }
+    expect(nginx).toMatch(/location \/mcp \{\s*proxy_pass http:\/\/\$mcp_agents;/);
     expect(nginx).toMatch(/listen 8001;\s*location \/ \{\s*proxy_pass http:\/\/gateways;/);
     for (const directive of ["proxy_http_version 1.1;", "proxy_buffering off;", 'proxy_set_header Connection "";', "proxy_read_timeout 3600s;"]) expect(nginx).toContain(directive);
   });

@@ -77,6 +77,8 @@ export class AgentRuntime {
       logger,
       ...(options.executor ? { executor: options.executor } : {}),
       ...(this.tools ? { invokers: [this.tools.invoker] } : {}),
+      // THINKTANK_REPLICA names this server among several behind one proxy (README, "Several replicas").
+      ...(config.env.THINKTANK_REPLICA ? { mcpSessionPrefix: config.env.THINKTANK_REPLICA } : {}),
     });
   }
 

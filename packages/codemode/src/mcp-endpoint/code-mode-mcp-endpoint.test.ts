@@ -5,6 +5,7 @@ import { referenceStdioEntry, testServerEntry } from "@thinktank/mcp/testing";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodeModeRuntime } from "../runtime/code-mode-runtime.js";
+import { CodeModeMcpEndpoint } from "./code-mode-mcp-endpoint.js";
 import { configFolder, type ConfigFolder } from "../test-support/runtime-fixture.js";
 
 const apiKey = "test-key-123";
@@ -107,5 +108,27 @@ describe("the /mcp endpoint", () => {
     await transport.terminateSession();
     const after = await fetch(url, { method: "POST", headers: { "x-api-key": apiKey, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
     expect(after.status).toBe(404);
+  });
+});
+
+describe("the /mcp endpoint of one server among several (THINKTANK_REPLICA)", () => {
+  it("starts its session ids with the server's name, for the proxy to route by; refuses a name a header could not carry", async () => {
+    const folder = configFolder({});
+    const runtime = new CodeModeRuntime(folder.load({}), { mcpSessionPrefix: "agent-a" });
+    const app = Fastify({ logger: false });
+    runtime.mountMcpEndpoint(app);
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const address = app.server.address();
+    const client = new Client({ name: "endpoint-test", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`)));
+      expect((client.transport as StreamableHTTPClientTransport).sessionId).toMatch(/^agent-a\.[0-9a-f-]{36}$/);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["list_servers", "search_tools", "execute_code"]);
+    } finally {
+      await client.close();
+      await app.close();
+      folder.cleanup();
+    }
+    expect(() => new CodeModeMcpEndpoint({ codeMode: runtime.codeMode, sessionIdPrefix: "a b\r\n" })).toThrow(/is not 1 to 64 letters/);
   });
 });

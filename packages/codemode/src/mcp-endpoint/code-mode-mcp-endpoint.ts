@@ -20,6 +20,12 @@ export interface CodeModeMcpEndpointOptions {
   readonly serverInfo?: { readonly name: string; readonly version: string };
   /** Runs before each request (the runtime re-reads the server entries here). */
   readonly beforeRequest?: () => Promise<void>;
+  /**
+   * Starts every session id this endpoint makes (`<prefix>.<uuid>`): with several agent servers
+   * behind one proxy, the proxy sends a session's requests to the server holding it by this prefix
+   * (deploy/scale/nginx.conf). Letters, digits, `-` and `_`. @default none (a bare uuid)
+   */
+  readonly sessionIdPrefix?: string;
 }
 
 interface Session {
@@ -41,6 +47,9 @@ export class CodeModeMcpEndpoint {
 
   constructor(private readonly options: CodeModeMcpEndpointOptions) {
     this.now = options.now ?? Date.now;
+    if (options.sessionIdPrefix !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(options.sessionIdPrefix)) {
+      throw new Error(`the MCP session id prefix ${JSON.stringify(options.sessionIdPrefix)} is not 1 to 64 letters, digits, '-' or '_'`);
+    }
   }
 
   get sessionCount(): number {
@@ -63,7 +72,7 @@ export class CodeModeMcpEndpoint {
       return reject(response, 400, -32000, "Bad Request: no mcp-session-id header; the first request of a session must be initialize");
     }
     await this.makeRoom();
-    const id = crypto.randomUUID();
+    const id = this.options.sessionIdPrefix ? `${this.options.sessionIdPrefix}.${crypto.randomUUID()}` : crypto.randomUUID();
     const place = this.options.placeFor?.(id) ?? { threadId: `mcp-${id}` };
     const server = createCodeModeMcpServer(this.options.codeMode, { place, ...(this.options.serverInfo ? { serverInfo: this.options.serverInfo } : {}) });
     const transport = new StreamableHTTPServerTransport({

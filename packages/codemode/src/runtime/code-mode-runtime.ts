@@ -20,6 +20,8 @@ export interface CodeModeRuntimeOptions {
   readonly invokers?: readonly ToolInvoker[];
   /** @default a logger that drops everything */
   readonly logger?: ManagerLogger;
+  /** Starts the /mcp endpoint's session ids, so a proxy can route a session to this server (CodeModeMcpEndpointOptions). @default none */
+  readonly mcpSessionPrefix?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export class CodeModeRuntime {
   readonly executor: SandboxExecutor;
   readonly codeMode: CodeMode;
   private readonly servers: ServerEntriesSource;
+  private readonly mcpSessionPrefix: string | undefined;
   private entries: Readonly<Record<string, McpServerEntry>> | undefined;
   private closed = false;
 
@@ -42,6 +45,7 @@ export class CodeModeRuntime {
     options: CodeModeRuntimeOptions = {},
   ) {
     this.servers = options.servers ?? serverEntriesSource(config);
+    this.mcpSessionPrefix = options.mcpSessionPrefix;
     this.manager = new McpManager({ mcp: config.mcp, env: config.env, oauthStore: createOAuthTokenStore(config), ...(options.logger ? { logger: options.logger } : {}) });
     this.executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
     this.codeMode = new CodeMode({
@@ -76,7 +80,11 @@ export class CodeModeRuntime {
 
   /** Mounts the MCP endpoint at /mcp (THINKTANK_API_KEY enforced when set); the runtime closes with the app. */
   mountMcpEndpoint(app: FastifyInstance): void {
-    const endpoint = new CodeModeMcpEndpoint({ codeMode: this.codeMode, beforeRequest: () => this.refresh() });
+    const endpoint = new CodeModeMcpEndpoint({
+      codeMode: this.codeMode,
+      beforeRequest: () => this.refresh(),
+      ...(this.mcpSessionPrefix ? { sessionIdPrefix: this.mcpSessionPrefix } : {}),
+    });
     mountCodeModeEndpoint(app, endpoint, { ...(this.config.api_key ? { apiKey: this.config.api_key } : {}), onClose: () => this.close() });
   }
 
