@@ -23,8 +23,9 @@ const keptOutput = 16 * 1024;
 /**
  * Runs git with a deadline and a size cap. git has no option to bound a fetch, so the process
  * group is killed when the deadline passes (SOURCE_TIMEOUT) or the repository folder grows
- * past the cap (SOURCE_TOO_LARGE, checked every 100 ms while git writes the pack). A non-zero
- * exit is SOURCE_FETCH_FAILED with the end of git's message. Resolves with stdout.
+ * past the cap (SOURCE_TOO_LARGE, checked every 100 ms while git writes the pack, and once when
+ * it ends). A non-zero exit is SOURCE_FETCH_FAILED with the end of git's message. Resolves with
+ * stdout.
  */
 export function runGit(run: GitRun): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -49,12 +50,10 @@ export function runGit(run: GitRun): Promise<string> {
     });
     const deadline = setTimeout(() => stop(new ThinktankError("SOURCE_TIMEOUT", `${run.what} took longer than ${Math.round(run.timeoutMs / 1000)} s (plugins.fetch.timeout_seconds); stopped`)), run.timeoutMs);
     const limit = run.sizeLimit;
-    const watch = limit
-      ? setInterval(() => {
-          const size = folderSize(limit.dir);
-          if (size > limit.maxBytes) stop(new ThinktankError("SOURCE_TOO_LARGE", `${run.what} brought in more than ${limit.maxBytes} bytes (plugins.fetch.max_mb); stopped`));
-        }, sizeCheckMs)
-      : undefined;
+    const checkSize = (): void => {
+      if (limit && folderSize(limit.dir) > limit.maxBytes) stop(new ThinktankError("SOURCE_TOO_LARGE", `${run.what} brought in more than ${limit.maxBytes} bytes (plugins.fetch.max_mb); stopped`));
+    };
+    const watch = limit ? setInterval(checkSize, sizeCheckMs) : undefined;
     const finish = (): void => {
       clearTimeout(deadline);
       if (watch) clearInterval(watch);
@@ -65,6 +64,8 @@ export function runGit(run: GitRun): Promise<string> {
     });
     child.on("close", (code) => {
       finish();
+      // A fetch faster than the first look is measured once more: the same refusal however fast git was.
+      if (!stopped && code === 0) checkSize();
       if (stopped) return reject(stopped);
       if (code === 0) return resolve(stdout);
       let message = stderr.trim().split("\n").slice(-4).join(" | ");
