@@ -10,15 +10,21 @@ export type { AgentStore } from "@thinktank/runs";
 export async function openAgentStore(config: Config): Promise<AgentStore> {
   const threads = config.agent.threads;
   if (threads.backend === "postgres") {
-    const url = config.env[threads.postgres_url_env];
-    if (!url) {
-      throw new ThinktankError(
-        "NOT_CONFIGURED",
-        `agent.threads.backend is postgres, but the environment variable ${threads.postgres_url_env} (agent.threads.postgres_url_env) is not set: set it to a postgres:// URL.`,
-        { details: { variable: threads.postgres_url_env } },
-      );
-    }
-    return openPostgresStore(url);
+    return openPostgresStore(urlFromEnvironment(config, threads.postgres_url_env, "agent.threads", "postgres"));
   }
   return openSqliteStore(threads.sqlite_path);
+}
+
+/**
+ * The URL in the environment variable a setting names (config.env), or NOT_CONFIGURED saying
+ * which variable to set: `section` is where the backend is chosen ("agent.threads").
+ */
+export function urlFromEnvironment(config: Config, variable: string, section: string, backend: "postgres" | "redis"): string {
+  const url = config.env[variable];
+  if (url) return url;
+  throw new ThinktankError(
+    "NOT_CONFIGURED",
+    `${section}.backend is ${backend}, but the environment variable ${variable} (${section}.${backend}_url_env) is not set: set it to a ${backend}:// URL.`,
+    { details: { variable } },
+  );
 }

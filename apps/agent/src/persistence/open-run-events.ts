@@ -1,5 +1,6 @@
-import { ThinktankError, type Config } from "@thinktank/core";
+import type { Config } from "@thinktank/core";
 import { KeptRunEvents, openPostgresRunEvents, openRedisRunEvents, type RunEventStore } from "@thinktank/runs";
+import { urlFromEnvironment } from "./open-agent-store.js";
 
 /**
  * Where runs' events wait for streams and join. SQLite (one process): in memory, bounded by
@@ -15,15 +16,7 @@ export async function openRunEvents(config: Config, log: { error(fields: object,
   const options = { retentionMs, onError: (error: unknown, what: string) => log.error({ err: error }, `run events: ${what} failed`) };
   const streams = config.agent.streams;
   if (streams.backend === "redis") {
-    const url = config.env[streams.redis_url_env];
-    if (!url) {
-      throw new ThinktankError(
-        "NOT_CONFIGURED",
-        `agent.streams.backend is redis, but the environment variable ${streams.redis_url_env} (agent.streams.redis_url_env) is not set: set it to a redis:// URL.`,
-        { details: { variable: streams.redis_url_env } },
-      );
-    }
-    return openRedisRunEvents(url, options);
+    return openRedisRunEvents(urlFromEnvironment(config, streams.redis_url_env, "agent.streams", "redis"), options);
   }
   // openAgentStore already refused a missing URL.
   return openPostgresRunEvents(config.env[threads.postgres_url_env] ?? "", options);

@@ -1,4 +1,5 @@
 import type { RunEvent, RunEvents } from "./run-event-store.js";
+import { nextWake } from "./next-wake.js";
 
 /**
  * The events of one run, kept in memory so several clients can follow the same run and a client
@@ -53,15 +54,7 @@ export class RunEventLog implements RunEvents {
     while (!signal?.aborted) {
       while (next < this.#events.length) yield this.#events[next++] as RunEvent;
       if (this.#closed) return;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          this.#waiters.delete(wake);
-          signal?.removeEventListener("abort", wake);
-          resolve();
-        };
-        this.#waiters.add(wake);
-        signal?.addEventListener("abort", wake, { once: true });
-      });
+      await nextWake(this.#waiters, signal);
     }
   }
 

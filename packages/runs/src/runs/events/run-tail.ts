@@ -1,6 +1,7 @@
 import type { JsonObject } from "../../persistence/agent-records.js";
 import type { RunEvent } from "../run-event-store.js";
 import { END_EVENT, type EventRow } from "./event-channel.js";
+import { nextWake } from "../next-wake.js";
 
 /**
  * A run's events as read from the channel on a replica that follows it, shared by every follower of
@@ -71,15 +72,7 @@ export class RunTail {
         yield event;
       }
       if (this.#ended) return;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          this.#waiters.delete(wake);
-          signal?.removeEventListener("abort", wake);
-          resolve();
-        };
-        this.#waiters.add(wake);
-        signal?.addEventListener("abort", wake, { once: true });
-      });
+      await nextWake(this.#waiters, signal);
     }
   }
 
