@@ -38,19 +38,35 @@ export class RedisEventChannel implements EventChannel {
   readonly #orphanMs: number;
   readonly #onError: (error: unknown, what: string) => void;
   #subscriber: Client | undefined;
+  #closed = false;
 
   private constructor(client: Client, options: RedisEventChannelOptions) {
     this.#client = client;
     this.#retentionMs = Math.max(1, options.retentionMs);
     this.#orphanMs = options.orphanMs ?? 24 * 60 * 60 * 1000;
-    this.#onError = options.onError ?? (() => undefined);
+    const onError = options.onError ?? (() => undefined);
+    // A connection torn down by close() (or one still reconnecting when close came) is not news.
+    this.#onError = (error, what) => {
+      if (!this.#closed) onError(error, what);
+    };
+    client.on("error", (error: unknown) => this.#onError(error, "the run events Redis connection"));
+    this.#endAfterClose(client);
+  }
+
+  /**
+   * A connection that comes back after close() goes again: the client's reconnect loop does not
+   * look whether it was closed while a socket was being opened, and would stay connected.
+   */
+  #endAfterClose(client: Client): void {
+    client.on("ready", () => {
+      if (this.#closed) client.destroy();
+    });
   }
 
   static async open(url: string, options: RedisEventChannelOptions): Promise<RedisEventChannel> {
-    const client = newClient(url);
-    client.on("error", (error: unknown) => options.onError?.(error, "the run events Redis connection"));
-    await client.connect();
-    return new RedisEventChannel(client, options);
+    const channel = new RedisEventChannel(newClient(url), options);
+    await channel.#client.connect();
+    return channel;
   }
 
   async write(rows: readonly EventRow[], retry: boolean): Promise<void> {
@@ -87,10 +103,11 @@ export class RedisEventChannel implements EventChannel {
   async listen(listener: ChannelListener): Promise<void> {
     const subscriber = this.#client.duplicate();
     subscriber.on("error", (error: unknown) => this.#onError(error, "the run events Redis subscriber"));
+    this.#endAfterClose(subscriber);
     let ready = 0;
     // The client reconnects and subscribes again by itself; what was published meanwhile is read again.
     subscriber.on("ready", () => {
-      if (ready++ > 0) listener.reset();
+      if (ready++ > 0 && !this.#closed) listener.reset();
     });
     await subscriber.connect();
     await subscriber.subscribe(announceChannel, (message) => {
@@ -102,9 +119,13 @@ export class RedisEventChannel implements EventChannel {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
-    await subscriber?.close().catch(() => undefined);
-    await this.#client.close();
+    // A subscriber has nothing to drain; destroy() also stops a reconnect in progress for good
+    // (a graceful close during one could leave it connected, still subscribed).
+    subscriber?.destroy();
+    await this.#client.close().catch(() => this.#client.destroy());
   }
 }
