@@ -4,7 +4,7 @@ import pg from "pg";
 export interface FreshDatabase {
   /** The new database's URL (the server and role of THINKTANK_TEST_POSTGRES_URL). */
   readonly url: string;
-  /** Drops it once every connection to it is gone (agent processes stopped or killed). */
+  /** Drops it, ending any connection still open to it (agent processes stopped or killed). */
   drop(): Promise<void>;
 }
 
@@ -32,11 +32,7 @@ export async function createFreshDatabase(prefix = "tt_agent"): Promise<FreshDat
       const client = new pg.Client({ connectionString: base });
       await client.connect();
       try {
-        // A stopped process's connections end just after it exits: a bounded poll for them, then FORCE for any left.
-        for (let tries = 0; tries < 100; tries++) {
-          if ((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name])).rows[0]?.n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        // A stopped process's connections can outlive it by a moment: FORCE ends them first (PostgreSQL 13+).
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
         await client.end();
