@@ -5,7 +5,8 @@ import type { RunRecord, RunStatus } from "../persistence/agent-records.js";
 import { postgresDialect } from "../persistence/postgres-database.js";
 import { recordOf, rowParameters, runsTable } from "../persistence/schema.js";
 import { PostgresRunEnds, type RunEnd } from "./postgres-run-ends.js";
-import { PostgresRunListener, type RunNotice } from "./postgres-run-listener.js";
+import type { PostgresListener } from "../persistence/postgres-listener.js";
+import { listenToRunNotices, type RunNotice } from "./postgres-run-listener.js";
 import * as sql from "./postgres-run-sql.js";
 import { admitUnder, type Admitted, type RunQueue, type RunQueueHandlers, type RunTicket, type RunTurn, type SharedRunQueueOptions } from "./run-queue.js";
 import type { RunRequest } from "./run-request.js";
@@ -36,7 +37,7 @@ export class PostgresRunQueue implements RunQueue {
   readonly #pool: pg.Pool;
   readonly #options: SharedRunQueueOptions;
   readonly #replica: string;
-  readonly #listener: PostgresRunListener;
+  readonly #listener: PostgresListener;
   readonly #held = new Map<string, Held>();
   /** The runs executing here (their handlers.run), for shutdown. */
   readonly #working = new Set<Promise<void>>();
@@ -55,7 +56,7 @@ export class PostgresRunQueue implements RunQueue {
     this.#options = options;
     this.#replica = options.replicaId ?? `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
     this.#ends = new PostgresRunEnds(pool, (runId, error) => options.log?.error({ runId, err: error }, "reading a run's end failed"));
-    this.#listener = new PostgresRunListener({ url, log: options.log, onNotice: (notice) => this.#hear(notice), onReconnect: () => this.#catchUp() });
+    this.#listener = listenToRunNotices({ url, log: options.log, onNotice: (notice) => this.#hear(notice), onReconnect: () => this.#catchUp() });
   }
 
   /** Listens on the runs channel before it returns, so no notice meant for this replica is missed after start. */

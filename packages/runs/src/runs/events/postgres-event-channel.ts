@@ -1,4 +1,5 @@
 import pg from "pg";
+import { PostgresListener } from "../../persistence/postgres-listener.js";
 import { withSchemaLock } from "../../persistence/schema-lock.js";
 import { END_EVENT, type ChannelListener, type EventChannel, type EventRow } from "./event-channel.js";
 
@@ -51,9 +52,6 @@ DELETE FROM thinktank_run_events WHERE run_id IN (
 /** The listening connection's application_name (pg_stat_activity shows which connection it is). */
 export const listenerName = "thinktank-run-events-listener";
 
-/** Waits before reopening a lost listening connection: doubles from the first to the last. */
-const reconnectMs = { first: 100, last: 5000 };
-
 /**
  * Run events in a Postgres table, announced with LISTEN/NOTIFY: writes and reads on a small pool,
  * announcements on one connection of their own. Ended runs are dropped by `sweep` after the
@@ -66,9 +64,8 @@ export class PostgresEventChannel implements EventChannel {
   readonly #retentionMs: number;
   readonly #orphanMs: number;
   readonly #onError: (error: unknown, what: string) => void;
-  #listener: pg.Client | undefined;
+  #listener: PostgresListener | undefined;
   #lastOrphanSweep = 0;
-  #closed = false;
 
   private constructor(url: string, pool: pg.Pool, options: PostgresEventChannelOptions) {
     this.#url = url;
@@ -109,7 +106,21 @@ export class PostgresEventChannel implements EventChannel {
   }
 
   async listen(listener: ChannelListener): Promise<void> {
-    await this.#connectListener(listener);
+    const listening = new PostgresListener({
+      url: this.#url,
+      channel: notifyChannel,
+      applicationName: listenerName,
+      onPayload: (payload) => {
+        const colon = payload.lastIndexOf(":");
+        const seq = Number(payload.slice(colon + 1));
+        if (colon > 0 && Number.isInteger(seq)) listener.announced(payload.slice(0, colon), seq);
+      },
+      // Announcements were missed meanwhile: every followed run reads again.
+      onReconnect: () => listener.reset(),
+      onError: (error, what) => this.#onError(error, what === "dropped" ? "the run events listening connection" : "reopening the run events listening connection"),
+    });
+    await listening.open();
+    this.#listener = listening;
   }
 
   async sweep(): Promise<number> {
@@ -122,59 +133,9 @@ export class PostgresEventChannel implements EventChannel {
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
     const listener = this.#listener;
     this.#listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await listener?.close();
     await this.#pool.end();
-  }
-
-  async #connectListener(listener: ChannelListener): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#url, application_name: listenerName });
-    let lost = false;
-    const onLost = (error: unknown) => {
-      if (lost || this.#closed) return;
-      lost = true;
-      this.#onError(error, "the run events listening connection");
-      client.end().catch(() => undefined);
-      void this.#reconnect(listener);
-    };
-    client.on("error", onLost);
-    client.on("end", () => onLost(new Error("the connection ended")));
-    client.on("notification", (message) => {
-      if (message.channel !== notifyChannel || !message.payload) return;
-      const colon = message.payload.lastIndexOf(":");
-      const seq = Number(message.payload.slice(colon + 1));
-      if (colon > 0 && Number.isInteger(seq)) listener.announced(message.payload.slice(0, colon), seq);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${notifyChannel}`);
-    } catch (error) {
-      lost = true;
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    if (this.#closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.#listener = client;
-  }
-
-  /** Reopens the listening connection until it is back, then has every followed run read again (announcements were missed meanwhile). */
-  async #reconnect(listener: ChannelListener): Promise<void> {
-    this.#listener = undefined;
-    for (let wait = reconnectMs.first; !this.#closed; wait = Math.min(wait * 2, reconnectMs.last)) {
-      await new Promise((resolve) => setTimeout(resolve, wait).unref());
-      if (this.#closed) return;
-      try {
-        await this.#connectListener(listener);
-        listener.reset();
-        return;
-      } catch (error) {
-        this.#onError(error, "reopening the run events listening connection");
-      }
-    }
   }
 }
