@@ -15,5 +15,13 @@ export interface CliCommand {
   readonly summary: string;
   /** Lines of usage shown by `thinktank help` and on a usage error. */
   readonly usage: readonly string[];
+  /** Made of subcommands (createSubcommandGroup): it answers `--help` for each of them itself. */
+  readonly group?: boolean;
   run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** `--help` or `-h` among the options (before a `--`, after which everything is an argument). */
+export function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
 }

@@ -1,4 +1,4 @@
-import type { CliCommand, CliIo } from "./cli-command.js";
+import { asksForHelp, type CliCommand, type CliIo } from "./cli-command.js";
 import { commands as defaultCommands } from "./commands/index.js";
 
 /** Runs one command line and returns its exit code; never calls process.exit, so tests can drive it. */
@@ -12,6 +12,11 @@ export async function runCli(argv: string[], io: CliIo, commands: readonly CliCo
   if (!command) {
     io.stderr.write(`thinktank: unknown command '${name}'\n\n${helpText(commands)}`);
     return 2;
+  }
+  // A command of its own (exec, start, gateway) answers --help with its usage; groups answer for their subcommands.
+  if (!command.group && asksForHelp(rest)) {
+    io.stdout.write(`Usage:\n${command.usage.map((line) => `  thinktank ${line}`).join("\n")}\n`);
+    return 0;
   }
   try {
     return await command.run(rest, io);

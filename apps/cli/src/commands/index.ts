@@ -18,6 +18,7 @@ export const commands: readonly LazyCommand[] = [
   lazy(
     {
       name: "skills",
+      group: true,
       summary: "List, search, validate and install Agent Skills",
       usage: ["skills list [--json]", "skills search QUERY [--limit K] [--json] | --batch FILE.jsonl", "skills validate PATH [--json]", "skills install PATH [--overwrite] [--strict] [--json]"],
     },
@@ -26,6 +27,7 @@ export const commands: readonly LazyCommand[] = [
   lazy(
     {
       name: "plugins",
+      group: true,
       summary: "List, install and update Claude Code plugins",
       usage: ["plugins list [--json]", "plugins install PATH | NAME@MARKETPLACE | --marketplace M --plugin P [--strict] [--json]", "plugins update NAME [--strict] [--json]"],
     },
@@ -34,6 +36,7 @@ export const commands: readonly LazyCommand[] = [
   lazy(
     {
       name: "marketplace",
+      group: true,
       summary: "Add, browse, update and remove plugin marketplaces (GitHub, git, npm, URL, folder)",
       usage: [
         "marketplace add SOURCE [--name N] [--json]   SOURCE: owner/repo[#ref], a git URL, npm:PACKAGE[@VERSION], a marketplace.json URL, or a folder",
@@ -47,6 +50,7 @@ export const commands: readonly LazyCommand[] = [
   lazy(
     {
       name: "mcp",
+      group: true,
       summary: "MCP servers: status and tools, call a tool, sign in",
       usage: [
         "mcp list [--server S] [--json] [--cached]",
@@ -77,6 +81,7 @@ export const commands: readonly LazyCommand[] = [
   lazy(
     {
       name: "tools",
+      group: true,
       summary: "Tools: search the tool catalog by what a tool does, call a registered tool",
       usage: ["tools search QUERY [--server S] [--detail name|desc|full] [--limit K] [--catalog DIR] [--batch FILE.jsonl] [--json]", "tools call NAME --args '<json>' [--json]"],
     },
@@ -95,6 +100,7 @@ export const commands: readonly LazyCommand[] = [
   lazy(
     {
       name: "inspect",
+      group: true,
       summary: "Inspect what the agent sends the model",
       usage: [
         "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--message TEXT | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts",
