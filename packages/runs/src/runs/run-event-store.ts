@@ -42,6 +42,12 @@ export interface RunEventStore {
   get(runId: string): KeptRun | undefined;
   /** The run ended: closes its log, which stays readable for a while. */
   finish(runId: string): void;
+  /**
+   * The run was taken from this process (a shared queue found its heartbeat stale): its followers
+   * here end, and nothing more of it is written, not even an end; the replica that took it writes
+   * the rest. Absent on in-process stores, where no run is taken and `finish` does.
+   */
+  abandon?(runId: string): void;
   /** Runs with kept events, finished ones among them, and their bytes. */
   readonly size: { runs: number; finished: number; bytes: number };
   /** Drops every log (server shutdown). */

@@ -10,7 +10,7 @@ import type { RunEvents, RunEventStore } from "./run-event-store.js";
 import { LocalRunQueue } from "./local-run-queue.js";
 import type { RunQueue } from "./run-queue.js";
 import type { RunRequest } from "./run-request.js";
-import { openRunLog, resultOf, RunWorker, type ActiveRun, type RunLog } from "./run-worker.js";
+import { abandonOrFinish, openRunLog, resultOf, RunWorker, type ActiveRun, type RunLog } from "./run-worker.js";
 
 export interface RunManagerOptions {
   readonly store: AgentStore;
@@ -224,6 +224,6 @@ export class RunManager {
     active.controller.abort();
     if (active.working) return;
     this.#active.delete(runId);
-    this.#events.finish(runId);
+    abandonOrFinish(this.#events, runId);
   }
 }

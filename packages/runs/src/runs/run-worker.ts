@@ -81,7 +81,8 @@ export class RunWorker {
       else this.#options.log?.debug(ended, "run ended");
       queue.release(threadId, run.run_id);
       held.delete(run.run_id);
-      events.finish(run.run_id);
+      if (active.lost) abandonOrFinish(events, run.run_id);
+      else events.finish(run.run_id);
     }
   }
 
@@ -135,6 +136,12 @@ export function openRunLog(events: RunEventStore, runId: string): KeptRun {
   // The first event at once, so a client learns the run id even while the run waits its turn.
   kept.log.push("metadata", JSON.stringify({ run_id: runId, attempt: 1 }));
   return kept;
+}
+
+/** A run taken from this process: abandoned where the store can (its events are the taker's now), else finished. */
+export function abandonOrFinish(events: RunEventStore, runId: string): void {
+  if (events.abandon) events.abandon(runId);
+  else events.finish(runId);
 }
 
 /** The thread's values as wait/join answer them: with `__interrupt__` when the run stopped at an interrupt. */

@@ -171,6 +171,29 @@ for (const backend of backends) {
       expect(ids(await following)).toEqual(["0", "1"]);
     });
 
+    it("lets a replica a run was taken from write nothing more of it: followers get the taker's events and end", async () => {
+      const [a, b, c] = [await replica(), await replica(), await replica()];
+      // Created on `a`, which stalled before the run's turn; `b` took it over.
+      const { runId, kept: onA } = await startRun(a);
+      const localOnA = take(onA.log.follow());
+      onA.log.push("values", JSON.stringify({ from: "a, queued as it stalled" }));
+      a.abandon(runId);
+      expect(ids(await localOnA)).toEqual(["0", "1"]);
+      expect(a.get(runId)).toBeUndefined();
+      const onB = b.open(runId);
+      onB.log.push("metadata", JSON.stringify({ run_id: runId, attempt: 1 }));
+      for (let index = 1; index <= 3; index++) onB.log.push("values", JSON.stringify({ from: "b", index }));
+      onB.result = { by: "b" };
+      b.finish(runId);
+      await onB.log.flushed?.();
+      await a.close();
+      const followed = (await c.lookup(runId))!;
+      const events = await take(followed.log.follow());
+      expect(ids(events)).toEqual(range(0, 4));
+      expect(events.slice(1).every((event) => event.frame.includes('"from":"b"'))).toBe(true);
+      expect(followed.result).toEqual({ by: "b" });
+    });
+
     it("catches up on what was announced while its listening connection was cut", async () => {
       const [a, b] = [await replica(), await replica()];
       const { runId, kept } = await startRun(a);

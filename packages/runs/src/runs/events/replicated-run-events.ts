@@ -38,13 +38,21 @@ export class ReplicatedRunEvents implements RunEventStore {
   readonly #writer: BatchWriter;
   readonly #local = new Map<string, LocalRun>();
   readonly #tails = new Map<string, RunTail>();
+  /** Runs taken from this replica: their rows still queued are not written. */
+  readonly #abandoned = new Set<string>();
   #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
 
   private constructor(channel: EventChannel, options: ReplicatedRunEventsOptions) {
     this.#channel = channel;
     this.#onError = options.onError ?? (() => undefined);
-    this.#writer = new BatchWriter((rows, retry) => channel.write(rows, retry), { onError: (error) => this.#onError(error, "writing run events") });
+    this.#writer = new BatchWriter(
+      (rows, retry) => {
+        const kept = this.#abandoned.size > 0 ? rows.filter((row) => !this.#abandoned.has(row.runId)) : rows;
+        return kept.length > 0 ? channel.write(kept, retry) : Promise.resolve();
+      },
+      { onError: (error) => this.#onError(error, "writing run events") },
+    );
   }
 
   /** A store over `channel`, listening to it; sweeps it periodically when the channel sweeps. */
@@ -107,6 +115,21 @@ export class ReplicatedRunEvents implements RunEventStore {
       },
       (error: unknown) => this.#onError(error, "ending another replica's run"),
     );
+  }
+
+  /**
+   * The run was taken from this replica: its followers here end and none of its rows still queued,
+   * nor an end row, reach the channel. Writing them would race the replica that took the run over,
+   * whose rows have the same positions.
+   */
+  abandon(runId: string): void {
+    const local = this.#local.get(runId);
+    if (!local) return;
+    this.#abandoned.add(runId);
+    this.#local.delete(runId);
+    local.log.silence();
+    // Once the writer is past every row queued so far, none of this run's is left to skip.
+    void this.#writer.flushed().then(() => this.#abandoned.delete(runId));
   }
 
   /** Runs whose events are in this process's memory (executing here, or ended and being written), and their bytes. */
