@@ -1,7 +1,6 @@
 import path from "node:path";
 import { ThinktankError } from "@thinktank/core";
-import type { GenerateCodeApiOptions } from "./generate-code-api.js";
-import type { CodeApiLanguage } from "./codegen-types.js";
+import type { CodeApiLanguage, CodegenServer } from "./codegen-types.js";
 
 const knownLanguages: readonly CodeApiLanguage[] = ["typescript", "python"];
 
@@ -9,7 +8,7 @@ const knownLanguages: readonly CodeApiLanguage[] = ["typescript", "python"];
  * Checks the options before anything is written, saying what was expected and what came:
  * a folder, known languages, unique server names, tools with a name and an inputSchema object.
  */
-export function validateGenerateOptions(options: GenerateCodeApiOptions): { outDir: string; languages: readonly CodeApiLanguage[] } {
+export function validateGenerateOptions(options: { readonly outDir: string; readonly languages?: readonly CodeApiLanguage[]; readonly servers: readonly CodegenServer[] }): { outDir: string; languages: readonly CodeApiLanguage[] } {
   if (typeof options.outDir !== "string" || options.outDir.trim() === "") {
     throw new ThinktankError("VALIDATION_FAILED", `generateCodeApi: outDir must be a folder path, got ${JSON.stringify(options.outDir)}`);
   }

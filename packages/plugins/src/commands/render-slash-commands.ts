@@ -1,5 +1,5 @@
 import { escapeXml } from "@thinktank/skills";
-import type { SlashCommandEntry } from "./slash-commands.js";
+import type { SlashCommandEntry } from "./slash-command-entry.js";
 
 /**
  * The `<slash_commands>` prompt section; "" without commands. Commands get their invocation,

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { maskServerEntry } from "@thinktank/core";
-import type { SlashCommandEntry } from "../commands/slash-commands.js";
+import type { SlashCommandEntry } from "../commands/slash-command-entry.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import type { MergedPluginServer } from "../servers/merge-plugin-servers.js";
 import { skillContainerPrefix } from "../snapshot/skill-container-prefix.js";

@@ -1,4 +1,3 @@
-import type { InvokeOptions } from "../execution/tool-executor.js";
 import type { ToolResponse } from "../tool-response.js";
 import type { ExecutionLog } from "./execution-log.js";
 
@@ -8,8 +7,15 @@ export interface CallStart {
   readonly ms: number;
 }
 
+/** Who made the call, as the log records it (the executor's InvokeOptions carry it). */
+export interface CallOrigin {
+  readonly source?: string;
+  readonly threadId?: string;
+  readonly runId?: string;
+}
+
 /** Writes one finished call to the log (when there is one); never rejects. */
-export async function recordCall(log: ExecutionLog | undefined, tool: string, args: unknown, start: CallStart, response: ToolResponse, options: InvokeOptions): Promise<void> {
+export async function recordCall(log: ExecutionLog | undefined, tool: string, args: unknown, start: CallStart, response: ToolResponse, options: CallOrigin): Promise<void> {
   if (!log) return;
   await log.record({
     tool,
