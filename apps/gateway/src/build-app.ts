@@ -9,7 +9,7 @@
  * Put the area's service on `GatewayDeps` (gateway-deps.ts) rather than building it in the route.
  */
 import multipart from "@fastify/multipart";
-import { maxPathParamLength, requestIdFor } from "@thinktank/core";
+import { jsonNestingLimits, jsonTextNesting, maxPathParamLength, requestIdFor, ThinktankError } from "@thinktank/core";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
 import type { Config } from "@thinktank/core";
 import Fastify from "fastify";
@@ -99,10 +99,26 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   });
 
   app.addSchema(errorResponseSchema);
+  refuseDeepJsonBodies(app);
   app.register(multipart, {
     limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: mebibyte, parts: 40, headerPairs: 200 },
   });
   registerOpenApi(app);
   for (const plugin of routePlugins) app.register(plugin, { config, deps });
   return app;
+}
+
+/**
+ * Fastify's JSON parser behind one more check on the text: a body nested deeper than
+ * jsonNestingLimits.requestBody is 400 VALIDATION_FAILED before it is parsed, since every later
+ * walk over it (validation, masking, structuredClone in the store) would overflow the stack.
+ */
+function refuseDeepJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  const limit = jsonNestingLimits.requestBody;
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (jsonTextNesting(body as string, limit) > limit) return done(new ThinktankError("VALIDATION_FAILED", `the JSON body nests deeper than ${limit} levels`), undefined);
+    parseJson(request, body as string, done);
+  });
 }

@@ -27,6 +27,7 @@ export type { ZipEntrySpec } from "./archive/build-zip.js";
 export { buildTarGz } from "./archive/build-tar-gz.js";
 export { cleanVirtualPath } from "./paths/clean-virtual-path.js";
 export { isInsideFolder } from "./paths/is-inside-folder.js";
+export { jsonNestingLimits, jsonTextNesting, valueNestsDeeperThan } from "./json/json-nesting.js";
 
 // the extensions store, files on disk
 export { ExtensionsStore } from "./store/extensions-store.js";

@@ -1,4 +1,4 @@
-import { ThinktankError } from "@thinktank/core";
+import { jsonNestingLimits, jsonTextNesting, ThinktankError } from "@thinktank/core";
 import type { FastifyInstance } from "fastify";
 
 /**
@@ -6,12 +6,16 @@ import type { FastifyInstance } from "fastify";
  * one rule for both thread backends: no NUL character (U+0000) in any string or key. Postgres'
  * jsonb cannot hold one (it answered 500) while SQLite stored it; refusing at the edge answers the
  * same 400 VALIDATION_FAILED on both, before anything is stored or run. Registered in the API's own
- * plugin context, so /mcp (JSON-RPC, stores nothing) keeps Fastify's parser.
+ * plugin context, so /mcp (JSON-RPC, stores nothing) keeps Fastify's parser. A body nested deeper
+ * than jsonNestingLimits.requestBody is refused the same way before parsing: a few thousand levels
+ * overflowed the stack where it was stored (a 500) and in the run's later walks over it.
  */
 export function useJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const limit = jsonNestingLimits.requestBody;
+    if (jsonTextNesting(body as string, limit) > limit) return done(new ThinktankError("VALIDATION_FAILED", `the JSON body nests deeper than ${limit} levels`), undefined);
     parseJson(request, body as string, (error, value) => {
       if (error) return done(error, undefined);
       // JSON text can hold a NUL only as the escape \u0000: without one the walk is skipped.

@@ -4,6 +4,7 @@ import { extensionsEntrySchemas } from "./extensions-schemas.js";
 import type { ExtensionsEntrySchemas } from "./extensions-schemas.js";
 import { extensionsSections, optionalExtensionsSections } from "./extensions-types.js";
 import type { ExtensionsProblem, ExtensionsSection, OptionalExtensionsSection } from "./extensions-types.js";
+import { jsonNestingLimits, valueNestsDeeperThan } from "../json/json-nesting.js";
 import { formatJsonPath } from "./format-json-path.js";
 
 export interface ExtensionsValidatorOptions {
@@ -53,6 +54,9 @@ export class ExtensionsValidator {
 
   /** Checks one entry of a section; paths start at the section. */
   validateEntry(section: ExtensionsSection | OptionalExtensionsSection, name: string, entry: unknown): ExtensionsProblem[] {
+    // Before the schema (ajv recurses too): a value nested thousands of levels deep, once stored,
+    // overflowed the stack of every later update (structuredClone) and masked read, on both services.
+    if (valueNestsDeeperThan(entry, jsonNestingLimits.document)) return [problem([section, name], `nests deeper than ${jsonNestingLimits.document} levels`)];
     let validate = this.validators.get(section);
     if (!validate) {
       validate = this.ajv.compile(this.options.schemas?.[section] ?? extensionsEntrySchemas[section]);

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { jsonNestingLimits, jsonTextNesting } from "@thinktank/core";
 import type { PluginProblem } from "../plugin-types.js";
 
 export type JsonReading = { ok: true; value: unknown } | { ok: false; problem: PluginProblem };
@@ -6,6 +7,8 @@ export type JsonReading = { ok: true; value: unknown } | { ok: false; problem: P
 /**
  * Reads a JSON file of a plugin (a byte-order mark is allowed, a missing final newline too).
  * A parse error becomes an error problem naming the file and, when JSON.parse says it, the line.
+ * A file nested deeper than jsonNestingLimits.document is an error problem too, before parsing:
+ * every later walk (masking, merging, the agent's snapshot) would overflow the stack on it.
  */
 export function readJsonFile(file: string, shownAs: string): JsonReading {
   let text: string;
@@ -14,6 +17,8 @@ export function readJsonFile(file: string, shownAs: string): JsonReading {
   } catch (error) {
     return { ok: false, problem: { severity: "error", file: shownAs, message: `cannot be read: ${(error as Error).message}` } };
   }
+  const limit = jsonNestingLimits.document;
+  if (jsonTextNesting(text, limit) > limit) return { ok: false, problem: { severity: "error", file: shownAs, message: `nests deeper than ${limit} levels` } };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
