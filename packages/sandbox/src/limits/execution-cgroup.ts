@@ -45,9 +45,15 @@ export class ExecutionCgroup {
     return new ExecutionCgroup(dir, cgroups.version);
   }
 
-  /** The file a process writes its own pid to, to join. */
-  get procsFile(): string {
-    return path.join(this.dir, "cgroup.procs");
+  /**
+   * How a single-threaded process moves itself in: it writes `value` (shell syntax) to `file`. On
+   * cgroup v1, "0" (the writing thread) to `tasks`: moving one thread that is the writer skips the
+   * kernel's global threadgroup lock, whose first writer after a pause waits out an RCU grace period
+   * (~10 ms on the launch path); a shell is one thread, so the whole process moves. On v2 the process
+   * writes its pid to cgroup.procs (cgroup.threads only moves threads within threaded cgroups).
+   */
+  get selfJoin(): { readonly file: string; readonly value: string } {
+    return this.version === 1 ? { file: path.join(this.dir, "tasks"), value: "0" } : { file: path.join(this.dir, "cgroup.procs"), value: "$$" };
   }
 
   /** How many processes the kernel killed here for lack of memory (memory.events on v2, memory.oom_control on v1). */

@@ -124,9 +124,10 @@ async function proveJoin(cgroups: MemoryCgroups): Promise<string | undefined> {
   let cgroup: ExecutionCgroup | undefined;
   try {
     cgroup = ExecutionCgroup.create(cgroups, 64);
-    const procs = cgroup.procsFile;
+    // Joined the way executions join (see `ExecutionCgroup.selfJoin`).
+    const { file, value } = cgroup.selfJoin;
     const shown = await new Promise<string>((resolve, reject) => {
-      execFile("/bin/sh", ["-c", 'echo $$ > "$1" && cat /proc/self/cgroup', "thinktank-cgroup-probe", procs], { timeout: 10_000, env: {} }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+      execFile("/bin/sh", ["-c", `echo ${value} > "$1" && cat /proc/self/cgroup`, "thinktank-cgroup-probe", file], { timeout: 10_000, env: {} }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
     });
     const expected = `/${ownName}/${path.basename(cgroup.dir)}`;
     return shown.includes(expected) ? undefined : `a probe process did not land in ${cgroup.dir}`;
