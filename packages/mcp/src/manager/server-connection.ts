@@ -1,4 +1,4 @@
-import { redactSecrets } from "@thinktank/core";
+import { redactedMarker, redactSecrets } from "@thinktank/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -26,6 +26,8 @@ export interface ServerConnectionOptions {
 
 /** Lines of a stdio server's stderr kept to explain why it stopped. */
 const stderrLinesKept = 20;
+/** Shorter env values are not masked in stderr lines ("1", "on", "dev" would mask ordinary words). */
+const minMaskedLength = 4;
 /** Pages of tools/list followed before giving up on a server whose cursors never end. */
 const maxToolPages = 1000;
 
@@ -151,11 +153,29 @@ export class ServerConnection {
   }
 
   private keepStderrLine(line: string): void {
-    const trimmed = redactSecrets(line.trim());
+    const trimmed = redactSecrets(this.withoutEnvValues(line.trim()));
     if (!trimmed) return;
     this.options.logger.debug({ server: this.options.server, line: trimmed.slice(0, 500) }, "mcp server stderr");
     this.stderrLines.push(trimmed.slice(0, 500));
     if (this.stderrLines.length > stderrLinesKept) this.stderrLines.shift();
+  }
+
+  /**
+   * The line with the values of the entry's own `env` masked: a server that prints its
+   * configuration (or a token it was given) on stderr must not put it in the reasons shown by
+   * GET /api/mcp/servers, `thinktank mcp list`, list_servers (the model) and the logs. PATH and
+   * HOME come from the host, and values under 4 characters would mask ordinary words.
+   */
+  private withoutEnvValues(line: string): string {
+    const config = this.options.config;
+    if (config.transport !== "stdio") return line;
+    const values = Object.entries(config.env)
+      .filter(([name, value]) => name !== "PATH" && name !== "HOME" && value.length >= minMaskedLength)
+      .map(([, value]) => value)
+      .sort((a, b) => b.length - a.length);
+    let masked = line;
+    for (const value of values) masked = masked.replaceAll(value, redactedMarker);
+    return masked;
   }
 
   private closeReason(): string {
