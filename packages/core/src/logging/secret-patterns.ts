@@ -29,18 +29,30 @@ export function looksLikeSecret(value: string): boolean {
 }
 
 /**
- * A URL with its password and the values of secret-looking query parameters masked (`keep`
+ * A URL with its password, a key-shaped user name (`https://<token>@github.com/...`, the form git
+ * and GitHub document for tokens) and the values of secret-looking query parameters masked (`keep`
  * decides which values stay, e.g. `${VAR}` placeholders). Text that is not a URL comes back as it is.
  */
 export function maskUrlSecrets(url: string, keep: (value: string) => boolean = () => false): string {
-  const userInfo = /\b([a-z][a-z0-9+.-]*:\/\/[^/?#:@\s]*:)([^/?#@\s]*)@/gi;
-  let masked = url.replace(userInfo, (whole, head: string, password: string) => (keep(decodeSafe(password)) ? whole : `${head}${redactedMarker}@`));
+  const userInfo = /\b([a-z][a-z0-9+.-]*:\/\/)([^/?#:@\s]*):([^/?#@\s]*)@/gi;
+  let masked = url.replace(userInfo, (whole, scheme: string, user: string, password: string) => {
+    if (keep(decodeSafe(password)) && !isKeyShapedUser(user, keep)) return whole;
+    return `${scheme}${isKeyShapedUser(user, keep) ? redactedMarker : user}:${keep(decodeSafe(password)) ? password : redactedMarker}@`;
+  });
+  const userOnly = /\b([a-z][a-z0-9+.-]*:\/\/)([^/?#:@\s]+)@/gi;
+  masked = masked.replace(userOnly, (whole, scheme: string, user: string) => (isKeyShapedUser(user, keep) ? `${scheme}${redactedMarker}@` : whole));
   masked = masked.replace(/([?&;])([^=&#;\s?]+)=([^&#;\s]*)/g, (whole, separator: string, name: string, value: string) => {
     const decoded = decodeSafe(value);
     if (keep(decoded)) return whole;
     return isSecretName(decodeSafe(name)) || looksLikeSecret(decoded) ? `${separator}${name}=${redactedMarker}` : whole;
   });
   return masked;
+}
+
+/** A URL's user name that is a key (a token in the user name's place), not a kept placeholder. */
+function isKeyShapedUser(user: string, keep: (value: string) => boolean): boolean {
+  const decoded = decodeSafe(user);
+  return decoded !== redactedMarker && !keep(decoded) && looksLikeSecret(decoded);
 }
 
 function decodeSafe(text: string): string {

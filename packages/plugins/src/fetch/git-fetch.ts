@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { copyFolder, ThinktankError } from "@thinktank/core";
+import { copyFolder, maskUrlSecrets, ThinktankError } from "@thinktank/core";
 import { checkCommit, checkGitUrl, checkRef, checkSubPath } from "./check-source-values.js";
 import type { FetchOptions } from "./fetch-options.js";
 import { runGit } from "./run-git.js";
@@ -39,7 +39,8 @@ export async function fetchGitTree(request: GitTreeRequest, options: FetchOption
   const subPath = request.path === undefined ? undefined : checkSubPath(request.path);
   const work = await fs.promises.mkdtemp(path.join(request.workParent, "git-"));
   const repo = path.join(work, "repo");
-  const shown = `fetching ${url}${ref ? ` (${ref})` : ""}`;
+  const shownUrl = maskUrlSecrets(url); // a password or a token in the URL stays out of messages
+  const shown = `fetching ${shownUrl}${ref ? ` (${ref})` : ""}`;
   const { env, secrets } = gitEnvironment(url, options);
   const git = (args: string[], what = shown, sizeLimited = false): Promise<string> =>
     runGit({ args: [...gitConfig(options), ...args], cwd: work, env, timeoutMs: options.timeoutMs, what, secrets, ...(sizeLimited ? { sizeLimit: { dir: path.join(repo, ".git"), maxBytes: options.maxBytes } } : {}) });
@@ -53,12 +54,12 @@ export async function fetchGitTree(request: GitTreeRequest, options: FetchOption
       if (!sha || !(error instanceof ThinktankError) || error.code !== "SOURCE_FETCH_FAILED") throw error;
       await git(["-C", repo, "fetch", "-q", "--no-tags", "--no-recurse-submodules", "--", url, ref ?? "HEAD"], shown, true);
     }
-    await git(["-C", repo, "checkout", "-q", "--detach", sha ?? "FETCH_HEAD"], `checking out ${sha ?? ref ?? "HEAD"} of ${url}`);
+    await git(["-C", repo, "checkout", "-q", "--detach", sha ?? "FETCH_HEAD"], `checking out ${sha ?? ref ?? "HEAD"} of ${shownUrl}`);
     const commit = (await git(["-C", repo, "rev-parse", "--verify", "HEAD^{commit}"])).trim();
-    if (sha && commit !== sha) throw new ThinktankError("INTEGRITY_MISMATCH", `${url} gave commit ${commit}, not the pinned ${sha}`);
+    if (sha && commit !== sha) throw new ThinktankError("INTEGRITY_MISMATCH", `${shownUrl} gave commit ${commit}, not the pinned ${sha}`);
     const from = subPath ? path.join(repo, subPath) : repo;
     const stat = await fs.promises.lstat(from).catch(() => undefined);
-    if (!stat?.isDirectory()) throw new ThinktankError("SOURCE_FETCH_FAILED", `${url} at ${commit.slice(0, 12)} has no folder ${JSON.stringify(subPath)}`);
+    if (!stat?.isDirectory()) throw new ThinktankError("SOURCE_FETCH_FAILED", `${shownUrl} at ${commit.slice(0, 12)} has no folder ${JSON.stringify(subPath)}`);
     await copyFolder(from, request.destination, {
       limits: { ...options.archiveLimits, maxTotalBytes: Math.min(options.archiveLimits.maxTotalBytes, options.maxBytes) },
       skip: (segments) => segments[0] === ".git",

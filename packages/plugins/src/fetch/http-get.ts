@@ -1,4 +1,4 @@
-import { ThinktankError } from "@thinktank/core";
+import { redactSecrets, ThinktankError } from "@thinktank/core";
 
 export interface HttpGetOptions {
   readonly timeoutMs: number;
@@ -16,19 +16,21 @@ export interface HttpGetOptions {
  * by fetch (at most 20). A status other than 2xx is SOURCE_FETCH_FAILED.
  */
 export async function httpGet(url: URL, options: HttpGetOptions): Promise<{ body: Buffer; contentType: string }> {
+  // `what` may name the URL with its credentials: masked in every message.
+  const what = redactSecrets(options.what);
   const controller = new AbortController();
   let reason: ThinktankError | undefined;
   const abort = (error: ThinktankError): void => {
     reason ??= error;
     controller.abort();
   };
-  const deadline = setTimeout(() => abort(new ThinktankError("SOURCE_TIMEOUT", `${options.what} took longer than ${Math.round(options.timeoutMs / 1000)} s (plugins.fetch.timeout_seconds); stopped`)), options.timeoutMs);
-  const tooLarge = (): ThinktankError => new ThinktankError("SOURCE_TOO_LARGE", `${options.what} is larger than ${options.maxBytes} bytes (plugins.fetch.max_mb); stopped`);
+  const deadline = setTimeout(() => abort(new ThinktankError("SOURCE_TIMEOUT", `${what} took longer than ${Math.round(options.timeoutMs / 1000)} s (plugins.fetch.timeout_seconds); stopped`)), options.timeoutMs);
+  const tooLarge = (): ThinktankError => new ThinktankError("SOURCE_TOO_LARGE", `${what} is larger than ${options.maxBytes} bytes (plugins.fetch.max_mb); stopped`);
   try {
     const response = await fetch(url, { headers: { ...options.headers }, signal: controller.signal, redirect: "follow" });
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
-      throw new ThinktankError("SOURCE_FETCH_FAILED", `${options.what}: the server answered ${response.status} ${response.statusText}`.trim());
+      throw new ThinktankError("SOURCE_FETCH_FAILED", `${what}: the server answered ${response.status} ${response.statusText}`.trim());
     }
     const declared = Number(response.headers.get("content-length") ?? "NaN");
     if (Number.isFinite(declared) && declared > options.maxBytes) {
@@ -54,7 +56,7 @@ export async function httpGet(url: URL, options: HttpGetOptions): Promise<{ body
     if (reason) throw reason;
     if (error instanceof ThinktankError) throw error;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new ThinktankError("SOURCE_FETCH_FAILED", `${options.what}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, { cause: error });
+    throw new ThinktankError("SOURCE_FETCH_FAILED", `${what}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, { cause: error });
   } finally {
     clearTimeout(deadline);
   }

@@ -28,6 +28,8 @@ const keptOutput = 16 * 1024;
  * stdout.
  */
 export function runGit(run: GitRun): Promise<string> {
+  // `what` names a URL, which may carry a password or a token as its user name: masked in every message.
+  const what = redactSecrets(run.what);
   return new Promise((resolve, reject) => {
     const child = spawn("git", [...run.args], { cwd: run.cwd, env: run.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
@@ -48,10 +50,10 @@ export function runGit(run: GitRun): Promise<string> {
     child.stderr.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-keptOutput);
     });
-    const deadline = setTimeout(() => stop(new ThinktankError("SOURCE_TIMEOUT", `${run.what} took longer than ${Math.round(run.timeoutMs / 1000)} s (plugins.fetch.timeout_seconds); stopped`)), run.timeoutMs);
+    const deadline = setTimeout(() => stop(new ThinktankError("SOURCE_TIMEOUT", `${what} took longer than ${Math.round(run.timeoutMs / 1000)} s (plugins.fetch.timeout_seconds); stopped`)), run.timeoutMs);
     const limit = run.sizeLimit;
     const checkSize = (): void => {
-      if (limit && folderSize(limit.dir) > limit.maxBytes) stop(new ThinktankError("SOURCE_TOO_LARGE", `${run.what} brought in more than ${limit.maxBytes} bytes (plugins.fetch.max_mb); stopped`));
+      if (limit && folderSize(limit.dir) > limit.maxBytes) stop(new ThinktankError("SOURCE_TOO_LARGE", `${what} brought in more than ${limit.maxBytes} bytes (plugins.fetch.max_mb); stopped`));
     };
     const watch = limit ? setInterval(checkSize, sizeCheckMs) : undefined;
     const finish = (): void => {
@@ -60,7 +62,7 @@ export function runGit(run: GitRun): Promise<string> {
     };
     child.on("error", (error) => {
       finish();
-      reject(new ThinktankError("SOURCE_FETCH_FAILED", `${run.what}: cannot run git (${error.message}); is git installed?`, { cause: error }));
+      reject(new ThinktankError("SOURCE_FETCH_FAILED", `${what}: cannot run git (${error.message}); is git installed?`, { cause: error }));
     });
     child.on("close", (code) => {
       finish();
@@ -70,7 +72,7 @@ export function runGit(run: GitRun): Promise<string> {
       if (code === 0) return resolve(stdout);
       let message = stderr.trim().split("\n").slice(-4).join(" | ");
       for (const secret of run.secrets ?? []) if (secret) message = message.replaceAll(secret, "***");
-      reject(new ThinktankError("SOURCE_FETCH_FAILED", `${run.what} failed: ${redactSecrets(message) || `git exited with ${code}`}`));
+      reject(new ThinktankError("SOURCE_FETCH_FAILED", `${what} failed: ${redactSecrets(message) || `git exited with ${code}`}`));
     });
   });
 }

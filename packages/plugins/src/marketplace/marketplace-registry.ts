@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ThinktankError, type ExtensionsStore, type MarketplaceRecord } from "@thinktank/core";
+import { maskUrlSecrets, ThinktankError, type ExtensionsStore, type MarketplaceRecord } from "@thinktank/core";
 import type { FetchOptions } from "../fetch/fetch-options.js";
 import { stagingDir } from "../install/plugin-paths.js";
 import { isValidPluginName, pluginNameRule } from "../manifest/plugin-name.js";
@@ -137,7 +137,7 @@ export class MarketplaceRegistry {
   }
 
   private view(name: string, record: MarketplaceRecord): MarketplaceView {
-    const base = { name, source: record.source, ...(record.pinned ? { pinned: record.pinned } : {}), ...(record.updated_at ? { updated_at: record.updated_at } : {}) };
+    const base = { name, source: shownSource(record.source), ...(record.pinned ? { pinned: record.pinned } : {}), ...(record.updated_at ? { updated_at: record.updated_at } : {}) };
     try {
       const marketplace = readMarketplace(this.folder(name));
       const description = marketplace.metadata?.description;
@@ -146,6 +146,14 @@ export class MarketplaceRegistry {
       return { ...base, plugins: 0, problems: [`the copy cannot be read: ${(error as Error).message}; update the marketplace`] };
     }
   }
+}
+
+/**
+ * A source as the API shows it: a URL's password or token (`https://user:pass@`, `https://<token>@`)
+ * masked. The record keeps it (an update fetches with it); GET /api/marketplaces needs no key.
+ */
+function shownSource(source: MarketplaceSource): MarketplaceSource {
+  return typeof source.url === "string" ? { ...source, url: maskUrlSecrets(source.url) } : source;
 }
 
 function notFound(name: string): ThinktankError {

@@ -57,7 +57,7 @@ export function detailView(plugin: LoadedPlugin, enabled: boolean, servers: read
     ...(summary.description !== undefined ? { description: summary.description } : {}),
     enabled,
     state: summary.state,
-    manifest: plugin.manifest,
+    manifest: maskManifest(plugin.manifest),
     manifestSource: plugin.manifestSource,
     skills: plugin.skills.map((skill) => {
       const root = plugin.skillRoots.find((r) => skill.dir === r || skill.dir.startsWith(`${r}/`)) ?? "skills";
@@ -100,6 +100,23 @@ export function detailView(plugin: LoadedPlugin, enabled: boolean, servers: read
     servers: servers.map(serverView),
     problems: plugin.problems,
   };
+}
+
+/**
+ * The manifest as written, except that servers declared inline (`mcpServers`, `lspServers` as
+ * objects of entries) are masked as every server entry is: their env and header values and
+ * secret-looking arguments came back in clear here while `servers` masked the same entries.
+ */
+function maskManifest(manifest: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const masked: Record<string, unknown> = { ...manifest };
+  for (const key of ["mcpServers", "lspServers"]) {
+    const servers = manifest[key];
+    if (servers === null || typeof servers !== "object" || Array.isArray(servers)) continue;
+    masked[key] = Object.fromEntries(
+      Object.entries(servers as Record<string, unknown>).map(([name, entry]) => [name, entry !== null && typeof entry === "object" && !Array.isArray(entry) ? maskServerEntry(entry as Record<string, unknown>) : entry]),
+    );
+  }
+  return masked;
 }
 
 /** A plugin server for display: the entry as written, secrets masked, with its status. */
