@@ -3,13 +3,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { ResolvedServerConfig } from "../servers/server-entry.js";
 import { ConnectTimeoutError } from "./classify-failure.js";
 import { createTransport } from "./create-transport.js";
+import { readListedTools } from "./listed-tools.js";
 import type { ManagerLogger } from "./manager-types.js";
+import { ToolOutputCheck } from "./tool-output-check.js";
 
 export interface ServerConnectionOptions {
   readonly server: string;
@@ -38,6 +40,7 @@ export class ServerConnection {
   private closing = false;
   private closed = false;
   private readonly stderrLines: string[] = [];
+  private readonly outputCheck = new ToolOutputCheck();
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.client = new Client({ name: options.clientInfo.name, version: options.clientInfo.version }, { capabilities: {} });
@@ -87,24 +90,46 @@ export class ServerConnection {
     }
   }
 
-  /** Every tool the server lists, following nextCursor. */
+  /**
+   * Every tool the server lists, following nextCursor. Each tool is checked on its own
+   * (readListedTools): a malformed one is repaired or left out, with a warning, instead of failing
+   * the list. A server without tools (one that answers tools/list "method not found", such as a
+   * server of prompts or resources only) lists none.
+   */
   async listAllTools(timeoutMs: number): Promise<CatalogTool[]> {
     const tools: CatalogTool[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < maxToolPages; page++) {
-      const result = await this.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
-      tools.push(...(result.tools as unknown as CatalogTool[]));
-      cursor = result.nextCursor;
-      if (cursor === undefined || seen.has(cursor)) return tools;
+      let result: Record<string, unknown>;
+      try {
+        result = await this.client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ResultSchema, { timeout: timeoutMs });
+      } catch (error) {
+        if (page > 0 || !(error instanceof McpError) || error.code !== ErrorCode.MethodNotFound) throw error;
+        this.options.logger.debug({ server: this.options.server, err: error.message }, "mcp server has no tools/list: it lists no tools");
+        break;
+      }
+      tools.push(
+        ...readListedTools(result, ({ tool, problem, dropped }) =>
+          this.options.logger.warn({ server: this.options.server, tool, problem }, dropped ? "mcp tool left out: it cannot be used as listed" : "mcp tool repaired"),
+        ),
+      );
+      cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+      if (cursor === undefined || seen.has(cursor)) break;
       seen.add(cursor);
     }
+    this.outputCheck.update(tools, (tool, reason) =>
+      this.options.logger.warn({ server: this.options.server, tool, reason }, "mcp tool outputSchema cannot be compiled: its results are not checked"),
+    );
     return tools;
   }
 
-  callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
+  /** Calls a tool; a result that does not match the tool's (compilable) outputSchema is an error, as in the SDK's Client.callTool. */
+  async callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
     const requestOptions = { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
-    return this.client.callTool({ name, arguments: args }, undefined, requestOptions) as Promise<CallToolResult>;
+    const result = await this.client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, requestOptions);
+    this.outputCheck.check(name, result);
+    return result;
   }
 
   readResource(params: ReadResourceRequest["params"], options: { timeoutMs: number; signal?: AbortSignal }): Promise<ReadResourceResult> {

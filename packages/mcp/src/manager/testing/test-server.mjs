@@ -10,6 +10,11 @@
 //   TEST_SERVER_PAGE_SIZE   list tools in pages of this size, with nextCursor
 //   TEST_SERVER_CALL_LOG    append each called tool's name to the file when the call arrives (so a test
 //                           can wait for a call to be under way)
+//   TEST_SERVER_ODD_TOOLS=1 also list tools shaped as some published servers list them: no inputSchema,
+//                           an inputSchema without type, output schemas that do not compile or are not
+//                           objects, a tool without a name, a second `echo`, and `mismatch`, whose
+//                           structuredContent does not match its (valid) outputSchema
+//   TEST_SERVER_NO_TOOLS=1  a server of prompts only: no tools capability, tools/list is "method not found"
 import fs from "node:fs";
 
 const env = process.env;
@@ -21,6 +26,8 @@ if (env.TEST_SERVER_REFUSE_FILE && fs.existsSync(env.TEST_SERVER_REFUSE_FILE)) {
 if (env.TEST_SERVER_SILENT === "1") {
   process.stdin.resume();
   setInterval(() => {}, 1 << 30);
+} else if (env.TEST_SERVER_NO_TOOLS === "1") {
+  await startWithoutTools();
 } else {
   await start();
 }
@@ -40,6 +47,19 @@ async function start() {
     { name: "whoami", description: "The pid and the environment this process sees.", inputSchema: objectSchema() },
     { name: "add_tool", description: "Adds a tool named `name` and announces notifications/tools/list_changed.", inputSchema: objectSchema({ name: { type: "string" } }, ["name"]) },
   ];
+  if (env.TEST_SERVER_ODD_TOOLS === "1") {
+    const numberOut = objectSchema({ n: { type: "number" } }, ["n"]);
+    tools.push(
+      { name: "bare", description: "Lists no inputSchema at all." },
+      { name: "untyped", description: "An inputSchema without type.", inputSchema: { properties: { q: { type: "string" } }, required: ["q"] } },
+      { name: "pattern_out", description: "An outputSchema whose pattern is another regex dialect.", inputSchema: objectSchema(), outputSchema: objectSchema({ id: { type: "string", pattern: "^(?P<id>[a-z]+)$" } }) },
+      { name: "dangling_ref_out", description: "An outputSchema with a $ref to nothing.", inputSchema: objectSchema(), outputSchema: objectSchema({ item: { $ref: "#/definitions/Missing" } }) },
+      { name: "array_out", description: "An outputSchema that is not an object schema.", inputSchema: objectSchema(), outputSchema: { type: "array", items: { type: "string" } }, annotations: { readOnlyHint: "yes" } },
+      { description: "A tool without a name.", inputSchema: objectSchema() },
+      { name: "echo", description: "A second tool named echo.", inputSchema: objectSchema() },
+      { name: "mismatch", description: "structuredContent that does not match its outputSchema.", inputSchema: objectSchema(), outputSchema: numberOut },
+    );
+  }
   let failures = 0;
   const server = new Server({ name: "thinktank-test-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
 
@@ -76,6 +96,8 @@ async function start() {
         tools.push({ name: String(args.name), description: "Added at run time.", inputSchema: objectSchema() });
         await server.sendToolListChanged();
         return text(`added ${String(args.name)}`);
+      case "mismatch":
+        return { ...text("one"), structuredContent: { n: "one" } };
       default: {
         const added = tools.find((tool) => tool.name === request.params.name);
         if (added) return text(`called ${added.name}`);
@@ -84,5 +106,14 @@ async function start() {
     }
   });
 
+  await server.connect(new StdioServerTransport());
+}
+
+async function startWithoutTools() {
+  const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const { ListPromptsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const server = new Server({ name: "thinktank-test-prompts", version: "1.0.0" }, { capabilities: { prompts: {} } });
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: [{ name: "summarize", description: "Summarize a text." }] }));
   await server.connect(new StdioServerTransport());
 }
