@@ -50,7 +50,8 @@ describe("thinktank tools search", () => {
     expect(parsed.results[0]).toMatchObject({ server: "github", name: "create_issue", description: "Create a new issue in a GitHub repository." });
 
     const full = await run(["search", "create issue", "--detail", "full", "--limit", "1"]);
-    expect(full.stdout).toContain("wrapper: /mnt/code-api/servers/github/create_issue.ts");
+    // The path `thinktank mcp generate` writes the wrapper to (and search_tools names), not the raw tool name.
+    expect(full.stdout).toContain("wrapper: /mnt/code-api/servers/github/createIssue.ts");
     expect(full.stdout).toContain('input: {"type":"object","properties":{"title":{"type":"string"}}}');
   });
 

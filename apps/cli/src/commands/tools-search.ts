@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { buildCodeApiIndex } from "@thinktank/codegen";
 import { loadConfig, ThinktankError } from "@thinktank/core";
 import { readCatalog, searchDetails, ToolSearchIndex } from "@thinktank/mcp";
 import type { SearchDetail, ToolSearchOptions, ToolSearchResult } from "@thinktank/mcp";
@@ -39,8 +40,15 @@ export async function runToolsSearch(args: string[], io: CliIo): Promise<number>
 
   const config = loadConfig({ env: io.env, cwd: io.cwd });
   const catalogDir = values.catalog !== undefined ? path.resolve(io.cwd, values.catalog) : config.mcp.catalog_dir;
-  const index = new ToolSearchIndex({ defaultLimit: config.search.default_limit, maxLimit: config.search.max_limit });
-  index.syncServers(readCatalogFolder(catalogDir, values.catalog !== undefined));
+  const servers = readCatalogFolder(catalogDir, values.catalog !== undefined);
+  // The generator's own names (`createIssue.ts`), as search_tools gives them, not the raw tool name.
+  const names = buildCodeApiIndex(servers);
+  const index = new ToolSearchIndex({
+    defaultLimit: config.search.default_limit,
+    maxLimit: config.search.max_limit,
+    wrapperPath: (server, tool) => names.find(server, tool)?.wrapperPath ?? `${names.mountPath}/servers/${server}/${tool}.ts`,
+  });
+  index.syncServers(servers);
 
   if (values.batch !== undefined) return runBatch(index, values.batch, defaults, io);
   const results = index.search(query, defaults);
