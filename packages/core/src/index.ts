@@ -50,7 +50,7 @@ export { RunWork, trackRunWork } from "./process/run-work.js";
 export { reportListening, isServiceReadyMessage } from "./process/service-ready.js";
 
 // HTTP rules (no Fastify here: packages/http applies them)
-export { checkRequestSource, isAllowedOrigin, isLoopbackAddress, mutatingMethods } from "./http/request-guard.js";
+export { checkRequestFraming, checkRequestSource, isAllowedOrigin, isLoopbackAddress, mutatingMethods } from "./http/request-guard.js";
 export type { RequestGuardPolicy } from "./http/request-guard.js";
 export { presentedApiKey, apiKeyMatches } from "./http/api-key.js";
 export { assertSafeBinding } from "./http/assert-safe-binding.js";

@@ -1,5 +1,5 @@
 import cors from "@fastify/cors";
-import { checkRequestSource, isAllowedOrigin, ThinktankError } from "@thinktank/core";
+import { checkRequestFraming, checkRequestSource, isAllowedOrigin, ThinktankError } from "@thinktank/core";
 import type { RequestGuardPolicy } from "@thinktank/core";
 import type { FastifyInstance } from "fastify";
 
@@ -18,6 +18,8 @@ export function registerRequestSourceGuard(app: FastifyInstance, options: Reques
   app.addHook("onRequest", async (request) => {
     const verdict = checkRequestSource(request.method, request.headers, options);
     if (!verdict.ok) throw new ThinktankError(verdict.code, verdict.message);
+    const framing = checkRequestFraming(request.raw.rawHeaders, request.raw.url ?? "/", options);
+    if (!framing.ok) throw new ThinktankError(framing.code, framing.message);
   });
   app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && isAllowedOrigin(origin, options)),

@@ -42,6 +42,26 @@ export function checkRequestSource(method: string, headers: RequestHeadersView, 
   return checkOrigin(headers, policy);
 }
 
+/**
+ * What the Host check cannot see in the parsed headers: Node keeps the first of several `Host`
+ * headers (a proxy may route by another; RFC 9112 says answer 400), and an absolute-form target
+ * (`GET http://other.example/api/... HTTP/1.1`) names the host that counts, whatever `Host` says.
+ * `rawHeaders` is Node's flat [name, value, ...] list, `target` the request line's target.
+ */
+export function checkRequestFraming(rawHeaders: readonly string[], target: string, policy: RequestGuardPolicy): GuardVerdict {
+  let hosts = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]?.toLowerCase() === "host") hosts += 1;
+  if (hosts > 1) return { ok: false, code: "HOST_NOT_ALLOWED", message: `the request has ${hosts} Host headers; send exactly one` };
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return allowed;
+  let authority: string;
+  try {
+    authority = new URL(target).host;
+  } catch {
+    return { ok: false, code: "HOST_NOT_ALLOWED", message: "the request target is an absolute URL that cannot be read" };
+  }
+  return checkHost(authority, policy);
+}
+
 /** True when `Host` names this service (see the module comment). */
 export function checkHost(hostHeader: string | undefined, policy: RequestGuardPolicy): GuardVerdict {
   const name = hostHeader === undefined ? undefined : hostNameOf(hostHeader);
