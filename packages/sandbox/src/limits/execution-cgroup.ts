@@ -47,13 +47,16 @@ export class ExecutionCgroup {
 
   /**
    * How a single-threaded process moves itself in: it writes `value` (shell syntax) to `file`. On
-   * cgroup v1, "0" (the writing thread) to `tasks`: moving one thread that is the writer skips the
-   * kernel's global threadgroup lock, whose first writer after a pause waits out an RCU grace period
-   * (~10 ms on the launch path); a shell is one thread, so the whole process moves. On v2 the process
-   * writes its pid to cgroup.procs (cgroup.threads only moves threads within threaded cgroups).
+   * cgroup v1, "0" (the writing thread) to `tasks`: moving only the writing thread lets the kernel
+   * skip its global threadgroup lock, whose first writer after a pause waits out an RCU grace period
+   * (~10 ms on the launch path, measured on 6.18); a shell is one thread, so the whole process moves.
+   * Else (v2, where cgroup.threads moves threads only within threaded cgroups, or a v1 `tasks` this
+   * process may not write) the process writes its pid to cgroup.procs.
    */
   get selfJoin(): { readonly file: string; readonly value: string } {
-    return this.version === 1 ? { file: path.join(this.dir, "tasks"), value: "0" } : { file: path.join(this.dir, "cgroup.procs"), value: "$$" };
+    const tasks = path.join(this.dir, "tasks");
+    if (this.version === 1 && isWritable(tasks)) return { file: tasks, value: "0" };
+    return { file: path.join(this.dir, "cgroup.procs"), value: "$$" };
   }
 
   /** How many processes the kernel killed here for lack of memory (memory.events on v2, memory.oom_control on v1). */
@@ -126,6 +129,15 @@ function tasksOf(dir: string): number[] {
     return fs.readFileSync(path.join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean).map(Number);
   } catch {
     return [];
+  }
+}
+
+function isWritable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
