@@ -21,6 +21,7 @@ describe("classifyFailure", () => {
     ["a missing command", withCode("spawn /no/such ENOENT", "ENOENT", { syscall: "spawn /no/such", path: "/no/such" }), false, "command not found (/no/such)"],
     ["a command that is not executable", withCode("spawn /etc/passwd EACCES", "EACCES", { syscall: "spawn /etc/passwd", path: "/etc/passwd" }), false, "command not executable (/etc/passwd)"],
     ["a protocol error", new McpError(ErrorCode.InvalidParams, "bad params"), false, "MCP error -32602: bad params"],
+    ["a server's own McpError, prefixed twice", new McpError(ErrorCode.InternalError, "MCP error -32603: Failed to generate chart"), false, "MCP error -32603: Failed to generate chart"],
     ["anything else", new Error("something odd"), false, "something odd"],
   ])("%s", (_label, error, transient, reason) => {
     const result = classifyFailure(error);

@@ -21,6 +21,11 @@ export class ConnectTimeoutError extends Error {
 }
 
 const transientSystemCodes = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_CLOSED"]);
+/**
+ * A server built on the MCP SDK that throws an McpError sends its message, which already starts
+ * "MCP error <code>: ", and the client's McpError adds the prefix again; one is enough.
+ */
+const repeatedMcpErrorPrefix = /^(MCP error (-?\d+): )(?:MCP error \2: )+/;
 const permanentSpawnCodes: Readonly<Record<string, string>> = { ENOENT: "command not found", EACCES: "command not executable", ENOTDIR: "command path is not valid" };
 
 /**
@@ -35,7 +40,7 @@ export function classifyFailure(error: unknown, phase: "connect" | "session" = "
   if (error instanceof McpError) {
     if (error.code === JsonRpcErrorCode.ConnectionClosed) return { transient: true, reason: "the connection closed" };
     if (error.code === JsonRpcErrorCode.RequestTimeout) return { transient: true, reason: "a request timed out", timeout: true };
-    return { transient: false, reason: describe(error) };
+    return { transient: false, reason: describe(error).replace(repeatedMcpErrorPrefix, "$1") };
   }
   const codes = errorCodesIn(error);
   const spawnProblem = codes.map((code) => permanentSpawnCodes[code]).find(Boolean);
