@@ -98,12 +98,14 @@ describe("readListedTools", () => {
         { name: "", inputSchema: { type: "object" } },
         { name: "b", inputSchema: { type: "string" }, title: 5 },
         { name: "c", inputSchema: { type: "object", properties: { x: 3 } } },
+        { name: "d", inputSchema: { type: "object", properties: { anything: true, nothing: false } } },
       ],
     };
     const tools = readListedTools(page, (problem) => problems.push(problem));
     expect(tools).toEqual([
       { name: "a", inputSchema: { type: "object", properties: { x: { type: "string" } } } },
       { name: "b", inputSchema: { type: "object" } },
+      { name: "d", inputSchema: { type: "object", properties: { anything: {}, nothing: { not: {} } } } },
     ]);
     expect(problems.map((problem) => [problem.tool, problem.dropped])).toEqual([
       ["#1", true],
@@ -111,6 +113,7 @@ describe("readListedTools", () => {
       ["b", false],
       ["b", false],
       ["c", true],
+      ["d", false],
     ]);
     expect(problems[4]?.problem).toMatch(/^malformed: inputSchema\.properties\.x/);
     expect(readListedTools({ nothing: true }, () => {})).toEqual([]);

@@ -65,13 +65,22 @@ function inputSchemaOf(schema: unknown, repaired: (problem: string) => void): Re
     repaired(schema === undefined ? "it has no inputSchema: any object of arguments is passed on" : "its inputSchema is not an object: any object of arguments is passed on");
     return { type: "object" };
   }
-  if (schema.type === "object") return schema;
+  if (schema.type === "object") return withObjectProperties(schema, repaired);
   if (schema.type === undefined) {
     repaired('its inputSchema has no type: read as type "object"');
-    return { type: "object", ...schema };
+    return withObjectProperties({ type: "object", ...schema }, repaired);
   }
   repaired(`its inputSchema has type ${JSON.stringify(schema.type)}, not "object" (arguments are an object): any object of arguments is passed on`);
   return { type: "object" };
+}
+
+/** JSON Schema allows `true` and `false` as property schemas; the SDK's Tool type wants objects: `{}` and `{ not: {} }` say the same. */
+function withObjectProperties(schema: Record<string, unknown>, repaired: (problem: string) => void): Record<string, unknown> {
+  const properties = schema.properties;
+  if (!isRecord(properties) || !Object.values(properties).some((value) => typeof value === "boolean")) return schema;
+  repaired("its inputSchema has true/false property schemas: read as {} and { not: {} }");
+  const objects = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, value === true ? {} : value === false ? { not: {} } : value]));
+  return { ...schema, properties: objects };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
