@@ -1,6 +1,6 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
-import { apiKeyMatches, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
+import { apiKeyMatches, createLogger, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
 import { RunManager, StoreService, ThreadService, type RunEventStore, type RunQueue } from "@thinktank/runs";
 import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
@@ -41,7 +41,7 @@ export interface AgentServerDeps {
   readonly prepare?: PrepareRequestOptions;
   /** The clock for timestamps and the prompt's date. @default () => new Date() */
   readonly clock?: () => Date;
-  /** Fastify's logger: false, or pino options. @default { level: config.log.level } */
+  /** Fastify's logger: false, or its level (core's createLogger, which masks secrets as the gateway's does). @default { level: config.log.level } */
   readonly logger?: boolean | { level: string };
   /**
    * Mounts the MCP endpoint (streamable HTTP at /mcp) on the same server. Called after the
@@ -87,7 +87,9 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   const clock = deps.clock ?? (() => new Date());
   const store = deps.store ?? (await openAgentStore(config));
   const app = Fastify({
-    logger: deps.logger ?? { level: config.log.level },
+    // core's logger masks secrets (URL query values, Bearer credentials, secret-named fields) in every
+    // line, the access log's URLs and the MCP manager's reasons included; Fastify's own pino did not.
+    ...(deps.logger === false ? { logger: false } : { loggerInstance: createLogger({ level: (deps.logger === true || deps.logger === undefined ? config.log.level : deps.logger.level) as Config["log"]["level"] }) as FastifyBaseLogger }),
     bodyLimit: 16 * 1024 * 1024,
     // An over-long thread id meets the thread-id rule (400 VALIDATION_FAILED), not the router's 414; router errors get our shape.
     routerOptions: { maxParamLength: maxPathParamLength },
