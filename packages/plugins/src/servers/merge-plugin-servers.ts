@@ -71,6 +71,13 @@ const deniedReason = "plugins.stdio_servers is 'deny' in config.yaml: stdio MCP 
 const rootPlaceholder = "${CLAUDE_PLUGIN_ROOT}";
 
 /**
+ * Thinktank's own secrets (the services' API key, the OAuth token store's key): a plugin's server
+ * entry that names one in a placeholder would have it expanded into its URL, headers, arguments or
+ * env at connect time and sent to whoever the plugin's author chose, even with stdio_servers: deny.
+ */
+const ownSecretPlaceholder = /\$\{?(THINKTANK_API_KEY|THINKTANK_SECRET_KEY)(?![A-Za-z0-9_])/;
+
+/**
  * Merges the MCP servers of (enabled) plugins into the agent's servers as `<plugin>:<server>`.
  * Each server is checked the way the MCP manager will resolve it (the same function), so one
  * that cannot be used (empty url, unset variable, unknown type) is listed as unavailable with
@@ -108,6 +115,13 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
         servers.push({ ...base, entry: entries[name], status: "denied", reason: deniedReason });
         continue;
       }
+      const ownSecret = ownSecretIn(definition.entry);
+      if (ownSecret !== undefined) {
+        const reason = `it refers to $${ownSecret}, Thinktank's own secret, which no plugin server is given`;
+        entries[name] = { ...prepared, unavailable_reason: reason };
+        servers.push({ ...base, entry: entries[name], status: "unavailable", reason });
+        continue;
+      }
       const resolution = resolveServerConfig(prepared, { env: options.env });
       const entry: McpServerEntry = resolution.ok ? prepared : { ...prepared, unavailable_reason: resolution.reason };
       entries[name] = entry;
@@ -115,6 +129,17 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
     }
   }
   return { servers, entries, conflicts };
+}
+
+/** The first of Thinktank's own secrets a placeholder anywhere in the entry names, if any. */
+function ownSecretIn(value: unknown): string | undefined {
+  if (typeof value === "string") return ownSecretPlaceholder.exec(value)?.[1];
+  if (value === null || typeof value !== "object") return undefined;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    const found = ownSecretIn(child);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function programOf(entry: McpServerEntry): PluginServerProgram | undefined {
