@@ -37,6 +37,27 @@ describe("ArgumentValidator", () => {
     expect(validator.check(definition, { pair: ["a", 1, 2] }).ok).toBe(false);
   });
 
+  it("does not require a property that declares a default (the server fills it in), at any depth, and leaves the tool's schema as it was", () => {
+    const validator = new ArgumentValidator();
+    const inputSchema = {
+      type: "object",
+      properties: {
+        scale: { type: "string", enum: ["css", "device"], default: "css" },
+        url: { type: "string" },
+        options: { type: "object", properties: { level: { type: "string", default: "info" }, name: { type: "string" } }, required: ["level", "name"] },
+      },
+      required: ["scale", "url"],
+    };
+    const before = structuredClone(inputSchema);
+    const definition = tool(inputSchema);
+    expect(validator.check(definition, { url: "https://example.com" })).toEqual({ ok: true });
+    expect(validator.check(definition, { url: "https://example.com", options: { name: "n" } })).toEqual({ ok: true });
+    expect(validator.check(definition, { scale: "css" })).toEqual({ ok: false, problems: ["arguments: missing required property 'url'"] });
+    expect(validator.check(definition, { url: "u", options: {} })).toEqual({ ok: false, problems: ["arguments/options: missing required property 'name'"] });
+    expect(validator.check(definition, { url: "u", scale: "huge" }).ok).toBe(false);
+    expect(inputSchema).toEqual(before);
+  });
+
   it("lets a call through unchecked when the schema cannot be compiled, and says so once", () => {
     const problems: string[] = [];
     const validator = new ArgumentValidator({ onSchemaProblem: (t, reason) => problems.push(`${t.name}: ${reason}`) });

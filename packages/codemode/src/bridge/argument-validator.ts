@@ -46,7 +46,7 @@ export class ArgumentValidator {
     if (cached !== undefined) return cached;
     let validate: ValidateFunction | null = null;
     try {
-      const schema = { ...tool.inputSchema };
+      const schema = defaultedPropertiesOptional(tool.inputSchema) as Record<string, unknown>;
       const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
       // The dialect is chosen here; ajv would otherwise look the meta-schema up by its URL.
       delete schema.$schema;
@@ -61,6 +61,32 @@ export class ArgumentValidator {
     this.cache.set(tool, validate);
     return validate;
   }
+}
+
+/** Keywords whose values are data, not subschemas. */
+const dataKeywords = new Set(["default", "const", "enum", "examples"]);
+
+/**
+ * The schema with every property that declares a `default` taken out of its object's `required`.
+ * Schemas made from validation libraries with defaults (zod's `.default()` in its output mode, as
+ * @playwright/mcp lists `scale`) call such a property required though the server fills it in when
+ * it is missing; refusing the call would refuse what the server accepts. A copy: the tool's own
+ * schema (shared catalog data) is never changed.
+ */
+function defaultedPropertiesOptional(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(defaultedPropertiesOptional);
+  if (node === null || typeof node !== "object") return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) copy[key] = dataKeywords.has(key) ? value : defaultedPropertiesOptional(value);
+  const properties = copy.properties;
+  if (Array.isArray(copy.required) && properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
+    const declared = properties as Record<string, unknown>;
+    copy.required = copy.required.filter((name) => {
+      const property = typeof name === "string" && Object.hasOwn(declared, name) ? declared[name] : undefined;
+      return !(property !== null && typeof property === "object" && "default" in property);
+    });
+  }
+  return copy;
 }
 
 function describeError(error: ErrorObject): string {
