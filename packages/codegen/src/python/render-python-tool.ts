@@ -14,7 +14,7 @@ import { TypeNamePool } from "../names/type-name-pool.js";
 export function renderPythonTool(tool: CodegenTool, entry: CodeApiToolEntry): { source: string; warnings: string[] } {
   const warnings: string[] = [];
   const names = new TypeNamePool(pythonReservedTypeNames);
-  const input = new SchemaToPython({ root: tool.inputSchema, rootName: "Input", names, warn: (m) => warnings.push(`inputSchema: ${m}`) });
+  const input = new SchemaToPython({ root: tool.inputSchema, rootName: "Input", names, warn: (m) => warnings.push(`inputSchema: ${m}`), defaultsOptional: true });
   const inputType = input.rootType();
   const output = tool.outputSchema === undefined ? undefined : new SchemaToPython({ root: tool.outputSchema, rootName: "Response", names, warn: (m) => warnings.push(`outputSchema: ${m}`) });
   const responseType = output?.rootType();

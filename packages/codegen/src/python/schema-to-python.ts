@@ -1,6 +1,6 @@
 import { identifierCase } from "../names/identifier-case.js";
 import type { TypeNamePool } from "../names/type-name-pool.js";
-import { pointerName, resolveLocalRef, schemaList, schemaObject, schemaTypes } from "../schema/json-schema.js";
+import { declaresDefault, pointerName, resolveLocalRef, schemaList, schemaObject, schemaTypes } from "../schema/json-schema.js";
 import { schemaAnnotations } from "../schema/schema-annotations.js";
 import type { SchemaAnnotations } from "../schema/schema-annotations.js";
 import type { PythonType } from "./python-type.js";
@@ -28,15 +28,21 @@ export class SchemaToPython {
   readonly #rootName: string;
   readonly #names: TypeNamePool;
   readonly #warn: (message: string) => void;
+  readonly #defaultsOptional: boolean;
   readonly #classByPointer = new Map<string, string>();
   readonly #inlineStack: string[] = [];
   readonly #converted = new WeakMap<object, PythonType>();
 
-  constructor(options: { root: unknown; rootName: string; names: TypeNamePool; warn: (message: string) => void }) {
+  /**
+   * `defaultsOptional`: a required property that declares a `default` is optional (for arguments,
+   * where the server fills it in; see declaresDefault). @default false
+   */
+  constructor(options: { root: unknown; rootName: string; names: TypeNamePool; warn: (message: string) => void; defaultsOptional?: boolean }) {
     this.#root = options.root;
     this.#rootName = options.rootName;
     this.#names = options.names;
     this.#warn = options.warn;
+    this.#defaultsOptional = options.defaultsOptional ?? false;
   }
 
   /** The root's type: a TypedDict named exactly `rootName` when the root is an object with properties. */
@@ -121,7 +127,7 @@ export class SchemaToPython {
     const fields = Object.entries(declared).map(([key, sub]) => ({
       key,
       type: this.convert(sub, `${name}${identifierCase.pascal(key, "Field")}`),
-      required: required.has(key),
+      required: required.has(key) && !(this.#defaultsOptional && declaresDefault(sub)),
       docs: schemaAnnotations(sub),
     }));
     for (const key of required) if (!Object.hasOwn(declared, key)) fields.push({ key, type: anyType, required: true, docs: { tags: [], deprecated: false } });

@@ -15,6 +15,16 @@ export function schemaTypes(schema: { readonly [keyword: string]: unknown }): st
 }
 
 /** A list-valued keyword (`anyOf`, `oneOf`, `allOf`, `prefixItems`), or [] when absent or malformed. */
+/**
+ * True when a property's schema declares a `default`. In arguments such a property may be left out
+ * even when listed in `required` (schemas from validation libraries with defaults, such as zod's
+ * `.default()` in its output mode, list it so; the server fills it in).
+ */
+export function declaresDefault(schema: unknown): boolean {
+  const object = schemaObject(schema);
+  return object !== undefined && Object.hasOwn(object, "default");
+}
+
 export function schemaList(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }

@@ -23,7 +23,7 @@ const noOutputSchemaDoc = [
 export function renderTypeScriptTool(tool: CodegenTool, entry: CodeApiToolEntry): { source: string; warnings: string[] } {
   const warnings: string[] = [];
   const names = new TypeNamePool([...typeScriptReservedTypeNames, entry.functionName]);
-  const input = new SchemaToTypeScript({ root: tool.inputSchema, rootName: "Input", names, warn: (m) => warnings.push(`inputSchema: ${m}`) });
+  const input = new SchemaToTypeScript({ root: tool.inputSchema, rootName: "Input", names, warn: (m) => warnings.push(`inputSchema: ${m}`), defaultsOptional: true });
   const inputType = input.rootType();
   const output = tool.outputSchema === undefined ? undefined : new SchemaToTypeScript({ root: tool.outputSchema, rootName: "Response", names, warn: (m) => warnings.push(`outputSchema: ${m}`) });
   const responseType = output?.rootType();

@@ -1,5 +1,5 @@
 import type { TypeNamePool } from "../names/type-name-pool.js";
-import { pointerName, resolveLocalRef, schemaList, schemaObject, schemaTypes } from "../schema/json-schema.js";
+import { declaresDefault, pointerName, resolveLocalRef, schemaList, schemaObject, schemaTypes } from "../schema/json-schema.js";
 import type { SchemaAnnotations } from "../schema/schema-annotations.js";
 import { schemaAnnotations } from "../schema/schema-annotations.js";
 import type { TypeScriptProperty, TypeScriptType } from "./typescript-type.js";
@@ -28,14 +28,20 @@ export class SchemaToTypeScript {
   readonly #rootName: string;
   readonly #names: TypeNamePool;
   readonly #warn: (message: string) => void;
+  readonly #defaultsOptional: boolean;
   readonly #namesByPointer = new Map<string, string>();
   #inlineStack: string[] = [""];
 
-  constructor(options: { root: unknown; rootName: string; names: TypeNamePool; warn: (message: string) => void }) {
+  /**
+   * `defaultsOptional`: a required property that declares a `default` is optional (for arguments,
+   * where the server fills it in; see declaresDefault). @default false
+   */
+  constructor(options: { root: unknown; rootName: string; names: TypeNamePool; warn: (message: string) => void; defaultsOptional?: boolean }) {
     this.#root = options.root;
     this.#rootName = options.rootName;
     this.#names = options.names;
     this.#warn = options.warn;
+    this.#defaultsOptional = options.defaultsOptional ?? false;
   }
 
   /** The type of the document's root. */
@@ -140,7 +146,7 @@ export class SchemaToTypeScript {
     const required = new Set(schemaList(s.required).filter((name): name is string => typeof name === "string"));
     const properties: TypeScriptProperty[] = Object.entries(declared).map(([name, sub]) => ({
       name,
-      optional: !required.has(name),
+      optional: !required.has(name) || (this.#defaultsOptional && declaresDefault(sub)),
       type: this.convert(sub, false),
       docs: schemaAnnotations(sub),
     }));
