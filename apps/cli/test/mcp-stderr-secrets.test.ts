@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { makeTempDir, repositoryRoot } from "@thinktank/testing";
@@ -36,5 +38,28 @@ describe("thinktank mcp list with a server that prints its secrets on stderr", (
     expect(server?.reason).toContain("logging in as [redacted] with [redacted] mode dev");
     expect(stdout).not.toContain(serviceKey);
     expect(stdout).not.toContain(databasePassword);
+  }, 60_000);
+
+  it("shows a remote server's failure with its configured header values masked when the server echoes the request", async () => {
+    const echo = http.createServer((request, response) => {
+      response.writeHead(400, { "content-type": "text/plain" });
+      response.end(`bad request, you sent: ${JSON.stringify(request.headers)}`);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
+      const echoing = { type: "http", url, headers: { "X-Service-Key": serviceKey, Authorization: `Basic ${databasePassword.replaceAll(" ", "-")}` } };
+      fs.writeFileSync(path.join(temp.dir, "extensions_config.json"), JSON.stringify({ mcpServers: { echoing }, skills: {}, plugins: {}, tools: {} }));
+      fs.writeFileSync(path.join(temp.dir, "config.yaml"), "mcp:\n  retries: 0\n");
+      const { stdout } = await run(process.execPath, ["--conditions=development", cli, "mcp", "list", "--json"], { cwd: temp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+      const server = (JSON.parse(stdout) as { servers: { name: string; state: string; reason?: string }[] }).servers.find((entry) => entry.name === "echoing");
+      expect(server?.state).toBe("unavailable");
+      expect(server?.reason).toContain("HTTP 400");
+      expect(server?.reason).toContain('"x-service-key":"[redacted]"');
+      expect(stdout).not.toContain(serviceKey);
+      expect(stdout).not.toContain(databasePassword.replaceAll(" ", "-"));
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@m
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
 import { resolvedConfigHash } from "../servers/config-hash.js";
+import { withoutConfiguredSecrets } from "../servers/configured-secrets.js";
 import { resolveServerConfig } from "../servers/resolve-server-config.js";
 import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
 import { transportKindOf } from "../servers/transport-kind.js";
@@ -340,7 +341,7 @@ export class ManagedServer {
       let failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
       const stderr = connection.stderrTail().at(-1);
       if (failure.needsAuth && !this.signIn.signsIn) failure = { transient: false, reason: "HTTP 401: the server refused the Authorization header configured for it" };
-      const reason = stderr && !failure.reason.includes(stderr) ? `${failure.reason} (stderr: ${stderr.slice(0, 200)})` : failure.reason;
+      const reason = withoutConfiguredSecrets(stderr && !failure.reason.includes(stderr) ? `${failure.reason} (stderr: ${stderr.slice(0, 200)})` : failure.reason, resolution.config);
       const needsAuth = this.signIn.isAuthFailure(failure);
       if (!this.disposed && needsAuth) this.enterNeedsAuth();
       else if (!this.disposed) {
