@@ -7,6 +7,7 @@ import { CallToolResultSchema, ErrorCode, McpError, ResultSchema, ToolListChange
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { ResolvedServerConfig } from "../servers/server-entry.js";
+import { callToolAsTask, requiresTask } from "./call-tool-as-task.js";
 import { ConnectTimeoutError } from "./classify-failure.js";
 import { createTransport } from "./create-transport.js";
 import { readListedTools } from "./listed-tools.js";
@@ -41,6 +42,8 @@ export class ServerConnection {
   private closed = false;
   private readonly stderrLines: string[] = [];
   private readonly outputCheck = new ToolOutputCheck();
+  /** Tools listed with `execution.taskSupport: "required"`: called as tasks. */
+  private taskTools = new Set<string>();
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.client = new Client({ name: options.clientInfo.name, version: options.clientInfo.version }, { capabilities: {} });
@@ -118,16 +121,22 @@ export class ServerConnection {
       if (cursor === undefined || seen.has(cursor)) break;
       seen.add(cursor);
     }
+    this.taskTools = new Set(tools.filter(requiresTask).map((tool) => tool.name));
     this.outputCheck.update(tools, (tool, reason) =>
       this.options.logger.warn({ server: this.options.server, tool, reason }, "mcp tool outputSchema cannot be compiled: its results are not checked"),
     );
     return tools;
   }
 
-  /** Calls a tool; a result that does not match the tool's (compilable) outputSchema is an error, as in the SDK's Client.callTool. */
+  /**
+   * Calls a tool (as a task when the server runs it only as one); a result that does not match the
+   * tool's (compilable) outputSchema is an error, as in the SDK's Client.callTool.
+   */
   async callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallToolResult> {
     const requestOptions = { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
-    const result = await this.client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, requestOptions);
+    const result = this.taskTools.has(name)
+      ? await callToolAsTask(this.client, name, args, options)
+      : await this.client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, requestOptions);
     this.outputCheck.check(name, result);
     return result;
   }
