@@ -1,41 +1,84 @@
 import fs from "node:fs/promises";
+import { constants } from "node:fs";
 import path from "node:path";
 import type { Dirent } from "node:fs";
 
 /** Every file or folder counts as at least this much, so a flood of empty files is bounded too. */
 export const minimumEntryBytes = 4096;
 
+/** Linux's O_PATH (the same number on every architecture Node runs on there); Node does not export it. */
+const O_PATH = 0o10000000;
+const pinnable = process.platform === "linux";
+
+/**
+ * A folder of the walk held open, so that what is read and changed is that folder whatever the
+ * program running meanwhile swaps in: opened without following a link in its last part, and
+ * reached afterwards through /proc/self/fd (no path walk at all). Its real path must lie under the
+ * root it was found in. Elsewhere than Linux the folder's real path is checked instead.
+ */
+interface PinnedFolder {
+  /** A path that reaches this very folder (/proc/self/fd/N on Linux). */
+  readonly at: string;
+  close(): Promise<void>;
+}
+
+async function pin(folder: string, root: string): Promise<PinnedFolder | undefined> {
+  if (!pinnable) {
+    const real = await fs.realpath(folder);
+    return real === root || real.startsWith(`${root}${path.sep}`) ? { at: real, close: async () => undefined } : undefined;
+  }
+  const handle = await fs.open(folder, O_PATH | constants.O_NOFOLLOW | constants.O_DIRECTORY);
+  const at = `/proc/self/fd/${handle.fd}`;
+  const real = await fs.readlink(at).catch(() => "");
+  if (real !== root && !real.startsWith(`${root}/`)) {
+    await handle.close();
+    return undefined;
+  }
+  return { at, close: () => handle.close() };
+}
+
 /**
  * Disk used under the folders, in bytes: the blocks each file really occupies (a sparse file counts
- * what it allocated), at least 4 KiB per entry. Symlinks are not followed. A folder the program made
- * unreadable to hide what it holds is made readable again (the host owns the workspace) and counted.
+ * what it allocated), at least 4 KiB per entry. Symlinks are not followed, and a folder the program
+ * swaps for a link while it is counted is not entered (nothing outside the folders is read or
+ * changed). A folder the program made unreadable to hide what it holds is made readable again (the
+ * host owns the workspace) and counted.
  */
 export async function workspaceUsage(folders: readonly string[]): Promise<number> {
   let total = 0;
-  const pending = [...folders];
+  const pending: { folder: string; root: string }[] = [];
+  for (const folder of folders) {
+    const root = await fs.realpath(folder).catch(() => undefined);
+    if (root) pending.push({ folder: root, root });
+  }
   while (pending.length > 0) {
-    const folder = pending.pop() as string;
-    let entries: Dirent[];
+    const { folder, root } = pending.pop() as { folder: string; root: string };
+    const pinned = await pin(folder, root).catch(() => undefined);
+    if (!pinned) continue;
     try {
-      entries = await fs.readdir(folder, { withFileTypes: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EACCES") continue;
+      let entries: Dirent[];
       try {
-        await fs.chmod(folder, 0o700);
-        entries = await fs.readdir(folder, { withFileTypes: true });
-      } catch {
-        continue;
+        entries = await fs.readdir(pinned.at, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EACCES") continue;
+        try {
+          await fs.chmod(pinned.at, 0o700);
+          entries = await fs.readdir(pinned.at, { withFileTypes: true });
+        } catch {
+          continue;
+        }
       }
-    }
-    for (const entry of entries) {
-      const full = path.join(folder, entry.name);
-      try {
-        const stats = await fs.lstat(full);
-        total += Math.max(stats.blocks * 512, minimumEntryBytes);
-      } catch {
-        continue; // removed while counting
+      for (const entry of entries) {
+        try {
+          const stats = await fs.lstat(path.join(pinned.at, entry.name));
+          total += Math.max(stats.blocks * 512, minimumEntryBytes);
+          if (stats.isDirectory()) pending.push({ folder: path.join(folder, entry.name), root });
+        } catch {
+          continue; // removed while counting
+        }
       }
-      if (entry.isDirectory()) pending.push(full);
+    } finally {
+      await pinned.close();
     }
   }
   return total;
