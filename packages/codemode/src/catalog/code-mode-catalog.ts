@@ -34,6 +34,8 @@ export class CodeModeCatalog {
   private generation: Promise<void> | undefined;
   private lastGenerationError: string | undefined;
   private readonly mountPath: string;
+  /** Server names two tool sources claim, already logged (once each). */
+  private readonly shadowed = new Set<string>();
 
   constructor(private readonly options: CodeModeCatalogOptions) {
     this.mountPath = options.mountPath ?? "/mnt/code-api";
@@ -65,6 +67,7 @@ export class CodeModeCatalog {
     for (const invoker of this.options.invokers) {
       for (const server of invoker.serverNames()) {
         if (!seen.has(server)) seen.set(server, { invoker, tools: invoker.knownTools(server) });
+        else if (seen.get(server)?.invoker !== invoker) this.warnShadowed(server);
       }
     }
     let changed = seen.size !== this.lists.size;
@@ -84,6 +87,16 @@ export class CodeModeCatalog {
     this.search.syncServers(this.servers);
     if (this.options.generate !== false) this.scheduleGeneration();
     return true;
+  }
+
+  /** Two sources name one server (an MCP server called like the registered tools' `tools`): the first wins, and the log says so once. */
+  private warnShadowed(server: string): void {
+    if (this.shadowed.has(server)) return;
+    this.shadowed.add(server);
+    this.options.logger.warn(
+      { server },
+      `two tool sources name a server '${server}': code mode offers the first (the MCP server) and hides the other's tools; rename the MCP server to reach both`,
+    );
   }
 
   /** Names and paths of every tool's wrappers (the same as the generator's). */
