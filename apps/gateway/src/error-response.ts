@@ -59,6 +59,12 @@ export function toErrorResponse(error: unknown, requestId: string): { status: nu
       return answer("INVALID_JSON", "the request body is empty but its content-type says JSON");
     case "FST_ERR_MAX_PARAM_LENGTH":
       return answer("VALIDATION_FAILED", `a path segment is longer than ${maxPathParamLength} characters`);
+    // Multipart counts (build-app.ts): 413 as before, with what was counted rather than the size limit.
+    case "FST_FILES_LIMIT":
+      return answer("PAYLOAD_TOO_LARGE", "the upload holds more than one file: send one archive (.zip, .tar.gz or .skill) as the only file field");
+    case "FST_PARTS_LIMIT":
+    case "FST_FIELDS_LIMIT":
+      return answer("PAYLOAD_TOO_LARGE", `the upload has too many ${fastifyError.code === "FST_PARTS_LIMIT" ? "parts" : "form fields"}: send one archive and the few fields the route names`);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return answer("UNSUPPORTED_MEDIA_TYPE", `${fastifyError.message ?? "unsupported media type"}: send application/json (or multipart/form-data where a route takes uploads)`);
   }

@@ -70,6 +70,10 @@ describe("error answers", () => {
     expectErrorBody(large.json(), "PAYLOAD_TOO_LARGE");
     const two = await gateway.app.inject({ method: "POST", url: "/test/upload", ...form(2, 10) });
     expect(two.statusCode).toBe(413);
+    expectErrorBody(two.json(), "PAYLOAD_TOO_LARGE");
+    // What was wrong is the count, not the size.
+    expect(two.json().message).toMatch(/more than one file/);
+    expect(two.json().message).not.toMatch(/max_upload_mb/);
   });
 
   it("answers an unsupported content type with 415", async () => {
