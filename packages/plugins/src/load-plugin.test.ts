@@ -41,6 +41,13 @@ describe("loadPlugin", () => {
     assertPluginValid(loaded);
   });
 
+  it("quotes a name that holds bidirectional or invisible characters with them escaped, so the message reads as it is", () => {
+    const loaded = loadPlugin(plugin(manifest({ name: "ev\u202Elig\u200Bx" })));
+    const message = loaded.problems.map((p) => p.message).find((m) => m.includes("'name'")) ?? "";
+    expect(message).toContain('"ev\\u202elig\\u200bx"');
+    expect(message).not.toMatch(/[\u202E\u200B]/);
+  });
+
   it("refuses a bad manifest with every reason at once", () => {
     const loaded = loadPlugin(plugin(manifest({ name: "bad name", version: 3, keywords: "x", author: 5, commands: 7, mcpServers: true })));
     expect(() => assertPluginValid(loaded)).toThrowError(expect.objectContaining({ code: "INVALID_PLUGIN" }) as Error);
