@@ -1,6 +1,9 @@
-import fs from "node:fs";
+import fs, { constants } from "node:fs";
+import fsp from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ThinktankError } from "@thinktank/core";
+import { openInFolder, withHeldFolder, type FolderOwner, type HeldFolderRefusals } from "./held-folders.js";
 import type { VirtualFileSystem, VirtualTarget } from "./virtual-file-system.js";
 
 export interface FileOperationsOptions {
@@ -17,7 +20,11 @@ export interface FileOperationsOptions {
  * of one thread. Every path goes through the VirtualFileSystem (no escapes, no symlinks out,
  * /mnt/skills and uploads read-only, disabled skills invisible). Each operation answers the text the
  * model reads, and refuses with a ThinktankError. Files written into the workspace get the
- * workspace's owner, so sandboxed programs (bash, execute_code) can change them too.
+ * workspace's owner, so sandboxed programs (bash, execute_code) can change them too. Those programs
+ * may run at the same moment and swap a folder or a file for a symbolic link between the check and
+ * the use: under /mnt/user-data every folder on the way is held open from the folder's root down and
+ * every file is opened through its held folder without following a link (held-folders.ts), so what
+ * is read, written, created or chowned is inside, or the operation answers PATH_TRAVERSAL.
  */
 export class FileOperations {
   private readonly maxReadBytes: number;
@@ -37,7 +44,7 @@ export class FileOperations {
   async read(virtualPath: string, offset?: number, limit?: number): Promise<string> {
     const target = await this.files.resolve(virtualPath);
     const file = requireFile(target);
-    const bytes = fs.readFileSync(file);
+    const bytes = target.kind === "file" && target.userFolder ? await inUserFile(target, constants.O_RDONLY, (handle) => handle.readFile()) : fs.readFileSync(file);
     if (bytes.subarray(0, 8192).includes(0)) return `${target.virtualPath} is a binary file (${bytes.length} bytes); it cannot be shown as text`;
     const text = bytes.toString("utf8");
     const lines = text.split("\n");
@@ -51,27 +58,36 @@ export class FileOperations {
   async write(virtualPath: string, content: string, append?: boolean): Promise<string> {
     const target = writableTarget(await this.files.resolve(virtualPath));
     const bytes = Buffer.byteLength(content);
-    const existing = append && target.kind === "file" ? fs.statSync(target.hostPath).size : 0;
-    if (existing + bytes > this.maxWriteBytes) throw new ThinktankError("PAYLOAD_TOO_LARGE", `${target.virtualPath} would be ${existing + bytes} bytes; the limit is ${this.maxWriteBytes}`);
-    makeParents(target);
-    fs.writeFileSync(target.hostPath, content, { flag: append ? "a" : "w" });
-    adoptOwner(target.hostPath, target.root);
+    const tooLarge = (existing: number) => new ThinktankError("PAYLOAD_TOO_LARGE", `${target.virtualPath} would be ${existing + bytes} bytes; the limit is ${this.maxWriteBytes}`);
+    const appending = append === true && target.kind === "file";
+    if (!appending && bytes > this.maxWriteBytes) throw tooLarge(0);
+    const flags = constants.O_WRONLY | constants.O_CREAT | (append ? constants.O_APPEND : 0);
+    await inUserFile(target, flags, async (handle, owner) => {
+      const existing = appending ? (await handle.stat()).size : 0;
+      if (existing + bytes > this.maxWriteBytes) throw tooLarge(existing);
+      if (!append) await handle.truncate(0);
+      await handle.writeFile(content);
+      if (owner) await handle.chown(owner.uid, owner.gid);
+    });
     return `${append ? "appended" : "wrote"} ${bytes} bytes to ${target.virtualPath}`;
   }
 
   /** Replaces the one occurrence of `oldText` (every one with `replaceAll`); refuses none, or several without `replaceAll`. */
   async replace(virtualPath: string, oldText: string, newText: string, replaceAll?: boolean): Promise<string> {
     const target = writableTarget(await this.files.resolve(virtualPath));
-    const file = requireFile(target);
+    requireFile(target);
     if (oldText === "") throw new ThinktankError("VALIDATION_FAILED", "old_str must not be empty");
-    const text = fs.readFileSync(file, "utf8");
-    const count = text.split(oldText).length - 1;
-    if (count === 0) throw new ThinktankError("VALIDATION_FAILED", `old_str was not found in ${target.virtualPath}; read the file and copy the text exactly (spaces and line breaks included)`);
-    if (count > 1 && !replaceAll) throw new ThinktankError("VALIDATION_FAILED", `old_str appears ${count} times in ${target.virtualPath}; include more surrounding text to make it unique, or set replace_all`);
-    const updated = replaceAll ? text.split(oldText).join(newText) : text.replace(oldText, () => newText);
-    if (Buffer.byteLength(updated) > this.maxWriteBytes) throw new ThinktankError("PAYLOAD_TOO_LARGE", `${target.virtualPath} would exceed ${this.maxWriteBytes} bytes`);
-    fs.writeFileSync(file, updated);
-    return `replaced ${replaceAll ? count : 1} occurrence${(replaceAll ? count : 1) === 1 ? "" : "s"} in ${target.virtualPath}`;
+    return inUserFile(target, constants.O_RDWR, async (handle) => {
+      const text = await handle.readFile("utf8");
+      const count = text.split(oldText).length - 1;
+      if (count === 0) throw new ThinktankError("VALIDATION_FAILED", `old_str was not found in ${target.virtualPath}; read the file and copy the text exactly (spaces and line breaks included)`);
+      if (count > 1 && !replaceAll) throw new ThinktankError("VALIDATION_FAILED", `old_str appears ${count} times in ${target.virtualPath}; include more surrounding text to make it unique, or set replace_all`);
+      const updated = Buffer.from(replaceAll ? text.split(oldText).join(newText) : text.replace(oldText, () => newText));
+      if (updated.length > this.maxWriteBytes) throw new ThinktankError("PAYLOAD_TOO_LARGE", `${target.virtualPath} would exceed ${this.maxWriteBytes} bytes`);
+      await handle.truncate(0);
+      for (let written = 0; written < updated.length; ) written += (await handle.write(updated, written, updated.length - written, written)).bytesWritten;
+      return `replaced ${replaceAll ? count : 1} occurrence${(replaceAll ? count : 1) === 1 ? "" : "s"} in ${target.virtualPath}`;
+    });
   }
 
   /** A folder's entries, one a line, sorted, folders ending with '/'. */
@@ -80,10 +96,10 @@ export class FileOperations {
     let names: string[];
     if (target.kind === "listing") names = [...target.entries];
     else if (target.kind === "folder") {
-      names = fs
-        .readdirSync(target.hostPath, { withFileTypes: true })
-        .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
-        .sort();
+      const entries = target.userFolder
+        ? await withHeldFolder(target.root, namesBelow(target.root, target.hostPath), refusals(target), {}, (folder) => fsp.readdir(folder.at, { withFileTypes: true }))
+        : fs.readdirSync(target.hostPath, { withFileTypes: true });
+      names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
     } else if (target.kind === "file") return `${target.virtualPath} is a file; read it with read_file`;
     else throw new ThinktankError("NOT_FOUND", `${target.virtualPath} does not exist`);
     if (names.length === 0) return "(empty folder)";
@@ -92,33 +108,53 @@ export class FileOperations {
   }
 }
 
+type HostTarget = Extract<VirtualTarget, { hostPath: string }>;
+
+/**
+ * Runs `work` with the file of a /mnt/user-data target open (`flags` without O_TRUNC), reached
+ * through its folders held open from the root down (held-folders.ts): a sandboxed program swapping a
+ * folder or the file for a link meanwhile gets PATH_TRAVERSAL, never a write, read or chown outside.
+ * With O_CREAT, missing folders are created (given the root's owner, as `owner` is for the file).
+ */
+async function inUserFile<T>(target: HostTarget, flags: number, work: (handle: FileHandle, owner: FolderOwner | undefined) => Promise<T>): Promise<T> {
+  const names = namesBelow(target.root, target.hostPath);
+  const name = names.pop() as string;
+  const refuse = refusals(target);
+  return withHeldFolder(target.root, names, refuse, { create: (flags & constants.O_CREAT) !== 0 }, async (folder, owner) => {
+    const handle = await openInFolder(folder, name, flags, refuse);
+    try {
+      const stats = await handle.stat();
+      if (stats.isDirectory()) throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is a folder; give a file path`);
+      if (!stats.isFile()) throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is not a regular file`);
+      return await work(handle, owner);
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** The names from `root` down to `hostPath` (which lies inside it). */
+function namesBelow(root: string, hostPath: string): string[] {
+  return path.relative(root, hostPath).split(path.sep).filter((name) => name !== "");
+}
+
+function refusals(target: HostTarget): HeldFolderRefusals {
+  return {
+    escape: () => new ThinktankError("PATH_TRAVERSAL", `${target.virtualPath} leads outside ${target.userFolder ?? target.root} (through a symbolic link)`),
+    missing: () => new ThinktankError("NOT_FOUND", `${target.virtualPath} does not exist`),
+  };
+}
+
 function requireFile(target: VirtualTarget): string {
   if (target.kind === "file") return target.hostPath;
   if (target.kind === "missing") throw new ThinktankError("NOT_FOUND", `${target.virtualPath} does not exist`);
   throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is a folder; list it with ls`);
 }
 
-function writableTarget(target: VirtualTarget): Extract<VirtualTarget, { hostPath: string }> {
+function writableTarget(target: VirtualTarget): HostTarget {
   if (target.kind === "listing" || !target.writable) {
     throw new ThinktankError("READ_ONLY_PATH", `${target.virtualPath} is read-only; write under /mnt/user-data/workspace or /mnt/user-data/outputs`);
   }
   if (target.kind === "folder") throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is a folder; give a file path`);
   return target;
-}
-
-/** Creates the missing folders above a new file, each owned like the folder's root. */
-function makeParents(target: { hostPath: string; root: string }): void {
-  const missing: string[] = [];
-  for (let folder = path.dirname(target.hostPath); !fs.existsSync(folder); folder = path.dirname(folder)) missing.unshift(folder);
-  for (const folder of missing) {
-    fs.mkdirSync(folder);
-    adoptOwner(folder, target.root);
-  }
-}
-
-/** When the server runs as root and the folder belongs to the sandbox user, hand the new file or folder to that user. */
-function adoptOwner(file: string, root: string): void {
-  if (process.getuid?.() !== 0) return;
-  const owner = fs.statSync(root);
-  if (owner.uid !== 0) fs.chownSync(file, owner.uid, owner.gid);
 }

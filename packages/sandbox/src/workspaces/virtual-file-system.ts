@@ -36,9 +36,22 @@ export interface VirtualFileSystemOptions {
   readonly ensureWorkspace?: () => string;
 }
 
-/** A virtual path resolved to what is behind it. */
+/**
+ * A virtual path resolved to what is behind it. Under /mnt/user-data it also names `userFolder`, the
+ * virtual folder whose host folder is `root` (e.g. /mnt/user-data/workspace): a sandboxed program of
+ * the thread may change what is under it at any moment, so what resolve checked here can be stale by
+ * the time it is used; FileOperations holds each folder open on the way (held-folders.ts) instead of
+ * trusting `hostPath`.
+ */
 export type VirtualTarget =
-  | { readonly kind: "file" | "folder" | "missing"; readonly virtualPath: string; readonly hostPath: string; readonly writable: boolean; readonly root: string }
+  | {
+      readonly kind: "file" | "folder" | "missing";
+      readonly virtualPath: string;
+      readonly hostPath: string;
+      readonly writable: boolean;
+      readonly root: string;
+      readonly userFolder?: string;
+    }
   | { readonly kind: "listing"; readonly virtualPath: string; readonly entries: readonly string[] };
 
 const userDataRoot = "/mnt/user-data";
@@ -131,9 +144,10 @@ export class VirtualFileSystem {
     if (!isInsideFolder(root, real)) {
       throw new ThinktankError("PATH_TRAVERSAL", `${cleaned} leads outside ${userDataRoot}/${folder} (through a symbolic link)`);
     }
-    if (missing) return { kind: "missing", virtualPath: cleaned, hostPath: path.join(real, path.relative(existing, hostPath)), writable, root };
+    const userFolder = `${userDataRoot}/${folder}`;
+    if (missing) return { kind: "missing", virtualPath: cleaned, hostPath: path.join(real, path.relative(existing, hostPath)), writable, root, userFolder };
     const stats = fs.statSync(real);
-    return { kind: stats.isDirectory() ? "folder" : "file", virtualPath: cleaned, hostPath: real, writable, root };
+    return { kind: stats.isDirectory() ? "folder" : "file", virtualPath: cleaned, hostPath: real, writable, root, userFolder };
   }
 }
 
