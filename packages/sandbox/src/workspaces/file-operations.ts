@@ -1,6 +1,4 @@
 import fs, { constants } from "node:fs";
-import fsp from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ThinktankError } from "@thinktank/core";
 import { openInFolder, withHeldFolder, type FolderOwner, type HeldFolderRefusals } from "./held-folders.js";
@@ -44,7 +42,7 @@ export class FileOperations {
   async read(virtualPath: string, offset?: number, limit?: number): Promise<string> {
     const target = await this.files.resolve(virtualPath);
     const file = requireFile(target);
-    const bytes = target.kind === "file" && target.userFolder ? await inUserFile(target, constants.O_RDONLY, (handle) => handle.readFile()) : fs.readFileSync(file);
+    const bytes = target.kind === "file" && target.userFolder ? inUserFile(target, constants.O_RDONLY, (fd) => fs.readFileSync(fd)) : fs.readFileSync(file);
     if (bytes.subarray(0, 8192).includes(0)) return `${target.virtualPath} is a binary file (${bytes.length} bytes); it cannot be shown as text`;
     const text = bytes.toString("utf8");
     const lines = text.split("\n");
@@ -62,12 +60,12 @@ export class FileOperations {
     const appending = append === true && target.kind === "file";
     if (!appending && bytes > this.maxWriteBytes) throw tooLarge(0);
     const flags = constants.O_WRONLY | constants.O_CREAT | (append ? constants.O_APPEND : 0);
-    await inUserFile(target, flags, async (handle, owner) => {
-      const existing = appending ? (await handle.stat()).size : 0;
+    inUserFile(target, flags, (fd, owner) => {
+      const existing = appending ? fs.fstatSync(fd).size : 0;
       if (existing + bytes > this.maxWriteBytes) throw tooLarge(existing);
-      if (!append) await handle.truncate(0);
-      await handle.writeFile(content);
-      if (owner) await handle.chown(owner.uid, owner.gid);
+      if (!append) fs.ftruncateSync(fd, 0);
+      fs.writeFileSync(fd, content);
+      if (owner) fs.fchownSync(fd, owner.uid, owner.gid);
     });
     return `${append ? "appended" : "wrote"} ${bytes} bytes to ${target.virtualPath}`;
   }
@@ -77,15 +75,15 @@ export class FileOperations {
     const target = writableTarget(await this.files.resolve(virtualPath));
     requireFile(target);
     if (oldText === "") throw new ThinktankError("VALIDATION_FAILED", "old_str must not be empty");
-    return inUserFile(target, constants.O_RDWR, async (handle) => {
-      const text = await handle.readFile("utf8");
+    return inUserFile(target, constants.O_RDWR, (fd) => {
+      const text = fs.readFileSync(fd, "utf8");
       const count = text.split(oldText).length - 1;
       if (count === 0) throw new ThinktankError("VALIDATION_FAILED", `old_str was not found in ${target.virtualPath}; read the file and copy the text exactly (spaces and line breaks included)`);
       if (count > 1 && !replaceAll) throw new ThinktankError("VALIDATION_FAILED", `old_str appears ${count} times in ${target.virtualPath}; include more surrounding text to make it unique, or set replace_all`);
       const updated = Buffer.from(replaceAll ? text.split(oldText).join(newText) : text.replace(oldText, () => newText));
       if (updated.length > this.maxWriteBytes) throw new ThinktankError("PAYLOAD_TOO_LARGE", `${target.virtualPath} would exceed ${this.maxWriteBytes} bytes`);
-      await handle.truncate(0);
-      for (let written = 0; written < updated.length; ) written += (await handle.write(updated, written, updated.length - written, written)).bytesWritten;
+      fs.ftruncateSync(fd, 0);
+      for (let written = 0; written < updated.length; ) written += fs.writeSync(fd, updated, written, updated.length - written, written);
       return `replaced ${replaceAll ? count : 1} occurrence${(replaceAll ? count : 1) === 1 ? "" : "s"} in ${target.virtualPath}`;
     });
   }
@@ -97,7 +95,7 @@ export class FileOperations {
     if (target.kind === "listing") names = [...target.entries];
     else if (target.kind === "folder") {
       const entries = target.userFolder
-        ? await withHeldFolder(target.root, namesBelow(target.root, target.hostPath), refusals(target), {}, (folder) => fsp.readdir(folder.at, { withFileTypes: true }))
+        ? withHeldFolder(target.root, namesBelow(target.root, target.hostPath), refusals(target), {}, (folder) => fs.readdirSync(folder.at, { withFileTypes: true }))
         : fs.readdirSync(target.hostPath, { withFileTypes: true });
       names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
     } else if (target.kind === "file") return `${target.virtualPath} is a file; read it with read_file`;
@@ -111,24 +109,25 @@ export class FileOperations {
 type HostTarget = Extract<VirtualTarget, { hostPath: string }>;
 
 /**
- * Runs `work` with the file of a /mnt/user-data target open (`flags` without O_TRUNC), reached
+ * Runs `work` with the file of a /mnt/user-data target open (`flags` without O_TRUNC; its descriptor,
+ * through which everything is read, written, stat'ed and chowned), reached
  * through its folders held open from the root down (held-folders.ts): a sandboxed program swapping a
  * folder or the file for a link meanwhile gets PATH_TRAVERSAL, never a write, read or chown outside.
  * With O_CREAT, missing folders are created (given the root's owner, as `owner` is for the file).
  */
-async function inUserFile<T>(target: HostTarget, flags: number, work: (handle: FileHandle, owner: FolderOwner | undefined) => Promise<T>): Promise<T> {
+function inUserFile<T>(target: HostTarget, flags: number, work: (fd: number, owner: FolderOwner | undefined) => T): T {
   const names = namesBelow(target.root, target.hostPath);
   const name = names.pop() as string;
   const refuse = refusals(target);
-  return withHeldFolder(target.root, names, refuse, { create: (flags & constants.O_CREAT) !== 0 }, async (folder, owner) => {
-    const handle = await openInFolder(folder, name, flags, refuse);
+  return withHeldFolder(target.root, names, refuse, { create: (flags & constants.O_CREAT) !== 0 }, (folder, owner) => {
+    const fd = openInFolder(folder, name, flags, refuse);
     try {
-      const stats = await handle.stat();
+      const stats = fs.fstatSync(fd);
       if (stats.isDirectory()) throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is a folder; give a file path`);
       if (!stats.isFile()) throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is not a regular file`);
-      return await work(handle, owner);
+      return work(fd, owner);
     } finally {
-      await handle.close();
+      fs.closeSync(fd);
     }
   });
 }

@@ -1,6 +1,4 @@
-import fs from "node:fs/promises";
-import { constants } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
+import fs, { constants } from "node:fs";
 import path from "node:path";
 import { isInsideFolder } from "@thinktank/core";
 
@@ -24,7 +22,7 @@ const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
 export interface HeldFolder {
   /** A path that reaches this very folder: /proc/self/fd/N on Linux, its real path elsewhere. */
   readonly at: string;
-  close(): Promise<void>;
+  close(): void;
 }
 
 /** How a walk refuses, in the caller's words. */
@@ -52,108 +50,109 @@ export interface HoldOptions {
  * Refuses with `refusals.escape()` a folder that is a link or lies outside the root, with
  * `refusals.missing()` one that does not exist (unless `create`).
  */
-export async function withHeldFolder<T>(
-  root: string,
-  names: readonly string[],
-  refusals: HeldFolderRefusals,
-  options: HoldOptions,
-  work: (folder: HeldFolder, owner: FolderOwner | undefined) => Promise<T>,
-): Promise<T> {
-  const top = await hold(root, root, refusals);
+export function withHeldFolder<T>(root: string, names: readonly string[], refusals: HeldFolderRefusals, options: HoldOptions, work: (folder: HeldFolder, owner: FolderOwner | undefined) => T): T {
+  const top = hold(root, root, refusals);
   let folder = top;
   try {
-    const owner = options.create ? await adoptableOwner(top) : undefined;
+    const owner = options.create ? adoptableOwner(top) : undefined;
     for (const name of names) {
-      const next = await holdChild(folder, name, root, refusals, options.create === true, owner);
-      if (folder !== top) await folder.close();
+      const next = holdChild(folder, name, root, refusals, options.create === true, owner);
+      if (folder !== top) folder.close();
       folder = next;
     }
-    return await work(folder, owner);
+    return work(folder, owner);
   } finally {
-    if (folder !== top) await folder.close();
-    await top.close();
+    if (folder !== top) folder.close();
+    top.close();
   }
 }
 
 /**
  * Opens `name` in the held folder without following a link there (a link is refused with
- * `refusals.escape()`, a missing file with `refusals.missing()` unless `flags` create it). Never give
- * O_TRUNC: check what was opened first, then truncate through the handle.
+ * `refusals.escape()`, a missing file with `refusals.missing()` unless `flags` create it). Answers the
+ * file descriptor. Never give O_TRUNC: check what was opened first, then truncate through the descriptor.
  */
-export async function openInFolder(folder: HeldFolder, name: string, flags: number, refusals: HeldFolderRefusals): Promise<FileHandle> {
+export function openInFolder(folder: HeldFolder, name: string, flags: number, refusals: HeldFolderRefusals): number {
   const file = path.join(folder.at, name);
   try {
-    return await fs.open(file, flags | O_NOFOLLOW | O_NONBLOCK, 0o666);
+    return fs.openSync(file, flags | O_NOFOLLOW | O_NONBLOCK, 0o666);
   } catch (error) {
-    throw await refused(error, file, refusals);
+    throw refused(error, file, refusals);
   }
 }
 
-async function hold(folder: string, root: string, refusals: HeldFolderRefusals): Promise<HeldFolder> {
+function hold(folder: string, root: string, refusals: HeldFolderRefusals): HeldFolder {
   let held: HeldFolder | undefined;
   try {
-    held = await pin(folder, root);
+    held = pin(folder, root);
   } catch (error) {
-    throw await refused(error, folder, refusals);
+    throw refused(error, folder, refusals);
   }
   if (!held) throw refusals.escape();
   return held;
 }
 
-async function pin(folder: string, root: string): Promise<HeldFolder | undefined> {
+function pin(folder: string, root: string): HeldFolder | undefined {
   if (!pinnable) {
-    const real = await fs.realpath(folder);
-    return isInsideFolder(root, real) ? { at: real, close: async () => undefined } : undefined;
+    const real = fs.realpathSync(folder);
+    return isInsideFolder(root, real) ? { at: real, close: () => undefined } : undefined;
   }
-  const handle = await fs.open(folder, O_PATH | O_NOFOLLOW | constants.O_DIRECTORY);
-  const at = `/proc/self/fd/${handle.fd}`;
-  const real = await fs.readlink(at).catch(() => "");
+  const fd = fs.openSync(folder, O_PATH | O_NOFOLLOW | constants.O_DIRECTORY);
+  const at = `/proc/self/fd/${fd}`;
+  let real = "";
+  try {
+    real = fs.readlinkSync(at);
+  } catch {
+    // not inside
+  }
   if (!isInsideFolder(root, real)) {
-    await handle.close();
+    fs.closeSync(fd);
     return undefined;
   }
-  return { at, close: () => handle.close() };
+  return { at, close: () => fs.closeSync(fd) };
 }
 
 /** Holds `name` in `folder`; when missing and `create`, makes it through the held folder first and hands it to `owner`. */
-async function holdChild(folder: HeldFolder, name: string, root: string, refusals: HeldFolderRefusals, create: boolean, owner: FolderOwner | undefined): Promise<HeldFolder> {
+function holdChild(folder: HeldFolder, name: string, root: string, refusals: HeldFolderRefusals, create: boolean, owner: FolderOwner | undefined): HeldFolder {
   const child = path.join(folder.at, name);
   let made = false;
   if (create) {
     try {
-      await fs.mkdir(child);
+      fs.mkdirSync(child);
       made = true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw await refused(error, child, refusals);
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw refused(error, child, refusals);
     }
   }
-  const held = await hold(child, root, refusals);
+  const held = hold(child, root, refusals);
   if (made && owner) {
     try {
       // On Linux held.at is /proc/self/fd/N: chown follows that magic link to the folder held, and to nothing else.
-      await fs.chown(held.at, owner.uid, owner.gid);
+      fs.chownSync(held.at, owner.uid, owner.gid);
     } catch (error) {
-      await held.close();
+      held.close();
       throw error;
     }
   }
   return held;
 }
 
-async function adoptableOwner(root: HeldFolder): Promise<FolderOwner | undefined> {
+function adoptableOwner(root: HeldFolder): FolderOwner | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  const stats = await fs.stat(root.at);
+  const stats = fs.statSync(root.at);
   return stats.uid === 0 ? undefined : { uid: stats.uid, gid: stats.gid };
 }
 
 /**
- * What a failed open of `file` answers: missing for ENOENT; for ELOOP or ENOTDIR, the error itself
- * when a file (not a folder) stands there, and an escape otherwise (a link, or whatever replaced one).
+ * What a failed open of `file` answers: missing for ENOENT, an escape for ELOOP (O_NOFOLLOW met a
+ * link); for ENOTDIR, the error itself when a file stands there, else an escape (a link, or whatever
+ * replaced one since).
  */
-async function refused(error: unknown, file: string, refusals: HeldFolderRefusals): Promise<unknown> {
+function refused(error: unknown, file: string, refusals: HeldFolderRefusals): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return refusals.missing();
-  if (code !== "ELOOP" && code !== "ENOTDIR") return error;
-  const stats = await fs.lstat(file).catch(() => undefined);
+  if (code === "ELOOP") return refusals.escape();
+  if (code !== "ENOTDIR") return error;
+  const stats = fs.lstatSync(file, { throwIfNoEntry: false });
   return stats && !stats.isDirectory() && !stats.isSymbolicLink() ? error : refusals.escape();
 }

@@ -146,7 +146,9 @@ export class VirtualFileSystem {
     }
     const userFolder = `${userDataRoot}/${folder}`;
     if (missing) return { kind: "missing", virtualPath: cleaned, hostPath: path.join(real, path.relative(existing, hostPath)), writable, root, userFolder };
-    const stats = fs.statSync(real);
+    const stats = fs.statSync(real, { throwIfNoEntry: false });
+    // Removed since (a sandboxed program of the thread may be changing the folder): as good as missing.
+    if (!stats) return { kind: "missing", virtualPath: cleaned, hostPath: real, writable, root, userFolder };
     return { kind: stats.isDirectory() ? "folder" : "file", virtualPath: cleaned, hostPath: real, writable, root, userFolder };
   }
 }
