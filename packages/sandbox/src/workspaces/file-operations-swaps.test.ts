@@ -26,6 +26,8 @@ function snapshot(folder: string): Record<string, string> {
       if (stats.isDirectory()) walk(file);
     }
   };
+  const top = fs.statSync(folder);
+  entries["."] = `folder ${top.uid}:${top.gid} ${(top.mode & 0o7777).toString(8)}`;
   walk(folder);
   return entries;
 }

@@ -4,7 +4,8 @@ import { isInsideFolder } from "@thinktank/core";
 
 /** Linux's O_PATH (the same number on every architecture Node runs on there); Node does not export it. */
 const O_PATH = 0o10000000;
-const pinnable = process.platform === "linux";
+/** Where /proc is missing (a bare chroot), the folders are checked by real path as elsewhere. */
+const pinnable = process.platform === "linux" && fs.existsSync("/proc/self/fd");
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 /** A FIFO a program left in the folder opens at once (and is then refused as not a file) instead of blocking. */
 const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
