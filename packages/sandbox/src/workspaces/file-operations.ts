@@ -59,7 +59,8 @@ export class FileOperations {
     const tooLarge = (existing: number) => new ThinktankError("PAYLOAD_TOO_LARGE", `${target.virtualPath} would be ${existing + bytes} bytes; the limit is ${this.maxWriteBytes}`);
     const appending = append === true && target.kind === "file";
     if (!appending && bytes > this.maxWriteBytes) throw tooLarge(0);
-    const flags = constants.O_WRONLY | constants.O_CREAT | (append ? constants.O_APPEND : 0);
+    // Appending to the file resolve found: not created again should it vanish meanwhile (NOT_FOUND then).
+    const flags = constants.O_WRONLY | (appending ? 0 : constants.O_CREAT) | (append ? constants.O_APPEND : 0);
     inUserFile(target, flags, (fd, owner) => {
       const existing = appending ? fs.fstatSync(fd).size : 0;
       if (existing + bytes > this.maxWriteBytes) throw tooLarge(existing);
@@ -110,9 +111,9 @@ type HostTarget = Extract<VirtualTarget, { hostPath: string }>;
 
 /**
  * Runs `work` with the file of a /mnt/user-data target open (`flags` without O_TRUNC; its descriptor,
- * through which everything is read, written, stat'ed and chowned), reached
- * through its folders held open from the root down (held-folders.ts): a sandboxed program swapping a
- * folder or the file for a link meanwhile gets PATH_TRAVERSAL, never a write, read or chown outside.
+ * through which everything is read, written, stat'ed and chowned), reached through its folders held
+ * open from the root down (held-folders.ts): a sandboxed program swapping a folder or the file for a
+ * link meanwhile gets PATH_TRAVERSAL, never a write, read or chown outside.
  * With O_CREAT, missing folders are created (given the root's owner, as `owner` is for the file).
  */
 function inUserFile<T>(target: HostTarget, flags: number, work: (fd: number, owner: FolderOwner | undefined) => T): T {
