@@ -1,41 +1,10 @@
 import fs from "node:fs/promises";
-import { constants } from "node:fs";
 import path from "node:path";
 import type { Dirent } from "node:fs";
+import { pinFolder } from "../workspaces/held-folders.js";
 
 /** Every file or folder counts as at least this much, so a flood of empty files is bounded too. */
 export const minimumEntryBytes = 4096;
-
-/** Linux's O_PATH (the same number on every architecture Node runs on there); Node does not export it. */
-const O_PATH = 0o10000000;
-const pinnable = process.platform === "linux";
-
-/**
- * A folder of the walk held open, so that what is read and changed is that folder whatever the
- * program running meanwhile swaps in: opened without following a link in its last part, and
- * reached afterwards through /proc/self/fd (no path walk at all). Its real path must lie under the
- * root it was found in. Elsewhere than Linux the folder's real path is checked instead.
- */
-interface PinnedFolder {
-  /** A path that reaches this very folder (/proc/self/fd/N on Linux). */
-  readonly at: string;
-  close(): Promise<void>;
-}
-
-async function pin(folder: string, root: string): Promise<PinnedFolder | undefined> {
-  if (!pinnable) {
-    const real = await fs.realpath(folder);
-    return real === root || real.startsWith(`${root}${path.sep}`) ? { at: real, close: async () => undefined } : undefined;
-  }
-  const handle = await fs.open(folder, O_PATH | constants.O_NOFOLLOW | constants.O_DIRECTORY);
-  const at = `/proc/self/fd/${handle.fd}`;
-  const real = await fs.readlink(at).catch(() => "");
-  if (real !== root && !real.startsWith(`${root}/`)) {
-    await handle.close();
-    return undefined;
-  }
-  return { at, close: () => handle.close() };
-}
 
 /**
  * Disk used under the folders, in bytes: the blocks each file really occupies (a sparse file counts
@@ -53,7 +22,13 @@ export async function workspaceUsage(folders: readonly string[]): Promise<number
   }
   while (pending.length > 0) {
     const { folder, root } = pending.pop() as { folder: string; root: string };
-    const pinned = await pin(folder, root).catch(() => undefined);
+    let pinned: ReturnType<typeof pinFolder>;
+    try {
+      // Held open (O_PATH, no link followed, under the root): what is read and changed is this folder.
+      pinned = pinFolder(folder, root);
+    } catch {
+      continue; // removed, or a link now
+    }
     if (!pinned) continue;
     try {
       let entries: Dirent[];
@@ -78,7 +53,7 @@ export async function workspaceUsage(folders: readonly string[]): Promise<number
         }
       }
     } finally {
-      await pinned.close();
+      pinned.close();
     }
   }
   return total;

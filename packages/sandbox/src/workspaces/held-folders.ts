@@ -85,7 +85,7 @@ export function openInFolder(folder: HeldFolder, name: string, flags: number, re
 function hold(folder: string, root: string, refusals: HeldFolderRefusals): HeldFolder {
   let held: HeldFolder | undefined;
   try {
-    held = pin(folder, root);
+    held = pinFolder(folder, root);
   } catch (error) {
     throw refused(error, folder, refusals);
   }
@@ -93,7 +93,12 @@ function hold(folder: string, root: string, refusals: HeldFolderRefusals): HeldF
   return held;
 }
 
-function pin(folder: string, root: string): HeldFolder | undefined {
+/**
+ * `folder` held (see HeldFolder) when it is a folder, not a link, and lies inside `root` (a real
+ * path); undefined when it lies outside. Throws what opening it throws (ENOENT, ELOOP, ENOTDIR).
+ * The disk-quota walk holds each folder it counts with it too.
+ */
+export function pinFolder(folder: string, root: string): HeldFolder | undefined {
   if (!pinnable) {
     const real = fs.realpathSync(folder);
     return isInsideFolder(root, real) ? { at: real, close: () => undefined } : undefined;
