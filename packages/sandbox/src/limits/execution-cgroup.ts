@@ -1,6 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { MemoryCgroups } from "./memory-cgroups.js";
+
+/** A writable memory cgroup hierarchy: executions get their own cgroups under `parentDir`. */
+export interface MemoryCgroups {
+  readonly mode: "cgroup-v2" | "cgroup-v1";
+  readonly version: 1 | 2;
+  /** The cgroup this process runs in (where `parentDir` and stale `thinktank-<pid>` folders live). */
+  readonly baseDir: string;
+  /** `thinktank-<pid>` under `baseDir`: this process's executions, one `exec-<n>` each. */
+  readonly parentDir: string;
+}
 
 const mebibyte = 1024 * 1024;
 let sequence = 0;

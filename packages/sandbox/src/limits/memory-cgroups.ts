@@ -1,20 +1,12 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ExecutionCgroup, releaseParent, removeCgroup } from "./execution-cgroup.js";
+import { ExecutionCgroup, releaseParent, removeCgroup, type MemoryCgroups } from "./execution-cgroup.js";
 
 /** How memory_mb holds: for each execution as a whole (a cgroup), or for each process (rlimits, the V8 heap). */
 export type MemoryMode = "cgroup-v2" | "cgroup-v1" | "per-process";
 
-/** A writable memory cgroup hierarchy: executions get their own cgroups under `parentDir`. */
-export interface MemoryCgroups {
-  readonly mode: "cgroup-v2" | "cgroup-v1";
-  readonly version: 1 | 2;
-  /** The cgroup this process runs in (where `parentDir` and stale `thinktank-<pid>` folders live). */
-  readonly baseDir: string;
-  /** `thinktank-<pid>` under `baseDir`: this process's executions, one `exec-<n>` each. */
-  readonly parentDir: string;
-}
+export type { MemoryCgroups };
 
 export type MemoryDetection = MemoryCgroups | { readonly mode: "per-process"; readonly reason: string };
 
