@@ -4,7 +4,7 @@ import type { Skill } from "@thinktank/skills";
 export interface SlashCommandEntry {
   readonly kind: "command" | "skill";
   readonly name: string;
-  /** `/<plugin>:<name>` for plugin commands and skills, `/<name>` for public and custom skills. */
+  /** `/<plugin>:<name>` for plugin commands and skills, `/<name>` for public and custom skills (a name with spaces in kebab case). */
   readonly invocation: string;
   readonly description: string;
   readonly argumentHint?: string;

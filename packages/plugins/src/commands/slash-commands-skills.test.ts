@@ -12,10 +12,12 @@ writeTree(temp.dir, {
   "skills/public/quiet/SKILL.md": "---\nname: quiet\ndescription: Model only\nuser-invocable: false\n---\nq\n",
   "skills/public/off/SKILL.md": "---\nname: off\ndescription: Disabled\n---\no\n",
   "skills/custom/start/SKILL.md": "---\nname: start\ndescription: A custom start\n---\nCUSTOM START\n",
+  "skills/custom/weekly-report/SKILL.md": "---\nname: Weekly Report Maker\ndescription: Writes the weekly report\n---\nREPORT for $ARGUMENTS\n",
   "skills/custom/manual/SKILL.md": "---\nname: manual\ndescription: Only by hand\ndisable-model-invocation: true\n---\nm\n",
   "plugins/installed/sales/.claude-plugin/plugin.json": JSON.stringify({ name: "sales" }),
   "plugins/installed/sales/commands/call-prep.md": "---\ndescription: Prepare for a call. With details.\nargument-hint: <company>\n---\nPrepare for a call with $1.\n",
   "plugins/installed/sales/skills/start/SKILL.md": "---\nname: start\ndescription: Sales start\n---\nSALES START\n",
+  "plugins/installed/sales/skills/lead-score/SKILL.md": "---\nname: Lead Score\ndescription: Scores a lead\n---\nSCORE $1\n",
   "plugins/installed/sales/skills/muted/SKILL.md": "---\nname: muted\ndescription: Disabled plugin skill\n---\nmuted\n",
 });
 let commands: SlashCommands;
@@ -35,7 +37,7 @@ afterAll(() => {
 
 describe("SlashCommands with the skills snapshot (the agent's commands)", () => {
   it("lists plugin commands, user-invocable skills (public, custom, plugin), never disabled or hidden ones", () => {
-    expect(commands.entries.map((entry) => entry.invocation).sort()).toEqual(["/manual", "/notes", "/sales:call-prep", "/sales:start", "/start"]);
+    expect(commands.entries.map((entry) => entry.invocation).sort()).toEqual(["/manual", "/notes", "/sales:call-prep", "/sales:lead-score", "/sales:start", "/start", "/weekly-report-maker"]);
   });
 
   it("expands a public skill with its arguments and records the command", () => {
@@ -63,6 +65,14 @@ describe("SlashCommands with the skills snapshot (the agent's commands)", () => 
     expect(commands.resolve("/sales:muted")).toMatchObject({ kind: "error", error: { code: "COMMAND_NOT_FOUND" } });
   });
 
+  it("runs a skill whose name holds spaces (loaded with a warning) by its kebab-case name", () => {
+    expect(commands.resolve("/weekly-report-maker sales")).toMatchObject({ kind: "expanded", command: { kind: "skill", name: "Weekly Report Maker", invocation: "/weekly-report-maker", identity: "custom:Weekly Report Maker" } });
+    const resolution = commands.resolve("/weekly-report-maker sales");
+    if (resolution.kind === "expanded") expect(resolution.text).toMatch(/REPORT for sales$/);
+    expect(commands.resolve("/sales:lead-score Acme")).toMatchObject({ kind: "expanded", text: expect.stringMatching(/SCORE Acme$/), command: { name: "Lead Score", invocation: "/sales:lead-score" } });
+    expect(commands.resolve("/lead-score Acme")).toMatchObject({ kind: "expanded", command: { invocation: "/sales:lead-score", typed: "/lead-score" } });
+  });
+
   it("leaves other messages alone", () => {
     for (const message of ["/usr/bin/env is broken", "please run /notes", "/ notes", "hello"]) expect(commands.resolve(message)).toEqual({ kind: "none" });
   });
@@ -74,7 +84,7 @@ describe("SlashCommands with the skills snapshot (the agent's commands)", () => 
         "The user can run these by starting a message with one (you then see the command's instructions instead). Suggest one when it fits what the user wants.",
         "/manual: Only by hand",
         "/sales:call-prep &lt;company&gt;: Prepare for a call.",
-        "Skills the user can run the same way (described in <available_skills>): /notes [topic], /start, /sales:start",
+        "Skills the user can run the same way (described in <available_skills>): /notes [topic], /weekly-report-maker, /start, /sales:lead-score, /sales:start",
         "</slash_commands>",
       ].join("\n"),
     );

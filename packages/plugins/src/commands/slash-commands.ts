@@ -72,7 +72,7 @@ export class SlashCommands {
         this.hidden.add(skill.name);
         continue;
       }
-      entries.push({ kind: "skill", name: skill.name, invocation: `/${skill.name}`, description: skill.description, identity: skill.identity, skill, ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}) });
+      entries.push({ kind: "skill", name: skill.name, invocation: `/${typeableName(skill.name)}`, description: skill.description, identity: skill.identity, skill, ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}) });
     }
     for (const plugin of plugins) {
       for (const entry of pluginEntries(plugin)) {
@@ -96,7 +96,7 @@ export class SlashCommands {
     const [, first, second, rest] = match as unknown as [string, string, string | undefined, string | undefined];
     const typed = second === undefined ? `/${first}` : `/${first}:${second}`;
     const wanted = second === undefined ? first : `${first}:${second}`;
-    const found = this.entries.filter((entry) => (second === undefined ? entry.name === first : entry.plugin === first && entry.name === second));
+    const found = this.entries.filter((entry) => (second === undefined ? calledAs(entry) === first : entry.plugin === first && calledAs(entry) === second));
     if (found.length > 1) {
       const options = found.map((entry) => entry.invocation);
       return { kind: "error", error: { code: "COMMAND_AMBIGUOUS", message: `${typed} names ${found.length} commands; use one of ${options.join(", ")}`, suggestions: options } };
@@ -146,7 +146,7 @@ function pluginEntries(plugin: LoadedPlugin): SlashCommandEntry[] {
       kind: "command",
       plugin: plugin.name,
       name: command.name,
-      invocation: `/${plugin.name}:${command.name}`,
+      invocation: `/${plugin.name}:${typeableName(command.name, true)}`,
       description: command.description,
       ...(command.argumentHint !== undefined ? { argumentHint: command.argumentHint } : {}),
       ...(command.allowedTools ? { allowedTools: command.allowedTools } : {}),
@@ -161,7 +161,7 @@ function pluginEntries(plugin: LoadedPlugin): SlashCommandEntry[] {
       kind: "skill",
       plugin: plugin.name,
       name: skill.name,
-      invocation: `/${plugin.name}:${skill.name}`,
+      invocation: `/${plugin.name}:${typeableName(skill.name, true)}`,
       description: skill.description,
       ...(skill.argumentHint !== undefined ? { argumentHint: skill.argumentHint } : {}),
       ...(skill.allowedTools ? { allowedTools: skill.allowedTools } : {}),
@@ -171,6 +171,23 @@ function pluginEntries(plugin: LoadedPlugin): SlashCommandEntry[] {
     });
   }
   return [...names.values()];
+}
+
+/**
+ * The name as it can be typed after `/` (or, with `afterPlugin`, after `/<plugin>:`, where any name
+ * without whitespace is typeable): the name itself when it can, else
+ * (a skill named `Git Commit Helper`, which Claude Code loads with a warning) its kebab-case form,
+ * `git-commit-helper`, so that no command is lost to a space.
+ */
+function typeableName(name: string, afterPlugin = false): string {
+  if ((afterPlugin ? /^\S+$/ : /^[A-Za-z0-9][A-Za-z0-9._-]*$/).test(name)) return name;
+  const kebab = name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[^a-z0-9]+|-+$/g, "");
+  return kebab === "" ? name : kebab;
+}
+
+/** The name an entry is typed by: its invocation without `/` and `<plugin>:`. */
+function calledAs(entry: SlashCommandEntry): string {
+  return entry.invocation.slice(entry.plugin === undefined ? 1 : entry.plugin.length + 2);
 }
 
 /** A public or custom skill's SKILL.md body, read when the skill is invoked. */
