@@ -7,7 +7,7 @@ import { stopSignal } from "./stop-signal.js";
 export const gatewayCommand: CliCommand = {
   name: "gateway",
   summary: "Run the gateway (REST API, :8001) alone in the foreground",
-  usage: ["gateway                 GATEWAY_PORT / GATEWAY_HOST / THINKTANK_API_KEY from the environment"],
+  usage: ["gateway                 port, host and the API key from config.yaml or the environment (GATEWAY_PORT, GATEWAY_HOST, THINKTANK_API_KEY)"],
   async run(args, io) {
     if (args.length > 0) {
       io.stderr.write(`thinktank gateway: takes no arguments (got ${args.join(" ")}); configure it with config.yaml or the environment\n`);

@@ -74,7 +74,7 @@ export const commands: readonly LazyCommand[] = [
     {
       name: "gateway",
       summary: "Run the gateway (REST API, :8001) alone in the foreground",
-      usage: ["gateway                 GATEWAY_PORT / GATEWAY_HOST / THINKTANK_API_KEY from the environment"],
+      usage: ["gateway                 port, host and the API key from config.yaml or the environment (GATEWAY_PORT, GATEWAY_HOST, THINKTANK_API_KEY)"],
     },
     async () => (await import("./gateway.js")).gatewayCommand,
   ),
