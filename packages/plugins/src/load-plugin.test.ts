@@ -200,13 +200,30 @@ describe("loadPlugin", () => {
     expect(solo).toMatchObject({ skillRoots: ["solo"], singleSkillRoots: ["solo"] });
     expect(solo.problems).toEqual([{ severity: "warning", lenient: true, file: ".claude-plugin/plugin.json", message: expect.stringContaining("'skills' path ./solo is one skill folder") }]);
   });
-  it("reads skills with the skills package's parser: no description skips the skill, broken YAML is read line by line", () => {
-    const loaded = loadPlugin(plugin({ "skills/a/SKILL.md": "---\nname: a\n---\nbody", "skills/b/SKILL.md": "---\nname: b\ndescription: B\n---\n" }));
+  it("reads skills with the skills package's parser: no description nor paragraph skips the skill, broken YAML is read line by line", () => {
+    const loaded = loadPlugin(plugin({ "skills/a/SKILL.md": "---\nname: a\n---\n# Only a heading\n", "skills/b/SKILL.md": "---\nname: b\ndescription: B\n---\n" }));
     expect(loaded.skills.map((s) => s.name)).toEqual(["b"]);
     expect(loaded.problems).toEqual([expect.objectContaining({ severity: "warning", file: "skills/a/SKILL.md", message: expect.stringContaining("skipped: description is required") })]);
     const broken = loadPlugin(plugin({ "skills/a/SKILL.md": "---\nname: a\ndescription: [oops\n---\n" }));
     assertPluginValid(broken);
     expect(broken.skills.map((s) => [s.name, s.description])).toEqual([["a", "[oops"]]);
     expect(broken.problems).toEqual([{ severity: "warning", lenient: true, file: "skills/a/SKILL.md", message: expect.stringMatching(/invalid YAML in frontmatter: .*read line by line/) }]);
+  });
+  it("loads a skill without a description, or without frontmatter, with its body's first paragraph (as Claude Code does), with a warning", () => {
+    const loaded = loadPlugin(
+      plugin({
+        "skills/undescribed/SKILL.md": "---\nname: undescribed\n---\n# Title\n\nFirst paragraph\nwraps here.\n\nSecond.\n",
+        "skills/bare/SKILL.md": "# Bare Skill\n\n```\ncode\n```\nGuides the bare work.\n\n## More\n",
+      }),
+    );
+    assertPluginValid(loaded);
+    expect(loaded.skills.map((s) => [s.name, s.description]).sort()).toEqual([
+      ["bare", "Guides the bare work."],
+      ["undescribed", "First paragraph wraps here."],
+    ]);
+    expect(loaded.problems.map((p) => [p.file, p.message]).sort()).toEqual([
+      ["skills/bare/SKILL.md", expect.stringMatching(/no YAML frontmatter: the name is the folder's and the description the body's first paragraph/)],
+      ["skills/undescribed/SKILL.md", "description is required: the body's first paragraph is used, as Claude Code does"],
+    ]);
   });
 });

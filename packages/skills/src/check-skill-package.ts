@@ -2,7 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { checkEntryPath, isThinktankError, parseFrontmatter, type FrontmatterProblem } from "@thinktank/core";
 import { checkSkillFrontmatter } from "./check-skill-frontmatter.js";
-import { recoveredYamlWarning } from "./read-skill.js";
+import { descriptionFromBody } from "./description-from-body.js";
+import { describedIssues, noFrontmatterWarning, recoveredYamlWarning } from "./read-skill.js";
 
 export interface SkillPackageCheck {
   /** The skill's name when the name itself passed every check (strict), or when it is usable at all (lenient). */
@@ -19,7 +20,8 @@ export interface SkillPackageCheck {
 
 /**
  * Validation of a skill folder. SKILL.md must be a regular file with frontmatter holding a
- * usable description, within the parsing bounds. `strict` (skills validate, install with
+ * usable description, within the parsing bounds (lenient: or a body whose first paragraph
+ * stands for the missing description or frontmatter, as Claude Code does). `strict` (skills validate, install with
  * strict=true) also refuses every departure from the Agent Skills spec (checkSkillFrontmatter)
  * and YAML a strict parser refuses. Without it, as Claude Code loads skills, those are
  * warnings: the YAML is read line by line, and a name that differs from the folder's names the
@@ -41,7 +43,8 @@ export async function checkSkillPackage(dir: string, folderName: string | undefi
     const code = parsed.problem.code === "FRONTMATTER_TOO_COMPLEX" ? "FRONTMATTER_TOO_COMPLEX" : "INVALID_SKILL";
     return { ...refused(`SKILL.md${lineOf(parsed.problem)}: ${parsed.problem.message}`), code };
   }
-  if (!parsed.hasFrontmatter) return refused("SKILL.md has no YAML frontmatter: it must start with a '---' block holding name and description");
+  const noFrontmatter = "SKILL.md has no YAML frontmatter: it must start with a '---' block holding name and description";
+  if (!parsed.hasFrontmatter && (strict || descriptionFromBody(parsed.body) === undefined)) return refused(noFrontmatter);
   const declared = typeof parsed.data.name === "string" ? parsed.data.name.trim() : "";
   const { fields, issues } = checkSkillFrontmatter(parsed.data, folderName ?? declared);
   if (strict) {
@@ -49,8 +52,9 @@ export async function checkSkillPackage(dir: string, folderName: string | undefi
     return { name: nameOk ? declared : undefined, problems: issues.map((issue) => issue.message), warnings: [], code: "INVALID_SKILL" };
   }
   const warnings = parsed.recovered ? [recoveredYamlWarning(parsed.recovered)] : [];
-  warnings.push(...issues.filter((issue) => issue.field !== "description" || fields.description !== undefined).map((issue) => issue.message));
-  if (fields.description === undefined) return refused(...issues.filter((issue) => issue.field === "description").map((issue) => issue.message));
+  const description = fields.description ?? descriptionFromBody(parsed.body);
+  if (description === undefined) return refused(...issues.filter((issue) => issue.field === "description").map((issue) => issue.message));
+  warnings.push(...(parsed.hasFrontmatter ? describedIssues(issues, fields.description === undefined) : [noFrontmatterWarning]));
   const folder = [declared, folderName].find((candidate) => candidate !== undefined && isFolderName(candidate));
   if (!folder) return refused(declared === "" ? "name is required (the package has no folder to take it from)" : `name "${declared}" cannot be a folder name`);
   return { name: declared || folder, folder, problems: [], warnings, code: "INVALID_SKILL" };

@@ -70,7 +70,7 @@ describe("installing standalone skills as Claude Code loads them", needs("corpus
   });
 
   it("still refuses what is unusable or unsafe: no description, a name no folder can have, a link", async () => {
-    const none = copyOf("anthropic-skills/internal-comms", "no-description", (text) => text.replace(/^description: .*$/m, ""));
+    const none = copyOf("anthropic-skills/internal-comms", "no-description", (text) => text.replace(/^description: .*$/m, "").replace(/^---\n([\s\S]*?)\n---\n[\s\S]*$/, "---\n$1\n---\n"));
     await expect(installSkill({ customRoot, source: { kind: "archive", data: Buffer.alloc(0) } })).rejects.toMatchObject({ code: "ARCHIVE_NOT_ZIP" });
     await expect(installSkill({ customRoot, source: { kind: "path", path: none } })).rejects.toMatchObject({ code: "INVALID_SKILL", details: { problems: ["description is required"] } });
     const linked = copyOf("anthropic-skills/internal-comms", "linked");

@@ -113,6 +113,17 @@ describe("installSkill", () => {
     expect(tree()).toEqual(before);
   });
 
+  it("installs a SKILL.md without frontmatter, or without a description, from its body's first paragraph (as Claude Code loads it); strict refuses", async () => {
+    writeTree(temp.dir, { "src/bare-notes/SKILL.md": "# Bare Notes\n\nKeeps bare notes\nfor the team.\n\n## Use\n", "src/half/SKILL.md": "---\nname: half\n---\n# Half\nHalf a skill.\n" });
+    const bare = await install({ kind: "path", path: path.join(temp.dir, "src/bare-notes") });
+    expect(bare).toMatchObject({ name: "bare-notes", description: "Keeps bare notes for the team." });
+    expect(bare.warnings).toEqual([expect.stringMatching(/^SKILL\.md has no YAML frontmatter: the name is the folder's/)]);
+    const half = await install({ kind: "path", path: path.join(temp.dir, "src/half") });
+    expect(half).toMatchObject({ name: "half", description: "Half a skill.", warnings: ["description is required: the body's first paragraph is used, as Claude Code does"] });
+    const strict = await refusal(install({ kind: "path", path: path.join(temp.dir, "src/bare-notes") }, { strict: true, overwrite: true }));
+    expect(strict.details?.problems).toEqual(["SKILL.md has no YAML frontmatter: it must start with a '---' block holding name and description"]);
+  });
+
   it("refuses a name already installed (409) unless overwrite, which swaps the new version in", async () => {
     const before = tree();
     const v2 = buildZip([{ name: "existing/SKILL.md", data: skillText("existing", "Version two.") }, { name: "existing/new.md", data: "v2" }]);

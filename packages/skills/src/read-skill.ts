@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseFrontmatter, type FrontmatterProblem } from "@thinktank/core";
-import { checkSkillFrontmatter } from "./check-skill-frontmatter.js";
+import { checkSkillFrontmatter, type SkillFieldIssue } from "./check-skill-frontmatter.js";
+import { descriptionFromBody } from "./description-from-body.js";
 import { skillBodyText, skillOutline } from "./search/skill-outline.js";
 import type { ParsedSkill, SkillProblem, SkillSource } from "./skill-types.js";
 
@@ -10,9 +11,10 @@ export type ReadSkillResult = { ok: true; skill: ParsedSkill } | { ok: false; pr
 /**
  * Reads one SKILL.md leniently, as Claude Code does: it loads, with warnings, whenever a
  * description is usable (a missing or unusable name falls back to the folder's name; YAML a
- * strict parser refuses is read line by line as `key: value`). It is skipped, with a problem
- * saying why, when the file cannot be read, its frontmatter passes a parsing bound, or the
- * description is missing.
+ * strict parser refuses is read line by line as `key: value`; a missing description, or a
+ * missing frontmatter, takes the body's first paragraph). It is skipped, with a problem saying
+ * why, when the file cannot be read, its frontmatter passes a parsing bound, or it has neither a
+ * description nor a paragraph to take one from.
  */
 export async function readSkill(source: SkillSource, relativePath: string, containerPath: string): Promise<ReadSkillResult> {
   return readSkillSync(source, relativePath, containerPath);
@@ -49,21 +51,23 @@ export function parseSkill(
       problem: { reason: "invalid-frontmatter", category: source.category, file, message: `${file}${at}: ${parsed.problem.message}`, line: parsed.problem.line, column: parsed.problem.column },
     };
   }
-  if (!parsed.hasFrontmatter) {
-    return { ok: false, problem: { reason: "missing-description", category: source.category, file, message: `${file}: no YAML frontmatter ('---' block with name and description)` } };
-  }
-  const { fields, issues } = checkSkillFrontmatter(parsed.data, path.basename(dir));
-  if (fields.description === undefined) {
+  const { fields, issues } = checkSkillFrontmatter(parsed.hasFrontmatter ? parsed.data : {}, path.basename(dir));
+  const description = fields.description ?? descriptionFromBody(parsed.body);
+  if (description === undefined) {
+    if (!parsed.hasFrontmatter) {
+      return { ok: false, problem: { reason: "missing-description", category: source.category, file, message: `${file}: no YAML frontmatter ('---' block with name and description)` } };
+    }
     const why = issues.filter((issue) => issue.field === "description").map((issue) => issue.message).join("; ");
     return { ok: false, problem: { reason: "missing-description", category: source.category, file, message: `${file}: ${why}` } };
   }
+  const warnings = parsed.hasFrontmatter ? describedIssues(issues, fields.description === undefined) : [noFrontmatterWarning];
   const containerDir = path.posix.join(where.containerPath, source.containerPrefix, relativePath);
   return {
     ok: true,
     skill: {
       identity: `${source.category}:${fields.name}`,
       name: fields.name,
-      description: fields.description,
+      description,
       category: source.category,
       dir,
       file,
@@ -82,7 +86,7 @@ export function parseSkill(
       frontmatter: parsed.data,
       outline: skillOutline(parsed.body),
       bodyText: skillBodyText(parsed.body),
-      warnings: [...(parsed.recovered ? [recoveredYamlWarning(parsed.recovered)] : []), ...issues.map((issue) => issue.message)],
+      warnings: [...(parsed.recovered ? [recoveredYamlWarning(parsed.recovered)] : []), ...warnings],
     },
   };
 }
@@ -91,4 +95,12 @@ export function parseSkill(
 export function recoveredYamlWarning(problem: FrontmatterProblem): string {
   const at = problem.line ? ` (line ${problem.line}${problem.column ? `, column ${problem.column}` : ""})` : "";
   return `SKILL.md${at}: ${problem.message}; read line by line as key: value, as Claude Code does`;
+}
+
+/** The warning for a SKILL.md without frontmatter that loads all the same. */
+export const noFrontmatterWarning = "SKILL.md has no YAML frontmatter: the name is the folder's and the description the body's first paragraph, as Claude Code does";
+
+/** The issues as warnings; when the description came from the body, its issues say so. */
+export function describedIssues(issues: readonly SkillFieldIssue[], fromBody: boolean): string[] {
+  return issues.map((issue) => (fromBody && issue.field === "description" ? `${issue.message}: the body's first paragraph is used, as Claude Code does` : issue.message));
 }
