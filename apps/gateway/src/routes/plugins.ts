@@ -101,7 +101,7 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
     {
       schema: {
         summary: "Install a plugin from an uploaded zip, a server path, or a marketplace entry",
-        description: `${installBodyDescription}. Answers 201 with the plugin, enabled. Every marketplace source type is fetched: relative paths, github, url and git-subdir (git, shallow, pinned to the exact commit) and npm (dist.integrity verified); within plugins.fetch limits.`,
+        description: `${installBodyDescription}. Answers 201 with the plugin, enabled. Every marketplace source type but command is fetched: relative paths, github, url and git-subdir (git, shallow, pinned to the exact commit), npm (dist.integrity verified) and archive (a .tar.gz or .zip over https, its sha256 checked when given); within plugins.fetch limits. A command source is refused (422 UNSUPPORTED_SOURCE): it would run a program on this host.`,
         tags: ["plugins"],
         consumes: ["application/json", "multipart/form-data"],
         querystring: { type: "object", additionalProperties: false, properties: { strict: { type: "boolean", description: "Refuse what only the lenient reading accepts" } } },

@@ -10,7 +10,7 @@ export interface ResolvedPluginSource {
   readonly folder: string;
   /** The source type that resolved it ("relative", "github", ...). */
   readonly type: string;
-  /** Exactly what was fetched: the git commit, or the npm version and tarball integrity. */
+  /** Exactly what was fetched: the git commit, the npm version and tarball integrity, or an archive's integrity (`sha256-...`). */
   readonly pinned?: { readonly commit?: string; readonly integrity?: string; readonly version?: string };
   /** Removes what the resolver fetched (called once the plugin is copied). */
   readonly cleanup?: () => Promise<void>;
@@ -55,13 +55,14 @@ export const resolveRelativeSource: PluginSourceResolver = async (entry, marketp
   return { folder: real, type: "relative" };
 };
 
-/** Relative sources only: what needs no fetching (remoteSourceResolvers adds github, url, git-subdir and npm). */
+/** Relative sources only: what needs no fetching (remoteSourceResolvers adds github, url, git-subdir, npm and archive). */
 export const defaultSourceResolvers: PluginSourceResolvers = Object.freeze({ relative: resolveRelativeSource });
 
 /**
  * Finds `pluginName` in the marketplace and resolves its source with the resolver for its type.
  * PLUGIN_NOT_FOUND (with near names) when the entry is missing; UNSUPPORTED_SOURCE naming the
- * type when no resolver handles it.
+ * type when no resolver handles it, and always for a `command` source (it would run a program
+ * on this host to produce the plugin).
  */
 export async function resolveMarketplacePlugin(
   marketplace: Marketplace,
@@ -79,6 +80,13 @@ export async function resolveMarketplacePlugin(
     );
   }
   const type = sourceTypeOf(entry.source);
+  if (type === "command") {
+    throw new ThinktankError(
+      "UNSUPPORTED_SOURCE",
+      `plugin '${pluginName}' has a 'command' source, which is refused: producing the plugin would run a program from the marketplace on this host; install it from a local folder or zip instead`,
+      { details: { sourceType: type, source: entry.source } },
+    );
+  }
   const resolver = Object.hasOwn(resolvers, type) ? resolvers[type] : undefined;
   if (!resolver) {
     const supported = Object.keys(resolvers).join(", ");

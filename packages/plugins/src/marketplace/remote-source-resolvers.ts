@@ -3,6 +3,7 @@ import path from "node:path";
 import { ThinktankError } from "@thinktank/core";
 import { checkRepo } from "../fetch/check-source-values.js";
 import type { FetchOptions } from "../fetch/fetch-options.js";
+import { fetchPluginArchive } from "../fetch/archive-fetch.js";
 import { fetchGitTree } from "../fetch/git-fetch.js";
 import { fetchNpmPackage } from "../fetch/npm-fetch.js";
 import { resolveRelativeSource, type PluginSourceResolver, type PluginSourceResolvers, type ResolvedPluginSource } from "./plugin-source-resolvers.js";
@@ -10,9 +11,10 @@ import { resolveRelativeSource, type PluginSourceResolver, type PluginSourceReso
 /**
  * Resolvers for every marketplace source type Claude Code knows, beside relative paths:
  * `github` (`repo`, `ref`, `sha`, `path`), `url` (a git URL, `ref`, `sha`), `git-subdir`
- * (`url`, `path`, `ref`, `sha`) and `npm` (`package`, `version`, `registry`). Each fetches into
- * a fresh folder under `workParent()` (the staging folder) with fetchGitTree or fetchNpmPackage
- * and returns it with what was pinned; the installer copies it and calls `cleanup`.
+ * (`url`, `path`, `ref`, `sha`), `npm` (`package`, `version`, `registry`) and `archive` (`url` of a
+ * .tar.gz or .zip, optional `sha256`). Each fetches into a fresh folder under `workParent()` (the
+ * staging folder) with fetchGitTree, fetchNpmPackage or fetchPluginArchive and returns it with
+ * what was pinned; the installer copies it and calls `cleanup`. `command` is never resolved.
  */
 export function remoteSourceResolvers(fetch: FetchOptions, workParent: () => string): PluginSourceResolvers {
   const git = (type: string): PluginSourceResolver => async (entry) => {
@@ -44,7 +46,14 @@ export function remoteSourceResolvers(fetch: FetchOptions, workParent: () => str
       return { version: result.version, integrity: result.integrity };
     });
   };
-  return Object.freeze({ relative: resolveRelativeSource, github: git("github"), url: git("url"), "git-subdir": git("git-subdir"), npm });
+  const archive: PluginSourceResolver = async (entry) => {
+    const source = entry.source as Record<string, unknown>;
+    return fetched(workParent(), "archive", async (folder) => {
+      const result = await fetchPluginArchive({ url: String(source.url ?? ""), ...optional("sha256", source.sha256), destination: folder, workParent: workParent() }, fetch);
+      return { integrity: result.integrity };
+    });
+  };
+  return Object.freeze({ relative: resolveRelativeSource, github: git("github"), url: git("url"), "git-subdir": git("git-subdir"), npm, archive });
 }
 
 /** `<github_url>/<owner>/<repo>.git`. */

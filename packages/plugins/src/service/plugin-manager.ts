@@ -29,7 +29,7 @@ export interface PluginManagerOptions {
   readonly containerPath?: string;
   /** Archive and folder limits (archiveLimitsFromConfig(config)). @default defaultArchiveLimits */
   readonly limits?: ArchiveLimits;
-  /** Marketplace source type → resolver. @default every type: relative, github, url, git-subdir, npm (fetched with `fetch`) */
+  /** Marketplace source type → resolver. @default every type but `command`: relative, github, url, git-subdir, npm, archive (fetched with `fetch`) */
   readonly sourceResolvers?: PluginSourceResolvers;
   /** How marketplaces and remote plugin sources are fetched (fetchOptionsFromConfig(config)). @default defaultFetchOptions */
   readonly fetch?: FetchOptions;

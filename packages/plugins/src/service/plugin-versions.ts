@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { PluginInstallRecord } from "../install/plugin-installer.js";
 import type { MarketplaceRecord } from "@thinktank/core";
+import { sha256Integrity } from "../fetch/archive-fetch.js";
 import { sourceTypeOf } from "../marketplace/plugin-source-resolvers.js";
 import type { Marketplace } from "../marketplace/read-marketplace.js";
 
@@ -26,7 +27,7 @@ export interface PluginVersionsView {
  * Compares an installed plugin with its marketplace's copy, reading files only: a plugin whose
  * source sits inside the marketplace is available at the marketplace's pinned commit (and its
  * entry's or plugin.json's version); a git source at the entry's `sha`, an npm source at the
- * entry's `version`. A source without a pin (a branch, a dist-tag) shows what is known; POST
+ * entry's `version`, an archive at the entry's `sha256` (compared as the recorded integrity). A source without a pin (a branch, a dist-tag) shows what is known; POST
  * /api/plugins/:name/update fetches it.
  */
 export function pluginVersions(record: PluginInstallRecord, installedVersion: string | undefined, marketplace: { readonly record: MarketplaceRecord; readonly marketplace: Marketplace } | undefined): PluginVersionsView {
@@ -43,9 +44,15 @@ export function pluginVersions(record: PluginInstallRecord, installedVersion: st
   const stringOf = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
   const version = stringOf(entry.version) ?? (type === "relative" ? manifestVersion(marketplace.marketplace, String(entry.source)) : stringOf(source.version));
   const commit = type === "relative" ? marketplace.record.pinned?.commit : stringOf(source.sha);
-  const available: PluginVersion = { ...(version ? { version } : {}), ...(commit ? { commit } : {}) };
+  const digest = type === "archive" ? stringOf(source.sha256) : undefined;
+  const integrity = digest && /^[0-9a-fA-F]{64}$/.test(digest) ? sha256Integrity(digest.toLowerCase()) : undefined;
+  const available: PluginVersion = { ...(version ? { version } : {}), ...(commit ? { commit } : {}), ...(integrity ? { integrity } : {}) };
   const differs = (a: string | undefined, b: string | undefined): boolean => a !== undefined && b !== undefined && a !== b;
-  return { ...base, available, update_available: differs(available.commit, installed.commit) || differs(available.version, installed.version) };
+  return {
+    ...base,
+    available,
+    update_available: differs(available.commit, installed.commit) || differs(available.version, installed.version) || differs(available.integrity, installed.integrity),
+  };
 }
 
 function manifestVersion(marketplace: Marketplace, relative: string): string | undefined {
