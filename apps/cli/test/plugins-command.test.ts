@@ -1,5 +1,9 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { buildTarGz } from "@thinktank/core";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCaptured, type CapturedRun } from "./support/run-captured.js";
@@ -48,5 +52,47 @@ describe("thinktank plugins", () => {
     expect(await run("plugins", "remove")).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown subcommand 'remove'") });
     expect(await run("plugins", "help")).toMatchObject({ code: 0, stderr: "", stdout: expect.stringContaining("thinktank plugins list [--json]") });
     expect((await run("plugins", "list", "--bogus")).code).toBe(2);
+  });
+
+  it("installs and updates a plugin from an archive source served over HTTP, showing its sha256; refuses a command source", async () => {
+    let archive = buildTarGz([
+      { name: "tool-1.0.0/.claude-plugin/plugin.json", data: JSON.stringify({ name: "tool", version: "1.0.0" }) },
+      { name: "tool-1.0.0/commands/go.md", data: "Go $ARGUMENTS" },
+    ]);
+    const server = http.createServer((request, response) => {
+      if (request.url === "/tool.tar.gz") response.writeHead(200, { "content-length": String(archive.length) }).end(archive);
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tool.tar.gz`;
+      const hex = (bytes: Buffer): string => crypto.createHash("sha256").update(bytes).digest("hex").slice(0, 12);
+      writeTree(temp.dir, {
+        "config.yaml": "plugins:\n  path: plugins\n  fetch:\n    allow_http: true\n    timeout_seconds: 10\n",
+        "shop/.claude-plugin/marketplace.json": JSON.stringify({
+          name: "shop",
+          plugins: [
+            { name: "tool", source: { source: "archive", url } },
+            { name: "built", source: { source: "command", command: "sh", args: ["-c", "exit 0"] } },
+          ],
+        }),
+      });
+      expect((await run("marketplace", "add", "./shop", "--name", "shop")).code).toBe(0);
+      const first = archive;
+      const installed = await run("plugins", "install", "--marketplace", "shop", "--plugin", "tool");
+      expect(installed).toMatchObject({ code: 0, stdout: expect.stringContaining(`installed tool 1.0.0 at sha256:${hex(first)} (enabled): 0 skills, 1 commands`) });
+      expect(fs.readFileSync(path.join(temp.dir, "plugins", "installed", "tool", "commands", "go.md"), "utf8")).toBe("Go $ARGUMENTS");
+      archive = buildTarGz([
+        { name: "tool-1.0.0/.claude-plugin/plugin.json", data: JSON.stringify({ name: "tool", version: "1.0.0" }) },
+        { name: "tool-1.0.0/commands/go.md", data: "Go faster $ARGUMENTS" },
+      ]);
+      const updated = await run("plugins", "update", "tool");
+      expect(updated).toMatchObject({ code: 0, stdout: expect.stringContaining(`updated tool to 1.0.0 at sha256:${hex(archive)} (from 1.0.0 at sha256:${hex(first)})`) });
+      const refused = await run("plugins", "install", "--marketplace", "shop", "--plugin", "built");
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining("UNSUPPORTED_SOURCE") });
+      expect(refused.stderr).toContain("would run a program from the marketplace on this host");
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -88,7 +88,8 @@ async function update(args: string[], io: CliIo): Promise<number> {
   const manager = pluginManagerFor(configFor(io));
   try {
     const result = await manager.update(name, { strict: parsed.strict });
-    const from = result.previous.version ?? result.previous.commit?.slice(0, 12) ?? "?";
+    const previousDigest = isArchive(result) ? archiveDigest(result.previous.integrity) : undefined;
+    const from = previousDigest ? `${result.previous.version ? `${result.previous.version} ` : ""}at ${previousDigest}` : (result.previous.version ?? result.previous.commit?.slice(0, 12) ?? "?");
     report(io, parsed.json, result, `updated ${result.name} to ${result.version ?? "?"}${pinOf(result)} (from ${from})`);
     return 0;
   } finally {
@@ -104,7 +105,19 @@ async function marketplaceArgument(manager: PluginManager, value: string, io: Cl
 
 function pinOf(result: PluginInstallView): string {
   const commit = result.versions?.installed.commit;
-  return commit ? ` at ${commit.slice(0, 12)}` : "";
+  if (commit) return ` at ${commit.slice(0, 12)}`;
+  const digest = isArchive(result) ? archiveDigest(result.versions?.installed.integrity) : undefined;
+  return digest ? ` at ${digest}` : "";
+}
+
+function isArchive(result: PluginInstallView): boolean {
+  return result.source.type === "marketplace" && result.source.sourceType === "archive";
+}
+
+/** An archive's recorded `sha256-<base64>` shown as marketplaces write it: `sha256:` and the first 12 hex digits. */
+function archiveDigest(integrity: string | undefined): string | undefined {
+  if (!integrity?.startsWith("sha256-")) return undefined;
+  return `sha256:${Buffer.from(integrity.slice(7), "base64").toString("hex").slice(0, 12)}`;
 }
 
 function report(io: CliIo, json: boolean, result: PluginInstallView, headline: string): void {
