@@ -1,36 +1,17 @@
 // A JSON body nested thousands of levels deep: 400 VALIDATION_FAILED before anything is stored or
 // run (POST /threads answered 500 from the stack overflow where the metadata was stored). Real
 // HTTP against a listening agent server.
-import { loadConfig } from "@thinktank/core";
-import { freePort, makeTempDir, writeTree } from "@thinktank/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAgentServer, type AgentServer } from "../src/server/build-agent-server.js";
+import { describe, expect, it } from "vitest";
+import { useListeningAgentServer } from "./support/listening-agent-server.js";
 
 /** `{"a":{"a":...1...}}` nested `levels` deep, as text. */
 const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
 
 describe("a deeply nested JSON body at the agent server", () => {
-  const temp = makeTempDir("tt-deep-json-");
-  let server: AgentServer;
-  let url: string;
-
-  beforeAll(async () => {
-    writeTree(temp.dir, {
-      "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
-      "config.yaml": "data_dir: data\nmodels:\n  providers:\n    s:\n      provider: scripted\n",
-    });
-    server = await buildAgentServer(loadConfig({ cwd: temp.dir, env: {} }), { logger: false });
-    const port = await freePort();
-    await server.app.listen({ host: "127.0.0.1", port });
-    url = `http://127.0.0.1:${port}`;
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    temp.cleanup();
-  });
+  const agent = useListeningAgentServer();
 
   async function send(method: string, route: string, body?: string): Promise<{ status: number; body: Record<string, unknown> }> {
-    const response = await fetch(`${url}${route}`, { method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body }) });
+    const response = await fetch(`${agent.url}${route}`, { method, ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body }) });
     const text = await response.text();
     return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
   }

@@ -2,40 +2,25 @@
 // the README's slash-command example must answer, never act on words inside the command's text.
 // Before, `/sales:call-prep Acme` ended in INVALID_PATH: the demo's `open X` rule matched "open
 // questions," inside the expanded command and called read_file("questions,").
-import { loadConfig } from "@thinktank/core";
-import { freePort, makeTempDir, writeTree } from "@thinktank/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAgentServer, type AgentServer } from "../src/server/build-agent-server.js";
+import { describe, expect, it } from "vitest";
+import { useListeningAgentServer } from "./support/listening-agent-server.js";
 
 type Message = { type: string; content: unknown; tool_calls?: { name: string }[]; additional_kwargs?: Record<string, unknown> };
 
 describe("the demo model with a plugin's slash command", () => {
-  const temp = makeTempDir("tt-demo-commands-");
-  let server: AgentServer;
-  let url: string;
-
-  beforeAll(async () => {
-    writeTree(temp.dir, {
-      "config.yaml": "data_dir: data\nlog:\n  level: warn\nmodels:\n  providers:\n    scripted:\n      provider: scripted\n",
-      "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
+  const agent = useListeningAgentServer({
+    configYaml: "data_dir: data\nlog:\n  level: warn\nmodels:\n  providers:\n    scripted:\n      provider: scripted\n",
+    files: {
       "skills/public/.keep": "",
       "plugins/installed/sales/.claude-plugin/plugin.json": JSON.stringify({ name: "sales", version: "1.0.0", description: "Sales tools" }),
       "plugins/installed/sales/commands/call-prep.md":
         "---\ndescription: Prepare for a sales call\nargument-hint: <company>\n---\nPrepare me for my call with $ARGUMENTS.\n\nList the open questions, read the last notes, cat the deal history and ask me what matters.\n",
-    });
-    server = await buildAgentServer(loadConfig({ cwd: temp.dir, env: {} }), { logger: false });
-    const port = await freePort();
-    await server.app.listen({ host: "127.0.0.1", port });
-    url = `http://127.0.0.1:${port}`;
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    temp.cleanup();
+    },
   });
 
   async function run(content: string): Promise<Message[]> {
-    const thread = (await (await fetch(`${url}/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { thread_id: string };
-    const response = await fetch(`${url}/threads/${thread.thread_id}/runs/wait`, {
+    const thread = (await (await fetch(`${agent.url}/threads`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json()) as { thread_id: string };
+    const response = await fetch(`${agent.url}/threads/${thread.thread_id}/runs/wait`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ assistant_id: "lead_agent", input: { messages: [{ role: "user", content }] } }),

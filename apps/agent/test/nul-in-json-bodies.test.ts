@@ -2,11 +2,10 @@
 // 400 VALIDATION_FAILED naming where it is, nothing stored or run. (Postgres' jsonb refused it with
 // a 500; SQLite stored it.) Real HTTP against a listening agent server; Postgres only when
 // THINKTANK_TEST_POSTGRES_URL is set (CI: .ci/start-postgres).
-import { loadConfig } from "@thinktank/core";
-import { freePort, makeTempDir, needs, writeTree } from "@thinktank/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAgentServer, type AgentServer } from "../src/server/build-agent-server.js";
+import { needs } from "@thinktank/testing";
+import { describe, expect, it } from "vitest";
 import { nulCharacterAt } from "../src/server/json-body-parser.js";
+import { useListeningAgentServer } from "./support/listening-agent-server.js";
 
 const postgresUrl = process.env.THINKTANK_TEST_POSTGRES_URL;
 const nul = "a\u0000b";
@@ -15,28 +14,14 @@ describe.each([
   ["SQLite", "", needs()],
   ["Postgres", "agent:\n  threads:\n    backend: postgres\n    postgres_url_env: TEST_PG\n", needs("postgres")],
 ] as const)("a NUL character in a JSON body on %s", (_backend, threadsConfig, options) => {
-  const temp = makeTempDir("tt-nul-");
-  let server: AgentServer;
-  let url: string;
-
-  beforeAll(async () => {
-    if (options.skip) return;
-    writeTree(temp.dir, {
-      "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
-      "config.yaml": `data_dir: data\n${threadsConfig}models:\n  providers:\n    s:\n      provider: scripted\n`,
-    });
-    server = await buildAgentServer(loadConfig({ cwd: temp.dir, env: postgresUrl ? { TEST_PG: postgresUrl } : {} }), { logger: false });
-    const port = await freePort();
-    await server.app.listen({ host: "127.0.0.1", port });
-    url = `http://127.0.0.1:${port}`;
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    temp.cleanup();
+  const agent = useListeningAgentServer({
+    skip: options.skip,
+    configYaml: `data_dir: data\n${threadsConfig}models:\n  providers:\n    s:\n      provider: scripted\n`,
+    env: postgresUrl ? { TEST_PG: postgresUrl } : {},
   });
 
   async function send(method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-    const response = await fetch(`${url}${route}`, {
+    const response = await fetch(`${agent.url}${route}`, {
       method,
       ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     });
