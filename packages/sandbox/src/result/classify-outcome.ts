@@ -14,7 +14,9 @@ export interface ClassifyContext {
 const signalNames = new Map(Object.entries(os.constants.signals).map(([name, number]) => [number, name]));
 
 /** What a program prints when a limit stopped it (interpreter messages, errno texts). */
-const memoryPattern = /JavaScript heap out of memory|Reached heap limit|Array buffer allocation failed|\bMemoryError\b|Cannot allocate memory|std::bad_alloc|Out of memory/;
+// V8 words its heap death three ways: "JavaScript heap out of memory" (Node), "Fatal JavaScript out
+// of memory" and "Fatal process out of memory" (Deno, and Pyodide in it, as the heap cap is met).
+const memoryPattern = /JavaScript heap out of memory|Fatal (?:JavaScript|process) out of memory|Reached heap limit|Array buffer allocation failed|\bMemoryError\b|Cannot allocate memory|std::bad_alloc|Out of memory/;
 const fileSizePattern = /File too large|\bEFBIG\b/;
 const processPattern = /Cannot fork|fork: (?:retry|Resource temporarily unavailable)|\[Errno 11\] Resource temporarily unavailable|spawn EAGAIN|can't start new thread|pthread_create: Resource temporarily unavailable/;
 
