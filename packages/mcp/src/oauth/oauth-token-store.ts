@@ -4,7 +4,7 @@ import path from "node:path";
 import { FileLock, ThinktankError, writeFileDurably } from "@thinktank/core";
 import type { FileLockOptions } from "@thinktank/core";
 import type { OAuthRecord } from "./oauth-record.js";
-import { openSealedJson, sealJson } from "./sealed-json.js";
+import { openSealedJson, readSealedFile, sealJson } from "./sealed-json.js";
 import { loadSecretKey } from "./secret-key.js";
 
 export interface OAuthTokenStoreOptions {
@@ -87,13 +87,8 @@ export class OAuthTokenStore {
   }
 
   private readFile(server: string, file: string): OAuthRecord | undefined {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw error;
-    }
+    const text = readSealedFile(file);
+    if (text === undefined) return undefined;
     try {
       return openSealedJson(this.secretKey(), aadFor(server), text) as OAuthRecord;
     } catch {

@@ -6,7 +6,7 @@ import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shar
 import { FileLock, writeFileDurably } from "@thinktank/core";
 import type { FileLockOptions } from "@thinktank/core";
 import type { ResolvedOAuthSettings } from "../servers/server-entry.js";
-import { openSealedJson, sealJson } from "./sealed-json.js";
+import { openSealedJson, readSealedFile, sealJson } from "./sealed-json.js";
 
 /**
  * A started sign-in waiting for its callback: what the callback needs to rebuild the provider
@@ -117,13 +117,8 @@ export class PendingSignIns {
 
   /** The file's sign-in; undefined when absent or when it cannot be opened with this key (it can never be finished). */
   private read(hash: string, file: string): PendingSignIn | undefined {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw error;
-    }
+    const text = readSealedFile(file);
+    if (text === undefined) return undefined;
     try {
       return openSealedJson(this.options.key(), aadFor(hash), text) as PendingSignIn;
     } catch {

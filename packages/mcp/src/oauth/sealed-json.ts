@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 
 /** The envelope written to disk: AES-256-GCM over the JSON text, bound to `aad` (what the file is for). */
 interface Sealed {
@@ -30,4 +31,14 @@ export function openSealedJson(key: Buffer, aad: string, text: string): unknown 
   decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
   const plain = Buffer.concat([decipher.update(Buffer.from(sealed.data, "base64")), decipher.final()]);
   return JSON.parse(plain.toString("utf8"));
+}
+
+/** A sealed file's text; undefined when there is no such file (any other read error is thrown). */
+export function readSealedFile(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
