@@ -68,6 +68,15 @@ export function checkNameSegment(segment: string, entry: string): void {
   if (reserved !== undefined && (normal !== segment || skeleton !== normal)) refuse(`looks like the reserved name "${reserved}" but is not it`);
 }
 
+/**
+ * Text with the characters that change how it reads (see `hidden`) written as \uXXXX, so a
+ * message quoting a hostile value shows what is there instead of reordering itself in a terminal
+ * or a page. Everything else is left as it is.
+ */
+export function escapeHiddenCharacters(text: string): string {
+  return text.replace(new RegExp(hidden.source, "gu"), (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
+}
+
 function codePoint(character: string): string {
   return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
+import { escapeHiddenCharacters } from "@thinktank/core";
 import type { PluginManifest, PluginProblem } from "../plugin-types.js";
 import { readJsonFile } from "../components/read-json-file.js";
 import { manifestFieldExpectations, pluginManifestSchema } from "./plugin-manifest-schema.js";
@@ -28,7 +29,7 @@ export function readPluginManifest(root: string, fallbackName: string = path.bas
   if (!fs.existsSync(file)) {
     const problems: PluginProblem[] = isValidPluginName(fallbackName)
       ? []
-      : [{ severity: "error", file: ".", message: `the plugin has no ${manifestFile} and its folder name '${escapeHidden(fallbackName)}' is not a valid plugin name: ${pluginNameRule()}` }];
+      : [{ severity: "error", file: ".", message: `the plugin has no ${manifestFile} and its folder name '${escapeHiddenCharacters(fallbackName)}' is not a valid plugin name: ${pluginNameRule()}` }];
     return { manifest: { name: fallbackName }, source: "folder", problems };
   }
   const read = readJsonFile(file, manifestFile);
@@ -69,15 +70,6 @@ export function typeName(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "an object";
-  const shown = escapeHidden(JSON.stringify(value));
+  const shown = escapeHiddenCharacters(JSON.stringify(value));
   return `${typeof value} ${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown}`;
-}
-
-/**
- * Text with the characters that change how it reads (bidirectional controls, zero-width and other
- * invisible characters, line separators, controls) written as \uXXXX, so a message quoting a
- * hostile name shows what is there instead of reordering itself in a terminal or a page.
- */
-export function escapeHidden(text: string): string {
-  return text.replace(/[\p{Cc}\p{Bidi_Control}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]/gu, (character) => `\\u${(character.codePointAt(0) as number).toString(16).padStart(4, "0")}`);
 }
