@@ -34,7 +34,7 @@ export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
 async function readServers(config: Config): Promise<Record<string, McpServerEntry>> {
   const store = new ExtensionsStore(config.extensions_config);
   const configured = structuredClone((await store.read()).document.mcpServers) as Record<string, McpServerEntry>;
-  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, stdioServers: config.plugins.stdio_servers });
+  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, stdioServers: config.plugins.host_programs === "deny" ? "deny" : "allow" });
   try {
     const { servers } = await plugins.snapshot();
     return { ...structuredClone(servers.entries), ...configured };

@@ -11,6 +11,11 @@ const origins = { type: "array", items: { type: "string", pattern: "^https?://[^
 // Extra names a service answers to in the Host header, besides the address it listens on.
 const hostNames = { type: "array", items: { type: "string", pattern: "^[A-Za-z0-9.:\\[\\]-]+$" }, uniqueItems: true, default: [] } as const;
 
+// A host a sandboxed program may reach: name or address, optionally :port; a leading "*." matches any subdomain.
+export const networkPattern = { type: "string", minLength: 1, maxLength: 260, pattern: "^(\\*\\.)?[A-Za-z0-9._-]+(:[0-9]{1,5})?$|^\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?$" } as const;
+// An address or CIDR block, optionally with :port (IPv6 in brackets when a port follows).
+const privateAddress = { type: "string", minLength: 1, maxLength: 64, pattern: "^[0-9A-Fa-f:.\\[\\]/]+$" } as const;
+
 const model = {
   type: "object",
   additionalProperties: false,
@@ -61,8 +66,12 @@ export const configSchema = {
       default: {},
       properties: {
         path: { ...path, default: "plugins" },
-        // allow: a plugin's stdio MCP servers run once it is installed (install is the act of trust); deny: never.
-        stdio_servers: { enum: ["allow", "deny"], default: "allow" },
+        // Programs a plugin brings (stdio MCP servers, script tools, hooks). allow: stdio servers run on this host
+        // (confined: no view of the service's processes or data folder, only their declared environment), script
+        // tools and hooks of untrusted plugins in the sandbox; sandbox: stdio servers in the sandbox too; deny: none runs.
+        host_programs: { enum: ["allow", "sandbox", "deny"], default: "allow" },
+        // Deprecated: stdio_servers: deny is host_programs: deny (a warning at start-up says so).
+        stdio_servers: { enum: ["allow", "deny"] },
         // Fetching marketplaces and plugins from git and npm: limits, and where github and npm sources go.
         fetch: {
           type: "object",
@@ -200,6 +209,18 @@ export const configSchema = {
         // Programs running at once per process; more wait in a queue of max_queued, past it SANDBOX_BUSY.
         max_concurrent: { ...positiveInt, default: 8 },
         max_queued: { type: "integer", minimum: 0, default: 64 },
+        // What sandboxed programs may reach, through the egress proxy on the host (docs/architecture.md, "Third-party code").
+        network: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            // Host patterns execute_code and bash may reach (script tools declare their own): host, host:port, *.domain[:port].
+            allow: { type: "array", items: networkPattern, uniqueItems: true, default: [] },
+            // Loopback, private, link-local and metadata addresses the proxy may connect to anyway (a local service, tests): an address or CIDR, optionally :port.
+            allowed_private: { type: "array", items: privateAddress, uniqueItems: true, default: [] },
+          },
+        },
       },
     },
     mcp: {
@@ -261,6 +282,8 @@ export const configSchema = {
         scripts_dir: { ...path, default: "tools" },
         default_timeout_seconds: { type: "number", exclusiveMinimum: 0, default: 30 },
         log_retention_days: { ...positiveInt, default: 30 },
+        // Human approval before a script tool first runs in a thread: untrusted ones, every one, or none.
+        approval: { enum: ["untrusted", "always", "never"], default: "untrusted" },
       },
     },
     web_search: {

@@ -28,6 +28,8 @@ export interface Config {
   readonly base_dir: string;
   /** From THINKTANK_API_KEY; undefined means loopback-only. Never logged or serialized. */
   readonly api_key: string | undefined;
+  /** Deprecated keys the file used, one warning line each (entry points log them once at start-up). */
+  readonly deprecations: readonly string[];
   /** The environment the entry point read (for `${VAR}` expansion and model keys). Libraries never read process.env. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly data_dir: string;
@@ -42,7 +44,15 @@ export interface Config {
   };
   readonly plugins: {
     readonly path: string;
-    readonly stdio_servers: "allow" | "deny";
+    /**
+     * Programs a plugin brings (stdio MCP servers, script tools, hooks): `allow` runs stdio servers
+     * confined on this host and untrusted script tools and hooks in the sandbox; `sandbox` runs its
+     * stdio servers in the sandbox too; `deny` runs none. `stdio_servers: deny` (deprecated) sets `deny`.
+     * @default "allow"
+     */
+    readonly host_programs: "allow" | "sandbox" | "deny";
+    /** Deprecated spelling of `host_programs` (deny → deny); kept so old config files load. */
+    readonly stdio_servers?: "allow" | "deny";
     /** Fetching marketplaces and plugins from git and npm. */
     readonly fetch: {
       /** Seconds one fetch (a clone, a registry request) may take. @default 120 */
@@ -126,6 +136,13 @@ export interface Config {
     readonly max_concurrent: number;
     /** Runs waiting for a slot; past it a run fails with SANDBOX_BUSY. */
     readonly max_queued: number;
+    /** What sandboxed programs may reach through the egress proxy. */
+    readonly network: {
+      /** Host patterns (`host`, `host:port`, `*.domain[:port]`) execute_code and bash may reach. @default [] */
+      readonly allow: readonly string[];
+      /** Private, loopback, link-local or metadata addresses (or CIDRs, optionally :port) the proxy may still connect to. @default [] */
+      readonly allowed_private: readonly string[];
+    };
   };
   readonly mcp: {
     readonly connect_timeout_ms: number;
@@ -170,6 +187,8 @@ export interface Config {
     readonly scripts_dir: string;
     readonly default_timeout_seconds: number;
     readonly log_retention_days: number;
+    /** Human approval before a script tool first runs in a thread. @default "untrusted" */
+    readonly approval: "untrusted" | "always" | "never";
   };
   readonly web_search: {
     readonly provider: "none" | "tavily" | "brave" | "searxng";

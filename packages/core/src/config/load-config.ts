@@ -34,6 +34,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   const raw = exists ? readYaml(configPath) : {};
   applyEnvOverrides(raw, env, exists ? configPath : "(embedded defaults)");
+  const deprecations = applyDeprecatedKeys(raw, exists ? configPath : "(embedded defaults)");
   if (!validate(raw)) {
     const where = exists ? configPath : "(embedded defaults)";
     const problems = (validate.errors ?? []).map((e) => {
@@ -45,7 +46,23 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     throw new ThinktankError("CONFIG_INVALID", problems.join("\n"), { details: { problems } });
   }
   const baseDir = exists ? path.dirname(configPath) : cwd;
-  return deepFreeze(resolvePaths(raw as unknown as Config, baseDir, exists ? configPath : undefined, env));
+  return deepFreeze({ ...resolvePaths(raw as unknown as Config, baseDir, exists ? configPath : undefined, env), deprecations });
+}
+
+/** Old spellings still load: each becomes its new key (unless that is set too) and one warning line. */
+function applyDeprecatedKeys(raw: Record<string, unknown>, where: string): string[] {
+  const warnings: string[] = [];
+  const plugins = raw.plugins;
+  if (plugins && typeof plugins === "object" && !Array.isArray(plugins) && "stdio_servers" in plugins) {
+    const section = plugins as Record<string, unknown>;
+    const old = section.stdio_servers;
+    if (section.host_programs === undefined && old === "deny") section.host_programs = "deny";
+    warnings.push(
+      `${where}: plugins.stdio_servers is deprecated: use plugins.host_programs (allow | sandbox | deny), which covers a plugin's stdio MCP servers, script tools and hooks` +
+        (old === "deny" ? (section.host_programs === "deny" ? "; stdio_servers: deny is read as host_programs: deny" : "; host_programs is set too, so stdio_servers is ignored") : ""),
+    );
+  }
+  return warnings;
 }
 
 function readYaml(file: string): Record<string, unknown> {

@@ -12,7 +12,7 @@ export function pluginManagerFromConfig(config: Config, store: Pick<ExtensionsSt
     pluginsDir: config.plugins.path,
     store,
     env: config.env,
-    stdioServers: config.plugins.stdio_servers,
+    stdioServers: config.plugins.host_programs === "deny" ? "deny" : "allow",
     containerPath: config.skills.container_path,
     limits: archiveLimitsFromConfig(config),
     fetch: fetchOptionsFromConfig(config),
