@@ -47,3 +47,22 @@ describe("agent server: Host and Origin", { timeout: 60_000 }, () => {
     expect((await preflight("https://evil.example")).headers["access-control-allow-origin"]).toBeUndefined();
   });
 });
+
+describe("agent server: a GET that changes state", { timeout: 60_000 }, () => {
+  it("refuses a cross-site GET .../stream?cancel_on_disconnect=true (it cancels a run) and lets a plain join through", async () => {
+    const host = new URL(suite.agent.url).host;
+    const created = await send("POST", "/threads", { host }, "{}");
+    const threadId = (created.body as unknown as { thread_id: string }).thread_id;
+    const path = `/threads/${threadId}/runs/00000000-0000-4000-8000-000000000000/stream`;
+    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+      for (const flag of ["true", "1"]) {
+        const answer = await send("GET", `${path}?cancel_on_disconnect=${flag}`, { host, ...headers });
+        expect(answer.status, `${JSON.stringify(headers)} ${flag}`).toBe(403);
+        expect(answer.body.code).toBe("ORIGIN_NOT_ALLOWED");
+      }
+      // Without the flag the GET changes nothing: the guard lets it through (the run does not exist: RUN_NOT_FOUND).
+      expect((await send("GET", path, { host, ...headers })).body.code).toBe("RUN_NOT_FOUND");
+      expect((await send("GET", `${path}?cancel_on_disconnect=false`, { host, ...headers })).body.code).toBe("RUN_NOT_FOUND");
+    }
+  });
+});

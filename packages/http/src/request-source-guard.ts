@@ -6,6 +6,11 @@ import type { FastifyInstance } from "fastify";
 export interface RequestSourceGuardOptions extends RequestGuardPolicy {
   /** Response headers a browser frontend on an allowed origin may read. */
   readonly exposedHeaders?: readonly string[];
+  /**
+   * Requests that change state although their method is safe (a GET that cancels a run when the
+   * client goes away): they get the Origin checks of a mutation. @default none
+   */
+  readonly changesState?: (method: string, url: string) => boolean;
 }
 
 /**
@@ -16,7 +21,8 @@ export interface RequestSourceGuardOptions extends RequestGuardPolicy {
  */
 export function registerRequestSourceGuard(app: FastifyInstance, options: RequestSourceGuardOptions): void {
   app.addHook("onRequest", async (request) => {
-    const verdict = checkRequestSource(request.method, request.headers, options);
+    const method = options.changesState?.(request.method, request.url) ? "POST" : request.method;
+    const verdict = checkRequestSource(method, request.headers, options);
     if (!verdict.ok) throw new ThinktankError(verdict.code, verdict.message);
     const framing = checkRequestFraming(request.raw.rawHeaders, request.raw.url ?? "/", options);
     if (!framing.ok) throw new ThinktankError(framing.code, framing.message);

@@ -17,7 +17,7 @@ import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
 import { registerCronRoutes } from "./routes/cron-routes.js";
 import { registerMetaRoutes } from "./routes/meta-routes.js";
-import { registerRunRoutes } from "./routes/run-routes.js";
+import { registerRunRoutes, truthy } from "./routes/run-routes.js";
 import { registerStoreRoutes } from "./routes/store-routes.js";
 import { registerThreadRoutes } from "./routes/thread-routes.js";
 
@@ -58,6 +58,15 @@ export interface AgentServer {
   readonly runtime: AgentRuntime;
   /** Stops runs, closes the HTTP server, the runtime (MCP servers, sandbox workers) and the store. */
   close(): Promise<void>;
+}
+
+/** A GET that joins a run's stream and cancels the run when the client disconnects. */
+function cancelsOnDisconnect(method: string, url: string): boolean {
+  if (method !== "GET" || !url.includes("/stream")) return false;
+  const query = url.indexOf("?");
+  if (query < 0) return false;
+  const value = new URLSearchParams(url.slice(query + 1)).get("cancel_on_disconnect");
+  return truthy(value);
 }
 
 /** Every error answer, `{ code, message }`: thrown errors, and the router's own (a bad escape, a segment past maxPathParamLength). */
@@ -154,6 +163,8 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     allowedHosts: config.agent.allowed_hosts,
     allowedOrigins: config.agent.allowed_origins,
     exposedHeaders: ["content-location", "location", "x-pagination-next", "x-request-id"],
+    // GET .../stream?cancel_on_disconnect=true cancels the run when the client goes: a mutation.
+    changesState: cancelsOnDisconnect,
   });
   app.addHook("onRequest", async (request, reply) => {
     if (request.method === "OPTIONS" || config.api_key === undefined || request.url === "/healthz") return;

@@ -7,11 +7,17 @@ export interface MetaRoutesOptions {
   readonly sandbox: () => Promise<SandboxBackendInfo>;
 }
 
-/** GET /healthz (no key needed; says which sandbox backend runs code), GET /ok, GET /info (agent-chat-ui checks it on connect). */
+/** What /healthz says when `auto` did not pick bubblewrap: the reason itself names host paths and the PATH, so it stays in the start-up log. */
+export const healthzFallback = "bubblewrap is not usable here, so code runs on the deno backend; the agent's start-up log says why and how to fix it";
+
+/**
+ * GET /healthz (no key needed; says which sandbox backend runs code, and nothing of the host: no
+ * paths, no PATH, no reasons that quote them), GET /ok, GET /info (agent-chat-ui checks it on connect).
+ */
 export function registerMetaRoutes(app: FastifyInstance, options: MetaRoutesOptions): void {
   app.get("/healthz", async () => {
     const { backend, isolated, isolation, fallback, memory } = await options.sandbox();
-    return { status: "ok", sandbox: { backend, isolated, isolation, ...(fallback ? { fallback } : {}), memory } };
+    return { status: "ok", sandbox: { backend, isolated, isolation, ...(fallback ? { fallback: healthzFallback } : {}), memory: { mode: memory.mode } } };
   });
   app.get("/ok", async () => ({ ok: true }));
   app.get("/info", async () => ({

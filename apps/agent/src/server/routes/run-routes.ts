@@ -13,7 +13,8 @@ interface RunParams extends ThreadParams {
 
 const runStatus = { enum: ["pending", "running", "error", "success", "timeout", "interrupted"] };
 const cancelQuery = { type: "object", properties: { wait: { type: "string" }, action: { enum: ["interrupt", "rollback"] } } };
-const truthy = (value: string | undefined): boolean => value === "1" || value === "true";
+/** A boolean query flag as the LangGraph API sends it. */
+export const truthy = (value: string | undefined | null): boolean => value === "1" || value === "true";
 
 /**
  * Runs: create (background), stream (SSE), wait; list, get, delete, cancel, join, join-stream;

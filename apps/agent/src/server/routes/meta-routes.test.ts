@@ -1,0 +1,25 @@
+import Fastify from "fastify";
+import { describe, expect, it } from "vitest";
+import { healthzFallback, registerMetaRoutes } from "./meta-routes.js";
+
+describe("GET /healthz", () => {
+  it("says bubblewrap was not used without the reason, which quotes host paths and the PATH", async () => {
+    const app = Fastify();
+    const hostPath = "/usr/local/sbin:/usr/local/bin:/opt/secret-tools/bin";
+    registerMetaRoutes(app, {
+      sandbox: async () => ({
+        configured: "auto",
+        backend: "deno",
+        isolated: true,
+        isolation: "Deno permissions",
+        fallback: `bubblewrap is not usable here: The bubblewrap sandbox needs \`bwrap\`, which was not found on ${hostPath}.`,
+        memory: { mode: "per-process", description: "per process (RLIMIT_DATA); no cgroup: cgroups unreadable: EACCES /sys/fs/cgroup/memory/thinktank" },
+      }),
+    });
+    const answer = await app.inject({ method: "GET", url: "/healthz" });
+    expect(answer.json()).toEqual({ status: "ok", sandbox: { backend: "deno", isolated: true, isolation: "Deno permissions", fallback: healthzFallback, memory: { mode: "per-process" } } });
+    expect(answer.body).not.toContain("/opt/secret-tools");
+    expect(answer.body).not.toContain("/sys/fs/cgroup");
+    await app.close();
+  });
+});
