@@ -97,6 +97,30 @@ describe("loadConfig", () => {
     expect(message).toContain("agent.runs: must NOT have additional properties 'every'");
   });
 
+  it("reads the third-party code keys with secure defaults, and the deprecated plugins.stdio_servers with a warning", () => {
+    const defaults = loadConfig({ cwd: dir, env: {} });
+    expect(defaults.plugins.host_programs).toBe("allow");
+    expect(defaults.tools.approval).toBe("untrusted");
+    expect(defaults.sandbox.network).toEqual({ allow: [], allowed_private: [] });
+    expect(defaults.deprecations).toEqual([]);
+
+    const file = write("plugins:\n  stdio_servers: deny\n");
+    const old = loadConfig({ cwd: dir, env: {} });
+    expect(old.plugins.host_programs).toBe("deny");
+    expect(old.deprecations).toEqual([expect.stringContaining(`${file}: plugins.stdio_servers is deprecated: use plugins.host_programs`)]);
+    expect(old.deprecations[0]).toContain("read as host_programs: deny");
+
+    write("plugins:\n  stdio_servers: deny\n  host_programs: sandbox\n");
+    const both = loadConfig({ cwd: dir, env: {} });
+    expect(both.plugins.host_programs).toBe("sandbox");
+    expect(both.deprecations[0]).toContain("stdio_servers is ignored");
+
+    write("sandbox:\n  network:\n    allow: [api.github.com, '*.example.com:443']\n    allowed_private: [127.0.0.1, 10.0.0.0/8]\n");
+    expect(loadConfig({ cwd: dir, env: {} }).sandbox.network.allow).toEqual(["api.github.com", "*.example.com:443"]);
+    write("sandbox:\n  network:\n    allow: ['http://api.github.com/']\n");
+    expect(() => loadConfig({ cwd: dir, env: {} })).toThrowError(/sandbox\.network\.allow\.0: must match pattern/);
+  });
+
   it("fails when THINKTANK_CONFIG points nowhere", () => {
     expect(() => loadConfig({ cwd: dir, env: { THINKTANK_CONFIG: "missing.yaml" } })).toThrowError(/config file not found/);
   });
