@@ -139,3 +139,55 @@ describe("loadSkills", () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe("loadSkills trust", () => {
+  it("trusts public skills always, custom and plugin skills only when their setting or their plugin's says so", async () => {
+    writeTree(temp.dir, {
+      "public/pdf/SKILL.md": skill("pdf"),
+      "custom/notes/SKILL.md": skill("notes"),
+      "custom/vetted/SKILL.md": skill("vetted"),
+      "plugins/sales/skills/prep/SKILL.md": skill("prep"),
+      "plugins/sales/skills/risky/SKILL.md": skill("risky"),
+      "plugins/legal/skills/review/SKILL.md": skill("review"),
+    });
+    const plugin = (name: string, trust: { trusted?: boolean; scriptsApproved?: boolean } = {}) => ({
+      category: `plugin:${name}` as const,
+      root: path.join(temp.dir, "plugins", name, "skills"),
+      containerPrefix: `plugins/${name}`,
+      ...trust,
+    });
+    const settings = {
+      skills: {
+        "public:pdf": { trusted: false }, // ignored, and said so
+        vetted: { enabled: true, trusted: true, scripts_approved: true }, // a bare name
+        "plugin:sales:risky": { trusted: false, scripts_approved: false }, // the skill's own setting wins over its plugin's
+        notes: { trusted: "yes" }, // malformed: reported, ignored
+      },
+    };
+    const { skills, problems } = await loadSkills({
+      sources: [...defaultSkillSources(temp.dir), plugin("sales", { trusted: true, scriptsApproved: true }), plugin("legal")],
+      settings,
+    });
+    expect(Object.fromEntries(skills.map((s) => [s.identity, [s.enabled, s.trusted, s.scriptsApproved]]))).toEqual({
+      "public:pdf": [true, true, false],
+      "custom:notes": [true, false, false],
+      "custom:vetted": [true, true, true],
+      "plugin:sales:prep": [true, true, true],
+      "plugin:sales:risky": [true, false, false],
+      "plugin:legal:review": [true, false, false],
+    });
+    expect(problems.map((p) => [p.reason, p.identity, p.message])).toEqual([
+      ["ambiguous-setting", "notes", 'extensions_config.json skills["notes"].trusted must be true or false; ignored'],
+      ["ambiguous-setting", "public:pdf", expect.stringContaining("public skills are the project's own and always trusted")],
+    ]);
+  });
+
+  it("applies trust through an ambiguous bare name to neither skill", async () => {
+    writeTree(temp.dir, { "public/pdf/SKILL.md": skill("pdf"), "custom/pdf/SKILL.md": skill("pdf") });
+    const { skills } = await loadSkills({ sources: defaultSkillSources(temp.dir), settings: { skills: { pdf: { trusted: true } } } });
+    expect(skills.map((s) => [s.identity, s.trusted])).toEqual([
+      ["public:pdf", true],
+      ["custom:pdf", false],
+    ]);
+  });
+});

@@ -20,7 +20,8 @@ export async function loadSkills(options: LoadSkillsOptions): Promise<{ skills: 
   try {
     for (const index of indexes) await index.refresh("full");
     const merged = mergeSkillLists(indexes.map((index) => index.skills));
-    const applied = applySkillSettings(merged.skills, options.settings ?? {});
+    const sources = new Map(indexes.flatMap((index) => index.skills.map((skill) => [skill, index.source] as const)));
+    const applied = applySkillSettings(merged.skills, options.settings ?? {}, { source: (skill) => sources.get(skill) });
     return { skills: applied.skills, problems: [...indexes.flatMap((index) => index.problems), ...merged.problems, ...applied.problems] };
   } finally {
     for (const index of indexes) index.close();

@@ -12,7 +12,7 @@ function parsed(category: SkillSource["category"], folder: string, frontmatter: 
   return result.skill;
 }
 
-const enabled = (skill: ParsedSkill, on = true): Skill => ({ ...skill, enabled: on });
+const enabled = (skill: ParsedSkill, on = true): Skill => ({ ...skill, enabled: on, trusted: skill.category === "public", scriptsApproved: false });
 
 describe("renderSkillSystem", () => {
   const pdf = parsed("public", "pdf", 'name: pdf\ndescription: "Fill & sign <forms> with \\"quotes\\" and \'apostrophes\'"');

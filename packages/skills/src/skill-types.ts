@@ -19,6 +19,16 @@ export interface SkillSource {
    */
   readonly disabledReason?: string;
   /**
+   * The source's own trust (a plugin's `plugins.<name>.trusted` in extensions_config.json): its
+   * skills are trusted unless their own setting says `trusted: false`. @default false
+   */
+  readonly trusted?: boolean;
+  /**
+   * The source's scripts are approved for every thread (a plugin's `plugins.<name>.scripts_approved`):
+   * its skills' script tools run without asking unless their own setting says otherwise. @default false
+   */
+  readonly scriptsApproved?: boolean;
+  /**
    * The root folder is itself one skill (its SKILL.md at the top, relative path ""): a plugin
    * manifest's `skills` path naming one skill folder, as Claude Code accepts. @default false
    */
@@ -67,6 +77,18 @@ export interface Skill extends ParsedSkill {
   readonly enabled: boolean;
   /** Why the skill is off regardless of its own setting (its source's `disabledReason`); absent otherwise. */
   readonly disabledReason?: string;
+  /**
+   * Whether the code the skill brings (its tools.json script tools) is trusted: always for
+   * `public` skills (the project's own); for custom and plugin skills only when
+   * extensions_config.json says `trusted: true` for the skill, or for its plugin. An untrusted
+   * skill's scripts run in the sandbox.
+   */
+  readonly trusted: boolean;
+  /**
+   * An administrator approved the skill's script tools for every thread (`scripts_approved: true`
+   * on the skill's or its plugin's entry): they run without asking first.
+   */
+  readonly scriptsApproved: boolean;
 }
 
 export type SkillProblemReason =

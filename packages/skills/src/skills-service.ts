@@ -130,7 +130,7 @@ export class SkillsService {
       });
       await this.store.update(() => undefined);
       const current = (await this.snapshotter.snapshot()).skills.find((skill) => skill.identity === installed.identity);
-      return current ? { ...current, warnings: installed.warnings } : { ...installed, enabled: true };
+      return current ? { ...current, warnings: installed.warnings } : { ...installed, enabled: true, trusted: false, scriptsApproved: false };
     });
   }
 

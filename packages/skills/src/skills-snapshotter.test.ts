@@ -197,6 +197,29 @@ describe("SkillsSnapshotter", () => {
     expect(on.promptSection).toContain("/mnt/skills/plugins/zoom/sdk/SKILL.md");
   });
 
+  it("gives a trusted source's skills its trust, and follows the source when it changes", async () => {
+    writeTree(temp.dir, { "plugins/zoom/skills/sdk/SKILL.md": skill("sdk") });
+    let trust: { trusted?: boolean; scriptsApproved?: boolean } = {};
+    snapshotter = new SkillsSnapshotter({
+      sources: () => [...defaultSkillSources(path.join(temp.dir, "skills")), { ...pluginSkillSource("zoom", path.join(temp.dir, "plugins/zoom/skills")), ...trust }],
+      settings: store,
+    });
+    const state = async () => (await snapshotter!.snapshot()).skills.map((s) => [s.identity, s.trusted, s.scriptsApproved]);
+    expect(await state()).toEqual([
+      ["public:docx", true, false],
+      ["public:pdf", true, false],
+      ["plugin:zoom:sdk", false, false],
+    ]);
+    trust = { trusted: true, scriptsApproved: true };
+    expect((await state())[2]).toEqual(["plugin:zoom:sdk", true, true]);
+    await store.update((draft) => {
+      draft.skills["plugin:zoom:sdk"] = { enabled: true, scripts_approved: false };
+    });
+    expect((await state())[2]).toEqual(["plugin:zoom:sdk", true, false]);
+    trust = {};
+    expect((await state())[2]).toEqual(["plugin:zoom:sdk", false, false]);
+  });
+
   it("resolves virtual paths against the current snapshot", async () => {
     const snapshots = make();
     expect((await snapshots.resolvePath("/mnt/skills/public/pdf/SKILL.md")).file).toBe(path.join(temp.dir, "skills/public/pdf/SKILL.md"));

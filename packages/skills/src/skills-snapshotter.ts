@@ -1,4 +1,4 @@
-import { applySkillSettings } from "./apply-skill-settings.js";
+import { applySkillSettings, type SkillSourceSettings } from "./apply-skill-settings.js";
 import { mergeSkillLists } from "./merge-skill-lists.js";
 import { renderSkillSystem } from "./render-skill-system.js";
 import { resolveSkillPath } from "./resolve-skill-path.js";
@@ -58,9 +58,15 @@ function sourceKey(source: SkillSource): string {
   return `${source.category}\u0000${source.root}\u0000${source.containerPrefix}`;
 }
 
-/** Everything about the sources that changes a snapshot: their keys and whether each is switched off. */
+/** Everything about the sources that changes a snapshot: their keys, whether each is switched off, its trust. */
 function sourcesSignatureOf(sources: readonly SkillSource[]): string {
-  return sources.map((source) => `${sourceKey(source)}\u0000${source.disabledReason ?? ""}`).join("\u0001");
+  return sources.map((source) => `${sourceKey(source)}\u0000${source.disabledReason ?? ""}\u0000${source.trusted === true}\u0000${source.scriptsApproved === true}`).join("\u0001");
+}
+
+/** The parts of a source its skills take (see applySkillSettings), or undefined when it sets none. */
+function settingsOfSource(source: SkillSource | undefined): SkillSourceSettings | undefined {
+  if (!source || (source.disabledReason === undefined && !source.trusted && !source.scriptsApproved)) return undefined;
+  return { disabledReason: source.disabledReason, trusted: source.trusted, scriptsApproved: source.scriptsApproved };
 }
 
 /**
@@ -81,8 +87,8 @@ export class SkillsSnapshotter {
   private indexes: SkillSourceIndex[] = [];
   private readonly sourcesProvider: (() => readonly SkillSource[] | Promise<readonly SkillSource[]>) | undefined;
   private sourcesSignature = "";
-  /** The sources switched off as a whole (a disabled plugin's), by index, with why. */
-  private disabledReasons = new Map<SkillSourceIndex, string>();
+  /** The sources switched off as a whole (a disabled plugin's) or trusted as a whole (a trusted plugin's), by index. */
+  private sourceSettings = new Map<SkillSourceIndex, SkillSourceSettings>();
   private current: SkillsSnapshot | undefined;
   private lastDocument: SkillSettingsDocument | undefined;
   private lastVerifiedAt = Number.NEGATIVE_INFINITY;
@@ -120,9 +126,9 @@ export class SkillsSnapshotter {
     });
     for (const removed of existing.values()) removed.close();
     this.indexes = next;
-    this.disabledReasons = new Map(next.flatMap((index, position) => {
-      const reason = sources[position]?.disabledReason;
-      return reason === undefined ? [] : [[index, reason] as const];
+    this.sourceSettings = new Map(next.flatMap((index, position) => {
+      const settings = settingsOfSource(sources[position]);
+      return settings === undefined ? [] : [[index, settings] as const];
     }));
     this.sourcesSignature = sourcesSignatureOf(sources);
     this.sourcesChanged = true;
@@ -175,9 +181,9 @@ export class SkillsSnapshotter {
     }
 
     const merged = mergeSkillLists(this.indexes.map((index) => index.skills));
-    const disabledSkills = new Map<ParsedSkill, string>();
-    for (const [index, reason] of this.disabledReasons) for (const skill of index.skills) disabledSkills.set(skill, reason);
-    const applied = applySkillSettings(merged.skills, settings.document, { disabledReason: (skill) => disabledSkills.get(skill) });
+    const skillSources = new Map<ParsedSkill, SkillSourceSettings>();
+    for (const [index, source] of this.sourceSettings) for (const skill of index.skills) skillSources.set(skill, source);
+    const applied = applySkillSettings(merged.skills, settings.document, { source: (skill) => skillSources.get(skill) });
     const problems = [...this.indexes.flatMap((index) => index.problems), ...merged.problems, ...applied.problems];
     this.report(problems);
     this.lastDocument = settings.document;

@@ -12,7 +12,7 @@ import { pluginVersions, type PluginVersionsView } from "./plugin-versions.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import { mergePluginServers, type MergePluginServersOptions, type PluginServerStatus, type PluginStdioPolicy } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins } from "../snapshot/installed-plugins.js";
-import { isPluginEnabled, type PluginSettingsDocument } from "../snapshot/plugin-enablement.js";
+import { isPluginEnabled, pluginTrust, type PluginSettingsDocument } from "../snapshot/plugin-enablement.js";
 import { pluginDisabledReason, pluginSkillSources, type PluginSkillSource } from "../snapshot/plugin-skill-sources.js";
 import { commandView, detailView, summaryView, type PluginDetailView, type PluginSummaryView } from "./plugin-views.js";
 
@@ -226,7 +226,7 @@ export class PluginManager {
    */
   async skillSources(): Promise<PluginSkillSource[]> {
     const { document, plugins } = await this.current();
-    return plugins.flatMap((plugin) => pluginSkillSources(plugin, pluginDisabledReason(plugin, document)));
+    return plugins.flatMap((plugin) => pluginSkillSources(plugin, pluginDisabledReason(plugin, document), pluginTrust(document, plugin.name)));
   }
 
   close(): void {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadPlugin } from "../load-plugin.js";
+import { pluginTrust } from "./plugin-enablement.js";
 import { pluginDisabledReason, pluginSkillSources } from "./plugin-skill-sources.js";
 
 const cleanups: (() => void)[] = [];
@@ -29,6 +30,18 @@ describe("pluginSkillSources and pluginDisabledReason", () => {
       { category: "plugin:sales", root: path.join(plugin.root, "extra"), containerPrefix: "plugins/sales/extra" },
     ]);
     expect(pluginSkillSources(plugin, "off").map((source) => source.disabledReason)).toEqual(["off", "off"]);
+    const trusted = pluginSkillSources(plugin, undefined, pluginTrust({ plugins: { sales: { enabled: true, trusted: true, scripts_approved: true } } }, "sales"));
+    expect(trusted.map((source) => [source.trusted, source.scriptsApproved])).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+  });
+
+  it("reads a plugin's trust from its entry: only `true` counts", () => {
+    expect(pluginTrust({}, "sales")).toEqual({ trusted: false, scriptsApproved: false });
+    expect(pluginTrust({ plugins: { sales: { trusted: true } } }, "sales")).toEqual({ trusted: true, scriptsApproved: false });
+    expect(pluginTrust({ plugins: { sales: { trusted: "yes", scripts_approved: 1 } } }, "sales")).toEqual({ trusted: false, scriptsApproved: false });
+    expect(pluginTrust({ plugins: { other: { trusted: true } } }, "sales")).toEqual({ trusted: false, scriptsApproved: false });
   });
 
   it("says why a plugin's skills are not in use: disabled in the store, or errors (which win)", () => {

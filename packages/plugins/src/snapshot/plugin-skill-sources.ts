@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describeProblem } from "../load-plugin.js";
 import type { LoadedPlugin } from "../plugin-types.js";
-import { isPluginEnabled, type PluginSettingsDocument } from "./plugin-enablement.js";
+import { isPluginEnabled, type PluginSettingsDocument, type PluginTrust } from "./plugin-enablement.js";
 import { skillContainerPrefix } from "./skill-container-prefix.js";
 
 /** One folder the skills loader searches, in the skills package's SkillSource shape. */
@@ -12,18 +12,27 @@ export interface PluginSkillSource {
   readonly containerPrefix: string;
   /** Set when the plugin is disabled or has errors: its skills are listed, switched off, with this reason. */
   readonly disabledReason?: string;
+  /** The plugin is trusted (`plugins.<name>.trusted`): its skills are, unless their own setting says otherwise. */
+  readonly trusted?: boolean;
+  /** The plugin's scripts are approved for every thread (`plugins.<name>.scripts_approved`). */
+  readonly scriptsApproved?: boolean;
   /** The folder is itself one skill (a manifest `skills` path naming one skill folder). */
   readonly single?: boolean;
 }
 
-/** One skills-loader source per skills folder of `plugin`; `disabledReason` switches them all off. */
-export function pluginSkillSources(plugin: LoadedPlugin, disabledReason?: string): PluginSkillSource[] {
+/**
+ * One skills-loader source per skills folder of `plugin`; `disabledReason` switches them all off,
+ * `trust` (see pluginTrust) carries the plugin's trust to its skills.
+ */
+export function pluginSkillSources(plugin: LoadedPlugin, disabledReason?: string, trust?: PluginTrust): PluginSkillSource[] {
   return plugin.skillRoots.map((relative) => ({
     category: `plugin:${plugin.name}` as const,
     root: path.join(plugin.root, relative),
     containerPrefix: skillContainerPrefix(plugin.name, relative),
     ...(plugin.singleSkillRoots.includes(relative) ? { single: true } : {}),
     ...(disabledReason === undefined ? {} : { disabledReason }),
+    ...(trust?.trusted ? { trusted: true } : {}),
+    ...(trust?.scriptsApproved ? { scriptsApproved: true } : {}),
   }));
 }
 

@@ -2,7 +2,7 @@ import { SlashCommands } from "../commands/slash-commands.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import { mergePluginServers, type PluginServerMerge, type PluginStdioPolicy } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins, type InstalledPluginsOptions } from "./installed-plugins.js";
-import { isPluginEnabled, type PluginSettingsDocument } from "./plugin-enablement.js";
+import { isPluginEnabled, pluginTrust, type PluginSettingsDocument } from "./plugin-enablement.js";
 import { pluginSkillSources, type PluginSkillSource } from "./plugin-skill-sources.js";
 
 export type { PluginSkillSource } from "./plugin-skill-sources.js";
@@ -98,7 +98,7 @@ function build(installed: readonly LoadedPlugin[], document: PluginSettingsDocum
     else if (!isPluginEnabled(document, plugin.name)) disabled.push(plugin.name);
     else plugins.push(plugin);
   }
-  const skillSources: PluginSkillSource[] = plugins.flatMap((plugin) => pluginSkillSources(plugin));
+  const skillSources: PluginSkillSource[] = plugins.flatMap((plugin) => pluginSkillSources(plugin, undefined, pluginTrust(document, plugin.name)));
   return Object.freeze({
     plugins,
     disabled,

@@ -11,7 +11,7 @@ function skill(category: SkillSource["category"], name: string, description: str
   const source: SkillSource = { category, root: `/srv/${category}`, containerPrefix: category.startsWith("plugin:") ? `plugins/${category.slice(7)}` : category };
   const result = parseSkill(`---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n${extra}---\nbody\n`, { source, relativePath: name, dir: `/srv/${category}/${name}`, file: `/srv/${category}/${name}/SKILL.md`, containerPath: "/mnt/skills" });
   if (!result.ok) throw new Error(result.problem.message);
-  return { ...result.skill, enabled: true };
+  return { ...result.skill, enabled: true, trusted: category === "public", scriptsApproved: false };
 }
 
 const base: Skill[] = [
