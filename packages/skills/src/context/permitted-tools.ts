@@ -1,17 +1,33 @@
-/** Claude Code tool names in `allowed-tools` and the agent's tools they stand for. */
-const claudeCodeNames: Readonly<Record<string, readonly string[]>> = {
-  read: ["read_file"],
-  write: ["write_file"],
-  edit: ["str_replace"],
-  multiedit: ["str_replace"],
-  notebookedit: ["str_replace"],
-  ls: ["ls"],
-  glob: ["ls"],
-  grep: ["bash"],
-  bash: ["bash"],
-  websearch: ["web_search"],
-  askuserquestion: ["request_human_input"],
-};
+/**
+ * Claude Code's tool names and the agent's tools they stand for in `allowed-tools`. `same` marks the
+ * names an agent tool is known by in Claude Code (a hook's matcher and `tool_name`); Grep is only a
+ * permission (grepping needs bash), so a bash call is not a Grep call.
+ */
+const claudeCodeTools: readonly { readonly claude: string; readonly agent: string; readonly same: boolean }[] = [
+  { claude: "Read", agent: "read_file", same: true },
+  { claude: "Write", agent: "write_file", same: true },
+  { claude: "Edit", agent: "str_replace", same: true },
+  { claude: "MultiEdit", agent: "str_replace", same: true },
+  { claude: "NotebookEdit", agent: "str_replace", same: true },
+  { claude: "LS", agent: "ls", same: true },
+  { claude: "Glob", agent: "ls", same: true },
+  { claude: "Grep", agent: "bash", same: false },
+  { claude: "Bash", agent: "bash", same: true },
+  { claude: "WebSearch", agent: "web_search", same: true },
+  { claude: "AskUserQuestion", agent: "request_human_input", same: true },
+];
+
+/** Claude Code tool names (lower case) in `allowed-tools` and the agent's tools they stand for. */
+const claudeCodeNames: ReadonlyMap<string, readonly string[]> = new Map(claudeCodeTools.map((entry) => [entry.claude.toLowerCase(), [entry.agent]]));
+
+/**
+ * The names Claude Code knows an agent tool by, the first being its `tool_name` (str_replace:
+ * Edit, MultiEdit, NotebookEdit; ls: LS, Glob); empty for a tool Claude Code has no name for.
+ * The reverse of what `permittedTools` maps.
+ */
+export function claudeCodeToolNames(agentTool: string): readonly string[] {
+  return claudeCodeTools.filter((entry) => entry.same && entry.agent === agentTool).map((entry) => entry.claude);
+}
 
 /** Tools that stay whatever allowed-tools says: loading and moving between contexts. */
 const loaderTools: readonly string[] = ["read_file", "view_skill", "search_tools", "leave_skill", "read_resource"];
@@ -29,7 +45,7 @@ export function permittedTools(allowedTools: readonly string[]): ReadonlySet<str
     const bare = entry.replace(/\(.*\)$/s, "").trim();
     if (bare === "") continue;
     names.add(bare);
-    for (const mapped of claudeCodeNames[bare.toLowerCase()] ?? []) names.add(mapped);
+    for (const mapped of claudeCodeNames.get(bare.toLowerCase()) ?? []) names.add(mapped);
     const mcp = /^mcp__(.+?)__(.+)$/.exec(bare);
     if (mcp) names.add(`${mcp[1]}__${mcp[2]}`);
   }
