@@ -4,6 +4,7 @@ import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/lan
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { ThinktankError } from "@thinktank/core";
 import type { RequestContext, ToolSurface } from "../request/request-context.js";
+import { reviewToolCalls, type ToolApprovalPolicy } from "../tool-approval/tool-approval.js";
 import { stateEffectOf } from "../skill-context/skill-switch-tools.js";
 import { LeadAgentState, type LeadAgentStateType, type LeadAgentUpdate } from "./lead-agent-state.js";
 import { messageForModel, messageText, needsSkillContext, storeSkillContext } from "./skill-context-message.js";
@@ -13,6 +14,11 @@ export const leadAgentGraphId = "lead_agent";
 
 /** Where an expanded message records the slash command that ran (additional_kwargs key). */
 export const slashCommandKey = "slash_command";
+
+export interface LeadAgentGraphOptions {
+  /** `tools.approval`: which script tools ask the user before their first call in a thread. @default "untrusted" */
+  readonly toolApproval?: ToolApprovalPolicy;
+}
 
 /**
  * Graph `lead_agent`: [commands →] [skill_context →] model → (tools → model)* → end. Built per run
@@ -27,9 +33,11 @@ export const slashCommandKey = "slash_command";
  * - model: re-reads the surface each call, so a skill switch (activeSkill) takes effect on the very
  *   next call; an active skill that is gone or disabled is dropped (back to the router surface).
  * - tools: the calls of one message in parallel (ToolNode); tool errors become error tool
- *   messages, interrupts pass through; view_skill / leave_skill results set activeSkill.
+ *   messages, interrupts pass through; view_skill / leave_skill results set activeSkill. Before
+ *   any call runs, script tools that need approval interrupt the run (reviewToolCalls); approvals
+ *   are remembered in approvedTools.
  */
-export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseCheckpointSaver) {
+export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseCheckpointSaver, options: LeadAgentGraphOptions = {}) {
   const surfaceOf = async (state: LeadAgentStateType): Promise<ToolSurface> => {
     if (!state.activeSkill || !context.surfaceFor) return context;
     return (await context.surfaceFor(state.activeSkill)) ?? context;
@@ -74,13 +82,18 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
 
   const callTools = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const surface = await surfaceOf(state);
-    const result = (await new ToolNode([...surface.tools]).invoke(state, config)) as { messages: BaseMessage[] };
+    const review = reviewToolCalls(state.messages, surface.tools, options.toolApproval ?? "untrusted", state.approvedTools);
+    const result = (await new ToolNode([...surface.tools]).invoke({ ...state, messages: review.messages }, config)) as { messages: BaseMessage[] };
     let activeSkill: string | null | undefined;
     for (const message of result.messages) {
       const effect = message instanceof ToolMessage ? stateEffectOf(message) : undefined;
       if (effect) activeSkill = effect.activeSkill;
     }
-    return { messages: result.messages, ...(activeSkill !== undefined ? { activeSkill } : {}) };
+    return {
+      messages: [...review.written, ...result.messages],
+      ...(review.approved.length > 0 ? { approvedTools: [...review.approved] } : {}),
+      ...(activeSkill !== undefined ? { activeSkill } : {}),
+    };
   };
 
   // Only a new human message that starts with '/' visits the commands node, and only in compact

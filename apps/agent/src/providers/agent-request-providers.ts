@@ -2,6 +2,7 @@ import { createToolsRequestProvider } from "@thinktank/tools";
 import { createRequestHumanInputTool } from "../graph/request-human-input-tool.js";
 import type { RequestProvider } from "../request/request-context.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
+import { withRegisteredToolFacts } from "../tool-approval/registered-tool-facts.js";
 import { createCodeModeProvider } from "./code-mode-provider.js";
 import { createCommandsProvider } from "./commands-provider.js";
 import { createSkillsProvider } from "./skills-provider.js";
@@ -29,14 +30,13 @@ export function agentRequestProviders(runtime: AgentRuntime, options: AgentReque
   const providers = [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, mcpSurface];
   const tools = runtime.tools;
   if (tools) {
-    providers.push(
-      createToolsRequestProvider({
-        registry: tools.registry,
-        executor: tools.executor,
-        webSearch: tools.webSearch,
-        onProblems: (problems) => runtime.logger.warn({ problems }, "registered tools left out: their entries in extensions_config.json are malformed"),
-      }),
-    );
+    const registered = createToolsRequestProvider({
+      registry: tools.registry,
+      executor: tools.executor,
+      webSearch: tools.webSearch,
+      onProblems: (problems) => runtime.logger.warn({ problems }, "registered tools left out: their entries in extensions_config.json are malformed"),
+    });
+    providers.push(withRegisteredToolFacts(registered, tools.registry));
   }
   return [...providers, ...(options.extra ?? [])];
 }

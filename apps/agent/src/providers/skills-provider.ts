@@ -8,6 +8,7 @@ import { createReadResourceTool } from "../skill-context/read-resource-tool.js";
 import { createScopedTools } from "../skill-context/scoped-tools.js";
 import { createSearchSkillsTool } from "../skill-context/search-skills-tool.js";
 import { createLeaveSkillTool, createViewSkillTool } from "../skill-context/skill-switch-tools.js";
+import { markSkillScriptTools } from "../tool-approval/script-tool-facts.js";
 
 /**
  * Skills in the request, as config.skills.listing says (SkillListing): full, the `<skill_system>`
@@ -63,6 +64,7 @@ async function specialistSurface(runtime: AgentRuntime, request: RequestInfo, sk
   }
   const scoped = await createScopedTools(spec.tools, { manager: runtime.codeMode.manager, scriptTools: runtime.scriptTools, threadId: request.threadId, runId: request.runId });
   unavailable.push(...scoped.unavailable);
+  markSkillScriptTools(scoped.tools, spec.tools, skill);
   const permitted = permittedTools(skill.allowedTools);
   const tools: StructuredToolInterface[] = [];
   const names = new Set<string>();

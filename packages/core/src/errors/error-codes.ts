@@ -103,6 +103,8 @@ export const errorCodes = {
   TOOL_OUTPUT_NOT_JSON: 502,
   TOOL_OUTPUT_INVALID: 502,
   TOOL_OUTPUT_TOO_LARGE: 502,
+  // a script tool call the user rejected at its approval (tools.approval), or answered so that it was not understood: it did not run
+  TOOL_REJECTED: 403,
   WEB_SEARCH_FAILED: 502,
   TIMEOUT: 504,
   // the caller gave up (a cancelled run): nginx's "client closed request"
