@@ -75,6 +75,8 @@ describe("loadManagedTools", () => {
     expect(cachedOnly.statusOf("test").state).toBe("idle");
     expect(tools.map((tool) => tool.name)).toContain("test__echo_renamed");
     const echo = tools.find((tool) => tool.name === "test__echo_renamed");
+    // The MCP server and name stay known whatever the tool is called (plugin hooks: mcp__test__echo).
+    expect(echo?.metadata?.mcp).toEqual({ server: "test", tool: "echo" });
     expect(await echo?.invoke({ text: "lazy" })).toMatchObject({ text: "lazy" });
     expect(cachedOnly.statusOf("test").state).toBe("connected");
   });

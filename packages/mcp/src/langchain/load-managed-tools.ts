@@ -28,7 +28,8 @@ export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
  * A server's MCP tools as LangChain tools for direct mode, built by @langchain/mcp-adapters over
  * the manager: every call goes through McpManager.callTool, so the shared session, retries,
  * restarts and timeouts apply, and no second connection is opened. A RunnableConfig `timeout`
- * or `signal` on an invocation is passed to the call.
+ * or `signal` on an invocation is passed to the call. Each tool's `metadata.mcp` is
+ * `{ server, tool }` (the MCP name, whatever the LangChain name).
  */
 export async function loadManagedTools(manager: McpManager, server: string, options: LoadManagedToolsOptions = {}): Promise<DynamicStructuredTool[]> {
   const { toolName, fresh = false, knownOnly = false, ...adapterOptions } = options;
@@ -56,11 +57,14 @@ export async function loadManagedTools(manager: McpManager, server: string, opti
   // Loaded on first use: the adapters bring LangChain, which the gateway never needs (start-up time).
   const { loadMcpTools } = await import("@langchain/mcp-adapters");
   const tools = await loadMcpTools(server, client as unknown as Client, adapterOptions);
-  if (toolName) {
-    // The adapters named each tool `<prefix><MCP name>`; map back to the MCP name, then rename.
-    const prefix = `${adapterOptions.additionalToolNamePrefix ? `${adapterOptions.additionalToolNamePrefix}__` : ""}${adapterOptions.prefixToolNameWithServerName ? `${server}__` : ""}`;
-    const originals = new Map(listed.map((tool) => [`${prefix}${tool.name}`, tool.name]));
-    for (const tool of tools) tool.name = toolName(server, originals.get(tool.name) ?? tool.name);
+  // The adapters named each tool `<prefix><MCP name>`; map back to the MCP name, recorded in the
+  // tool's metadata (`mcp: { server, tool }`: plugin hooks know it as mcp__<server>__<tool>), then rename.
+  const prefix = `${adapterOptions.additionalToolNamePrefix ? `${adapterOptions.additionalToolNamePrefix}__` : ""}${adapterOptions.prefixToolNameWithServerName ? `${server}__` : ""}`;
+  const originals = new Map(listed.map((tool) => [`${prefix}${tool.name}`, tool.name]));
+  for (const tool of tools) {
+    const mcpName = originals.get(tool.name) ?? tool.name;
+    tool.metadata = { ...tool.metadata, mcp: { server, tool: mcpName } };
+    if (toolName) tool.name = toolName(server, mcpName);
   }
   return tools;
 }
