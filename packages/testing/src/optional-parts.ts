@@ -5,7 +5,7 @@ import type { TestOptions } from "vitest";
 import { corpusLocation } from "./corpus.js";
 
 /** Parts of a test machine that `npm test` may lack; each test that uses one declares it with `needs`. */
-export type OptionalPart = "corpus" | "postgres" | "bubblewrap" | "browser" | "redis";
+export type OptionalPart = "corpus" | "postgres" | "bubblewrap" | "browser" | "redis" | "openssl";
 
 /** A part this machine lacks, as the summary reports it. */
 export interface MissingPart {
@@ -41,6 +41,12 @@ const checks: Record<OptionalPart, (env: Env) => string | undefined> = {
     const probe = spawnSync("redis-server", ["--version"], { env: { PATH: env.PATH ?? "/usr/bin:/bin" }, timeout: 10_000 });
     if (probe.error) return "redis-server not found (apt-get install redis-server)";
     return probe.status === 0 ? undefined : `redis-server --version failed: ${probe.stderr.toString().trim().split("\n")[0]}`;
+  },
+  // Makes self-signed certificates for TLS tests (node:crypto cannot).
+  openssl: (env) => {
+    const probe = spawnSync("openssl", ["version"], { env: { PATH: env.PATH ?? "/usr/bin:/bin" }, timeout: 10_000 });
+    if (probe.error) return "openssl not found (apt-get install openssl)";
+    return probe.status === 0 ? undefined : `openssl version failed: ${probe.stderr.toString().trim().split("\n")[0]}`;
   },
   browser: (env) => {
     const given = env.THINKTANK_TEST_BROWSER;
