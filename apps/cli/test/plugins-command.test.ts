@@ -30,16 +30,16 @@ describe("thinktank plugins", () => {
     expect(await run("plugins", "list")).toMatchObject({ code: 0, stdout: "no plugins installed\n" });
     const first = await run("plugins", "install", "src/sales");
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("installed sales 1.2.0 (enabled): 1 skills, 1 commands, 0 agents, 0 servers");
+    expect(first.stdout).toContain("installed sales 1.2.0 (enabled, untrusted): 1 skills, 1 commands, 0 agents, 0 servers");
     expect(first.stdout).toContain(`warning: skills/research/SKILL.md: name "Research" may only contain lowercase letters a-z, digits and hyphens`);
-    const second = await run("plugins", "install", "--marketplace", "market", "--plugin", "legal", "--json");
-    expect(JSON.parse(second.stdout)).toMatchObject({ name: "legal", source: { type: "marketplace", marketplaceName: "m" } });
+    const second = await run("plugins", "install", "--marketplace", "market", "--plugin", "legal", "--trusted", "--json");
+    expect(JSON.parse(second.stdout)).toMatchObject({ name: "legal", trusted: true, scripts_approved: false, source: { type: "marketplace", marketplaceName: "m" } });
     const listed = await run("plugins", "list");
-    expect(listed.stdout).toMatch(/legal\s+-\s+enabled\s+0 skills, 1 commands/);
-    expect(listed.stdout).toMatch(/sales\s+1\.2\.0\s+enabled\s+1 skills, 1 commands/);
+    expect(listed.stdout).toMatch(/legal\s+-\s+enabled\s+trusted\s+0 skills, 1 commands/);
+    expect(listed.stdout).toMatch(/sales\s+1\.2\.0\s+enabled\s+untrusted\s+1 skills, 1 commands/);
     const json = JSON.parse((await run("plugins", "list", "--json")).stdout) as { plugins: { name: string }[] };
     expect(json.plugins.map((p) => p.name)).toEqual(["legal", "sales"]);
-    expect(JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")).plugins).toEqual({ sales: { enabled: true }, legal: { enabled: true } });
+    expect(JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")).plugins).toEqual({ sales: { enabled: true }, legal: { enabled: true, trusted: true } });
   });
 
   it("reports errors with their code and usage mistakes with exit code 2", async () => {
@@ -47,7 +47,7 @@ describe("thinktank plugins", () => {
     expect(await run("plugins", "install", "src/sales")).toMatchObject({ code: 1, stderr: expect.stringContaining("PLUGIN_NAME_CONFLICT") });
     expect(await run("plugins", "install", "--marketplace", "market", "--plugin", "far")).toMatchObject({ code: 1, stderr: expect.stringContaining("INVALID_SOURCE: git URL") });
     expect(await run("plugins", "install")).toMatchObject({ code: 2, stderr: expect.stringContaining("thinktank plugins install: expected one PATH") });
-    expect((await run("plugins", "install")).stderr).toContain("Usage: thinktank plugins install PATH | NAME@MARKETPLACE | --marketplace M --plugin P [--strict] [--json]");
+    expect((await run("plugins", "install")).stderr).toContain("Usage: thinktank plugins install PATH | NAME@MARKETPLACE | --marketplace M --plugin P [--strict] [--trusted] [--json]");
     expect((await run("plugins", "install", "--marketplace", "market")).code).toBe(2);
     expect(await run("plugins", "remove")).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown subcommand 'remove'") });
     expect(await run("plugins", "help")).toMatchObject({ code: 0, stderr: "", stdout: expect.stringContaining("thinktank plugins list [--json]") });
@@ -80,7 +80,7 @@ describe("thinktank plugins", () => {
       expect((await run("marketplace", "add", "./shop", "--name", "shop")).code).toBe(0);
       const first = archive;
       const installed = await run("plugins", "install", "--marketplace", "shop", "--plugin", "tool");
-      expect(installed).toMatchObject({ code: 0, stdout: expect.stringContaining(`installed tool 1.0.0 at sha256:${hex(first)} (enabled): 0 skills, 1 commands`) });
+      expect(installed).toMatchObject({ code: 0, stdout: expect.stringContaining(`installed tool 1.0.0 at sha256:${hex(first)} (enabled, untrusted): 0 skills, 1 commands`) });
       expect(fs.readFileSync(path.join(temp.dir, "plugins", "installed", "tool", "commands", "go.md"), "utf8")).toBe("Go $ARGUMENTS");
       archive = buildTarGz([
         { name: "tool-1.0.0/.claude-plugin/plugin.json", data: JSON.stringify({ name: "tool", version: "1.0.0" }) },

@@ -27,8 +27,8 @@ describe("thinktank skills", () => {
   it("lists skills with their state, and reports skipped ones", async () => {
     const result = await run("skills", "list");
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/public:docx\s+disabled\s+Does docx things\./);
-    expect(result.stdout).toMatch(/public:pdf\s+enabled\s+Does pdf things\./);
+    expect(result.stdout).toMatch(/public:docx\s+disabled\s+trusted\s+Does docx things\./);
+    expect(result.stdout).toMatch(/public:pdf\s+enabled\s+trusted\s+Does pdf things\./);
     expect(result.stderr).toMatch(/skipped: .*broken.*description is required/);
     const json = JSON.parse((await run("skills", "list", "--json")).stdout) as { skills: { identity: string; enabled: boolean; location: string }[]; problems: unknown[] };
     expect(json.skills.map((s) => [s.identity, s.enabled, s.location])).toEqual([
@@ -60,7 +60,7 @@ describe("thinktank skills", () => {
     writeTree(temp.dir, { "incoming/fresh/SKILL.md": skillText("fresh") });
     const before = JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")) as { revision?: number };
     const result = await run("skills", "install", "incoming/fresh");
-    expect(result).toMatchObject({ code: 0, stdout: "installed custom:fresh (enabled) at /mnt/skills/custom/fresh/SKILL.md\n" });
+    expect(result).toMatchObject({ code: 0, stdout: "installed custom:fresh (enabled, untrusted) at /mnt/skills/custom/fresh/SKILL.md\n" });
     expect(fs.existsSync(path.join(temp.dir, "skills/custom/fresh/SKILL.md"))).toBe(true);
     const after = JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")) as { revision: number };
     expect(after.revision).toBe((before.revision ?? 0) + 1);
@@ -68,5 +68,9 @@ describe("thinktank skills", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("SKILL_NAME_CONFLICT");
     expect((await run("skills", "install", "incoming/fresh", "--overwrite")).code).toBe(0);
+    const trusted = await run("skills", "install", "incoming/fresh", "--overwrite", "--trusted", "--json");
+    expect(JSON.parse(trusted.stdout)).toMatchObject({ identity: "custom:fresh", trusted: true, scripts_approved: false });
+    expect((await run("skills", "list")).stdout).toMatch(/custom:fresh\s+enabled\s+trusted\s+Does fresh things\./);
+    expect(JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")).skills["custom:fresh"]).toEqual({ enabled: true, trusted: true });
   });
 });

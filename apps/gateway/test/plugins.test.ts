@@ -74,7 +74,7 @@ describe("plugin routes", () => {
     });
     const listed = await gateway.app.inject({ method: "GET", url: "/api/plugins" });
     expect(listed.json().plugins).toEqual([
-      { name: "sample", version: "0.3.0", description: "A sample", enabled: true, state: "enabled", counts: { skills: 2, commands: 1, agents: 1, hooks: 1, servers: 3 }, problems: { errors: 0, warnings: 0 } },
+      { name: "sample", version: "0.3.0", description: "A sample", enabled: true, trusted: false, scripts_approved: false, state: "enabled", counts: { skills: 2, commands: 1, agents: 1, hooks: 1, servers: 3 }, problems: { errors: 0, warnings: 0 } },
     ]);
   });
 

@@ -13,6 +13,7 @@ export type { SkillPackageSource } from "./unpack-skill-package.js";
 export { validateSkillPackage } from "./validate-skill-package.js";
 export { SkillsService } from "./skills-service.js";
 export type { SkillInstallOptions, SkillSettingsChange } from "./skills-service.js";
+export type { SkillInstallOptions, SkillSettingsChange } from "./skills-service.js";
 export { toSkillJson, toSkillSummaryJson, skillJsonSchema, skillSummaryJsonSchema, skillProblemJsonSchema } from "./skill-json.js";
 export type { SkillSummaryJson } from "./skill-json.js";
 export { createSkillsService } from "./create-skills-service.js";

@@ -9,6 +9,10 @@ export interface SkillJson {
   readonly enabled: boolean;
   /** Why the skill is off whatever its own setting says (e.g. "the plugin 'sales' is disabled"), else null. */
   readonly disabled_reason: string | null;
+  /** Whether the code the skill brings runs as trusted code (public skills always; see Skill.trusted). */
+  readonly trusted: boolean;
+  /** Its script tools run without asking first in every thread (an administrator approved them). */
+  readonly scripts_approved: boolean;
   /** The virtual SKILL.md path the model reads. */
   readonly location: string;
   /** Folder inside its source ("pdf", "meeting-sdk/web"). */
@@ -43,6 +47,8 @@ export function toSkillJson(skill: Skill): SkillJson {
     description: skill.description,
     enabled: skill.enabled,
     disabled_reason: skill.disabledReason ?? null,
+    trusted: skill.trusted,
+    scripts_approved: skill.scriptsApproved,
     location: skill.containerPath,
     relative_path: skill.relativePath,
     license: skill.license ?? null,
@@ -64,7 +70,7 @@ const nullableString = { type: ["string", "null"] } as const;
 /** JSON Schema of SkillJson, for route responses and the OpenAPI document. */
 export const skillJsonSchema = {
   type: "object",
-  required: ["identity", "name", "category", "description", "enabled", "location", "relative_path", "allowed_tools", "metadata", "frontmatter", "warnings"],
+  required: ["identity", "name", "category", "description", "enabled", "trusted", "scripts_approved", "location", "relative_path", "allowed_tools", "metadata", "frontmatter", "warnings"],
   properties: {
     identity: { type: "string", description: "`<category>:<name>`, the key in extensions_config.json `skills`" },
     name: { type: "string" },
@@ -72,6 +78,12 @@ export const skillJsonSchema = {
     description: { type: "string" },
     enabled: { type: "boolean" },
     disabled_reason: { type: ["string", "null"], description: "why the skill is off whatever its own setting says (its plugin is disabled or has errors); null otherwise" },
+    trusted: {
+      type: "boolean",
+      description:
+        "whether its script tools run as trusted code: public skills always; custom and plugin skills when extensions_config.json says trusted: true for the skill or its plugin (install with trusted, or PUT). Untrusted code runs in the sandbox",
+    },
+    scripts_approved: { type: "boolean", description: "an administrator approved its script tools for every thread: they run without asking first (`scripts_approved` on the skill's or its plugin's entry)" },
     location: { type: "string", description: "virtual path of SKILL.md, e.g. /mnt/skills/public/pdf/SKILL.md" },
     relative_path: { type: "string" },
     license: nullableString,

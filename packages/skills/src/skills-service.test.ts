@@ -54,15 +54,15 @@ describe("SkillsService", () => {
 
   it("enables and disables by identity in extensions_config.json, honouring If-Match", async () => {
     const { etag } = await store.read();
-    const result = await service.setEnabled("pdf", false, { ifMatch: etag });
+    const result = await service.updateSettings("pdf", { enabled: false }, { ifMatch: etag });
     expect(result.skill.enabled).toBe(false);
     expect(result.etag).not.toBe(etag);
     const onDisk = JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")) as { skills: Record<string, unknown> };
     expect(onDisk.skills["public:pdf"]).toEqual({ enabled: false });
     expect((await service.list()).promptSection).not.toContain("<name>pdf</name>");
-    expect(await codeOf(service.setEnabled("pdf", true, { ifMatch: etag }))).toBe("PRECONDITION_FAILED");
+    expect(await codeOf(service.updateSettings("pdf", { enabled: true }, { ifMatch: etag }))).toBe("PRECONDITION_FAILED");
     expect((await service.get("pdf")).enabled).toBe(false);
-    expect((await service.setEnabled("notes", false, { category: "custom" })).skill.identity).toBe("custom:notes");
+    expect((await service.updateSettings("notes", { enabled: false }, { category: "custom" })).skill.identity).toBe("custom:notes");
   });
 
   it("deletes custom skills with their setting, and refuses public ones", async () => {
@@ -87,9 +87,34 @@ describe("SkillsService", () => {
   });
 
   it("keeps a disabled setting when a skill is overwritten", async () => {
-    await service.setEnabled("gone", false);
+    await service.updateSettings("gone", { enabled: false });
     const skill = await service.install({ kind: "archive", data: buildZip([{ name: "gone/SKILL.md", data: skillText("gone", "New.") }]) }, { overwrite: true });
     expect(skill).toMatchObject({ description: "New.", enabled: false });
+  });
+
+  it("records trust and approval beside enabled, and refuses to make a public skill untrusted", async () => {
+    expect(await service.get("gone")).toMatchObject({ enabled: false, trusted: false, scriptsApproved: false });
+    const { skill } = await service.updateSettings("gone", { trusted: true, scriptsApproved: true });
+    expect(skill).toMatchObject({ enabled: false, trusted: true, scriptsApproved: true });
+    expect((await store.read()).document.skills["custom:gone"]).toEqual({ enabled: false, trusted: true, scripts_approved: true });
+    // A new entry keeps what applied without it: adding trust never switches a skill on or off.
+    await store.update((draft) => {
+      draft.skills.pdf = { enabled: false };
+    });
+    expect((await service.updateSettings("public:pdf", { scriptsApproved: true })).skill).toMatchObject({ enabled: false, trusted: true, scriptsApproved: true });
+    expect(await codeOf(service.updateSettings("pdf", { trusted: false }))).toBe("FORBIDDEN");
+    expect((await service.get("pdf")).trusted).toBe(true);
+  });
+
+  it("installs untrusted unless asked; installing again drops the earlier trust and approval", async () => {
+    const archive = (description: string) => ({ kind: "archive" as const, data: buildZip([{ name: "tool/SKILL.md", data: skillText("tool", description) }]) });
+    expect(await service.install(archive("One."))).toMatchObject({ identity: "custom:tool", trusted: false, scriptsApproved: false });
+    expect((await store.read()).document.skills["custom:tool"]).toBeUndefined();
+    await service.updateSettings("tool", { enabled: false, scriptsApproved: true });
+    expect(await service.install(archive("Two."), { overwrite: true, trusted: true })).toMatchObject({ description: "Two.", enabled: false, trusted: true, scriptsApproved: false });
+    expect((await store.read()).document.skills["custom:tool"]).toEqual({ enabled: false, trusted: true });
+    expect(await service.install(archive("Three."), { overwrite: true })).toMatchObject({ description: "Three.", enabled: false, trusted: false });
+    expect((await store.read()).document.skills["custom:tool"]).toEqual({ enabled: false });
   });
 
   it("refuses to install a name a nested custom skill already uses", async () => {

@@ -10,6 +10,23 @@ import type { Skill } from "./skill-types.js";
 import type { SkillSettingsReader, SkillsSnapshot, SkillsSnapshotter } from "./skills-snapshotter.js";
 import type { SkillPackageSource } from "./unpack-skill-package.js";
 
+/** What PUT /api/skills/:name changes: each field given is written to the skill's entry. */
+export interface SkillSettingsChange {
+  readonly enabled?: boolean;
+  readonly trusted?: boolean;
+  /** Written as `scripts_approved`. */
+  readonly scriptsApproved?: boolean;
+}
+
+export interface SkillInstallOptions {
+  /** Replace an installed custom skill of the same name. @default false */
+  readonly overwrite?: boolean;
+  /** Refuse any departure from the Agent Skills spec. @default false */
+  readonly strict?: boolean;
+  /** Record the skill as trusted (an administrator's decision). @default false: untrusted */
+  readonly trusted?: boolean;
+}
+
 /** The part of the extensions store the skills service writes (the core ExtensionsStore fits). */
 export interface SkillSettingsStore extends SkillSettingsReader {
   read(): Promise<{ readonly document: { readonly skills?: Readonly<Record<string, unknown>> }; readonly revision: number; readonly etag: string }>;
@@ -67,14 +84,25 @@ export class SkillsService {
     return findSkill((await this.snapshotter.snapshot()).skills, name, category);
   }
 
-  /** Writes `skills["<identity>"].enabled`; `ifMatch` makes it conditional on the store's ETag. */
-  async setEnabled(name: string, enabled: boolean, options: { category?: string; ifMatch?: string } = {}): Promise<{ skill: Skill; etag: string }> {
+  /**
+   * Writes `enabled`, `trusted` and `scripts_approved` (those given) to `skills["<identity>"]`;
+   * `ifMatch` makes it conditional on the store's ETag. A public skill is always trusted:
+   * `trusted: false` for one is FORBIDDEN.
+   */
+  async updateSettings(name: string, change: SkillSettingsChange, options: { category?: string; ifMatch?: string } = {}): Promise<{ skill: Skill; etag: string }> {
     const skill = await this.get(name, options.category);
+    if (skill.category === "public" && change.trusted === false) {
+      throw new ThinktankError("FORBIDDEN", `${skill.identity} ships with Thinktank and is always trusted; disable it instead`);
+    }
     const { snapshot } = await this.store.update(
       (draft) => {
         draft.skills ??= {};
-        const previous = draft.skills[skill.identity];
-        draft.skills[skill.identity] = { ...(previous && typeof previous === "object" ? previous : {}), enabled };
+        const fields = {
+          ...(change.enabled === undefined ? {} : { enabled: change.enabled }),
+          ...(change.trusted === undefined ? {} : { trusted: change.trusted }),
+          ...(change.scriptsApproved === undefined ? {} : { scripts_approved: change.scriptsApproved }),
+        };
+        draft.skills[skill.identity] = { ...entryOf(draft, skill), ...fields };
       },
       { ifMatch: options.ifMatch },
     );
@@ -110,8 +138,14 @@ export class SkillsService {
     });
   }
 
-  /** Installs into the custom folder (see installSkill; `strict` refuses spec departures), then bumps the store's revision. The skill's warnings include what the install accepted. */
-  install(source: SkillPackageSource, options: { overwrite?: boolean; strict?: boolean } = {}): Promise<Skill> {
+  /**
+   * Installs into the custom folder (see installSkill; `strict` refuses spec departures), then
+   * records its trust in the store (which bumps the revision): `trusted: true` as asked, and
+   * otherwise none, so new code (an overwrite included) is untrusted until an administrator says
+   * so; an earlier `scripts_approved` is dropped either way. The skill's warnings include what
+   * the install accepted.
+   */
+  install(source: SkillPackageSource, options: SkillInstallOptions = {}): Promise<Skill> {
     return this.serialize(async () => {
       const installed = await installSkill({
         customRoot: this.customRoot,
@@ -128,7 +162,14 @@ export class SkillsService {
           return undefined;
         },
       });
-      await this.store.update(() => undefined);
+      const identity = installed.identity;
+      await this.store.update((draft) => {
+        draft.skills ??= {};
+        const previous = draft.skills[identity];
+        if (!options.trusted && !(previous && typeof previous === "object")) return;
+        const { trusted: _trusted, scripts_approved: _approved, ...kept } = previous && typeof previous === "object" ? previous : { enabled: typeof previous === "boolean" ? previous : true };
+        draft.skills[identity] = { ...kept, ...(options.trusted ? { trusted: true } : {}) };
+      });
       const current = (await this.snapshotter.snapshot()).skills.find((skill) => skill.identity === installed.identity);
       return current ? { ...current, warnings: installed.warnings } : { ...installed, enabled: true, trusted: false, scriptsApproved: false };
     });
@@ -144,4 +185,19 @@ export class SkillsService {
     this.queue = run.catch(() => undefined);
     return run;
   }
+}
+
+type SkillEntry = { enabled: boolean; [key: string]: unknown };
+
+/**
+ * The skill's own entry to change, or a new one. The store needs `enabled` in every entry: a new
+ * one takes what applies now without it (a bare-name setting, else on), so adding trust to a
+ * skill never switches it on or off.
+ */
+function entryOf(draft: { skills: Record<string, SkillEntry> }, skill: Skill): SkillEntry {
+  const own = draft.skills[skill.identity];
+  if (own && typeof own === "object") return own;
+  const bare = draft.skills[skill.name];
+  const bareEnabled = bare && typeof bare === "object" ? bare.enabled : typeof bare === "boolean" ? bare : undefined;
+  return { enabled: skill.disabledReason === undefined ? skill.enabled : (typeof bareEnabled === "boolean" ? bareEnabled : true) };
 }

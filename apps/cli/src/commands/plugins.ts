@@ -9,17 +9,17 @@ import { createSubcommandGroup, usageError } from "./subcommand-group.js";
 /** `thinktank plugins list|install|update`: the same library and rules as the gateway's /api/plugins. */
 export const pluginsCommand: CliCommand = createSubcommandGroup("plugins", "List, install and update Claude Code plugins", {
   list: { usage: "plugins list [--json]", run: list },
-  install: { usage: "plugins install PATH | NAME@MARKETPLACE | --marketplace M --plugin P [--strict] [--json]", run: install },
-  update: { usage: "plugins update NAME [--strict] [--json]", run: update },
+  install: { usage: "plugins install PATH | NAME@MARKETPLACE | --marketplace M --plugin P [--strict] [--trusted] [--json]", run: install },
+  update: { usage: "plugins update NAME [--strict] [--trusted] [--json]", run: update },
 });
 
 function parse(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: "boolean", default: false }, strict: { type: "boolean", default: false }, marketplace: { type: "string" }, plugin: { type: "string" } },
+    options: { json: { type: "boolean", default: false }, strict: { type: "boolean", default: false }, trusted: { type: "boolean", default: false }, marketplace: { type: "string" }, plugin: { type: "string" } },
   });
-  return { json: values.json === true, strict: values.strict === true, marketplace: values.marketplace, plugin: values.plugin, positionals };
+  return { json: values.json === true, strict: values.strict === true, trusted: values.trusted === true, marketplace: values.marketplace, plugin: values.plugin, positionals };
 }
 
 /** The config of the current folder (THINKTANK_CONFIG, ./config.yaml, defaults). */
@@ -34,7 +34,7 @@ export function pluginManagerFor(config: Config, store: ExtensionsStore = new Ex
 
 async function list(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args);
-  if (parsed.positionals.length > 0 || parsed.marketplace !== undefined || parsed.plugin !== undefined) throw usageError("takes no PATH, --marketplace or --plugin");
+  if (parsed.positionals.length > 0 || parsed.marketplace !== undefined || parsed.plugin !== undefined || parsed.trusted) throw usageError("takes no PATH, --marketplace, --plugin or --trusted");
   const manager = pluginManagerFor(configFor(io));
   try {
     const { plugins } = await manager.list();
@@ -47,7 +47,7 @@ async function list(args: string[], io: CliIo): Promise<number> {
     for (const plugin of plugins) {
       const { skills, commands, agents, servers } = plugin.counts;
       const counts = `${skills} skills, ${commands} commands, ${agents} agents, ${servers} servers`;
-      io.stdout.write(`${plugin.name.padEnd(width)}  ${(plugin.version ?? "-").padEnd(8)}  ${plugin.state.padEnd(8)}  ${counts}\n`);
+      io.stdout.write(`${plugin.name.padEnd(width)}  ${(plugin.version ?? "-").padEnd(8)}  ${plugin.state.padEnd(8)}  ${plugin.trusted ? "trusted  " : "untrusted"}  ${counts}\n`);
     }
     return 0;
   } finally {
@@ -67,14 +67,14 @@ async function install(args: string[], io: CliIo): Promise<number> {
   }
   const manager = pluginManagerFor(configFor(io));
   try {
-    const options = { strict: parsed.strict };
+    const options = { strict: parsed.strict, trusted: parsed.trusted };
     // NAME@MARKETPLACE unless a file or folder of that name exists here.
     const named = !fromOptions && target && !fs.existsSync(path.resolve(io.cwd, target)) ? nameAtMarketplace.exec(target) : null;
     let result: PluginInstallView;
     if (named) result = await manager.installFromMarketplace(named[2] as string, named[1] as string, options);
     else if (fromOptions) result = await manager.installFromMarketplace(await marketplaceArgument(manager, parsed.marketplace as string, io), parsed.plugin as string, options);
     else result = await manager.installPath(path.resolve(io.cwd, target as string), options);
-    report(io, parsed.json, result, `installed ${result.name}${result.version ? ` ${result.version}` : ""}${pinOf(result)} (enabled)`);
+    report(io, parsed.json, result, `installed ${result.name}${result.version ? ` ${result.version}` : ""}${pinOf(result)} (enabled, ${result.trusted ? "trusted" : "untrusted"})`);
     return 0;
   } finally {
     manager.close();
@@ -87,7 +87,8 @@ async function update(args: string[], io: CliIo): Promise<number> {
   if (!name || parsed.positionals.length !== 1 || parsed.marketplace !== undefined || parsed.plugin !== undefined) throw usageError("expected one NAME (a plugin installed from a marketplace added by name)");
   const manager = pluginManagerFor(configFor(io));
   try {
-    const result = await manager.update(name, { strict: parsed.strict });
+    // An update keeps the plugin's trust; --trusted marks it trusted as well.
+    const result = await manager.update(name, { strict: parsed.strict, ...(parsed.trusted ? { trusted: true } : {}) });
     const previousDigest = isArchive(result) ? archiveDigest(result.previous.integrity) : undefined;
     const from = previousDigest ? `${result.previous.version ? `${result.previous.version} ` : ""}at ${previousDigest}` : (result.previous.version ?? result.previous.commit?.slice(0, 12) ?? "?");
     report(io, parsed.json, result, `updated ${result.name} to ${result.version ?? "?"}${pinOf(result)} (from ${from})`);

@@ -13,12 +13,12 @@ export const skillsCommand: CliCommand = createSubcommandGroup("skills", "List, 
   list: { usage: "skills list [--json]", run: list },
   search: { usage: "skills search QUERY [--limit K] [--json] | --batch FILE.jsonl", run: runSkillsSearch },
   validate: { usage: "skills validate PATH [--json]", run: validate },
-  install: { usage: "skills install PATH [--overwrite] [--strict] [--json]", run: install },
+  install: { usage: "skills install PATH [--overwrite] [--strict] [--trusted] [--json]", run: install },
 });
 
 /** The options of a skills subcommand, and its one PATH when `what` names it (a usage error otherwise). */
-function parse(args: string[], what?: string, options: { overwrite?: boolean } = {}): { json: boolean; overwrite: boolean; strict: boolean; target: string } {
-  const installFlags = { overwrite: { type: "boolean" as const, default: false }, strict: { type: "boolean" as const, default: false } };
+function parse(args: string[], what?: string, options: { overwrite?: boolean } = {}): { json: boolean; overwrite: boolean; strict: boolean; trusted: boolean; target: string } {
+  const installFlags = { overwrite: { type: "boolean" as const, default: false }, strict: { type: "boolean" as const, default: false }, trusted: { type: "boolean" as const, default: false } };
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -26,8 +26,8 @@ function parse(args: string[], what?: string, options: { overwrite?: boolean } =
   });
   if (what === undefined && positionals.length > 0) throw usageError("takes no PATH");
   if (what !== undefined && positionals.length !== 1) throw usageError(`expected one PATH (${what})`);
-  const flags = values as { overwrite?: boolean; strict?: boolean };
-  return { json: values.json === true, overwrite: flags.overwrite === true, strict: flags.strict === true, target: positionals[0] ?? "" };
+  const flags = values as { overwrite?: boolean; strict?: boolean; trusted?: boolean };
+  return { json: values.json === true, overwrite: flags.overwrite === true, strict: flags.strict === true, trusted: flags.trusted === true, target: positionals[0] ?? "" };
 }
 
 function configFor(io: CliIo): Config {
@@ -47,7 +47,7 @@ async function list(args: string[], io: CliIo): Promise<number> {
   for (const skill of skills) {
     const firstLine = skill.description.split("\n")[0] ?? "";
     const summary = firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine;
-    io.stdout.write(`${skill.identity.padEnd(width)}  ${skill.enabled ? "enabled " : "disabled"}  ${summary}\n`);
+    io.stdout.write(`${skill.identity.padEnd(width)}  ${skill.enabled ? "enabled " : "disabled"}  ${skill.trusted ? "trusted  " : "untrusted"}  ${summary}\n`);
     for (const warning of skill.warnings) io.stdout.write(`${"".padEnd(width)}  warning   ${warning}\n`);
   }
   if (skills.length === 0) io.stdout.write(`no skills in ${config.skills.path}\n`);
@@ -74,10 +74,10 @@ async function install(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args, "a skill folder or a .skill/.zip archive", { overwrite: true });
   const { target } = parsed;
   const config = configFor(io);
-  const skill = await withSkillsService(config, (service) => service.install({ kind: "path", path: path.resolve(io.cwd, target) }, { overwrite: parsed.overwrite, strict: parsed.strict }));
+  const skill = await withSkillsService(config, (service) => service.install({ kind: "path", path: path.resolve(io.cwd, target) }, { overwrite: parsed.overwrite, strict: parsed.strict, trusted: parsed.trusted }));
   if (parsed.json) io.stdout.write(`${JSON.stringify(toSkillJson(skill), null, 2)}\n`);
   else {
-    io.stdout.write(`installed ${skill.identity} (${skill.enabled ? "enabled" : "disabled"}) at ${skill.containerPath}\n`);
+    io.stdout.write(`installed ${skill.identity} (${skill.enabled ? "enabled" : "disabled"}, ${skill.trusted ? "trusted" : "untrusted"}) at ${skill.containerPath}\n`);
     for (const warning of skill.warnings) io.stdout.write(`  warning: ${warning}\n`);
   }
   return 0;

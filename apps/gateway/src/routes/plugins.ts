@@ -10,12 +10,14 @@ const list = (items: object) => ({ type: "array", items }) as const;
 
 const summarySchema = {
   type: "object",
-  required: ["name", "enabled", "state", "counts", "problems"],
+  required: ["name", "enabled", "trusted", "scripts_approved", "state", "counts", "problems"],
   properties: {
     name: { type: "string" },
     version: { type: "string" },
     description: { type: "string" },
     enabled: { type: "boolean" },
+    trusted: { type: "boolean", description: "An administrator marked the plugin trusted (install with trusted, or PUT): its skills' script tools run as trusted code instead of in the sandbox" },
+    scripts_approved: { type: "boolean", description: "Its skills' script tools run without asking first, in every thread" },
     state: { type: "string", enum: ["enabled", "disabled", "invalid"], description: "invalid: installed but with errors, so the agent leaves it out" },
     counts: anyObject,
     problems: anyObject,
@@ -27,6 +29,8 @@ const detailProperties = {
   version: { type: "string" },
   description: { type: "string" },
   enabled: { type: "boolean" },
+  trusted: summarySchema.properties.trusted,
+  scripts_approved: summarySchema.properties.scripts_approved,
   state: { type: "string" },
   manifest: anyObject,
   manifestSource: { type: "string", enum: ["file", "folder"] },
@@ -46,7 +50,7 @@ const detailProperties = {
   },
 } as const;
 
-const detailSchema = { type: "object", required: ["name", "enabled", "state", "manifest", "skills", "commands", "agents", "hooks", "servers"], properties: detailProperties } as const;
+const detailSchema = { type: "object", required: ["name", "enabled", "trusted", "scripts_approved", "state", "manifest", "skills", "commands", "agents", "hooks", "servers"], properties: detailProperties } as const;
 const installSchema = {
   type: "object",
   required: [...detailSchema.required, "source", "warnings"],
@@ -54,7 +58,7 @@ const installSchema = {
 } as const;
 
 const installBodyDescription =
-  "JSON `{ path }` (a folder or .zip on the server) or `{ marketplace, plugin }` (the name of a marketplace added with POST /api/marketplaces, or the path of a marketplace.json or its folder; and an entry name), each with an optional `strict`; or multipart/form-data with the zip in the field `file`. The plugin is read as Claude Code reads it: departures from the Agent Skills spec, frontmatter YAML a strict parser refuses (read line by line), links inside the tree to files or folders inside it (copied as their target) and a `skills` path naming one skill folder are `warnings` (marked `lenient`); `strict=true` (body or query) refuses them. Links leaving the tree, special files, bombs and oversize archives are always refused";
+  "JSON `{ path }` (a folder or .zip on the server) or `{ marketplace, plugin }` (the name of a marketplace added with POST /api/marketplaces, or the path of a marketplace.json or its folder; and an entry name), each with an optional `strict` and `trusted`; or multipart/form-data with the zip in the field `file` and optional fields `strict` and `trusted`. The plugin is untrusted (its skills' script tools run in the sandbox) unless `trusted` is true; a new install forgets any trust an earlier plugin of that name had. The plugin is read as Claude Code reads it: departures from the Agent Skills spec, frontmatter YAML a strict parser refuses (read line by line), links inside the tree to files or folders inside it (copied as their target) and a `skills` path naming one skill folder are `warnings` (marked `lenient`); `strict=true` (body or query) refuses them. Links leaving the tree, special files, bombs and oversize archives are always refused";
 
 /** /api/plugins: Claude Code plugins (list, describe, install, enable/disable, uninstall). */
 const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
@@ -105,13 +109,37 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
         tags: ["plugins"],
         consumes: ["application/json", "multipart/form-data"],
         querystring: { type: "object", additionalProperties: false, properties: { strict: { type: "boolean", description: "Refuse what only the lenient reading accepts" } } },
+        body: {
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                description: "`{ path }` or `{ marketplace, plugin }`",
+                properties: {
+                  path: { type: "string", minLength: 1, description: "A plugin folder or .zip on the gateway's machine" },
+                  marketplace: { type: "string", minLength: 1, description: "The name of a marketplace added with POST /api/marketplaces, or the path of a marketplace.json or its folder" },
+                  plugin: { type: "string", minLength: 1, description: "The entry's name in the marketplace" },
+                  strict: { type: "boolean" },
+                  trusted: { type: "boolean", default: false, description: "Record the plugin as trusted: its skills' script tools run as trusted code instead of in the sandbox" },
+                },
+              },
+            },
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                nullable: true,
+                properties: { file: { type: "string", description: "the plugin zip (binary)" }, strict: { type: "string", enum: ["true", "false"] }, trusted: { type: "string", enum: ["true", "false"] } },
+              },
+            },
+          },
+        },
         response: { 201: installSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 502, 503, 504) },
       },
     },
     async (request, reply) => {
       const strict = (request.query as { strict?: boolean }).strict ?? false;
       const result = request.isMultipart() ? await installUpload(request, plugins(), strict) : await installJson(request.body, plugins(), strict);
-      request.log.info({ plugin: result.name, source: result.source.type }, "plugin installed");
+      request.log.info({ plugin: result.name, source: result.source.type, trusted: result.trusted }, "plugin installed");
       return reply.status(201).send(result);
     },
   );
@@ -136,20 +164,34 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
     },
   );
 
-  app.put<{ Params: { name: string }; Body: { enabled: boolean } }>(
+  app.put<{ Params: { name: string }; Body: { enabled?: boolean; trusted?: boolean; scripts_approved?: boolean } }>(
     "/api/plugins/:name",
     {
       schema: {
-        summary: "Enable or disable a plugin (its skills, commands and servers come and go on the agent's next request)",
+        summary: "Enable or disable a plugin (its skills, commands and servers come and go on the agent's next request), mark it trusted or approve its scripts",
         tags: ["plugins"],
         params: nameParams,
-        body: { type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } },
+        body: {
+          type: "object",
+          minProperties: 1,
+          additionalProperties: false,
+          description: "Each field given is written to the plugin's entry in extensions_config.json",
+          properties: {
+            enabled: { type: "boolean" },
+            trusted: { type: "boolean", description: "Its skills' script tools run as trusted code (on the host, confined) instead of in the sandbox; a skill's own setting wins" },
+            scripts_approved: { type: "boolean", description: "Its skills' script tools run without asking first, in every thread" },
+          },
+        },
         response: { 200: detailSchema, ...errorResponses(400, 401, 404, 415, 500, 503) },
       },
     },
     async (request) => {
-      const detail = await plugins().setEnabled(request.params.name, request.body.enabled);
-      request.log.info({ plugin: request.params.name, enabled: request.body.enabled }, "plugin switched");
+      const { enabled, trusted, scripts_approved: scriptsApproved } = request.body;
+      const change = { ...(enabled === undefined ? {} : { enabled }), ...(trusted === undefined ? {} : { trusted }), ...(scriptsApproved === undefined ? {} : { scriptsApproved }) };
+      // Unknown fields are dropped by the schema; a body left empty changes nothing and says so.
+      if (Object.keys(change).length === 0) throw new ThinktankError("BAD_REQUEST", "send at least one of enabled, trusted, scripts_approved (true or false)");
+      const detail = await plugins().updateSettings(request.params.name, change);
+      request.log.info({ plugin: request.params.name, ...request.body }, "plugin setting changed");
       return detail;
     },
   );
@@ -167,19 +209,32 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
   );
 };
 
-async function installUpload(request: FastifyRequest, plugins: PluginManager, strict: boolean): ReturnType<PluginManager["installArchive"]> {
-  const file = await request.file();
-  if (!file) throw new ThinktankError("BAD_REQUEST", "the multipart request has no file: send the plugin zip in the field 'file'");
-  if (file.fieldname !== "file") throw new ThinktankError("BAD_REQUEST", `the upload is in the field '${file.fieldname}'; send it in the field 'file'`);
-  const archive = await file.toBuffer();
-  return plugins.installArchive(archive, file.filename, { strict });
+/** Reads the multipart form: the zip in the field `file`, and optional `strict` and `trusted` fields (before or after it). */
+async function installUpload(request: FastifyRequest, plugins: PluginManager, strictQuery: boolean): ReturnType<PluginManager["installArchive"]> {
+  let upload: { archive: Buffer; fileName: string } | undefined;
+  const flags: { strict?: boolean; trusted?: boolean } = {};
+  for await (const part of request.parts()) {
+    if (part.type === "file") {
+      if (part.fieldname !== "file") throw new ThinktankError("BAD_REQUEST", `the upload is in the field '${part.fieldname}'; send it in the field 'file'`);
+      if (upload) throw new ThinktankError("BAD_REQUEST", "send one plugin zip per request");
+      upload = { archive: await part.toBuffer(), fileName: part.filename };
+    } else if (part.fieldname === "strict" || part.fieldname === "trusted") {
+      const value = String(part.value).trim().toLowerCase();
+      if (value !== "true" && value !== "false") throw new ThinktankError("BAD_REQUEST", `form field '${part.fieldname}' must be true or false, got '${String(part.value)}'`);
+      flags[part.fieldname] = value === "true";
+    } else {
+      throw new ThinktankError("BAD_REQUEST", `unexpected form field '${part.fieldname}': only 'file', 'strict' and 'trusted' are read`);
+    }
+  }
+  if (!upload) throw new ThinktankError("BAD_REQUEST", "the multipart request has no file: send the plugin zip in the field 'file'");
+  return plugins.installArchive(upload.archive, upload.fileName, { strict: flags.strict ?? strictQuery, trusted: flags.trusted ?? false });
 }
 
 function installJson(body: unknown, plugins: PluginManager, strictQuery: boolean): ReturnType<PluginManager["installPath"]> {
   const problem = installBodyProblem(body);
   if (problem) throw new ThinktankError("VALIDATION_FAILED", `body: ${problem}`, { details: { problems: [{ path: "body", message: problem }] } });
-  const request = body as { path?: string; marketplace?: string; plugin?: string; strict?: boolean };
-  const options = { strict: request.strict ?? strictQuery };
+  const request = body as { path?: string; marketplace?: string; plugin?: string; strict?: boolean; trusted?: boolean };
+  const options = { strict: request.strict ?? strictQuery, trusted: request.trusted ?? false };
   if (request.path !== undefined) return plugins.installPath(request.path, options);
   return plugins.installFromMarketplace(request.marketplace!, request.plugin!, options);
 }
@@ -187,8 +242,9 @@ function installJson(body: unknown, plugins: PluginManager, strictQuery: boolean
 function installBodyProblem(body: unknown): string | undefined {
   const expected = "send { \"path\": \"<folder or zip>\" }, { \"marketplace\": \"<marketplace.json or its folder>\", \"plugin\": \"<name>\" }, or a multipart upload in the field 'file'";
   if (!body || typeof body !== "object" || Array.isArray(body)) return expected;
-  const { strict, ...fields } = body as Record<string, unknown>;
+  const { strict, trusted, ...fields } = body as Record<string, unknown>;
   if (strict !== undefined && typeof strict !== "boolean") return "'strict' must be true or false";
+  if (trusted !== undefined && typeof trusted !== "boolean") return "'trusted' must be true or false";
   const keys = Object.keys(fields).sort().join(",");
   if (keys !== "path" && keys !== "marketplace,plugin") return `unexpected fields (${keys || "none"}): ${expected}`;
   for (const [key, value] of Object.entries(fields)) {

@@ -29,6 +29,18 @@ const installJsonBody = {
     path: { type: "string", minLength: 1, description: "A .skill/.zip archive or a skill folder on the gateway's machine (relative paths resolve against config.yaml's folder)" },
     overwrite: { type: "boolean", default: false, description: "Replace an installed custom skill of the same name" },
     strict: { type: "boolean", description: "Refuse any departure from the Agent Skills spec (as `skills validate`); without it they are warnings" },
+    trusted: { type: "boolean", default: false, description: "Record the skill as trusted: its script tools run as trusted code instead of in the sandbox. Without it an installed skill is untrusted (an earlier trust is dropped)" },
+  },
+} as const;
+const settingsBody = {
+  type: "object",
+  minProperties: 1,
+  additionalProperties: false,
+  description: "Each field given is written to the skill's entry in extensions_config.json (under its identity)",
+  properties: {
+    enabled: { type: "boolean" },
+    trusted: { type: "boolean", description: "Its script tools run as trusted code (on the host, confined) instead of in the sandbox. A public skill is always trusted: false answers 403" },
+    scripts_approved: { type: "boolean", description: "Its script tools run without asking first, in every thread" },
   },
 } as const;
 const searchQuery = {
@@ -67,8 +79,14 @@ const searchSchema = {
 const installMultipartBody = {
   type: "object",
   nullable: true,
-  description: "Field `file`: the .skill or .zip archive. Field `overwrite`: true to replace an installed custom skill of the same name. Field `strict`: true to refuse any departure from the Agent Skills spec.",
-  properties: { file: { type: "string", description: "the archive (binary)" }, overwrite: { type: "string", enum: ["true", "false"] }, strict: { type: "string", enum: ["true", "false"] } },
+  description:
+    "Field `file`: the .skill or .zip archive. Field `overwrite`: true to replace an installed custom skill of the same name. Field `strict`: true to refuse any departure from the Agent Skills spec. Field `trusted`: true to record the skill as trusted.",
+  properties: {
+    file: { type: "string", description: "the archive (binary)" },
+    overwrite: { type: "string", enum: ["true", "false"] },
+    strict: { type: "string", enum: ["true", "false"] },
+    trusted: { type: "string", enum: ["true", "false"] },
+  },
 } as const;
 
 /** GET/PUT/DELETE /api/skills/:name, GET /api/skills, GET /api/skills/search, POST /api/skills/install. */
@@ -127,22 +145,26 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
     },
   );
 
-  app.put<{ Params: { name: string }; Querystring: { category?: string }; Body: { enabled: boolean }; Headers: { "if-match"?: string } }>(
+  app.put<{ Params: { name: string }; Querystring: { category?: string }; Body: { enabled?: boolean; trusted?: boolean; scripts_approved?: boolean }; Headers: { "if-match"?: string } }>(
     "/api/skills/:name",
     {
       schema: {
-        summary: "Enable or disable a skill (written to extensions_config.json under its identity)",
+        summary: "Enable or disable a skill, mark it trusted or approve its scripts (written to extensions_config.json under its identity)",
         tags: ["skills"],
         params: nameParams,
         querystring: categoryQuery,
         headers: { type: "object", properties: { "if-match": { type: "string", description: "Write only if the config's ETag still matches (else 412)" } } },
-        body: { type: "object", required: ["enabled"], additionalProperties: false, properties: { enabled: { type: "boolean" } } },
-        response: { 200: skillJsonSchema, ...errorResponses(400, 401, 404, 409, 412, 500, 503) },
+        body: settingsBody,
+        response: { 200: skillJsonSchema, ...errorResponses(400, 401, 403, 404, 409, 412, 500, 503) },
       },
     },
     async (request, reply) => {
-      const { skill, etag } = await skills.setEnabled(request.params.name, request.body.enabled, { category: request.query.category, ifMatch: request.headers["if-match"] });
-      request.log.info({ skill: skill.identity, enabled: skill.enabled }, "skill setting changed");
+      const { enabled, trusted, scripts_approved: scriptsApproved } = request.body;
+      const change = { ...(enabled === undefined ? {} : { enabled }), ...(trusted === undefined ? {} : { trusted }), ...(scriptsApproved === undefined ? {} : { scriptsApproved }) };
+      // Unknown fields are dropped by the schema; a body left empty changes nothing and says so.
+      if (Object.keys(change).length === 0) throw new ThinktankError("BAD_REQUEST", "send at least one of enabled, trusted, scripts_approved (true or false)");
+      const { skill, etag } = await skills.updateSettings(request.params.name, change, { category: request.query.category, ifMatch: request.headers["if-match"] });
+      request.log.info({ skill: skill.identity, enabled: skill.enabled, trusted: skill.trusted, scripts_approved: skill.scriptsApproved }, "skill setting changed");
       setEtag(reply, etag);
       return toSkillJson(skill);
     },
@@ -166,13 +188,13 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
     },
   );
 
-  app.post<{ Querystring: { overwrite?: boolean; strict?: boolean }; Body: { path: string; overwrite?: boolean; strict?: boolean } | undefined }>(
+  app.post<{ Querystring: { overwrite?: boolean; strict?: boolean }; Body: { path: string; overwrite?: boolean; strict?: boolean; trusted?: boolean } | undefined }>(
     "/api/skills/install",
     {
       schema: {
         summary: "Install a skill into skills/custom from an uploaded archive (multipart field `file`) or a path on the server (JSON `{ path }`)",
         description:
-          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio); after any failure nothing is left behind. The skill is accepted as Claude Code loads it: departures from the Agent Skills spec (a name that differs from its folder, a description past 1,024 characters or with '<' '>', YAML a strict parser refuses, read line by line) are `warnings` in the answer, and `strict=true` (query, body or form field) refuses them instead. A skill without a usable description is refused. `overwrite=true` replaces an installed custom skill atomically.",
+          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio); after any failure nothing is left behind. The skill is accepted as Claude Code loads it: departures from the Agent Skills spec (a name that differs from its folder, a description past 1,024 characters or with '<' '>', YAML a strict parser refuses, read line by line) are `warnings` in the answer, and `strict=true` (query, body or form field) refuses them instead. A skill without a usable description is refused. `overwrite=true` replaces an installed custom skill atomically. The skill is untrusted (its script tools run in the sandbox) unless the body or form says `trusted: true`; installing again without it drops an earlier trust and script approval.",
         tags: ["skills"],
         querystring: { type: "object", additionalProperties: false, properties: { overwrite: { type: "boolean" }, strict: { type: "boolean" } } },
         body: { content: { "application/json": { schema: installJsonBody }, "multipart/form-data": { schema: installMultipartBody } } },
@@ -180,9 +202,9 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       },
     },
     async (request, reply) => {
-      const { source, overwrite, strict } = request.isMultipart() ? await readUpload(request) : fromJson(request.body, config.base_dir);
-      const skill = await skills.install(source, { overwrite: overwrite ?? request.query.overwrite ?? false, strict: strict ?? request.query.strict ?? false });
-      request.log.info({ skill: skill.identity }, "skill installed");
+      const { source, overwrite, strict, trusted } = request.isMultipart() ? await readUpload(request) : fromJson(request.body, config.base_dir);
+      const skill = await skills.install(source, { overwrite: overwrite ?? request.query.overwrite ?? false, strict: strict ?? request.query.strict ?? false, trusted: trusted ?? false });
+      request.log.info({ skill: skill.identity, trusted: skill.trusted }, "skill installed");
       return reply.status(201).send(toSkillJson(skill));
     },
   );
@@ -192,32 +214,33 @@ interface InstallRequest {
   source: SkillPackageSource;
   overwrite: boolean | undefined;
   strict: boolean | undefined;
+  trusted: boolean | undefined;
 }
 
-function fromJson(body: { path: string; overwrite?: boolean; strict?: boolean } | undefined, baseDir: string): InstallRequest {
+function fromJson(body: { path: string; overwrite?: boolean; strict?: boolean; trusted?: boolean } | undefined, baseDir: string): InstallRequest {
   if (!body) throw new ThinktankError("BAD_REQUEST", "send a multipart upload with field `file`, or JSON { \"path\": \"...\" }");
-  return { source: { kind: "path", path: path.resolve(baseDir, body.path) }, overwrite: body.overwrite, strict: body.strict };
+  return { source: { kind: "path", path: path.resolve(baseDir, body.path) }, overwrite: body.overwrite, strict: body.strict, trusted: body.trusted };
 }
 
-/** Reads the multipart form: one `file` part (the archive) and optional `overwrite` and `strict` fields. */
+/** Reads the multipart form: one `file` part (the archive) and optional `overwrite`, `strict` and `trusted` fields. */
 async function readUpload(request: FastifyRequest): Promise<InstallRequest> {
   let data: Buffer | undefined;
-  const flags: { overwrite?: boolean; strict?: boolean } = {};
+  const flags: { overwrite?: boolean; strict?: boolean; trusted?: boolean } = {};
   for await (const part of request.parts()) {
     if (part.type === "file") {
       if (part.fieldname !== "file") throw new ThinktankError("BAD_REQUEST", `unexpected file field '${part.fieldname}': send the archive as field 'file'`);
       if (data) throw new ThinktankError("BAD_REQUEST", "send one archive per request");
       data = await part.toBuffer();
-    } else if (part.fieldname === "overwrite" || part.fieldname === "strict") {
+    } else if (part.fieldname === "overwrite" || part.fieldname === "strict" || part.fieldname === "trusted") {
       const value = String(part.value).trim().toLowerCase();
       if (value !== "true" && value !== "false") throw new ThinktankError("BAD_REQUEST", `form field '${part.fieldname}' must be true or false, got '${String(part.value)}'`);
       flags[part.fieldname] = value === "true";
     } else {
-      throw new ThinktankError("BAD_REQUEST", `unexpected form field '${part.fieldname}': only 'file', 'overwrite' and 'strict' are read`);
+      throw new ThinktankError("BAD_REQUEST", `unexpected form field '${part.fieldname}': only 'file', 'overwrite', 'strict' and 'trusted' are read`);
     }
   }
   if (!data) throw new ThinktankError("BAD_REQUEST", "multipart upload without field 'file': send the .skill or .zip archive as 'file'");
-  return { source: { kind: "archive", data }, overwrite: flags.overwrite, strict: flags.strict };
+  return { source: { kind: "archive", data }, overwrite: flags.overwrite, strict: flags.strict, trusted: flags.trusted };
 }
 
 function setEtag(reply: FastifyReply, etag: string | undefined): void {

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import { ThinktankError, type ExtensionsStore } from "@thinktank/core";
 
-type Draft = { plugins: Record<string, { enabled: boolean; [key: string]: unknown }> };
+type Entry = { enabled: boolean; [key: string]: unknown };
+type Draft = { plugins: Record<string, Entry>; skills?: Record<string, Entry> };
 
 /**
  * Moves a staged plugin folder into `target` (installed/<name>) while the store records it,
@@ -9,7 +10,9 @@ type Draft = { plugins: Record<string, { enabled: boolean; [key: string]: unknow
  * A new install refuses a name already there (PLUGIN_NAME_CONFLICT). A replacement (an update)
  * renames the installed folder to `aside` first and the staged one in after it, so the old
  * version stays whole until the new one takes its place; if anything fails (the rename, the
- * store write) the old version is put back and the staged one taken back out.
+ * store write) the old version is put back and the staged one taken back out. A new install
+ * starts untrusted: any `trusted` and `scripts_approved` left from an earlier plugin of that
+ * name (its entry, its skills' `plugin:<name>:...` entries) are dropped before `record` merges.
  */
 export async function placePlugin(
   store: Pick<ExtensionsStore, "update">,
@@ -29,6 +32,7 @@ export async function placePlugin(
         if (!replace && (code === "ENOTEMPTY" || code === "EEXIST")) throw conflict(name);
         throw error;
       }
+      if (!replace) forgetTrust(draft, name);
       draft.plugins[name] = { ...draft.plugins[name], enabled: draft.plugins[name]?.enabled ?? true, ...record, ...(replace ? {} : { enabled: true }) };
     })
     .catch(async (error: unknown) => {
@@ -44,4 +48,18 @@ export async function placePlugin(
 
 export function conflict(name: string): ThinktankError {
   return new ThinktankError("PLUGIN_NAME_CONFLICT", `a plugin named '${name}' is already installed; uninstall it first`, { details: { name } });
+}
+
+/** Drops `trusted` and `scripts_approved` from the plugin's entry and from its skills' entries. */
+function forgetTrust(draft: Draft, name: string): void {
+  const forget = (entry: Entry | undefined): Entry | undefined => {
+    if (!entry || typeof entry !== "object") return entry;
+    const { trusted: _trusted, scripts_approved: _approved, ...kept } = entry;
+    return kept as Entry;
+  };
+  const plugin = forget(draft.plugins[name]);
+  if (plugin) draft.plugins[name] = plugin;
+  for (const key of Object.keys(draft.skills ?? {})) {
+    if (draft.skills && key.startsWith(`plugin:${name}:`)) draft.skills[key] = forget(draft.skills[key])!;
+  }
 }

@@ -133,16 +133,38 @@ describe("PluginInstaller", () => {
   it("enables, disables and uninstalls, bumping the revision each time", async () => {
     await installer.installPath(source(demo));
     const r1 = (await store.read()).revision;
-    expect(await installer.setEnabled("demo", false)).toEqual({ name: "demo", enabled: false, revision: r1 + 1 });
+    expect(await installer.updateSettings("demo", { enabled: false })).toEqual({ name: "demo", revision: r1 + 1 });
     expect((await store.read()).document.plugins.demo).toEqual({ enabled: false });
-    await installer.setEnabled("demo", true);
+    await installer.updateSettings("demo", { enabled: true });
     expect(await installer.uninstall("demo")).toEqual({ name: "demo", revision: r1 + 3 });
     expect(installed()).toEqual([]);
     expect((await store.read()).document.plugins).toEqual({});
     expect(leftovers()).toEqual([]);
-    for (const attempt of [installer.uninstall("demo"), installer.setEnabled("demo", true), installer.uninstall("../x")]) {
+    for (const attempt of [installer.uninstall("demo"), installer.updateSettings("demo", { enabled: true }), installer.uninstall("../x")]) {
       expect((await failure(attempt)).code).toBe("PLUGIN_NOT_FOUND");
     }
+  });
+
+  it("records trust on install and on request; a new install of a name forgets an earlier plugin's trust, an update keeps it", async () => {
+    await store.update((draft) => {
+      // Left from an earlier plugin named demo (edited by hand): none of it may trust the new code.
+      draft.plugins.demo = { enabled: true, trusted: true, scripts_approved: true };
+      draft.skills["plugin:demo:helper"] = { enabled: true, trusted: true, scripts_approved: true };
+      draft.skills["plugin:demo2:helper"] = { enabled: true, trusted: true };
+    });
+    await installer.installPath(source(demo));
+    let document = (await store.read()).document;
+    expect(document.plugins.demo).toEqual({ enabled: true });
+    expect(document.skills["plugin:demo:helper"]).toEqual({ enabled: true });
+    expect(document.skills["plugin:demo2:helper"]).toEqual({ enabled: true, trusted: true });
+    await installer.updateSettings("demo", { scriptsApproved: true });
+    expect((await store.read()).document.plugins.demo).toEqual({ enabled: true, scripts_approved: true });
+    await installer.updateSettings("demo", { trusted: true, enabled: false });
+    expect((await store.read()).document.plugins.demo).toEqual({ enabled: false, trusted: true, scripts_approved: true });
+    await installer.uninstall("demo");
+    await installer.installPath(source(demo), { trusted: true });
+    document = (await store.read()).document;
+    expect(document.plugins.demo).toEqual({ enabled: true, trusted: true });
   });
 
   it("puts the folder back when the store refuses the write", async () => {

@@ -64,6 +64,20 @@ export interface PluginInstallOptions {
    * authors who want the strict verdict. @default false: installed, with those as warnings
    */
   readonly strict?: boolean;
+  /**
+   * Record the plugin as trusted (`plugins.<name>.trusted`: an administrator's decision). A new
+   * install is otherwise untrusted, whatever an earlier plugin of that name was; an update keeps
+   * the plugin's trust and approval. @default false
+   */
+  readonly trusted?: boolean;
+}
+
+/** What PUT /api/plugins/:name changes: each field given is written to the plugin's entry. */
+export interface PluginSettingsChange {
+  readonly enabled?: boolean;
+  readonly trusted?: boolean;
+  /** Written as `scripts_approved`. */
+  readonly scriptsApproved?: boolean;
 }
 
 export interface PluginInstallResult {
@@ -149,6 +163,7 @@ export class PluginInstaller {
         prepare: (root) => applyEntryManifest(root, entry, extraWarnings),
         extraWarnings,
         ...(options.strict !== undefined ? { strict: options.strict } : {}),
+        ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
         ...(record ? { record: { installed_from: record } } : {}),
         ...(replacing ? { replacing } : {}),
       });
@@ -167,14 +182,22 @@ export class PluginInstaller {
     return copied.linked.map((link) => ({ severity: "warning", lenient: true, file: link.path, message: `is a symbolic link to ${link.target}; installed as a copy of it` }));
   }
 
-  /** Enables or disables an installed plugin (its skills, commands and servers come and go on the agent's next request). */
-  async setEnabled(name: string, enabled: boolean): Promise<{ name: string; enabled: boolean; revision: number }> {
+  /**
+   * Writes `enabled` (its skills, commands and servers come and go on the agent's next request),
+   * `trusted` and `scripts_approved` (those given) to an installed plugin's entry.
+   */
+  async updateSettings(name: string, change: PluginSettingsChange): Promise<{ name: string; revision: number }> {
     const folder = this.requireInstalled(name);
     const { snapshot } = await this.options.store.update((draft) => {
       if (!fs.existsSync(folder)) throw notInstalled(name);
-      draft.plugins[name] = { ...draft.plugins[name], enabled };
+      draft.plugins[name] = {
+        ...draft.plugins[name],
+        enabled: change.enabled ?? draft.plugins[name]?.enabled ?? true,
+        ...(change.trusted === undefined ? {} : { trusted: change.trusted }),
+        ...(change.scriptsApproved === undefined ? {} : { scripts_approved: change.scriptsApproved }),
+      };
     });
-    return { name, enabled, revision: snapshot.revision };
+    return { name, revision: snapshot.revision };
   }
 
   /** Removes an installed plugin: its folder is moved aside (atomically) and deleted, and its store entry dropped. */
@@ -214,6 +237,7 @@ export class PluginInstaller {
       prepare?: (root: string) => void;
       extraWarnings?: PluginProblem[];
       strict?: boolean;
+      trusted?: boolean;
       /** Merged into the plugin's store entry. */
       record?: Readonly<Record<string, unknown>>;
       /** The installed plugin this replaces (an update): swapped atomically. */
@@ -244,7 +268,7 @@ export class PluginInstaller {
         staged: located.root,
         target,
         name: staged.name,
-        record: how.record ?? {},
+        record: { ...how.record, ...(how.trusted ? { trusted: true } : {}) },
         ...(how.replacing !== undefined ? { replace: { aside: path.join(staging, "previous") } } : {}),
       });
       const plugin = loadPlugin(target, { fallbackName: staged.name });

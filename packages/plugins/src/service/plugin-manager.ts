@@ -2,7 +2,7 @@ import path from "node:path";
 import { ThinktankError, type ArchiveLimits, type ExtensionsStore } from "@thinktank/core";
 import { SlashCommands } from "../commands/slash-commands.js";
 import { defaultFetchOptions, type FetchOptions } from "../fetch/fetch-options.js";
-import { PluginInstaller, type PluginInstallOptions, type PluginInstallRecord, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
+import { PluginInstaller, type PluginInstallOptions, type PluginSettingsChange, type PluginInstallRecord, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
 import { stagingDir } from "../install/plugin-paths.js";
 import { isValidPluginName } from "../manifest/plugin-name.js";
 import { MarketplaceRegistry, type MarketplaceView } from "../marketplace/marketplace-registry.js";
@@ -93,7 +93,7 @@ export class PluginManager {
 
   async list(): Promise<{ plugins: PluginSummaryView[]; revision: number }> {
     const { document, revision, plugins } = await this.current();
-    return { plugins: plugins.map((plugin) => summaryView(plugin, isPluginEnabled(document, plugin.name))), revision };
+    return { plugins: plugins.map((plugin) => summaryView(plugin, isPluginEnabled(document, plugin.name), pluginTrust(document, plugin.name))), revision };
   }
 
   async get(name: string): Promise<PluginDetailView> {
@@ -102,7 +102,7 @@ export class PluginManager {
     const enabled = isPluginEnabled(document, name);
     const merge = mergePluginServers([plugin], this.serverOptions(document));
     const versions = await this.versionsOf(plugin, document);
-    return { ...detailView(plugin, enabled, merge.servers, this.containerPath), ...(versions ? { versions } : {}) };
+    return { ...detailView(plugin, enabled, pluginTrust(document, name), merge.servers, this.containerPath), ...(versions ? { versions } : {}) };
   }
 
   private serverOptions(document: PluginSettingsDocument): MergePluginServersOptions {
@@ -191,8 +191,9 @@ export class PluginManager {
     return { marketplace: name, plugins: views };
   }
 
-  async setEnabled(name: string, enabled: boolean): Promise<PluginDetailView> {
-    await this.installer.setEnabled(name, enabled);
+  /** Writes `enabled`, `trusted` and `scripts_approved` (those given) to the plugin's entry; answers its detail. */
+  async updateSettings(name: string, change: PluginSettingsChange): Promise<PluginDetailView> {
+    await this.installer.updateSettings(name, change);
     return this.get(name);
   }
 

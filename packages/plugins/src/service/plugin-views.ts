@@ -3,6 +3,7 @@ import { maskServerEntry } from "@thinktank/core";
 import type { SlashCommandEntry } from "../commands/slash-command-entry.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
 import type { MergedPluginServer } from "../servers/merge-plugin-servers.js";
+import type { PluginTrust } from "../snapshot/plugin-enablement.js";
 import { skillContainerPrefix } from "../snapshot/skill-container-prefix.js";
 import type { PluginVersionsView } from "./plugin-versions.js";
 
@@ -15,6 +16,10 @@ export interface PluginSummaryView {
   readonly version?: string;
   readonly description?: string;
   readonly enabled: boolean;
+  /** An administrator marked the plugin trusted (`plugins.<name>.trusted`): its skills' scripts run as trusted code. */
+  readonly trusted: boolean;
+  /** Its skills' script tools run without asking first in every thread (`plugins.<name>.scripts_approved`). */
+  readonly scripts_approved: boolean;
   readonly state: PluginState;
   readonly counts: { readonly skills: number; readonly commands: number; readonly agents: number; readonly hooks: number; readonly servers: number };
   readonly problems: { readonly errors: number; readonly warnings: number };
@@ -36,26 +41,30 @@ export interface PluginDetailView extends Omit<PluginSummaryView, "counts" | "pr
 
 const hooksNote = "Hooks are parsed and listed for review; Thinktank never executes them.";
 
-export function summaryView(plugin: LoadedPlugin, enabled: boolean): PluginSummaryView {
+export function summaryView(plugin: LoadedPlugin, enabled: boolean, trust: PluginTrust): PluginSummaryView {
   const errors = plugin.problems.filter((p) => p.severity === "error").length;
   return {
     name: plugin.name,
     ...(typeof plugin.manifest.version === "string" ? { version: plugin.manifest.version } : {}),
     ...(typeof plugin.manifest.description === "string" ? { description: plugin.manifest.description } : {}),
     enabled,
+    trusted: trust.trusted,
+    scripts_approved: trust.scriptsApproved,
     state: stateOf(errors, enabled),
     counts: { skills: plugin.skills.length, commands: plugin.commands.length, agents: plugin.agents.length, hooks: plugin.hooks.length, servers: plugin.servers.length },
     problems: { errors, warnings: plugin.problems.length - errors },
   };
 }
 
-export function detailView(plugin: LoadedPlugin, enabled: boolean, servers: readonly MergedPluginServer[], containerPath: string): PluginDetailView {
-  const summary = summaryView(plugin, enabled);
+export function detailView(plugin: LoadedPlugin, enabled: boolean, trust: PluginTrust, servers: readonly MergedPluginServer[], containerPath: string): PluginDetailView {
+  const summary = summaryView(plugin, enabled, trust);
   return {
     name: summary.name,
     ...(summary.version !== undefined ? { version: summary.version } : {}),
     ...(summary.description !== undefined ? { description: summary.description } : {}),
     enabled,
+    trusted: summary.trusted,
+    scripts_approved: summary.scripts_approved,
     state: summary.state,
     manifest: maskManifest(plugin.manifest),
     manifestSource: plugin.manifestSource,

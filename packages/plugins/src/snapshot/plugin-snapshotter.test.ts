@@ -73,7 +73,7 @@ describe("PluginSnapshotter", () => {
     await installSample("legal");
     const snapshotter = makeSnapshotter();
     await snapshotter.snapshot();
-    await installer.setEnabled("legal", false);
+    await installer.updateSettings("legal", { enabled: false });
     const after = await snapshotter.snapshot();
     expect(after.plugins.map((p) => p.name)).toEqual(["sales"]);
     expect(after.disabled).toEqual(["legal"]);
@@ -81,7 +81,7 @@ describe("PluginSnapshotter", () => {
     expect(after.commands.resolve("/legal:brief x").kind).toBe("error");
     expect(after.commands.resolve("/brief x").kind).toBe("expanded");
     expect(Object.keys(after.servers.entries)).toEqual([]);
-    await installer.setEnabled("legal", true);
+    await installer.updateSettings("legal", { enabled: true });
     expect((await snapshotter.snapshot()).plugins.map((p) => p.name)).toEqual(["legal", "sales"]);
   });
 
