@@ -5,6 +5,7 @@ import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { ThinktankError } from "@thinktank/core";
 import type { RequestContext, ToolSurface } from "../request/request-context.js";
 import { reviewToolCalls, type ToolApprovalPolicy } from "../tool-approval/tool-approval.js";
+import { closeUnansweredToolCalls } from "./unanswered-tool-calls.js";
 import { stateEffectOf } from "../skill-context/skill-switch-tools.js";
 import { LeadAgentState, type LeadAgentStateType, type LeadAgentUpdate } from "./lead-agent-state.js";
 import { messageForModel, messageText, needsSkillContext, storeSkillContext } from "./skill-context-message.js";
@@ -32,6 +33,7 @@ export interface LeadAgentGraphOptions {
  *   in the copy it sends, so the system prompt never depends on a message.
  * - model: re-reads the surface each call, so a skill switch (activeSkill) takes effect on the very
  *   next call; an active skill that is gone or disabled is dropped (back to the router surface).
+ *   Calls a new user message left waiting at an interrupt are answered first (unanswered-tool-calls.ts).
  * - tools: the calls of one message in parallel (ToolNode); tool errors become error tool
  *   messages, interrupts pass through; view_skill / leave_skill results set activeSkill. Before
  *   any call runs, script tools that need approval interrupt the run (reviewToolCalls); approvals
@@ -68,7 +70,9 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     return relevant ? { messages: [storeSkillContext(last, relevant)] } : {};
   };
 
-  const callModel = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
+  const callModel = async (current: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
+    const closed = closeUnansweredToolCalls(current.messages);
+    const state = closed ? { ...current, messages: closed.messages } : current;
     const surface = await surfaceOf(state);
     let model: { invoke: typeof context.model.invoke } = context.model;
     if (surface.tools.length > 0) {
@@ -77,7 +81,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     }
     const response = await model.invoke([new SystemMessage(surface.systemPrompt), ...state.messages.map(messageForModel)], config);
     const dropped = state.activeSkill && surface.skill === undefined;
-    return { messages: [response], ...(dropped ? { activeSkill: null } : {}) };
+    return { messages: [...(closed?.update ?? []), response], ...(dropped ? { activeSkill: null } : {}) };
   };
 
   const callTools = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {

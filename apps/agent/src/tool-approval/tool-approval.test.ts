@@ -6,6 +6,7 @@ import { ScriptedChatModel } from "@thinktank/models";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
+import { notAnsweredText } from "../graph/unanswered-tool-calls.js";
 import type { RequestContext } from "../request/request-context.js";
 import { markScriptTool, registeredScriptFacts, skillScriptFacts } from "./script-tool-facts.js";
 import type { ToolApprovalPolicy } from "./tool-approval.js";
@@ -147,6 +148,22 @@ describe("tool approval in graph lead_agent", () => {
     expect(ran.sort()).toEqual(["plain:three", "plugin_tool:two"]);
     expect(toolMessages(done).map((message) => message.status)).toEqual(["error", "success", "success"]);
     expect(done.approvedTools).toEqual(["plugin:sales:prep/plugin_tool"]);
+  });
+
+  it("a new message instead of an answer drops the question; the waiting call is answered in place before the model sees the history", async () => {
+    const graph = graphWith("untrusted");
+    ran.length = 0;
+    await start(graph, "moved-on", "call untrusted with hi");
+    const next = await start(graph, "moved-on", "something else");
+    expect(ran).toEqual([]);
+    expect(next.__interrupt__).toBeUndefined();
+    expect(next.messages.map((message) => [message.getType(), String(message.content)])).toEqual([
+      ["human", "call untrusted with hi"],
+      ["ai", ""],
+      ["tool", notAnsweredText],
+      ["human", "something else"],
+      ["ai", "hello"],
+    ]);
   });
 
   it("policies: untrusted skips trusted and registered tools; always asks for them too; never asks for none; scripts_approved never asks", async () => {

@@ -22,3 +22,30 @@ export function cancelledToolMessages(messages: readonly BaseMessage[]): ToolMes
     .filter((call) => call.id !== undefined && !answered.has(call.id))
     .map((call) => new ToolMessage({ tool_call_id: call.id as string, name: call.name, status: "error", content: cancelledToolCallText }));
 }
+
+/**
+ * The history with each tool call that has no result but is followed by a message other than the
+ * results of its own message answered in place (an error ToolMessage with `text`, after those
+ * results), or undefined when there is none. A new user message sent instead of answering an
+ * interrupt (an approval, a question) leaves the waiting call open that way: the pending step is
+ * dropped, and chat model APIs refuse a history with an unanswered call. The calls of the last
+ * message are still to run and stay open.
+ */
+export function withUnansweredToolCallsClosed(messages: readonly BaseMessage[], text: string): BaseMessage[] | undefined {
+  const answered = new Set(messages.flatMap((message) => (message.getType() === "tool" ? [(message as ToolMessage).tool_call_id] : [])));
+  const closed: BaseMessage[] = [];
+  let open: ToolMessage[] = [];
+  let changed = false;
+  messages.forEach((message, index) => {
+    if (message.getType() !== "tool" && open.length > 0) {
+      closed.push(...open);
+      open = [];
+      changed = true;
+    }
+    closed.push(message);
+    if (message.getType() !== "ai" || index === messages.length - 1) return;
+    const calls = (message as { tool_calls?: { id?: string; name: string }[] }).tool_calls ?? [];
+    open = calls.filter((call) => call.id !== undefined && !answered.has(call.id)).map((call) => new ToolMessage({ tool_call_id: call.id as string, name: call.name, status: "error", content: text }));
+  });
+  return changed ? closed : undefined;
+}
