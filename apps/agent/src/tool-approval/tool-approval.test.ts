@@ -150,6 +150,17 @@ describe("tool approval in graph lead_agent", () => {
     expect(done.approvedTools).toEqual(["plugin:sales:prep/plugin_tool"]);
   });
 
+  it("runs nothing when the answer's decisions do not match the requests one for one", async () => {
+    const graph = graphWith("untrusted");
+    ran.length = 0;
+    await start(graph, "one-for-two", "both");
+    const done = await resume(graph, "one-for-two", { decisions: [{ type: "approve" }] });
+    expect(ran).toEqual(["plain:three"]);
+    const refusals = toolMessages(done).filter((message) => message.status === "error");
+    expect(refusals.map((message) => message.name)).toEqual(["untrusted", "plugin_tool"]);
+    for (const refusal of refusals) expect(String(refusal.content)).toContain("one decision for each of the 2 action requests");
+  });
+
   it("a new message instead of an answer drops the question; the waiting call is answered in place before the model sees the history", async () => {
     const graph = graphWith("untrusted");
     ran.length = 0;

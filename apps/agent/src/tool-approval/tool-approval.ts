@@ -63,8 +63,10 @@ export function needsApproval(toolName: string, facts: ScriptToolFacts | undefin
  * (needsApproval) are put to the user in one interrupt, one action request each, in call order;
  * the run pauses there and, once resumed, each call gets its decision: `approve` runs it, `edit`
  * runs it with the edited arguments (same tool only), `reject` answers it with an error tool
- * message carrying the reviewer's message. A decision that is missing or not understood is a
- * rejection that says so: nothing runs without a clear approval. Calls that need none pass as they are.
+ * message carrying the reviewer's message. A decision that is not understood is a rejection that
+ * says so, and so is every decision of an answer whose count differs from the requests' (as
+ * LangChain's middleware refuses it: the decisions could not be matched to the calls with
+ * certainty). Nothing runs without a clear approval. Calls that need none pass as they are.
  */
 export function reviewToolCalls(messages: readonly BaseMessage[], tools: readonly StructuredToolInterface[], policy: ToolApprovalPolicy, approvedKeys: readonly string[]): ToolCallReview {
   const last = messages.at(-1);
@@ -78,12 +80,14 @@ export function reviewToolCalls(messages: readonly BaseMessage[], tools: readonl
   }
   if (asked.length === 0) return unchanged;
   const resume = interrupt<ToolApprovalInterrupt, unknown>(approvalInterrupt(asked, policy));
-  const decisions = decisionsFromResume(resume) ?? [];
+  const given = decisionsFromResume(resume);
+  // One decision per request, or none is trusted: a shorter or longer list cannot be matched to the calls.
+  const decisions: ReviewDecision[] = given?.length === asked.length ? given : asked.map(() => ({ type: "unknown" }));
   const edits = new Map<string, Record<string, unknown>>();
   const refusals: ToolMessage[] = [];
   const remembered: string[] = [];
   asked.forEach(({ call, facts }, index) => {
-    const outcome = outcomeOf(call, decisions[index] ?? { type: "unknown" });
+    const outcome = outcomeOf(call, decisions[index] ?? { type: "unknown" }, asked.length);
     if (outcome.refusal !== undefined) {
       refusals.push(new ToolMessage({ content: `${rejectedCode}: ${outcome.refusal}`, name: call.name, tool_call_id: call.id ?? "", status: "error" }));
       return;
@@ -132,7 +136,7 @@ export function approvalDescription(toolName: string, facts: ScriptToolFacts, po
 }
 
 /** One call's fate: run (with edited args or as called), or refused with a reason. */
-function outcomeOf(call: ToolCall, decision: ReviewDecision): { refusal?: string; args?: Record<string, unknown> } {
+function outcomeOf(call: ToolCall, decision: ReviewDecision, requests: number): { refusal?: string; args?: Record<string, unknown> } {
   switch (decision.type) {
     case "approve":
       return {};
@@ -148,7 +152,7 @@ function outcomeOf(call: ToolCall, decision: ReviewDecision): { refusal?: string
     }
     default:
       return {
-        refusal: `the answer to the approval request for ${call.name} was not understood (expected {"decisions": [{"type": "approve" | "edit" | "reject", ...}]}, one per action request), so it counts as a rejection and ${call.name} did not run`,
+        refusal: `the answer to the approval request for ${call.name} was not understood (expected {"decisions": [{"type": "approve" | "edit" | "reject", ...}]} with one decision for each of the ${requests} action request${requests === 1 ? "" : "s"}, in order), so it counts as a rejection and ${call.name} did not run`,
       };
   }
 }
