@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { assertSafeBinding, isThinktankError, loadConfig, type Config } from "@thinktank/core";
+import { assertSafeBinding, describeHostIsolation, isThinktankError, loadConfig, type Config } from "@thinktank/core";
 import { describeModelChoice } from "@thinktank/models";
 import { backendLine } from "@thinktank/sandbox";
 import { buildAgentServer, type AgentServer, type AgentServerDeps } from "./server/build-agent-server.js";
@@ -65,5 +65,9 @@ export async function startAgentServer(options: StartAgentServerOptions): Promis
   options.stdout.write(`thinktank agent: ${describeModelChoice(config)}\n`);
   // Which backend runs execute_code and bash, and what it isolates (auto picks bubblewrap when it works, else deno).
   options.stdout.write(`thinktank agent: ${backendLine(await server.runtime.codeMode.executor.describeBackend())}\n`);
+  // How trusted script tools and stdio MCP servers are confined on this host; a warning, once, when they are not.
+  const hostIsolation = server.runtime.hostConfinement.info;
+  if (hostIsolation.isolation === "none") options.stderr.write(`thinktank agent: warning: ${describeHostIsolation(hostIsolation)}${hostIsolation.detail ? ` (${hostIsolation.detail})` : ""}\n`);
+  else options.stdout.write(`thinktank agent: ${describeHostIsolation(hostIsolation)}\n`);
   return { ok: true, server, url };
 }

@@ -1,5 +1,5 @@
-import type { Config, Logger } from "@thinktank/core";
-import { archiveLimitsFromConfig, createLogger, ExtensionsStore } from "@thinktank/core";
+import type { Config, HostConfinement, Logger } from "@thinktank/core";
+import { archiveLimitsFromConfig, createLogger, ExtensionsStore, hostConfinementFor } from "@thinktank/core";
 import { createOAuthTokenStore, OAuthSignIn } from "@thinktank/mcp";
 import type { OAuthTokenStore } from "@thinktank/mcp";
 import { pluginManagerFromConfig, type PluginManager } from "@thinktank/plugins";
@@ -45,12 +45,15 @@ export interface GatewayDeps {
   readonly tools?: ToolsService;
   /** OAuth sign-in to remote MCP servers (routes/mcp-oauth.ts): the encrypted token store the agent reads, and the sign-ins under way. */
   readonly mcpOAuth?: { readonly store: OAuthTokenStore; readonly signIn: OAuthSignIn };
+  /** How programs the gateway starts on the host (git fetches, script tools) are confined; its `info` is /healthz's `host_programs`. */
+  readonly hostConfinement?: HostConfinement;
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
 export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
   const store = overrides.store ?? new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
-  const plugins = overrides.plugins ?? pluginManagerFromConfig(config, store);
+  const hostConfinement = overrides.hostConfinement ?? hostConfinementFor(config);
+  const plugins = overrides.plugins ?? pluginManagerFromConfig(config, store, { hostConfinement });
   const logger = overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" });
   return {
     logger,
@@ -58,7 +61,8 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
     plugins,
     skills: overrides.skills ?? gatewaySkillsService(config, store, plugins, logger),
     listPluginServers: () => plugins.pluginServers(),
-    tools: overrides.tools ?? createToolsService(config, { store }),
+    tools: overrides.tools ?? createToolsService(config, { store, hostConfinement }),
+    hostConfinement,
     mcpOAuth: overrides.mcpOAuth ?? mcpOAuthFor(config),
     ...overrides,
   };

@@ -38,6 +38,8 @@ export { maskServerEntry, maskEveryValue } from "./store/mask-server-entry.js";
 export { FileLock } from "./store/file-lock.js";
 export type { FileLockOptions } from "./store/file-lock.js";
 export { writeFileDurably } from "./store/write-file-durably.js";
+export { secureDataFolder } from "./store/secure-data-folder.js";
+export type { SecureDataFolderOptions } from "./store/secure-data-folder.js";
 
 // logging and secrets
 export { createLogger } from "./logging/create-logger.js";
@@ -49,6 +51,15 @@ export { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from ".
 export { killProcessTree, killChildren, killProcessGroup } from "./process/kill-process-tree.js";
 export { RunWork, trackRunWork } from "./process/run-work.js";
 export { reportListening, isServiceReadyMessage } from "./process/service-ready.js";
+export { findExecutable, defaultSearchPath } from "./process/find-executable.js";
+export type { FindExecutableOptions } from "./process/find-executable.js";
+export { confineHostProgram } from "./process/confine-host-program.js";
+export type { ConfinementPlan, HostMechanism, HostProgram, SpawnLine } from "./process/confine-host-program.js";
+export { describeHostIsolation, HostConfinement } from "./process/host-confinement.js";
+export type { ConfineResult, HostConfinementOptions, HostIsolation, HostIsolationInfo } from "./process/host-confinement.js";
+export { hiddenFromHostPrograms, hostConfinementFor } from "./process/host-confinement-for.js";
+export type { HiddenPathsConfig } from "./process/host-confinement-for.js";
+export { unprivilegedIds } from "./process/unprivileged-ids.js";
 
 // HTTP rules (no Fastify here: packages/http applies them)
 export { checkRequestFraming, checkRequestSource, isAllowedOrigin, isLoopbackAddress, mutatingMethods } from "./http/request-guard.js";

@@ -1,4 +1,4 @@
-import { ExtensionsStore, type Config, type ExtensionsSnapshot } from "@thinktank/core";
+import { ExtensionsStore, hostConfinementFor, type Config, type ExtensionsSnapshot, type HostConfinement } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
@@ -20,6 +20,8 @@ export interface AgentRuntimeOptions {
   readonly tools?: ToolsService | false;
   /** Watch the skill and plugin folders (false re-checks them on every request). @default true */
   readonly watch?: boolean;
+  /** How programs this server starts on the host (trusted script tools, stdio MCP servers) are confined. @default hostConfinementFor(config) */
+  readonly hostConfinement?: HostConfinement;
 }
 
 /** What one request sees of extensions: the same frozen objects while nothing changed. */
@@ -50,6 +52,8 @@ export class AgentRuntime {
   readonly codeMode: CodeModeRuntime;
   readonly tools: ToolsService | undefined;
   readonly logger: ManagerLogger;
+  /** Confines every program this server starts on the host; its `info` is /healthz's `host_programs`. */
+  readonly hostConfinement: HostConfinement;
   private readonly perRequest = new WeakMap<object, Promise<AgentSnapshot>>();
   private commands: { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing } | undefined;
   private closed = false;
@@ -60,6 +64,8 @@ export class AgentRuntime {
   ) {
     const logger = options.logger ?? silentLogger;
     this.logger = logger;
+    const hostConfinement = options.hostConfinement ?? hostConfinementFor(config);
+    this.hostConfinement = hostConfinement;
     this.store = new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
     const watch = options.watch ?? true;
     this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.store, env: config.env, stdioServers: config.plugins.host_programs === "deny" ? "deny" : "allow", watch });
@@ -71,10 +77,11 @@ export class AgentRuntime {
       watch,
       onProblem: (problem) => logger.warn({ problem: problem.reason, file: problem.file, identity: problem.identity }, problem.message),
     });
-    this.tools = options.tools === false ? undefined : (options.tools ?? createToolsService(config, { store: this.store, onLogError: (error) => logger.warn({ error: String(error) }, "the tools execution log cannot be written") }));
+    this.tools = options.tools === false ? undefined : (options.tools ?? createToolsService(config, { store: this.store, hostConfinement, onLogError: (error) => logger.warn({ error: String(error) }, "the tools execution log cannot be written") }));
     this.codeMode = new CodeModeRuntime(config, {
       servers: runtimeServerEntries(this.store, this.plugins),
       logger,
+      hostConfinement,
       ...(options.executor ? { executor: options.executor } : {}),
       ...(this.tools ? { invokers: [this.tools.invoker] } : {}),
       // THINKTANK_REPLICA names this server among several behind one proxy (README, "Several replicas").

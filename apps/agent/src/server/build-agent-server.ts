@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
-import { apiKeyMatches, createLogger, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, type Config } from "@thinktank/core";
+import { apiKeyMatches, createLogger, hostConfinementFor, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, secureDataFolder, type Config, type HostConfinement } from "@thinktank/core";
 import { RunManager, StoreService, ThreadService, type RunEventStore, type RunQueue } from "@thinktank/runs";
 import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
@@ -37,6 +37,11 @@ export interface AgentServerDeps {
   readonly providers?: readonly RequestProvider[];
   /** Providers after the default ones: the seam for @thinktank/tools (registered script tools, built-ins). @default [] */
   readonly extraProviders?: readonly RequestProvider[];
+  /**
+   * How programs started on the host are confined (trusted script tools, stdio MCP servers), when
+   * the runtime is made here; else the runtime's. @default hostConfinementFor(config)
+   */
+  readonly hostConfinement?: HostConfinement;
   /** Passed to prepareRequest (a custom model factory, the role text). @default {} */
   readonly prepare?: PrepareRequestOptions;
   /** The clock for timestamps and the prompt's date. @default () => new Date() */
@@ -94,6 +99,8 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
  */
 export async function buildAgentServer(config: Config, deps: AgentServerDeps = {}): Promise<AgentServer> {
   const clock = deps.clock ?? (() => new Date());
+  // The data folder 0700 (0710 for the sandbox user's group as root), its databases, logs and keys 0600: before anything is created in it.
+  const secured = secureDataFolder(config);
   const store = deps.store ?? (await openAgentStore(config));
   const app = Fastify({
     // core's logger masks secrets (URL query values, Bearer credentials, secret-named fields) in every
@@ -108,6 +115,8 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     genReqId: requestIdFor,
     requestIdHeader: false,
   });
+  if (secured.changed.length > 0) app.log.info({ paths: secured.changed }, "tightened the modes of the data folder and its private files (nothing in them is for other local users)");
+  if (secured.problems.length > 0) app.log.warn({ problems: secured.problems }, "could not tighten the modes of some private files");
   const closedRuns = await store.metadata.closeStaleRuns(clock().toISOString());
   if (closedRuns > 0) app.log.warn({ runs: closedRuns }, "runs left pending or running by a previous process were marked as error");
 
@@ -117,7 +126,10 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     stateGraph: buildStateGraph(store.checkpointer),
     threadMetadata: { graph_id: leadAgentGraphId, assistant_id: leadAssistantId },
   });
-  const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log });
+  const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log, hostConfinement: deps.hostConfinement ?? hostConfinementFor(config) });
+  // Found once, now (a probe of bubblewrap, unshare, setpriv), not in the first request; startAgentServer says what it found.
+  const hostIsolation = runtime.hostConfinement.info;
+  if (hostIsolation.detail) app.log.debug({ detail: hostIsolation.detail }, `host programs: ${hostIsolation.isolation}`);
   if (!deps.providers) {
     // A missing or malformed extensions_config.json (or tools registry) stops the start; the first run finds warm caches.
     try {
@@ -179,7 +191,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   const context: AgentRouteContext = { config, threads, runs, store: new StoreService(store.items, clock), clock, startedAt: clock().toISOString() };
   await app.register(async (api) => {
     useJsonBodyParser(api);
-    registerMetaRoutes(api, { sandbox: () => runtime.codeMode.executor.describeBackend() });
+    registerMetaRoutes(api, { sandbox: () => runtime.codeMode.executor.describeBackend(), hostIsolation: () => runtime.hostConfinement.info });
     registerAssistantRoutes(api, context);
     registerThreadRoutes(api, context);
     registerRunRoutes(api, context);

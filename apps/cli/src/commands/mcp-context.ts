@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { ExtensionsStore, loadConfig } from "@thinktank/core";
+import { ExtensionsStore, hostConfinementFor, loadConfig } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager } from "@thinktank/mcp";
 import type { ConnectProgress, McpServerEntry } from "@thinktank/mcp";
@@ -27,7 +27,7 @@ export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
     .filter(([, entry]) => entry.enabled === false)
     .map(([name]) => name)
     .sort();
-  const manager = new McpManager({ mcp: config.mcp, env: config.env, oauthStore: createOAuthTokenStore(config) }, entries);
+  const manager = new McpManager({ mcp: config.mcp, env: config.env, oauthStore: createOAuthTokenStore(config), hostConfinement: hostConfinementFor(config) }, entries);
   return { config, entries, disabled, manager };
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Config } from "@thinktank/core";
+import { hostConfinementFor, type Config, type HostConfinement } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager, type ManagerLogger, type McpServerEntry } from "@thinktank/mcp";
 import { createSandboxExecutor, type SandboxExecutor } from "@thinktank/sandbox";
 import { CodeMode } from "../code-mode.js";
@@ -22,6 +22,8 @@ export interface CodeModeRuntimeOptions {
   readonly logger?: ManagerLogger;
   /** Starts the /mcp endpoint's session ids, so a proxy can route a session to this server (CodeModeMcpEndpointOptions). @default none */
   readonly mcpSessionPrefix?: string;
+  /** How stdio MCP servers are confined on the host (share the service's). @default hostConfinementFor(config) */
+  readonly hostConfinement?: HostConfinement;
 }
 
 /**
@@ -46,11 +48,18 @@ export class CodeModeRuntime {
   ) {
     this.servers = options.servers ?? serverEntriesSource(config);
     this.mcpSessionPrefix = options.mcpSessionPrefix;
-    this.manager = new McpManager({ mcp: config.mcp, env: config.env, oauthStore: createOAuthTokenStore(config), ...(options.logger ? { logger: options.logger } : {}) });
-    this.executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
+    this.manager = new McpManager({
+      mcp: config.mcp,
+      env: config.env,
+      oauthStore: createOAuthTokenStore(config),
+      hostConfinement: options.hostConfinement ?? hostConfinementFor(config),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    this.executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}), ...(options.logger ? { logger: options.logger } : {}) });
     this.codeMode = new CodeMode({
       config,
       executor: this.executor,
+      network: config.sandbox.network.allow,
       invokers: [new McpToolInvoker(this.manager), ...(options.invokers ?? [])],
       ...(options.logger ? { logger: options.logger } : {}),
     });

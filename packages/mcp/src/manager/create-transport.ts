@@ -1,28 +1,42 @@
+import type { HostConfinement } from "@thinktank/core";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DEFAULT_INHERITED_ENV_VARS } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { ResolvedServerConfig } from "../servers/server-entry.js";
 
+export interface CreateTransportOptions {
+  /** A remote server's fetch (the OAuth token source's). @default the global one */
+  readonly fetch?: FetchLike;
+  /** Confines a stdio server on the host (its own pid namespace, the data folder hidden). */
+  readonly hostConfinement: HostConfinement;
+}
+
 /**
- * The SDK transport for a resolved config. For stdio the child gets exactly `config.env`: the SDK
- * adds a few host variables of its own (USER, SHELL, ...) and those are blanked out here, because
- * Node leaves variables whose value is undefined out of the child's environment. A remote server's
- * requests go through `fetch` when given (the OAuth token source adds its bearer token there).
+ * The SDK transport for a resolved config. A stdio server starts confined on the host
+ * (`hostConfinement`: the command line it gives, with its stdin and stdout passed straight through),
+ * with exactly `config.env`: the SDK adds a few host variables of its own (USER, SHELL, ...) and
+ * those are blanked out here, because Node leaves variables whose value is undefined out of the
+ * child's environment. A command that is not found fails to start as a spawn would (ENOENT). A
+ * remote server's requests go through `fetch` when given (the OAuth token source adds its bearer
+ * token there).
  */
-export function createTransport(config: ResolvedServerConfig, options: { readonly fetch?: FetchLike } = {}): Transport {
+export function createTransport(config: ResolvedServerConfig, options: CreateTransportOptions): Transport {
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   switch (config.transport) {
     case "stdio": {
+      const line = options.hostConfinement.confine({ command: config.command, args: config.args, env: config.env, ...(config.cwd ? { cwd: config.cwd } : {}) });
+      if (!line.ok) return new UnstartableTransport(line.error);
       const env: Record<string, string | undefined> = {};
       for (const name of DEFAULT_INHERITED_ENV_VARS) env[name] = undefined;
-      Object.assign(env, config.env);
+      Object.assign(env, line.env);
       return new StdioClientTransport({
-        command: config.command,
-        args: [...config.args],
+        command: line.command,
+        args: [...line.args],
         env: env as Record<string, string>,
-        ...(config.cwd ? { cwd: config.cwd } : {}),
+        cwd: line.cwd,
         stderr: "pipe",
       });
     }
@@ -30,5 +44,26 @@ export function createTransport(config: ResolvedServerConfig, options: { readonl
       return new SSEClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, ...fetchOption });
     case "http":
       return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, ...fetchOption });
+  }
+}
+
+/** A stdio server whose command cannot start (not found): start() fails with the spawn error, nothing runs. */
+class UnstartableTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  constructor(private readonly error: Error) {}
+
+  async start(): Promise<void> {
+    throw this.error;
+  }
+
+  async send(): Promise<void> {
+    throw this.error;
+  }
+
+  async close(): Promise<void> {
+    this.onclose?.();
   }
 }

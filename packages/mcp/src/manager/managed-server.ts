@@ -1,4 +1,4 @@
-import { ThinktankError, isThinktankError } from "@thinktank/core";
+import { ThinktankError, isThinktankError, type HostConfinement } from "@thinktank/core";
 import { ErrorCode as JsonRpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
@@ -32,6 +32,8 @@ export interface ManagedServerContext {
   readonly retryDelay: (failures: number) => number;
   /** Stored OAuth tokens of remote servers, when the manager was given a store. */
   readonly oauthStore?: OAuthTokenStore;
+  /** Confines stdio servers on the host. */
+  readonly hostConfinement: HostConfinement;
 }
 
 /** A connect that failed, already classified. */
@@ -312,6 +314,7 @@ export class ManagedServer {
       config: resolution.config,
       logger: this.context.logger,
       clientInfo: this.context.clientInfo,
+      hostConfinement: this.context.hostConfinement,
       onUnexpectedClose: (reason) => this.connectionLost(connection, reason),
       onToolListChanged: () => {
         if (this.connection === connection) this.tools.refresh(() => this.connection);

@@ -1,3 +1,4 @@
+import type { HostConfinement } from "@thinktank/core";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
 import type { McpTransportKind } from "../servers/server-entry.js";
@@ -59,6 +60,11 @@ export interface McpManagerOptions {
    * simply `needs_auth`. @default none
    */
   readonly oauthStore?: OAuthTokenStore;
+  /**
+   * How stdio servers are confined on the host (share the service's: hostConfinementFor(config)).
+   * @default a HostConfinement that hides nothing, its helpers found on env.PATH
+   */
+  readonly hostConfinement?: HostConfinement;
 }
 
 /**

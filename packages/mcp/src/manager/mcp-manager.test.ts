@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isThinktankError } from "@thinktank/core";
 import type { ThinktankError } from "@thinktank/core";
-import { freePort, makeTempDir } from "@thinktank/testing";
+import { freePort, makeTempDir, processesWithMarker } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { catalogFileName } from "../catalog/cached-tool-list.js";
 import { readCatalog } from "../catalog/read-catalog.js";
@@ -69,7 +69,10 @@ describe("McpManager sessions", () => {
     }
     for (let i = 0; i < 10; i++) await manager.callTool("a", "echo", { text: "again" });
     expect(starts("a")).toHaveLength(1);
-    expect(manager.statusOf("a")).toMatchObject({ state: "connected", toolCount: 7, toolsFrom: "live", pid: starts("a")[0] });
+    // The status names the host process that holds the session (the server's own pid is its pid namespace's).
+    const pid = manager.statusOf("a").pid as number;
+    expect(manager.statusOf("a")).toMatchObject({ state: "connected", toolCount: 7, toolsFrom: "live" });
+    expect(processAlive(pid)).toBe(true);
   });
 
   it("follows nextCursor when a server lists its tools in pages", async () => {
@@ -200,14 +203,14 @@ describe("McpManager failures", () => {
   });
 
   it("times out a server that never finishes initialize, and stops its process", async () => {
-    const manager = makeManager(
-      { silent: testServerEntry({ TEST_SERVER_SILENT: "1", TEST_SERVER_START_LOG: startLog("silent") }) },
-      { settings: { connect_timeout_ms: 2000, retries: 1 } },
-    );
+    // A marker on the command line finds its processes from the host (their own pids are their pid namespace's).
+    const marker = `silent-server-${path.basename(temp.dir)}`;
+    const entry = testServerEntry({ TEST_SERVER_SILENT: "1", TEST_SERVER_START_LOG: startLog("silent") });
+    const manager = makeManager({ silent: { ...entry, args: [...(entry.args ?? []), marker] } }, { settings: { connect_timeout_ms: 2000, retries: 1 } });
     const status = await manager.connect("silent");
     expect(status).toMatchObject({ state: "unavailable", reason: "did not finish connecting within 2000 ms (after 2 attempts; tried again on next use)" });
     expect(starts("silent")).toHaveLength(2);
-    for (const pid of starts("silent")) await waitFor(`process ${pid} to end`, () => !processAlive(pid));
+    await waitFor("the silent servers to end", () => processesWithMarker(marker).length === 0);
   });
 });
 

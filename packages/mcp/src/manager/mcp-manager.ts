@@ -1,4 +1,4 @@
-import { ThinktankError } from "@thinktank/core";
+import { HostConfinement, ThinktankError } from "@thinktank/core";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { McpServerEntry } from "../servers/server-entry.js";
@@ -41,6 +41,7 @@ export class McpManager {
       track: (work) => this.track(work),
       retryDelay: (failures) => Math.min(retryMax, retryBase * 2 ** Math.min(failures - 1, 30)),
       ...(options.oauthStore ? { oauthStore: options.oauthStore } : {}),
+      hostConfinement: options.hostConfinement ?? new HostConfinement(options.env.PATH ? { searchPath: options.env.PATH } : {}),
     };
     this.discovery = new ServerDiscovery({
       servers: () => this.serverNames().map((name) => this.require(name)),

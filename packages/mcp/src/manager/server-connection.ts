@@ -1,4 +1,4 @@
-import { redactedMarker, redactSecrets } from "@thinktank/core";
+import { redactedMarker, redactSecrets, type HostConfinement } from "@thinktank/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -25,6 +25,8 @@ export interface ServerConnectionOptions {
   readonly onToolListChanged: () => void;
   /** A remote server's fetch (the OAuth token source's), else the global one. */
   readonly fetch?: FetchLike;
+  /** Confines a stdio server on the host. */
+  readonly hostConfinement: HostConfinement;
 }
 
 /** Lines of a stdio server's stderr kept to explain why it stopped. */
@@ -72,7 +74,7 @@ export class ServerConnection {
 
   /** Starts the transport and runs initialize, all within `timeoutMs`; cleans up after itself on failure. */
   async open(timeoutMs: number): Promise<void> {
-    const transport = createTransport(this.options.config, this.options.fetch ? { fetch: this.options.fetch } : {});
+    const transport = createTransport(this.options.config, { hostConfinement: this.options.hostConfinement, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
     this.transport = transport;
     this.captureStderr(transport);
     let timer: NodeJS.Timeout | undefined;

@@ -1,4 +1,4 @@
-import { archiveLimitsFromConfig, defaultArchiveLimits, type ArchiveLimits, type Config } from "@thinktank/core";
+import { archiveLimitsFromConfig, defaultArchiveLimits, hostConfinementFor, type ArchiveLimits, type Config, type HiddenPathsConfig, type HostConfinement } from "@thinktank/core";
 
 /** How marketplaces and plugins are fetched from git, npm and URLs. */
 export interface FetchOptions {
@@ -16,6 +16,8 @@ export interface FetchOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The archive rules for what is fetched (entries, sizes, links). */
   readonly archiveLimits: ArchiveLimits;
+  /** How git is confined on the host (share the service's). @default a HostConfinement hiding nothing, made per fetch */
+  readonly hostConfinement?: HostConfinement;
 }
 
 const mebibyte = 1024 * 1024;
@@ -29,8 +31,8 @@ export const defaultFetchOptions: FetchOptions = Object.freeze({
   archiveLimits: defaultArchiveLimits,
 });
 
-/** plugins.fetch of config.yaml, the archive limits, and config.env. */
-export function fetchOptionsFromConfig(config: Pick<Config, "plugins" | "gateway" | "env">): FetchOptions {
+/** plugins.fetch of config.yaml, the archive limits, config.env, and how git is confined (the service's, else hostConfinementFor(config)). */
+export function fetchOptionsFromConfig(config: Pick<Config, "plugins" | "gateway" | "env"> & HiddenPathsConfig, hostConfinement: HostConfinement = hostConfinementFor(config)): FetchOptions {
   const fetch = config.plugins.fetch;
   return Object.freeze({
     timeoutMs: fetch.timeout_seconds * 1000,
@@ -40,5 +42,6 @@ export function fetchOptionsFromConfig(config: Pick<Config, "plugins" | "gateway
     allowHttp: fetch.allow_http,
     env: config.env,
     archiveLimits: archiveLimitsFromConfig(config),
+    hostConfinement,
   });
 }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { copyFolder, maskUrlSecrets, ThinktankError } from "@thinktank/core";
+import { copyFolder, HostConfinement, maskUrlSecrets, ThinktankError } from "@thinktank/core";
 import { checkCommit, checkGitUrl, checkRef, checkSubPath } from "./check-source-values.js";
 import type { FetchOptions } from "./fetch-options.js";
 import { runGit } from "./run-git.js";
@@ -42,8 +42,11 @@ export async function fetchGitTree(request: GitTreeRequest, options: FetchOption
   const shownUrl = maskUrlSecrets(url); // a password or a token in the URL stays out of messages
   const shown = `fetching ${shownUrl}${ref ? ` (${ref})` : ""}`;
   const { env, secrets } = gitEnvironment(url, options);
+  // git runs confined; where that means as a dedicated user (no pid namespace here), the clone's folder is that user's.
+  const confinement = options.hostConfinement ?? new HostConfinement({ searchPath: env.PATH });
+  confinement.handOver(work);
   const git = (args: string[], what = shown, sizeLimited = false): Promise<string> =>
-    runGit({ args: [...gitConfig(options), ...args], cwd: work, env, timeoutMs: options.timeoutMs, what, secrets, ...(sizeLimited ? { sizeLimit: { dir: path.join(repo, ".git"), maxBytes: options.maxBytes } } : {}) });
+    runGit({ args: [...gitConfig(options), ...args], cwd: work, env, timeoutMs: options.timeoutMs, what, secrets, confinement, ...(sizeLimited ? { sizeLimit: { dir: path.join(repo, ".git"), maxBytes: options.maxBytes } } : {}) });
   try {
     await git(["init", "-q", "--", repo]);
     const want = sha ?? ref ?? "HEAD";

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { redactSecrets, ThinktankError } from "@thinktank/core";
+import { redactSecrets, ThinktankError, type HostConfinement } from "@thinktank/core";
 
 export interface GitRun {
   readonly args: readonly string[];
@@ -15,6 +15,8 @@ export interface GitRun {
   readonly what: string;
   /** Strings to blank out of git's messages (a token). */
   readonly secrets?: readonly string[];
+  /** Confines git on the host (its own pid namespace, the data folder hidden). */
+  readonly confinement: HostConfinement;
 }
 
 const sizeCheckMs = 100;
@@ -25,13 +27,18 @@ const keptOutput = 16 * 1024;
  * group is killed when the deadline passes (SOURCE_TIMEOUT) or the repository folder grows
  * past the cap (SOURCE_TOO_LARGE, checked every 100 ms while git writes the pack, and once when
  * it ends). A non-zero exit is SOURCE_FETCH_FAILED with the end of git's message. Resolves with
- * stdout.
+ * stdout. git runs confined (`run.confinement`): it never sees the service's processes or data folder.
  */
 export function runGit(run: GitRun): Promise<string> {
   // `what` names a URL, which may carry a password or a token as its user name: masked in every message.
   const what = redactSecrets(run.what);
   return new Promise((resolve, reject) => {
-    const child = spawn("git", [...run.args], { cwd: run.cwd, env: run.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const line = run.confinement.confine({ command: "git", args: run.args, env: run.env, cwd: run.cwd });
+    if (!line.ok) {
+      reject(new ThinktankError("SOURCE_FETCH_FAILED", `${what}: cannot run git (${line.error.message}); is git installed?`, { cause: line.error }));
+      return;
+    }
+    const child = spawn(line.command, [...line.args], { cwd: line.cwd, env: line.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
     let stopped: ThinktankError | undefined;

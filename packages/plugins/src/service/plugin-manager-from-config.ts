@@ -1,13 +1,14 @@
-import { archiveLimitsFromConfig, type Config, type ExtensionsStore } from "@thinktank/core";
+import { archiveLimitsFromConfig, hostConfinementFor, type Config, type ExtensionsStore, type HostConfinement } from "@thinktank/core";
 import { fetchOptionsFromConfig } from "../fetch/fetch-options.js";
 import { PluginManager } from "./plugin-manager.js";
 
 /**
  * The plugin manager a process builds from its config: the plugins folder, the stdio-server
  * policy, the container path, archive limits and fetch settings all from config.yaml, over `store`
- * (the gateway's, the only writer). `watch: false` for a short-lived process such as the CLI.
+ * (the gateway's, the only writer). `watch: false` for a short-lived process such as the CLI;
+ * `hostConfinement`: the service's HostConfinement, which confines git (@default hostConfinementFor(config)).
  */
-export function pluginManagerFromConfig(config: Config, store: Pick<ExtensionsStore, "read" | "update">, options: { readonly watch?: boolean } = {}): PluginManager {
+export function pluginManagerFromConfig(config: Config, store: Pick<ExtensionsStore, "read" | "update">, options: { readonly watch?: boolean; readonly hostConfinement?: HostConfinement } = {}): PluginManager {
   return new PluginManager({
     pluginsDir: config.plugins.path,
     store,
@@ -15,7 +16,7 @@ export function pluginManagerFromConfig(config: Config, store: Pick<ExtensionsSt
     stdioServers: config.plugins.host_programs === "deny" ? "deny" : "allow",
     containerPath: config.skills.container_path,
     limits: archiveLimitsFromConfig(config),
-    fetch: fetchOptionsFromConfig(config),
+    fetch: fetchOptionsFromConfig(config, options.hostConfinement ?? hostConfinementFor(config)),
     baseDir: config.base_dir,
     ...(options.watch !== undefined ? { watch: options.watch } : {}),
   });

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ErrorCode, SandboxBackend } from "@thinktank/core";
+import { defaultSearchPath, type ErrorCode, type SandboxBackend } from "@thinktank/core";
 import { BubblewrapLauncher } from "../launch/bubblewrap-launcher.js";
 import { DenoLauncher } from "../launch/deno-launcher.js";
 import { joinCgroup } from "../launch/join-cgroup.js";
@@ -11,7 +11,6 @@ import { ExecutionCgroup, releaseParent } from "../limits/execution-cgroup.js";
 import { memoryInfo, resolveMemoryScope, type MemoryScope } from "../limits/memory-scope.js";
 import { RunSlots } from "../limits/run-slots.js";
 import { WorkspaceQuota } from "../limits/workspace-quota.js";
-import { defaultSearchPath } from "../host/find-executable.js";
 import { defaultLimits } from "../request/resolve-limits.js";
 import { validateRequest } from "../request/validate-request.js";
 import type { RequestBounds, ValidRequest } from "../request/validate-request.js";

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { findExecutable } from "./find-executable.js";
+import { findExecutable } from "@thinktank/core";
 
 const run = promisify(execFile);
 

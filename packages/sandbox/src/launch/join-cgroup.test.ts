@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { findExecutable } from "../host/find-executable.js";
+import { findExecutable } from "@thinktank/core";
 import { ExecutionCgroup } from "../limits/execution-cgroup.js";
 import { detectMemoryCgroups, type MemoryCgroups } from "../limits/memory-cgroups.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";

@@ -1,5 +1,4 @@
-import type { SandboxBackend } from "@thinktank/core";
-import { findExecutable } from "../host/find-executable.js";
+import { findExecutable, type SandboxBackend } from "@thinktank/core";
 import type { SandboxMemoryInfo } from "../sandbox-types.js";
 import { detectMemoryCgroups, type MemoryCgroups } from "./memory-cgroups.js";
 

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { killProcessGroup, killProcessTree } from "@thinktank/core";
+import { killProcessGroup, killProcessTree, type HostConfinement } from "@thinktank/core";
 
 export interface RunScriptOptions {
   readonly command: string;
@@ -19,6 +19,8 @@ export interface RunScriptOptions {
   readonly stderrTailBytes?: number;
   /** After the process exits, how long to wait for its output pipes to close (a descendant that escaped its group may hold them). @default 1000 */
   readonly drainMs?: number;
+  /** Confines the process on the host (its own pid namespace, the data folder hidden): every run goes through it. */
+  readonly confinement: HostConfinement;
 }
 
 /** How a script run ended. Never thrown: every ending is a value. */
@@ -30,18 +32,25 @@ export type ScriptOutcome =
   | { readonly kind: "spawn-failed"; readonly message: string };
 
 /**
- * Runs one script process: JSON in on stdin, output collected from stdout, the tail of stderr
- * kept. The process starts in a process group of its own; a timeout, a cancel, too much output, or
- * simply its exit kills that whole group (and any descendant found through /proc), so nothing the
- * script started outlives the call.
+ * Runs one script process, confined on the host (`options.confinement`: in a pid namespace of its
+ * own where the host offers one, so the service's processes are invisible to it and the kernel
+ * kills everything left in the namespace when the script's first process ends): JSON in on stdin,
+ * output collected from stdout, the tail of stderr kept. The process starts in a process group of
+ * its own; a timeout, a cancel, too much output, or simply its exit kills that whole group (and any
+ * descendant found through /proc), so nothing the script started outlives the call.
  */
 export function runScript(options: RunScriptOptions): Promise<ScriptOutcome> {
   const maxStdout = options.maxStdoutBytes ?? 8 * 1024 * 1024;
   const tailBytes = options.stderrTailBytes ?? 4096;
   return new Promise((resolve) => {
+    const line = options.confinement.confine({ command: options.command, args: options.args, env: options.env, cwd: options.cwd });
+    if (!line.ok) {
+      resolve({ kind: "spawn-failed", message: line.error.message });
+      return;
+    }
     let child: ChildProcess;
     try {
-      child = spawn(options.command, options.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+      child = spawn(line.command, [...line.args], { cwd: line.cwd, env: line.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
     } catch (error) {
       resolve({ kind: "spawn-failed", message: (error as Error).message });
       return;

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { processesWithMarker } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually, isAlive } from "../test-support/process-state.js";
+import { eventually } from "../test-support/process-state.js";
 import { createToolsFixture, helloWorldDefinition } from "../test-support/tools-fixture.js";
 import type { ToolsFixture } from "../test-support/tools-fixture.js";
 import type { ToolResponse } from "../tool-response.js";
@@ -75,29 +76,31 @@ describe("ToolExecutor", () => {
     expect(errorOf(await fixture.executor.invoke("traceback", {})).message).toMatch(/exited with code 1: ValueError: bad input/);
   });
 
+  // Each test's sleeps carry a marker (a duration of their own), so the host finds them whatever pid their namespace gave them.
+  const sleepMarker = (): string => `60.${String(process.pid)}${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+
   it("kills the whole process tree on timeout, grandchildren included", async () => {
     fixture = createToolsFixture();
-    const pids = path.join(fixture.dir, "pids");
-    // A plain grandchild, one under another shell, and one that left the process group (setsid).
-    const script = `sleep 60 &\necho $! > ${pids}\nsh -c 'sleep 60' &\necho $! >> ${pids}\nsetsid sleep 60 &\necho $! >> ${pids}\nwait\n`;
+    const started = path.join(fixture.dir, "started");
+    const marker = sleepMarker();
+    // A plain grandchild, one under another shell, one that left the process group (setsid), and one double-forked away.
+    const script = `sleep ${marker} &\nsh -c 'sleep ${marker}' &\nsetsid sleep ${marker} &\n(setsid sleep ${marker} &)\ntouch ${started}\nwait\n`;
     await register("stuck", "shell", script, { timeout: 1 });
-    const started = Date.now();
+    const startedAt = Date.now();
     const error = errorOf(await fixture.executor.invoke("stuck", {}));
     expect(error.code).toBe("TIMEOUT");
     expect(error.message).toMatch(/within 1 s; its process tree was killed/);
-    expect(Date.now() - started).toBeLessThan(20_000);
-    const children = fs.readFileSync(pids, "utf8").trim().split("\n").map(Number);
-    expect(children).toHaveLength(3);
-    expect(await eventually(() => children.every((pid) => !isAlive(pid)))).toBe(true);
+    expect(Date.now() - startedAt).toBeLessThan(20_000);
+    expect(fs.existsSync(started)).toBe(true);
+    expect(await eventually(() => processesWithMarker(marker).length === 0)).toBe(true);
   });
 
-  it("kills what a finished script left running", async () => {
+  it("kills what a finished script left running, a setsid double fork included", async () => {
     fixture = createToolsFixture();
-    const pids = path.join(fixture.dir, "pids");
-    await register("leaky", "shell", `(sleep 60 > /dev/null 2>&1 &\necho $! > ${pids})\necho '{"ok": true}'\n`);
+    const marker = sleepMarker();
+    await register("leaky", "shell", `(sleep ${marker} > /dev/null 2>&1 &)\n(setsid sleep ${marker} > /dev/null 2>&1 &)\necho '{"ok": true}'\n`);
     expect(await fixture.executor.invoke("leaky", {})).toEqual({ status: "success", data: { ok: true } });
-    const pid = Number(fs.readFileSync(pids, "utf8").trim());
-    expect(await eventually(() => !isAlive(pid))).toBe(true);
+    expect(await eventually(() => processesWithMarker(marker).length === 0)).toBe(true);
   });
 
   it("answers TOOL_EXECUTION_ERROR for a missing script, TOOL_NOT_FOUND and TOOL_DISABLED for tools it cannot run", async () => {

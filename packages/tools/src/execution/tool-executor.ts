@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isThinktankError } from "@thinktank/core";
+import { HostConfinement, isThinktankError } from "@thinktank/core";
 import type { ExecutionLog } from "../log/execution-log.js";
 import { recordCall } from "../log/record-call.js";
 import { SchemaCompiler } from "../registry/schema-compiler.js";
@@ -29,6 +29,11 @@ export interface ToolExecutorOptions {
   readonly variables?: Readonly<Record<string, string | undefined>>;
   /** Parent folder of the per-call working folders. @default os.tmpdir() */
   readonly workRoot?: string;
+  /**
+   * Confines trusted tools' scripts on the host (a pid namespace of their own, the data folder
+   * hidden; docs/architecture.md, "Confined on the host"). @default a HostConfinement hiding nothing (createToolsService passes hostConfinementFor(config))
+   */
+  readonly hostConfinement?: HostConfinement;
   /** Standard output beyond this fails the call (TOOL_OUTPUT_TOO_LARGE). @default 8 MiB */
   readonly maxOutputBytes?: number;
   /** How much of the end of standard error a failure reports. @default 4096 */
@@ -58,12 +63,14 @@ export class ToolExecutor {
   private readonly interpreters: InterpreterResolver;
   private readonly searchPath: string;
   private readonly clock: () => Date;
+  private readonly hostConfinement: HostConfinement;
 
   constructor(private readonly options: ToolExecutorOptions = {}) {
     this.compiler = options.compiler ?? options.registry?.compiler ?? new SchemaCompiler();
     this.searchPath = options.searchPath ?? defaultScriptPath;
     this.interpreters = options.interpreters ?? new InterpreterResolver({ searchPath: this.searchPath });
     this.clock = options.clock ?? (() => new Date());
+    this.hostConfinement = options.hostConfinement ?? new HostConfinement({ searchPath: this.searchPath });
   }
 
   /** Calls a registered tool by name: TOOL_NOT_FOUND / TOOL_DISABLED answers when it cannot run. */
@@ -120,12 +127,15 @@ export class ToolExecutor {
     const interpreter = await this.interpreters.resolve(tool.runtime);
     const workDir = await fs.promises.mkdtemp(path.join(this.options.workRoot ?? os.tmpdir(), "tt-tool-"));
     try {
+      // Where the script runs as a dedicated user (no pid namespace here), its working folder is that user's.
+      this.hostConfinement.handOver(workDir);
       const { env } = scriptEnvironment({ searchPath: this.searchPath, workDir, toolName: tool.name, variables: this.options.variables ?? {}, ...(tool.env ? { toolEnv: tool.env } : {}) });
       const outcome = await runScript({
         command: interpreter.command,
         args: [...interpreter.args, tool.scriptPath],
         cwd: workDir,
         env,
+        confinement: this.hostConfinement,
         input: JSON.stringify(args),
         timeoutMs: tool.timeout * 1000,
         ...(options.signal ? { signal: options.signal } : {}),

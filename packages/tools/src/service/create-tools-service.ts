@@ -1,6 +1,6 @@
 import path from "node:path";
-import { ExtensionsStore } from "@thinktank/core";
-import type { Config } from "@thinktank/core";
+import { ExtensionsStore, hostConfinementFor } from "@thinktank/core";
+import type { Config, HiddenPathsConfig, HostConfinement } from "@thinktank/core";
 import { createWebSearch } from "../builtins/web-search/create-web-search.js";
 import type { WebSearch } from "../builtins/web-search/web-search.js";
 import type { FetchFunction } from "../builtins/web-search/web-search-types.js";
@@ -14,7 +14,7 @@ import { ToolRegistry } from "../registry/tool-registry.js";
 import type { RegistryView } from "../registry/tool-registry.js";
 
 /** The parts of the configuration the tools library reads. */
-export type ToolsConfig = Pick<Config, "extensions_config" | "tools" | "web_search" | "log" | "env">;
+export type ToolsConfig = Pick<Config, "extensions_config" | "tools" | "web_search" | "log" | "env"> & HiddenPathsConfig;
 
 export interface ToolsServiceOptions {
   /** extensions_config.json (share the gateway's, so writes use one queue). @default a new ExtensionsStore with the registry's entry schema */
@@ -25,6 +25,8 @@ export interface ToolsServiceOptions {
   readonly fetch?: FetchFunction;
   /** Clock of the execution log (rotation, retention) and of registry timestamps. @default () => new Date() */
   readonly clock?: () => Date;
+  /** How trusted script tools are confined on the host (share the service's). @default hostConfinementFor(config) */
+  readonly hostConfinement?: HostConfinement;
 }
 
 /** Everything the tools library offers, wired from config: what the gateway, the agent and the CLI use. */
@@ -61,7 +63,8 @@ export function createToolsService(config: ToolsConfig, options: ToolsServiceOpt
     ...(options.clock ? { now: options.clock } : {}),
     ...(options.onLogError ? { onError: options.onLogError } : {}),
   });
-  const executor = new ToolExecutor({ registry, log, compiler, searchPath: config.env.PATH ?? defaultScriptPath, variables: config.env, ...(options.clock ? { clock: options.clock } : {}) });
+  const hostConfinement = options.hostConfinement ?? hostConfinementFor(config);
+  const executor = new ToolExecutor({ registry, log, compiler, searchPath: config.env.PATH ?? defaultScriptPath, variables: config.env, hostConfinement, ...(options.clock ? { clock: options.clock } : {}) });
   const webSearch = createWebSearch(config, { log, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const invoker = new RegisteredToolsInvoker({ registry, executor });
   return { registry, executor, log, webSearch, invoker, check: () => registry.check() };

@@ -15,9 +15,14 @@ describe("GET /healthz", () => {
         fallback: `bubblewrap is not usable here: The bubblewrap sandbox needs \`bwrap\`, which was not found on ${hostPath}.`,
         memory: { mode: "per-process", description: "per process (RLIMIT_DATA); no cgroup: cgroups unreadable: EACCES /sys/fs/cgroup/memory/thinktank" },
       }),
+      hostIsolation: () => ({ isolation: "none", reason: "no way to confine host programs here", detail: `bubblewrap: bwrap not found on ${hostPath}` }),
     });
     const answer = await app.inject({ method: "GET", url: "/healthz" });
-    expect(answer.json()).toEqual({ status: "ok", sandbox: { backend: "deno", isolated: true, isolation: "Deno permissions", fallback: healthzFallback, memory: { mode: "per-process" } } });
+    expect(answer.json()).toEqual({
+      status: "ok",
+      sandbox: { backend: "deno", isolated: true, isolation: "Deno permissions", fallback: healthzFallback, memory: { mode: "per-process" } },
+      host_programs: { isolation: "none", reason: "no way to confine host programs here" },
+    });
     expect(answer.body).not.toContain("/opt/secret-tools");
     expect(answer.body).not.toContain("/sys/fs/cgroup");
     await app.close();

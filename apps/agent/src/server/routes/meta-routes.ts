@@ -1,23 +1,32 @@
 import type { FastifyInstance } from "fastify";
+import type { HostIsolationInfo } from "@thinktank/core";
 import type { SandboxBackendInfo } from "@thinktank/sandbox";
 import { leadAgentGraphId } from "../../graph/build-lead-agent-graph.js";
 
 export interface MetaRoutesOptions {
   /** The sandbox backend in use (auto resolved) and what it isolates. */
   readonly sandbox: () => Promise<SandboxBackendInfo>;
+  /** How programs started on the host are confined (its reason names no host path). */
+  readonly hostIsolation: () => HostIsolationInfo;
 }
 
 /** What /healthz says when `auto` did not pick bubblewrap: the reason itself names host paths and the PATH, so it stays in the start-up log. */
 export const healthzFallback = "bubblewrap is not usable here, so code runs on the deno backend; the agent's start-up log says why and how to fix it";
 
 /**
- * GET /healthz (no key needed; says which sandbox backend runs code, and nothing of the host: no
- * paths, no PATH, no reasons that quote them), GET /ok, GET /info (agent-chat-ui checks it on connect).
+ * GET /healthz (no key needed; says which sandbox backend runs code and how host programs are
+ * confined, and nothing of the host: no paths, no PATH, no reasons that quote them), GET /ok,
+ * GET /info (agent-chat-ui checks it on connect).
  */
 export function registerMetaRoutes(app: FastifyInstance, options: MetaRoutesOptions): void {
   app.get("/healthz", async () => {
     const { backend, isolated, isolation, fallback, memory } = await options.sandbox();
-    return { status: "ok", sandbox: { backend, isolated, isolation, ...(fallback ? { fallback: healthzFallback } : {}), memory: { mode: memory.mode } } };
+    const hostPrograms = options.hostIsolation();
+    return {
+      status: "ok",
+      sandbox: { backend, isolated, isolation, ...(fallback ? { fallback: healthzFallback } : {}), memory: { mode: memory.mode } },
+      host_programs: { isolation: hostPrograms.isolation, reason: hostPrograms.reason },
+    };
   });
   app.get("/ok", async () => ({ ok: true }));
   app.get("/info", async () => ({
