@@ -32,6 +32,8 @@ export async function startAgentServer(options: StartAgentServerOptions): Promis
   } catch (error) {
     return fail(isThinktankError(error) ? error.message : String(error));
   }
+  // Old config keys still read (plugins.stdio_servers): each says once what replaces it.
+  for (const line of config.deprecations) options.stderr.write(`thinktank agent: warning: ${line}\n`);
   const { host, port } = config.agent;
   try {
     assertSafeBinding(host, config.api_key, "agent");

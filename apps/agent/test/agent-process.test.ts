@@ -92,6 +92,14 @@ describe("the agent server process", { timeout: 180_000 }, () => {
     expect(result.output).toContain("refusing to listen on 0.0.0.0 without THINKTANK_API_KEY");
   });
 
+  it("warns once about a deprecated config key as it starts (plugins.stdio_servers)", async () => {
+    const made = await fixture({ extraConfig: ["plugins:", "  stdio_servers: deny"] });
+    // A refused address ends start-up right after config is read: the warning comes first.
+    const result = await runAgentProcessToExit({ ...made.env, AGENT_HOST: "0.0.0.0" });
+    expect(result.code).not.toBe(0);
+    expect(result.output.match(/thinktank agent: warning: .*plugins\.stdio_servers is deprecated: use plugins\.host_programs/g)).toHaveLength(1);
+  });
+
   it("requires THINKTANK_API_KEY on every route but /healthz when it is set", async () => {
     const made = await fixture({ env: { THINKTANK_API_KEY: "s3cret-key" } });
     const agent = await start(made.env);

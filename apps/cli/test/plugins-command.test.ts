@@ -42,6 +42,14 @@ describe("thinktank plugins", () => {
     expect(JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")).plugins).toEqual({ sales: { enabled: true }, legal: { enabled: true, trusted: true } });
   });
 
+  it("warns once on stderr about a deprecated config key, and reads stdio_servers: deny as host_programs: deny", async () => {
+    fs.writeFileSync(path.join(temp.dir, "config.yaml"), "plugins:\n  stdio_servers: deny\n");
+    const listed = await run("plugins", "list", "--json");
+    expect(listed.code).toBe(0);
+    expect(listed.stderr.match(/thinktank: warning: .*plugins\.stdio_servers is deprecated: use plugins\.host_programs/g)).toHaveLength(1);
+    expect(JSON.parse(listed.stdout)).toEqual({ plugins: [] });
+  });
+
   it("reports errors with their code and usage mistakes with exit code 2", async () => {
     await run("plugins", "install", "src/sales");
     expect(await run("plugins", "install", "src/sales")).toMatchObject({ code: 1, stderr: expect.stringContaining("PLUGIN_NAME_CONFLICT") });

@@ -18,7 +18,7 @@ export interface PluginServer {
   readonly entry: Readonly<Record<string, unknown>>;
   /** Whether the agent uses it (its plugin is enabled and the entry is not disabled). @default true */
   readonly enabled?: boolean;
-  /** available | unavailable | shadowed | denied (plugins.stdio_servers: deny), with the reason. */
+  /** available | unavailable | shadowed | denied (plugins.host_programs: deny), with the reason. */
   readonly status?: string;
   readonly reason?: string;
 }

@@ -106,7 +106,7 @@ describe("plugin routes", () => {
     expect(fs.readdirSync(path.join(gateway.dir, "plugins", "installed"))).toEqual([]);
   });
 
-  it("shows in the install answer and GET the exact program each stdio server runs; stdio_servers deny lists them denied", async () => {
+  it("shows in the install answer and GET the exact program each stdio server runs; host_programs deny (or the deprecated stdio_servers deny) lists them denied", async () => {
     gateway = await createTestGateway();
     const installed = await gateway.app.inject({ method: "POST", url: "/api/plugins/install", payload: { path: sourceFolder("sample", sample) } });
     expect(installed.statusCode, installed.body).toBe(201);
@@ -120,7 +120,7 @@ describe("plugin routes", () => {
 
     gateway = await createTestGateway({ configYaml: "log:\n  level: info\nplugins:\n  stdio_servers: deny\n" });
     const denied = await gateway.app.inject({ method: "POST", url: "/api/plugins/install", payload: { path: sourceFolder("sample", sample) } });
-    expect(local(denied.json())).toMatchObject({ status: "denied", reason: expect.stringContaining("stdio_servers"), runs: { command: "node" } });
+    expect(local(denied.json())).toMatchObject({ status: "denied", reason: expect.stringContaining("plugins.host_programs is 'deny'"), runs: { command: "node" } });
     const listed = (await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).json() as { servers: { name: string; status?: string }[] };
     expect(listed.servers.find((s) => s.name === "sample:local")).toMatchObject({ status: "denied" });
   });

@@ -91,4 +91,16 @@ describe("startGateway", () => {
     expect(swept).toHaveLength(1);
     expect(swept[0]).toContain("extensions_config.json.2718281828");
   });
+
+  it("logs each deprecated config key once at start, and reads plugins.stdio_servers: deny as host_programs: deny", async () => {
+    fs.writeFileSync(path.join(dir, "config.yaml"), "plugins:\n  stdio_servers: deny\n");
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (line: string) => void lines.push(line) } });
+    const config = configFor({ GATEWAY_PORT: String(await freePort()) });
+    expect(config.plugins.host_programs).toBe("deny");
+    running = await startGateway(config, createGatewayDeps(config, { logger }));
+    const warned = lines.filter((line) => line.includes("plugins.stdio_servers is deprecated"));
+    expect(warned).toHaveLength(1);
+    expect(JSON.parse(warned[0] as string)).toMatchObject({ level: 40, deprecated: true, msg: expect.stringContaining("use plugins.host_programs") });
+  });
 });

@@ -68,7 +68,7 @@ export class AgentRuntime {
     this.hostConfinement = hostConfinement;
     this.store = new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
     const watch = options.watch ?? true;
-    this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.store, env: config.env, stdioServers: config.plugins.host_programs === "deny" ? "deny" : "allow", watch });
+    this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.store, env: config.env, hostPrograms: config.plugins.host_programs, watch });
     const builtIn = defaultSkillSources(config.skills.path);
     this.skills = new SkillsSnapshotter({
       sources: async () => [...builtIn, ...(await this.plugins.snapshot()).skillSources],

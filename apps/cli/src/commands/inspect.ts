@@ -1,11 +1,12 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openPromptInspector, type PromptInspection } from "@thinktank/agent";
-import { loadConfig, ThinktankError, type CodeExecutionMode } from "@thinktank/core";
+import { ThinktankError, type CodeExecutionMode } from "@thinktank/core";
 import type { SkillListingSetting } from "@thinktank/skills";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { runJsonlBatch } from "./jsonl-batch.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
+import { loadCliConfig } from "./cli-config.js";
 
 const modes: readonly CodeExecutionMode[] = ["direct", "code", "auto"];
 const listings: readonly SkillListingSetting[] = ["full", "compact", "auto"];
@@ -34,7 +35,7 @@ async function inspectPromptCommand(args: string[], io: CliIo): Promise<number> 
   if (values.listing !== undefined && !(listings as readonly string[]).includes(values.listing)) throw usageError(`--listing must be one of ${listings.join(", ")}; got '${values.listing}'`);
   if (values.batch !== undefined && values.message !== undefined) throw usageError("give either --message TEXT or --batch FILE, not both");
   if (values.batch !== undefined && !values.json) throw usageError("--batch prints JSON lines: add --json");
-  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  const config = loadCliConfig(io);
   const inspector = await openPromptInspector(config, {
     ...(values.mode ? { mode: values.mode as CodeExecutionMode } : {}),
     ...(values.listing ? { listing: values.listing as SkillListingSetting } : {}),

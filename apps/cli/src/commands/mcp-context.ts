@@ -1,10 +1,11 @@
 import fs from "node:fs";
-import { ExtensionsStore, hostConfinementFor, loadConfig } from "@thinktank/core";
+import { ExtensionsStore, hostConfinementFor } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager } from "@thinktank/mcp";
 import type { ConnectProgress, McpServerEntry } from "@thinktank/mcp";
 import { PluginSnapshotter } from "@thinktank/plugins";
 import type { CliIo } from "../cli-command.js";
+import { loadCliConfig } from "./cli-config.js";
 
 /** What the `mcp` subcommands work with: the config, the configured servers, and a manager over them. */
 export interface McpCliContext {
@@ -21,7 +22,7 @@ export interface McpCliContext {
  * `<plugin>:<server>` (a configured name wins), and builds a manager over them.
  */
 export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
-  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  const config = loadCliConfig(io);
   const entries = fs.existsSync(config.extensions_config) ? await readServers(config) : {};
   const disabled = Object.entries(entries)
     .filter(([, entry]) => entry.enabled === false)
@@ -34,7 +35,7 @@ export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
 async function readServers(config: Config): Promise<Record<string, McpServerEntry>> {
   const store = new ExtensionsStore(config.extensions_config);
   const configured = structuredClone((await store.read()).document.mcpServers) as Record<string, McpServerEntry>;
-  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, stdioServers: config.plugins.host_programs === "deny" ? "deny" : "allow" });
+  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, hostPrograms: config.plugins.host_programs });
   try {
     const { servers } = await plugins.snapshot();
     return { ...structuredClone(servers.entries), ...configured };

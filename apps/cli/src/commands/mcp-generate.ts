@@ -2,11 +2,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateCodeApi } from "@thinktank/codegen";
 import type { CodeApiLanguage, CodegenServer, GenerateCodeApiResult } from "@thinktank/codegen";
-import { ThinktankError, loadConfig } from "@thinktank/core";
+import { ThinktankError } from "@thinktank/core";
 import { readCatalog } from "@thinktank/mcp";
 import type { CliIo } from "../cli-command.js";
 import { usageError } from "./subcommand-group.js";
 import { connectProgressPrinter, openMcpContext } from "./mcp-context.js";
+import { loadCliConfig } from "./cli-config.js";
 
 /**
  * `thinktank mcp generate [--server S] [--clean] [--output DIR] [--catalog DIR] [--cached]
@@ -69,7 +70,7 @@ function fromCatalog(catalog: string, output: string | undefined, io: CliIo): { 
   const dir = path.resolve(io.cwd, catalog);
   const { servers } = readCatalog(dir);
   if (servers.length === 0) throw new ThinktankError("NOT_FOUND", `no cached tool lists in ${dir}`, { details: { catalog: dir } });
-  const outDir = output !== undefined ? path.resolve(io.cwd, output) : loadConfig({ env: io.env, cwd: io.cwd }).code_execution.code_api_dir;
+  const outDir = output !== undefined ? path.resolve(io.cwd, output) : loadCliConfig(io).code_execution.code_api_dir;
   return { servers, skipped: [], outDir };
 }
 

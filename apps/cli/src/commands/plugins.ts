@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { ExtensionsStore, loadConfig, type Config } from "@thinktank/core";
+import { ExtensionsStore, type Config } from "@thinktank/core";
 import { describeProblem, pluginManagerFromConfig, type PluginInstallView, type PluginManager } from "@thinktank/plugins";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
+import { loadCliConfig } from "./cli-config.js";
 
 /** `thinktank plugins list|install|update`: the same library and rules as the gateway's /api/plugins. */
 export const pluginsCommand: CliCommand = createSubcommandGroup("plugins", "List, install and update Claude Code plugins", {
@@ -24,7 +25,7 @@ function parse(args: string[]) {
 
 /** The config of the current folder (THINKTANK_CONFIG, ./config.yaml, defaults). */
 export function configFor(io: CliIo): Config {
-  return loadConfig({ env: io.env, cwd: io.cwd });
+  return loadCliConfig(io);
 }
 
 /** The plugin manager over config's plugins folder and store, without watchers (a CLI run is short). */

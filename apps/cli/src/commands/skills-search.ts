@@ -1,11 +1,12 @@
 import { parseArgs } from "node:util";
-import { loadConfig, ThinktankError } from "@thinktank/core";
+import { ThinktankError } from "@thinktank/core";
 import type { SkillSearchHit } from "@thinktank/skills";
 import type { CliIo } from "../cli-command.js";
 import { runJsonlBatch } from "./jsonl-batch.js";
 import { limitOption } from "./limit-option.js";
 import { withSkillsService } from "./skills-service-for.js";
 import { usageError } from "./subcommand-group.js";
+import { loadCliConfig } from "./cli-config.js";
 
 /**
  * `thinktank skills search QUERY [--limit K] [--json]`: the skills the model may use (public,
@@ -24,7 +25,7 @@ export async function runSkillsSearch(args: string[], io: CliIo): Promise<number
   if (values.batch !== undefined && positionals.length > 0) throw usageError("give either a QUERY or --batch FILE, not both");
   const limit = values.limit !== undefined ? limitOption(values.limit) : undefined;
   const batch = values.batch;
-  return withSkillsService(loadConfig({ env: io.env, cwd: io.cwd }), async (service) => {
+  return withSkillsService(loadCliConfig(io), async (service) => {
     const search = (text: string, count: number | undefined) => service.search(text, count === undefined ? {} : { limit: count });
     if (batch !== undefined) {
       return runJsonlBatch(batch, io, "skills search", async (record) => {

@@ -1,12 +1,13 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { archiveLimitsFromConfig, loadConfig } from "@thinktank/core";
+import { archiveLimitsFromConfig } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import { toSkillJson, validateSkillPackage } from "@thinktank/skills";
 import type { CliCommand, CliIo } from "../cli-command.js";
 import { runSkillsSearch } from "./skills-search.js";
 import { withSkillsService } from "./skills-service-for.js";
 import { createSubcommandGroup, usageError } from "./subcommand-group.js";
+import { loadCliConfig } from "./cli-config.js";
 
 /** `thinktank skills list|search|validate|install`: the same library and rules as the gateway's /api/skills. */
 export const skillsCommand: CliCommand = createSubcommandGroup("skills", "List, search, validate and install Agent Skills", {
@@ -31,7 +32,7 @@ function parse(args: string[], what?: string, options: { overwrite?: boolean } =
 }
 
 function configFor(io: CliIo): Config {
-  return loadConfig({ env: io.env, cwd: io.cwd });
+  return loadCliConfig(io);
 }
 
 async function list(args: string[], io: CliIo): Promise<number> {

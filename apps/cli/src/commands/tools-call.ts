@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
-import { loadConfig } from "@thinktank/core";
 import { createToolsService } from "@thinktank/tools";
 import type { ToolResponse } from "@thinktank/tools";
 import type { CliIo } from "../cli-command.js";
 import { usageError } from "./subcommand-group.js";
 import { parseArgumentsOption } from "./parse-arguments-option.js";
+import { loadCliConfig } from "./cli-config.js";
 
 /**
  * `thinktank tools call NAME --args '<json>' [--json]`: calls a registered tool (or the web_search
@@ -17,7 +17,7 @@ export async function runToolsCall(args: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw usageError(`expected one tool NAME, got ${positionals.length === 0 ? "none" : positionals.join(" ")}`);
   const name = positionals[0] as string;
   const toolArguments = parseArgumentsOption(values.args, { usage: true });
-  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  const config = loadCliConfig(io);
   const tools = createToolsService(config, { onLogError: (error) => io.stderr.write(`thinktank tools call: the execution log could not be written: ${(error as Error).message}\n`) });
   const view = await tools.registry.view();
   for (const problem of view.problems) io.stderr.write(`thinktank tools call: warning: ${config.extensions_config}: ${problem.path}: ${problem.message} (entry left out)\n`);

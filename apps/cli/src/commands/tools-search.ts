@@ -2,13 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildCodeApiIndex } from "@thinktank/codegen";
-import { loadConfig, ThinktankError } from "@thinktank/core";
+import { ThinktankError } from "@thinktank/core";
 import { readCatalog, searchDetails, ToolSearchIndex } from "@thinktank/mcp";
 import type { SearchDetail, ToolSearchOptions, ToolSearchResult } from "@thinktank/mcp";
 import type { CliIo } from "../cli-command.js";
 import { runJsonlBatch } from "./jsonl-batch.js";
 import { limitOption } from "./limit-option.js";
 import { usageError } from "./subcommand-group.js";
+import { loadCliConfig } from "./cli-config.js";
 
 /**
  * `thinktank tools search QUERY`: ranked search over a folder of cached tool lists (the MCP
@@ -38,7 +39,7 @@ export async function runToolsSearch(args: string[], io: CliIo): Promise<number>
     ...(values.limit !== undefined ? { limit: limitOption(values.limit) } : {}),
   };
 
-  const config = loadConfig({ env: io.env, cwd: io.cwd });
+  const config = loadCliConfig(io);
   const catalogDir = values.catalog !== undefined ? path.resolve(io.cwd, values.catalog) : config.mcp.catalog_dir;
   const servers = readCatalogFolder(catalogDir, values.catalog !== undefined);
   // The generator's own names (`createIssue.ts`), as search_tools gives them, not the raw tool name.

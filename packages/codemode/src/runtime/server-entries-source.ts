@@ -19,7 +19,7 @@ export interface ServerEntriesSource {
  */
 export function serverEntriesSource(config: Pick<Config, "extensions_config" | "plugins" | "env">): ServerEntriesSource {
   const store = new ExtensionsStore(config.extensions_config);
-  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, stdioServers: config.plugins.host_programs === "deny" ? "deny" : "allow" });
+  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, hostPrograms: config.plugins.host_programs });
   let last: { document: unknown; plugins: unknown; entries: Readonly<Record<string, McpServerEntry>> } | undefined;
   return {
     async read() {

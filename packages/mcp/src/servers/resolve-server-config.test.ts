@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { entryHash, resolvedConfigHash, stableStringify } from "./config-hash.js";
 import { redactUrl } from "./redact-url.js";
-import { resolveServerConfig } from "./resolve-server-config.js";
+import { resolveServerConfig, sandboxedStdioUnsupported } from "./resolve-server-config.js";
 import type { McpServerEntry } from "./server-entry.js";
 import { transportKindOf } from "./transport-kind.js";
 
@@ -84,6 +84,13 @@ describe("resolveServerConfig", () => {
     const result = resolveServerConfig(entry, { env });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toBe(reason);
+  });
+
+  it("leaves a stdio server marked sandbox: true unavailable unless the caller runs stdio servers in the sandbox", () => {
+    const refused = resolveServerConfig({ command: "node", sandbox: true }, { env: hostEnv });
+    expect(refused).toMatchObject({ ok: false, reason: sandboxedStdioUnsupported });
+    expect(resolveServerConfig({ command: "node", sandbox: true }, { env: hostEnv, sandboxedStdio: true }).ok).toBe(true);
+    expect(resolveServerConfig({ type: "http", url: "https://example.com/mcp", sandbox: true }, { env: hostEnv }).ok).toBe(true);
   });
 
   it("never puts a resolved secret into a failure reason", () => {

@@ -6,7 +6,16 @@ import { transportKindOf } from "./transport-kind.js";
 export interface ResolveServerOptions {
   /** The variables `${VAR}` placeholders read, and where the child's PATH and HOME come from (an entry point passes config.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Whether the caller runs stdio servers marked `sandbox: true` in the sandbox. Without it such a
+   * server is unavailable with the reason: it never runs on the host instead. @default false
+   */
+  readonly sandboxedStdio?: boolean;
 }
+
+/** Why a stdio server marked `sandbox: true` does not run where stdio servers cannot run sandboxed. */
+export const sandboxedStdioUnsupported =
+  "it is to run in the sandbox (sandbox: true, or plugins.host_programs: sandbox for a plugin's server), and stdio MCP servers cannot run in the sandbox here yet; it never runs on the host instead";
 
 /** Host variables every stdio child gets; everything else it sees comes from the entry's own `env`. */
 const inheritedVariables = ["PATH", "HOME"] as const;
@@ -23,6 +32,7 @@ export function resolveServerConfig(entry: McpServerEntry, options: ResolveServe
   if (transport === undefined) return fail(`unknown transport type '${String(entry.type)}' (expected stdio, sse or http)`);
   const shapeProblem = transport === "stdio" ? stdioShapeProblem(entry) : remoteShapeProblem(entry);
   if (shapeProblem) return fail(shapeProblem);
+  if (transport === "stdio" && entry.sandbox === true && !options.sandboxedStdio) return fail(sandboxedStdioUnsupported);
   return transport === "stdio" ? resolveStdio(entry, options.env, fail) : resolveRemote(entry, transport, options.env, fail);
 }
 

@@ -19,6 +19,12 @@ export interface McpServerEntry {
   readonly enabled?: boolean;
   /** Set by whoever merged the entry (the plugins library) when it is known to be unusable. */
   readonly unavailable_reason?: string;
+  /**
+   * A stdio server to run in the sandbox, never on the host (`plugins.host_programs: sandbox` sets it
+   * on plugin servers). Where the manager cannot do that, the server is unavailable with the reason.
+   * @default false
+   */
+  readonly sandbox?: boolean;
   readonly [key: string]: unknown;
 }
 

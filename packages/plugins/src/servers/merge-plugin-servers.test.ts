@@ -122,7 +122,7 @@ describe("mergePluginServers", () => {
     expect(broken).toMatchObject({ state: "unavailable", reason: "'url' is empty" });
   }, 120_000);
 
-  it("shows the exact program a stdio server runs, and with stdio_servers deny never spawns one", async () => {
+  it("shows the exact program a stdio server runs; with host_programs deny or sandbox (no sandboxed stdio here) never spawns one", async () => {
     const temp = makeTempDir();
     cleanups.push(temp.cleanup);
     const marker = path.join(temp.dir, "ran");
@@ -136,12 +136,22 @@ describe("mergePluginServers", () => {
     expect(allowed.servers[0]).toMatchObject({ status: "available", program: { command: "node", args: ["-e", expect.stringContaining("writeFileSync"), "--", "--token", "tok-0123456789abcdef"], cwd: root } });
     expect(allowed.servers[1]?.program).toBeUndefined();
 
-    const denied = mergePluginServers([plugin], { env: {}, stdioServers: "deny" });
+    const denied = mergePluginServers([plugin], { env: {}, hostPrograms: "deny" });
     expect(denied.servers.map((s) => [s.name, s.status])).toEqual([["runner:local", "denied"], ["runner:remote", "available"]]);
-    expect(denied.servers[0]?.reason).toMatch(/plugins\.stdio_servers is 'deny'/);
+    expect(denied.servers[0]?.reason).toMatch(/plugins\.host_programs is 'deny'/);
     const manager = new McpManager({ mcp: { connect_timeout_ms: 10_000, call_timeout_ms: 10_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "catalog") }, env: {} }, denied.entries);
     cleanups.push(() => manager.close());
-    expect(await manager.connect("runner:local")).toMatchObject({ state: "unavailable", reason: expect.stringMatching(/stdio_servers is 'deny'/) });
+    expect(await manager.connect("runner:local")).toMatchObject({ state: "unavailable", reason: expect.stringMatching(/host_programs is 'deny'/) });
+    expect(fs.existsSync(marker)).toBe(false);
+
+    // sandbox: the entry says so, and a manager that cannot run it sandboxed leaves it unavailable, never unconfined.
+    const sandboxed = mergePluginServers([plugin], { env: {}, hostPrograms: "sandbox" });
+    expect(sandboxed.servers.map((s) => [s.name, s.status])).toEqual([["runner:local", "unavailable"], ["runner:remote", "available"]]);
+    expect(sandboxed.servers[0]).toMatchObject({ entry: { sandbox: true }, reason: expect.stringContaining("cannot run in the sandbox here yet"), program: { command: "node" } });
+    expect(sandboxed.entries["runner:remote"]).not.toHaveProperty("sandbox");
+    const confined = new McpManager({ mcp: { connect_timeout_ms: 10_000, call_timeout_ms: 10_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "catalog3") }, env: {} }, sandboxed.entries);
+    cleanups.push(() => confined.close());
+    expect(await confined.connect("runner:local")).toMatchObject({ state: "unavailable", reason: expect.stringContaining("never runs on the host instead") });
     expect(fs.existsSync(marker)).toBe(false);
     // The same entries allowed do run the program (so the check above could fail).
     const running = new McpManager({ mcp: { connect_timeout_ms: 10_000, call_timeout_ms: 10_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "catalog2") }, env: {} }, allowed.entries);

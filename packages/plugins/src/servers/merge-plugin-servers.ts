@@ -3,8 +3,11 @@ import type { LoadedPlugin, PluginServerTransport } from "../plugin-types.js";
 
 export type PluginServerStatus = "available" | "unavailable" | "shadowed" | "denied";
 
-/** config.plugins.stdio_servers: whether a plugin may run programs on this host at all. */
-export type PluginStdioPolicy = "allow" | "deny";
+/**
+ * config.plugins.host_programs: whether a plugin's programs run at all (`deny`), and where its stdio
+ * servers run: on the host (`allow`) or in the sandbox (`sandbox`).
+ */
+export type PluginHostPrograms = "allow" | "sandbox" | "deny";
 
 /** The program a stdio server starts, exactly as the MCP manager will spawn it (placeholders other than the plugin root unresolved). */
 export interface PluginServerProgram {
@@ -33,7 +36,7 @@ export interface MergedPluginServer {
   readonly declared: Readonly<Record<string, unknown>>;
   /**
    * `available`: usable as far as config goes; `unavailable`: see reason; `shadowed`: a configured
-   * server has this name; `denied`: a stdio server while plugins.stdio_servers is `deny`.
+   * server has this name; `denied`: a stdio server while plugins.host_programs is `deny`.
    */
   readonly status: PluginServerStatus;
   /** For a stdio server: the program and arguments it runs on this host once the plugin is enabled. */
@@ -62,18 +65,24 @@ export interface MergePluginServersOptions {
   readonly configured?: Readonly<Record<string, unknown>>;
   /** The variables `${VAR}` placeholders will be resolved from (pass config.env): used to tell which servers are usable. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** `deny`: stdio servers are listed as `denied` and carry `unavailable_reason`, so none is ever spawned. @default "allow" */
-  readonly stdioServers?: PluginStdioPolicy;
+  /**
+   * config.plugins.host_programs. `deny`: stdio servers are listed as `denied` and carry
+   * `unavailable_reason`, so none is ever spawned; `sandbox`: their entries get `sandbox: true`,
+   * which the MCP manager runs in the sandbox or not at all. @default "allow"
+   */
+  readonly hostPrograms?: PluginHostPrograms;
+  /** Whether the MCP manager runs stdio servers in the sandbox (see resolveServerConfig). @default false */
+  readonly sandboxedStdio?: boolean;
 }
 
-const deniedReason = "plugins.stdio_servers is 'deny' in config.yaml: stdio MCP servers from plugins never run on this host";
+const deniedReason = "plugins.host_programs is 'deny' in config.yaml: stdio MCP servers from plugins never run on this host";
 
 const rootPlaceholder = "${CLAUDE_PLUGIN_ROOT}";
 
 /**
  * Thinktank's own secrets (the services' API key, the OAuth token store's key): a plugin's server
  * entry that names one in a placeholder would have it expanded into its URL, headers, arguments or
- * env at connect time and sent to whoever the plugin's author chose, even with stdio_servers: deny.
+ * env at connect time and sent to whoever the plugin's author chose, even with host_programs: deny.
  */
 const ownSecretPlaceholder = /\$\{?(THINKTANK_API_KEY|THINKTANK_SECRET_KEY)(?![A-Za-z0-9_])/;
 
@@ -92,7 +101,8 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
   for (const plugin of plugins) {
     for (const definition of plugin.servers) {
       const name = `${plugin.name}:${definition.name}`;
-      const prepared = withPluginRoot(definition.entry, plugin.root, definition.transport);
+      const rooted = withPluginRoot(definition.entry, plugin.root, definition.transport);
+      const prepared: McpServerEntry = definition.transport === "stdio" && options.hostPrograms === "sandbox" ? { ...rooted, sandbox: true } : rooted;
       const program = definition.transport === "stdio" ? programOf(prepared) : undefined;
       const base = {
         name,
@@ -110,7 +120,7 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
         servers.push({ ...base, entry: prepared, status: "shadowed", reason: message });
         continue;
       }
-      if (definition.transport === "stdio" && options.stdioServers === "deny") {
+      if (definition.transport === "stdio" && options.hostPrograms === "deny") {
         entries[name] = { ...prepared, unavailable_reason: deniedReason };
         servers.push({ ...base, entry: entries[name], status: "denied", reason: deniedReason });
         continue;
@@ -122,7 +132,7 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
         servers.push({ ...base, entry: entries[name], status: "unavailable", reason });
         continue;
       }
-      const resolution = resolveServerConfig(prepared, { env: options.env });
+      const resolution = resolveServerConfig(prepared, { env: options.env, ...(options.sandboxedStdio ? { sandboxedStdio: true } : {}) });
       const entry: McpServerEntry = resolution.ok ? prepared : { ...prepared, unavailable_reason: resolution.reason };
       entries[name] = entry;
       servers.push(resolution.ok ? { ...base, entry, status: "available" } : { ...base, entry, status: "unavailable", reason: resolution.reason });

@@ -13,7 +13,7 @@ export function pluginManagerFromConfig(config: Config, store: Pick<ExtensionsSt
     pluginsDir: config.plugins.path,
     store,
     env: config.env,
-    stdioServers: config.plugins.host_programs === "deny" ? "deny" : "allow",
+    hostPrograms: config.plugins.host_programs,
     containerPath: config.skills.container_path,
     limits: archiveLimitsFromConfig(config),
     fetch: fetchOptionsFromConfig(config, options.hostConfinement ?? hostConfinementFor(config)),

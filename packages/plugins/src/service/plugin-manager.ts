@@ -10,7 +10,7 @@ import { sourceTypeOf, type PluginSourceResolvers } from "../marketplace/plugin-
 import { remoteSourceResolvers } from "../marketplace/remote-source-resolvers.js";
 import { pluginVersions, type PluginVersionsView } from "./plugin-versions.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
-import { mergePluginServers, type MergePluginServersOptions, type PluginServerStatus, type PluginStdioPolicy } from "../servers/merge-plugin-servers.js";
+import { mergePluginServers, type MergePluginServersOptions, type PluginHostPrograms, type PluginServerStatus } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins } from "../snapshot/installed-plugins.js";
 import { isPluginEnabled, pluginTrust, type PluginSettingsDocument } from "../snapshot/plugin-enablement.js";
 import { pluginDisabledReason, pluginSkillSources, type PluginSkillSource } from "../snapshot/plugin-skill-sources.js";
@@ -23,8 +23,11 @@ export interface PluginManagerOptions {
   readonly store: Pick<ExtensionsStore, "read" | "update">;
   /** Variables plugin servers' placeholders resolve from, to tell which are usable (config.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** config.plugins.stdio_servers: `deny` lists stdio servers as `denied`. @default "allow" */
-  readonly stdioServers?: PluginStdioPolicy;
+  /**
+   * config.plugins.host_programs: `deny` lists stdio servers as `denied` and hooks as not run;
+   * `sandbox` marks stdio servers `sandbox: true`. @default "allow"
+   */
+  readonly hostPrograms?: PluginHostPrograms;
   /** Virtual root of skills as the model sees them. @default "/mnt/skills" */
   readonly containerPath?: string;
   /** Archive and folder limits (archiveLimitsFromConfig(config)). @default defaultArchiveLimits */
@@ -106,7 +109,7 @@ export class PluginManager {
   }
 
   private serverOptions(document: PluginSettingsDocument): MergePluginServersOptions {
-    return { env: this.options.env, configured: document.mcpServers ?? {}, ...(this.options.stdioServers ? { stdioServers: this.options.stdioServers } : {}) };
+    return { env: this.options.env, configured: document.mcpServers ?? {}, ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}) };
   }
 
   /** The slash commands a user can type for one plugin (commands, then user-invocable skills). */

@@ -1,6 +1,6 @@
 import { SlashCommands } from "../commands/slash-commands.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
-import { mergePluginServers, type PluginServerMerge, type PluginStdioPolicy } from "../servers/merge-plugin-servers.js";
+import { mergePluginServers, type PluginHostPrograms, type PluginServerMerge } from "../servers/merge-plugin-servers.js";
 import { InstalledPlugins, type InstalledPluginsOptions } from "./installed-plugins.js";
 import { isPluginEnabled, pluginTrust, type PluginSettingsDocument } from "./plugin-enablement.js";
 import { pluginSkillSources, type PluginSkillSource } from "./plugin-skill-sources.js";
@@ -36,11 +36,11 @@ export interface PluginSnapshotterOptions extends InstalledPluginsOptions {
   readonly settings: PluginSettingsReader;
   /** Variables for telling which plugin servers are usable (pass config.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** config.plugins.stdio_servers. @default "allow" */
-  readonly stdioServers?: PluginStdioPolicy;
+  /** config.plugins.host_programs: `deny` lists stdio servers as denied, `sandbox` marks them `sandbox: true`. @default "allow" */
+  readonly hostPrograms?: PluginHostPrograms;
 }
 
-type ServerOptions = Pick<PluginSnapshotterOptions, "env" | "stdioServers">;
+type ServerOptions = Pick<PluginSnapshotterOptions, "env" | "hostPrograms">;
 
 /**
  * Keeps the plugin side of the agent's request context current for almost nothing while
@@ -58,7 +58,7 @@ export class PluginSnapshotter {
 
   constructor(options: PluginSnapshotterOptions) {
     this.settings = options.settings;
-    this.serverOptions = { env: options.env, ...(options.stdioServers ? { stdioServers: options.stdioServers } : {}) };
+    this.serverOptions = { env: options.env, ...(options.hostPrograms ? { hostPrograms: options.hostPrograms } : {}) };
     this.installed = new InstalledPlugins(options);
   }
 
