@@ -1,9 +1,9 @@
 import type { LoadedPlugin } from "../plugin-types.js";
-import { compileHookMatcher, type HookMatcher } from "./hook-matcher.js";
-import { hookEvents, type HookCommand, type HookEventName } from "./hook-types.js";
+import { hookHandlerStatus } from "./hook-handler-status.js";
+import type { HookMatcher } from "./hook-matcher.js";
+import type { HookCommand, HookEventName } from "./hook-types.js";
 
-/** Claude Code's default hook timeout, in seconds. */
-export const defaultHookTimeoutSeconds = 60;
+export { defaultHookTimeoutSeconds } from "./hook-handler-status.js";
 
 /** A hook left out when the index was built, and why (logged by the caller). */
 export interface HookProblem {
@@ -24,10 +24,6 @@ interface IndexedHook {
   readonly command: HookCommand;
   readonly matcher: HookMatcher;
 }
-
-/** Events whose matcher selects what fires: tool names, or SessionStart's source. Others ignore it. */
-const matchedEvents: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "SessionStart"]);
-const knownEvents: ReadonlySet<string> = new Set(hookEvents);
 
 /**
  * The command hooks of the enabled plugins, indexed by event once per plugin snapshot, so a run
@@ -52,36 +48,31 @@ export class PluginHooks {
     for (const plugin of plugins) {
       for (const group of plugin.hooks) {
         const problem = (level: HookProblem["level"], message: string) => problems.push({ plugin: plugin.name, file: group.file, event: group.event, level, message });
-        if (!knownEvents.has(group.event)) {
-          problem("debug", `hook event '${group.event}' is not one this agent fires; its hooks never run`);
-          continue;
-        }
-        const event = group.event as HookEventName;
-        const matcher = compileHookMatcher(matchedEvents.has(event) ? group.matcher : undefined);
-        if (matcher.problem) problem("warn", matcher.problem);
+        const reported = new Set<string>();
         for (const handler of group.handlers) {
-          if (handler.type !== "command") {
-            problem("debug", `a '${handler.type}' hook is not run here (only command hooks run)`);
+          const status = hookHandlerStatus(group.event, group.matcher, handler);
+          if (!status.runs) {
+            // An event this agent does not fire is one problem for its group, not one a hook.
+            if (!reported.has(status.reason)) problem(status.level, status.reason);
+            if (status.reason.startsWith("hook event ")) reported.add(status.reason);
             continue;
           }
-          if (typeof handler.command !== "string" || handler.command.trim() === "") {
-            problem("warn", "a command hook without a 'command' string is skipped");
-            continue;
+          if (status.matcher.problem && !reported.has(status.matcher.problem)) {
+            problem("warn", status.matcher.problem);
+            reported.add(status.matcher.problem);
           }
-          const timeout = handler.timeout;
-          const timeoutSeconds = typeof timeout === "number" && Number.isFinite(timeout) && timeout > 0 ? timeout : defaultHookTimeoutSeconds;
           const command: HookCommand = {
             plugin: plugin.name,
             pluginRoot: plugin.root,
-            event,
+            event: status.event,
             ...(group.matcher !== undefined ? { matcher: group.matcher } : {}),
-            command: handler.command,
-            timeoutSeconds,
+            command: status.command,
+            timeoutSeconds: status.timeoutSeconds,
             file: group.file,
           };
-          const list = byEvent.get(event) ?? [];
-          list.push({ command, matcher });
-          byEvent.set(event, list);
+          const list = byEvent.get(status.event) ?? [];
+          list.push({ command, matcher: status.matcher });
+          byEvent.set(status.event, list);
         }
       }
     }
