@@ -21,3 +21,5 @@ export type { RedisServer } from "./redis-server.js";
 export { seededRandom } from "./seeded-random.js";
 export { rawHttpRequest } from "./raw-http-request.js";
 export type { RawHttpAnswer } from "./raw-http-request.js";
+export { hostProbeScript } from "./host-probe.js";
+export type { HostProbeReport, HostProbeRequest } from "./host-probe.js";

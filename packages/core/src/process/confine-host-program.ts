@@ -43,11 +43,13 @@ export interface ConfinementPlan {
  * enters the working folder through the new mounts, and runs the program with no capabilities and
  * no_new_privs. It stays as pid 1 (the program runs in the foreground, so it keeps its stdin), and
  * when it exits the kernel kills whatever the program left in the namespace. Any failure stops it
- * before the program starts. The PWD and OLDPWD sh exports are left out unless the program's
+ * before the program starts. Its own commands never touch the program's stdin and stdout (an MCP
+ * server speaks over them): they read /dev/null and write to stderr. The PWD and OLDPWD sh exports are left out unless the program's
  * environment had PWD. Arguments: the count and paths of the folders, then of the files, the
  * working folder, "keep-pwd" or "drop-pwd", then the program.
  */
 const unshareScript = `set -eu
+exec 3<&0 4>&1 </dev/null >&2
 n=$1; shift
 while [ "$n" -gt 0 ]; do mount -t tmpfs -o size=16k,mode=0755,nosuid,nodev tmpfs "$1"; shift; n=$((n-1)); done
 n=$1; shift
@@ -60,6 +62,7 @@ if mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts /dev/pts 2>/dev
 ln -s /proc/self/fd /dev/fd; ln -s /proc/self/fd/0 /dev/stdin; ln -s /proc/self/fd/1 /dev/stdout; ln -s /proc/self/fd/2 /dev/stderr
 cd "$1"; shift
 unset OLDPWD; if [ "$1" = drop-pwd ]; then unset PWD; fi; shift
+exec <&3 >&4 3<&- 4>&-
 set +e
 "$@"
 exit $?`;
