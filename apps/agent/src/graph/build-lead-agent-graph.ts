@@ -1,8 +1,10 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
-import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { ThinktankError } from "@thinktank/core";
+import { hookStopAnswer, hookStopKey, needsPromptHooks, withHookContext } from "../hooks/hook-messages.js";
+import { hasPromptHooks, runPromptHooks, runStopHooks } from "../hooks/hook-nodes.js";
+import { toolNodeFor } from "../hooks/hooked-tool-node.js";
 import type { RequestContext, ToolSurface } from "../request/request-context.js";
 import { reviewToolCalls, type ToolApprovalPolicy } from "../tool-approval/tool-approval.js";
 import { closeUnansweredToolCalls } from "./unanswered-tool-calls.js";
@@ -38,6 +40,11 @@ export interface LeadAgentGraphOptions {
  *   messages, interrupts pass through; view_skill / leave_skill results set activeSkill. Before
  *   any call runs, script tools that need approval interrupt the run (reviewToolCalls); approvals
  *   are remembered in approvedTools.
+ * - plugin hooks (context.hooks, only when an enabled plugin has command hooks; src/hooks):
+ *   prompt_hooks runs SessionStart (first run) and UserPromptSubmit before a new user message is
+ *   processed (their context is stored on it; a block answers instead of the model); the tools node
+ *   runs PreToolUse / PostToolUse around each call (hooked-tool-node.ts); stop_hooks runs Stop when
+ *   the model answers without tool calls (a block sends it back to work, a few times at most).
  */
 export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseCheckpointSaver, options: LeadAgentGraphOptions = {}) {
   const surfaceOf = async (state: LeadAgentStateType): Promise<ToolSurface> => {
@@ -70,16 +77,27 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     return relevant ? { messages: [storeSkillContext(last, relevant)] } : {};
   };
 
+  const promptHooks = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
+    const last = state.messages.at(-1);
+    if (!hasPromptHooks(context.hooks) || !needsPromptHooks(last)) return {};
+    return { messages: await runPromptHooks(context.hooks, state.messages, messageText(last), config) };
+  };
+
+  const stopHooks = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => (context.hooks ? { messages: await runStopHooks(context.hooks, state.messages, config) } : {});
+
   const callModel = async (current: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const closed = closeUnansweredToolCalls(current.messages);
     const state = closed ? { ...current, messages: closed.messages } : current;
+    // A tool's hook said continue: false: the run ends with its reason, without the model.
+    const stopped = context.hooks ? hookStopAnswer(state.messages) : undefined;
+    if (stopped) return { messages: [stopped] };
     const surface = await surfaceOf(state);
     let model: { invoke: typeof context.model.invoke } = context.model;
     if (surface.tools.length > 0) {
       if (!context.model.bindTools) throw new ThinktankError("MODEL_NOT_CONFIGURED", `the configured chat model (${context.modelName}) cannot call tools`);
       model = context.model.bindTools([...surface.tools]);
     }
-    const response = await model.invoke([new SystemMessage(surface.systemPrompt), ...state.messages.map(messageForModel)], config);
+    const response = await model.invoke([new SystemMessage(surface.systemPrompt), ...withHookContext(state.messages).map(messageForModel)], config);
     const dropped = state.activeSkill && surface.skill === undefined;
     return { messages: [...(closed?.update ?? []), response], ...(dropped ? { activeSkill: null } : {}) };
   };
@@ -87,7 +105,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
   const callTools = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const surface = await surfaceOf(state);
     const review = reviewToolCalls(state.messages, surface.tools, options.toolApproval ?? "untrusted", state.approvedTools);
-    const result = (await new ToolNode([...surface.tools]).invoke({ ...state, messages: review.messages }, config)) as { messages: BaseMessage[] };
+    const result = (await toolNodeFor([...surface.tools], context.hooks).invoke({ ...state, messages: review.messages }, config)) as { messages: BaseMessage[] };
     let activeSkill: string | null | undefined;
     for (const message of result.messages) {
       const effect = message instanceof ToolMessage ? stateEffectOf(message) : undefined;
@@ -108,22 +126,30 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     const candidate = context.resolveCommand && last?.getType() === "human" && typeof last.content === "string" && last.content.trimStart().startsWith("/");
     return candidate && !last?.additional_kwargs?.[slashCommandKey] ? "commands" : toContext(state);
   };
+  const withPromptHooks = (state: LeadAgentStateType): "prompt_hooks" | "commands" | "skill_context" | "model" => (hasPromptHooks(context.hooks) && needsPromptHooks(state.messages.at(-1)) ? "prompt_hooks" : entry(state));
+  const afterPromptHooks = (state: LeadAgentStateType): "commands" | "skill_context" | "model" | typeof END => (state.messages.at(-1)?.getType() === "ai" ? END : entry(state));
   const afterCommands = (state: LeadAgentStateType): "skill_context" | "model" | typeof END => (state.messages.at(-1)?.getType() === "ai" ? END : toContext(state));
 
-  const route = (state: LeadAgentStateType): "tools" | typeof END => {
+  const route = (state: LeadAgentStateType): "tools" | "stop_hooks" | typeof END => {
     const last = state.messages.at(-1) as AIMessage | undefined;
-    return last?.tool_calls?.length ? "tools" : END;
+    if (last?.tool_calls?.length) return "tools";
+    return context.hooks?.has("Stop") && !last?.additional_kwargs?.[hookStopKey] ? "stop_hooks" : END;
   };
+  const afterStopHooks = (state: LeadAgentStateType): "model" | typeof END => (state.messages.at(-1)?.getType() === "human" ? "model" : END);
 
   return new StateGraph(LeadAgentState)
+    .addNode("prompt_hooks", promptHooks)
     .addNode("commands", expandCommand)
     .addNode("skill_context", attachSkillContext)
     .addNode("model", callModel)
     .addNode("tools", callTools)
-    .addConditionalEdges(START, entry, ["commands", "skill_context", "model"])
+    .addNode("stop_hooks", stopHooks)
+    .addConditionalEdges(START, withPromptHooks, ["prompt_hooks", "commands", "skill_context", "model"])
+    .addConditionalEdges("prompt_hooks", afterPromptHooks, ["commands", "skill_context", "model", END])
     .addConditionalEdges("commands", afterCommands, ["skill_context", "model", END])
     .addEdge("skill_context", "model")
-    .addConditionalEdges("model", route, ["tools", END])
+    .addConditionalEdges("model", route, ["tools", "stop_hooks", END])
+    .addConditionalEdges("stop_hooks", afterStopHooks, ["model", END])
     .addEdge("tools", "model")
     .compile({ checkpointer, name: leadAgentGraphId });
 }

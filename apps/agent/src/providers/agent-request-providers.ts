@@ -5,6 +5,7 @@ import type { AgentRuntime } from "../runtime/agent-runtime.js";
 import { withRegisteredToolFacts } from "../tool-approval/registered-tool-facts.js";
 import { createCodeModeProvider } from "./code-mode-provider.js";
 import { createCommandsProvider } from "./commands-provider.js";
+import { createHooksProvider } from "./hooks-provider.js";
 import { createSkillsProvider } from "./skills-provider.js";
 import { createUniversalToolsProvider } from "./universal-tools-provider.js";
 
@@ -21,13 +22,14 @@ export const humanInputProvider: RequestProvider = { name: "human-input", contri
 /**
  * The agent's request providers, in prompt and tool order: universal tools (files, bash), skills
  * (`<skill_system>`, view_skill, specialist contexts), slash commands, request_human_input, the
- * MCP surface (direct or code mode), the registered script tools and web_search (@thinktank/tools,
- * when the runtime has them), then `extra`. A name already taken keeps its first tool, so later
+ * MCP surface (direct or code mode), the enabled plugins' hooks (no prompt or tools: the graph runs
+ * them), the registered script tools and web_search (@thinktank/tools, when the runtime has them),
+ * then `extra`. A name already taken keeps its first tool, so later
  * providers cannot replace earlier ones.
  */
 export function agentRequestProviders(runtime: AgentRuntime, options: AgentRequestProvidersOptions = {}): RequestProvider[] {
   const mcpSurface = options.mcpSurface ?? createCodeModeProvider(runtime);
-  const providers = [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, mcpSurface];
+  const providers = [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, mcpSurface, createHooksProvider(runtime)];
   const tools = runtime.tools;
   if (tools) {
     const registered = createToolsRequestProvider({

@@ -41,6 +41,7 @@ export async function assembleRequest(request: RequestInfo, providers: readonly 
   let specialist: RequestContribution["surfaceFor"];
   let resolveCommand: RequestSurface["resolveCommand"];
   let skillContextFor: RequestSurface["skillContextFor"];
+  let hooks: RequestSurface["hooks"];
   for (const contribution of contributions) {
     sections.push(...(contribution.sections ?? []));
     for (const tool of contribution.tools ?? []) {
@@ -52,12 +53,13 @@ export async function assembleRequest(request: RequestInfo, providers: readonly 
     specialist ??= contribution.surfaceFor;
     resolveCommand ??= contribution.resolveCommand;
     skillContextFor ??= contribution.skillContextFor;
+    hooks ??= contribution.hooks;
   }
   const environment: PromptSection = { id: "environment", order: 1000, text: environmentSection(request.now) };
   sections.push(environment);
   const inherited: InheritedSurface = { tools: inheritedTools, sections: [...sections.filter((section) => section.inherit), environment] };
   const surfaceFor = specialist ? (activeSkill: string) => specialist(activeSkill, inherited) : undefined;
-  return { systemPrompt: joinSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}) };
+  return { systemPrompt: joinSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}), ...(hooks ? { hooks } : {}) };
 }
 
 /** Sections sorted by order (stable for equal orders), trimmed, empty ones left out, blank lines between. */

@@ -2,7 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Config } from "@thinktank/core";
 import type { ThreadFolders } from "@thinktank/sandbox";
-import type { SlashCommandResolution } from "@thinktank/plugins";
+import type { HookSession, SlashCommandResolution } from "@thinktank/plugins";
 import type { RelevantSkills } from "@thinktank/skills";
 
 /** What the model is given on one call: the system prompt and the tools it may call. */
@@ -28,6 +28,8 @@ export interface RequestSurface extends ToolSurface {
    * (full listing), offers nothing.
    */
   readonly skillContextFor?: (message: string) => RelevantSkills | undefined;
+  /** The run's plugin hooks (src/hooks); absent when no enabled plugin has a command hook this agent runs. */
+  readonly hooks?: HookSession;
 }
 
 /**
@@ -81,6 +83,8 @@ export interface RequestContribution {
   readonly resolveCommand?: RequestSurface["resolveCommand"];
   /** What a new user message is offered; the first provider that returns one decides. */
   readonly skillContextFor?: RequestSurface["skillContextFor"];
+  /** The run's plugin hooks; the first provider that returns them decides. */
+  readonly hooks?: RequestSurface["hooks"];
 }
 
 /**

@@ -6,8 +6,8 @@ import type { PluginHooks } from "./plugin-hooks.js";
 
 /** Where hook runs are logged: ran at debug, failed (non-blocking) at warn. Pino and the MCP manager's logger fit. */
 export interface HookLogger {
-  debug(details: object, message: string): void;
-  warn(details: object, message: string): void;
+  debug(details: Record<string, unknown>, message: string): void;
+  warn(details: Record<string, unknown>, message: string): void;
 }
 
 export interface HookSessionOptions {
