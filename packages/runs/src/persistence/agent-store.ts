@@ -29,11 +29,17 @@ export interface AgentStore {
   close(): Promise<void>;
 }
 
-/** The threads database in one SQLite file (the embedded default), made with its folder when missing. */
+/**
+ * The threads database in one SQLite file (the embedded default), made with its folder when missing.
+ * The file is created (or set) 0600 before SQLite opens it: SQLite gives the -wal and -shm files
+ * the main file's mode, so none of them is readable by other local users.
+ */
 export async function openSqliteStore(file: string): Promise<AgentStore> {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   let db: Database.Database;
   try {
+    fs.closeSync(fs.openSync(file, "a", 0o600));
+    fs.chmodSync(file, 0o600);
     db = await openWal(file);
     cacheStatements(db);
   } catch (error) {

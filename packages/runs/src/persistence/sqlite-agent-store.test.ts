@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { makeTempDir } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteStore } from "./agent-store.js";
 
 // Several agent processes opening one fresh SQLite threads database at once (two agent servers
 // started together on one folder, as tests and users do): each opens it and can write.
@@ -37,5 +39,20 @@ describe("the SQLite threads database", () => {
       const outcomes = await Promise.all(openers.map((each) => each.outcome));
       expect(outcomes).toEqual(Array.from({ length: 6 }, () => "opened"));
     }
+  });
+
+  it("is private to the service: the file, its -wal and -shm are 0600 (an old 0644 one too), its folder made 0700", async () => {
+    temp = makeTempDir("tt-sqlite-modes-");
+    const fresh = path.join(temp.dir, "data", "threads.sqlite");
+    const old = path.join(temp.dir, "old.sqlite");
+    fs.writeFileSync(old, "", { mode: 0o644 });
+    for (const file of [fresh, old]) {
+      const store = await openSqliteStore(file);
+      const now = new Date().toISOString();
+      await store.metadata.createThread({ thread_id: crypto.randomUUID(), created_at: now, updated_at: now, state_updated_at: now, metadata: {}, status: "idle", values: null, interrupts: {}, error: null });
+      for (const each of [file, `${file}-wal`, `${file}-shm`]) expect([each, (fs.statSync(each).mode & 0o777).toString(8)]).toEqual([each, "600"]);
+      await store.close();
+    }
+    expect(fs.statSync(path.dirname(fresh)).mode & 0o777).toBe(0o700);
   });
 });

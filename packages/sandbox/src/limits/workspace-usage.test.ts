@@ -72,4 +72,20 @@ describe("workspaceUsage", () => {
       fs.chmodSync(path.join(workspace, "a"), 0o755);
     }
   });
+
+  it("strips setuid and setgid bits on the way, and never through a link to a file outside", async () => {
+    const { workspace, outside } = tree();
+    const own = path.join(workspace, "a", "tool");
+    fs.writeFileSync(own, "#!/bin/sh\n");
+    fs.chmodSync(own, 0o6755);
+    fs.chmodSync(path.join(workspace, "a"), 0o2755);
+    const host = path.join(outside, "host-tool");
+    fs.writeFileSync(host, "#!/bin/sh\n");
+    fs.chmodSync(host, 0o4755);
+    fs.symlinkSync(host, path.join(workspace, "link-to-host-tool"));
+    await workspaceUsage([workspace]);
+    expect(fs.statSync(own).mode & 0o7777).toBe(0o755);
+    expect(fs.statSync(path.join(workspace, "a")).mode & 0o7777).toBe(0o755);
+    expect(fs.statSync(host).mode & 0o7777).toBe(0o4755);
+  });
 });

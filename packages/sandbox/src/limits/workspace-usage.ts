@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Dirent } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, lchmodSync, openSync, type Dirent, type Stats } from "node:fs";
 import { pinFolder } from "../workspaces/held-folders.js";
 
 /** Every file or folder counts as at least this much, so a flood of empty files is bounded too. */
@@ -11,7 +11,9 @@ export const minimumEntryBytes = 4096;
  * what it allocated), at least 4 KiB per entry. Symlinks are not followed, and a folder the program
  * swaps for a link while it is counted is not entered (nothing outside the folders is read or
  * changed). A folder the program made unreadable to hide what it holds is made readable again (the
- * host owns the workspace) and counted.
+ * host owns the workspace) and counted. Setuid and setgid bits are stripped from every file and
+ * folder on the way (stripSetIdBits): a program the sandbox left setuid must never let another local
+ * user run as the sandbox's user.
  */
 export async function workspaceUsage(folders: readonly string[]): Promise<number> {
   let total = 0;
@@ -46,6 +48,7 @@ export async function workspaceUsage(folders: readonly string[]): Promise<number
       for (const entry of entries) {
         try {
           const stats = await fs.lstat(path.join(pinned.at, entry.name));
+          if (stats.mode & setIdBits) stripSetIdBits(pinned.at, entry.name, stats.mode);
           total += Math.max(stats.blocks * 512, minimumEntryBytes);
           if (stats.isDirectory()) pending.push({ folder: path.join(folder, entry.name), root });
         } catch {
@@ -57,6 +60,36 @@ export async function workspaceUsage(folders: readonly string[]): Promise<number
     }
   }
   return total;
+}
+
+/** S_ISUID and S_ISGID. */
+const setIdBits = 0o6000;
+/** Linux's O_PATH (as in held-folders.ts); Node does not export it. */
+const O_PATH = 0o10000000;
+
+/**
+ * Clears the setuid and setgid bits of `name` in a held folder without following a link: on Linux it
+ * is opened O_PATH|O_NOFOLLOW, checked to be a file or folder, and changed through its
+ * /proc/self/fd link, so a program swapping it for a link meanwhile changes nothing outside the
+ * workspace; elsewhere lchmod where the platform has it. Best effort: an entry gone is left alone.
+ */
+export function stripSetIdBits(folderAt: string, name: string, mode: number): void {
+  const entry = path.join(folderAt, name);
+  try {
+    if (folderAt.startsWith("/proc/self/fd/")) {
+      const fd = openSync(entry, O_PATH | constants.O_NOFOLLOW);
+      try {
+        const stats: Stats = fstatSync(fd);
+        if ((stats.isFile() || stats.isDirectory()) && stats.mode & setIdBits) chmodSync(`/proc/self/fd/${fd}`, stats.mode & 0o1777);
+      } finally {
+        closeSync(fd);
+      }
+    } else if (process.platform === "darwin") {
+      lchmodSync(entry, mode & 0o1777);
+    }
+  } catch {
+    // removed or swapped meanwhile: the next walk looks again
+  }
 }
 
 /**

@@ -13,6 +13,15 @@ function entry(tool: string, fields: Partial<ExecutionEntry> = {}): ExecutionEnt
 }
 
 describe("ExecutionLog", () => {
+  it("is private to the service: its folder is made 0700 and each day's file 0600", async () => {
+    temp = makeTempDir("tt-log-");
+    const dir = path.join(temp.dir, "logs", "tools");
+    const log = new ExecutionLog({ dir, now: () => new Date("2026-03-01T12:00:00.000Z") });
+    await log.record(entry("a", { arguments: { query: "private" } }));
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dir, "tool-executions-2026-03-01.jsonl")).mode & 0o777).toBe(0o600);
+  });
+
   it("writes one JSON line per call into one file per UTC day, rotating when the injected clock passes midnight", async () => {
     temp = makeTempDir("tt-log-");
     let now = new Date("2026-03-01T23:59:59.000Z");

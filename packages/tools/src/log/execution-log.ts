@@ -59,12 +59,13 @@ export class ExecutionLog {
     const write = this.tail.then(async () => {
       try {
         const day = dayOf(this.now());
-        await fs.promises.mkdir(this.options.dir, { recursive: true });
+        // Private to the service: the calls' arguments and outputs (redacted, still nobody else's business).
+        await fs.promises.mkdir(this.options.dir, { recursive: true, mode: 0o700 });
         if (this.prunedFor !== day) {
           this.prunedFor = day;
           await this.prune();
         }
-        await fs.promises.appendFile(path.join(this.options.dir, fileFor(day)), `${JSON.stringify(record)}\n`);
+        await fs.promises.appendFile(path.join(this.options.dir, fileFor(day)), `${JSON.stringify(record)}\n`, { mode: 0o600 });
       } catch (error) {
         this.options.onError?.(error);
       }
