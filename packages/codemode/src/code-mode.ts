@@ -29,6 +29,8 @@ export interface CodeModeOptions {
   readonly runtimeDir?: string;
   /** @default a logger that drops everything */
   readonly logger?: ManagerLogger;
+  /** Hosts programs may reach through the sandbox's egress proxy (config.sandbox.network.allow). @default none */
+  readonly network?: readonly string[];
   /** Generate the code API into config.code_execution.code_api_dir when tool lists change. @default true */
   readonly generateCodeApi?: boolean;
   /** Largest program execute_code accepts. @default 1 MiB */
@@ -99,6 +101,7 @@ export class CodeMode {
       defaultLimit: search.default_limit,
       maxLimit: search.max_limit,
       maxStdoutBytes: execution.max_stdout_bytes,
+      ...(this.options.network && this.options.network.length > 0 ? { network: this.options.network } : {}),
     };
   }
 
@@ -201,6 +204,7 @@ export class CodeMode {
           bridgeConnection: (socket) => bridge.accept(socket),
           bridgeToken: bridge.token,
           timeoutMs: valid.timeoutMs,
+          ...(this.options.network && this.options.network.length > 0 ? { network: this.options.network, networkLabel: `execute_code ${place.threadId ?? "(no thread)"}` } : {}),
           // Cancelling kills the program with every process it started; its worker is never reused.
           ...(place.signal ? { signal: place.signal } : {}),
         });

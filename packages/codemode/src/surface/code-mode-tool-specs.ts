@@ -11,6 +11,8 @@ export interface CodeModeToolSettings {
   readonly defaultLimit: number;
   /** config.search.max_limit */
   readonly maxLimit: number;
+  /** config.sandbox.network.allow: the hosts programs may reach through the sandbox's egress proxy. @default none */
+  readonly network?: readonly string[];
 }
 
 /** One tool's model-facing definition: name, description and a zod input schema. */
@@ -48,7 +50,7 @@ export function codeModeToolSpecs(settings: CodeModeToolSettings) {
     description:
       "Run a short program in a sandbox; returns {exit_code, stdout, stderr, duration_ms, tools_called}. Only what the program prints comes back to you. " +
       'Tools are typed async functions: TypeScript `import { fn } from "servers/<server>"`, Python `from servers.<server> import fn` (search_tools with detail "full" gives the exact line). ' +
-      "No network except tools; Node built-ins or the Python standard library, no packages. Working folder /mnt/user-data/workspace keeps files between runs.",
+      `${networkSentence(settings.network)} Node built-ins or the Python standard library, no packages. Working folder /mnt/user-data/workspace keeps files between runs.`,
     shape: {
       code: z.string().describe("The whole program. Top-level await works in TypeScript and JavaScript."),
       language: z.enum(codeLanguages as unknown as [string, ...string[]]).optional().describe('Default "typescript".'),
@@ -56,6 +58,12 @@ export function codeModeToolSpecs(settings: CodeModeToolSettings) {
     },
   } satisfies CodeModeToolSpec;
   return { listServers, searchTools, executeCode };
+}
+
+/** What execute_code's description says about the network: none but tools, or the declared hosts through the proxy. */
+function networkSentence(network: readonly string[] | undefined): string {
+  if (!network || network.length === 0) return "No network except tools;";
+  return `No network except tools and these hosts, through the sandbox's proxy (fetch and HTTPS_PROXY-aware clients use it): ${network.join(", ")};`;
 }
 
 /** A tool definition as a model API receives it: name, description and JSON Schema of the input. */

@@ -1,4 +1,6 @@
 import type { DenoRuntime } from "../host/runtime-packages.js";
+import type { EgressProxyOptions } from "../network/egress-types.js";
+import type { SandboxLogger } from "../network/run-egress.js";
 import type { SandboxConfig } from "../request/resolve-limits.js";
 
 export interface SandboxExecutorOptions {
@@ -29,6 +31,10 @@ export interface SandboxExecutorOptions {
    * processes together; rlimits stay inside). False: per process only. @default true
    */
   readonly memoryCgroups?: boolean;
+  /** Where the executor logs: each connection through the egress proxy (allowed: info, refused: warn), and that the local backend does not enforce `network`. @default none */
+  readonly logger?: SandboxLogger;
+  /** The egress proxy's resolver, timeouts and bounds (tests pass a resolver that maps names to loopback addresses). @default EgressProxy's */
+  readonly egress?: Omit<EgressProxyOptions, "allowedPrivate" | "onConnection">;
   /** Clock for durations, in milliseconds. @default performance.now */
   readonly now?: () => number;
 }
