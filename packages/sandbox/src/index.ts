@@ -4,6 +4,8 @@ export type { SandboxExecutorOptions } from "./executor/sandbox-executor-options
 export type { SandboxExecutor, SandboxRequest, SandboxResult, SandboxLanguage, SandboxBackendInfo } from "./sandbox-types.js";
 export { backendLine } from "./executor/select-launcher.js";
 export { checkSandbox } from "./executor/check-sandbox.js";
+export { createSandboxScriptRunner } from "./scripts/sandbox-script-runner.js";
+export type { SandboxScriptRunner, SandboxScriptRunnerOptions, SandboxScriptCall, SandboxScriptOutcome } from "./scripts/sandbox-script-runner.js";
 export { sandboxPaths } from "./sandbox-paths.js";
 export { threadWorkspacePath } from "./workspaces/thread-workspace.js";
 export { VirtualFileSystem } from "./workspaces/virtual-file-system.js";

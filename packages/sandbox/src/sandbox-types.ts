@@ -1,9 +1,5 @@
 import type { Socket } from "node:net";
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
-import type { EgressConnection } from "./network/egress-types.js";
-
-/** One connection a sandboxed program made through the egress proxy: host, port, address, allowed, reason, bytes, ms. */
-export type SandboxNetworkConnection = EgressConnection;
 
 /** What the sandbox runs: bundled JavaScript (ESM), Python source, or a shell command line. */
 export type SandboxLanguage = "javascript" | "python" | "shell";
@@ -48,19 +44,32 @@ export interface SandboxLimits {
 
 export interface SandboxRequest {
   readonly language: SandboxLanguage;
-  /** JavaScript already bundled as an ES module, Python source, or a shell command line. */
-  readonly source: string;
+  /** JavaScript already bundled as an ES module, Python source, or a shell command line. Give exactly one of `source` and `entry`. */
+  readonly source?: string;
+  /**
+   * The sandbox path of a script file to run instead of `source` (inside one of `mounts`, e.g.
+   * `/mnt/skills/custom/<skill>/scripts/tool.py`), run as its interpreter runs a file: python as
+   * `python3 file` (`sys.argv[0]` the file, its folder first on `sys.path`), javascript as `node file`
+   * (CommonJS or ESM by Node's own rules), shell as `bash file`. Everything else (stdin, env, timeout,
+   * limits, output caps, cancel) is as for `source`. Check `supportsEntry(language)` first: the deno
+   * backend runs no shell script file.
+   */
+  readonly entry?: string;
   /** Host folder mounted read-write at `SANDBOX_WORKSPACE_PATH`; also the working directory. Must exist. */
   readonly workspaceDir: string;
   /**
+   * Run in a new, empty working folder of this run's own, made under `workspaceDir` (then only its
+   * parent) when the run's worker starts (so a warm worker has it ready) and removed when the run
+   * ends; owned by the sandbox user. For calls that must not see each other's files (script tools).
+   * @default false
+   */
+  readonly freshWorkspace?: boolean;
+  /**
    * Host patterns the program may reach through the egress proxy (`host`, `host:port`,
-   * `*.domain[:port]`: see config.sandbox.network and the README's "Network"). The program finds the
-   * proxy in HTTP_PROXY / HTTPS_PROXY; without patterns it has no network. The local backend (no
-   * isolation) ignores them, and logs that it does. @default none
+   * `*.domain[:port]`; see config.sandbox.network). Carried for the proxy; without it the program
+   * has no network. @default none
    */
   readonly network?: readonly string[];
-  /** Who the run is for, in the egress log lines and records (e.g. `execute_code thread-1`, `tool weather`). @default none */
-  readonly networkLabel?: string;
   /** Extra mounts, read-only unless marked writable (the code API at /mnt/code-api, the skills tree at /mnt/skills, outputs, ...). */
   readonly mounts?: readonly SandboxMount[];
   /**
@@ -115,12 +124,10 @@ export interface SandboxResult {
   readonly warm: boolean;
   /** Set when the run did not complete normally: the sandbox is unavailable, the request is invalid, a limit was hit. */
   readonly error?: { readonly code: ErrorCode; readonly message: string };
-  /** Every connection the program made through the egress proxy, allowed or refused (runs with `network` patterns, on isolating backends). */
-  readonly network?: readonly SandboxNetworkConnection[];
 }
 
 /** The part of a request that fixes a worker at start-up (used to pre-start workers). */
-export type SandboxWarmRequest = Pick<SandboxRequest, "language" | "workspaceDir" | "mounts" | "limits" | "network">;
+export type SandboxWarmRequest = Pick<SandboxRequest, "language" | "workspaceDir" | "freshWorkspace" | "mounts" | "limits">;
 
 /** Which backend runs programs, and what it isolates. */
 export interface SandboxBackendInfo {
@@ -173,6 +180,13 @@ export interface SandboxExecutor {
   /** Resolves `auto` (bubblewrap when a real sandbox starts, else deno) and says what the backend isolates. */
   describeBackend(): Promise<SandboxBackendInfo>;
   run(request: SandboxRequest): Promise<SandboxResult>;
+  /**
+   * Whether a script file (`SandboxRequest.entry`) of this language runs on the backend in use
+   * (resolves `auto` first): bubblewrap and local run every language; deno runs javascript natively
+   * and python in Pyodide, but no shell script file (it needs real programs). A request it cannot
+   * run fails with SANDBOX_UNAVAILABLE and this reason, before anything starts.
+   */
+  supportsEntry(language: SandboxLanguage): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
   /** Diagnoses the backend (tools installed, namespaces allowed) by starting a real sandbox. */
   check(): Promise<SandboxCheck>;
   /**

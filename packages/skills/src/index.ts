@@ -23,8 +23,8 @@ export type { SkillListingSetting, SkillSearchKind } from "./listing/skill-listi
 export { renderRelevantSkills } from "./listing/render-relevant-skills.js";
 export type { RelevantSkills } from "./listing/render-relevant-skills.js";
 export { readSkillContextSpec } from "./context/skill-context-spec.js";
-export type { SkillContextSpec, ScopedToolReference, McpToolReference, ScriptToolReference, SkillResource } from "./context/skill-context-spec.js";
-export type { ScriptToolRunner } from "./context/script-tool-runner.js";
+export type { SkillContextSpec, SkillCodeOrigin, ScopedToolReference, McpToolReference, ScriptToolReference, SkillResource } from "./context/skill-context-spec.js";
+export type { ScriptToolRunner, ScopedScriptTool } from "./context/script-tool-runner.js";
 export { permittedTools, claudeCodeToolNames } from "./context/permitted-tools.js";
 export { specialistPrompt } from "./context/specialist-prompt.js";
 export { readSkillResource } from "./context/read-skill-resource.js";

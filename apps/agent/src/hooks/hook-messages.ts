@@ -106,7 +106,9 @@ export function stopText(event: string, plugin: string, reason: string | undefin
  * a user message's stored hook context rendered after its text (from what was stored, so re-sent
  * history is byte-identical). Messages without hook keys are passed through as they are.
  */
-export function withHookContext(messages: readonly BaseMessage[]): BaseMessage[] {
+export function withHookContext(messages: readonly BaseMessage[]): readonly BaseMessage[] {
+  // A thread no hook ever touched is sent as it is (no copy).
+  if (!messages.some((message) => Object.hasOwn(message.additional_kwargs ?? {}, hookBlockedKey) || Object.hasOwn(message.additional_kwargs ?? {}, hookContextKey))) return messages;
   const sent: BaseMessage[] = [];
   for (const message of messages) {
     const kwargs = message.additional_kwargs ?? {};

@@ -15,10 +15,11 @@ import { defaultLimits } from "../request/resolve-limits.js";
 import { validateRequest } from "../request/validate-request.js";
 import type { RequestBounds, ValidRequest } from "../request/validate-request.js";
 import { classifyOutcome } from "../result/classify-outcome.js";
-import type { SandboxBackendInfo, SandboxCheck, SandboxExecutor, SandboxLimitName, SandboxRequest, SandboxResult, SandboxWarmRequest } from "../sandbox-types.js";
-import { encodeJob } from "../worker/bootstraps.js";
+import type { SandboxBackendInfo, SandboxCheck, SandboxExecutor, SandboxLanguage, SandboxLimitName, SandboxRequest, SandboxResult, SandboxWarmRequest } from "../sandbox-types.js";
+import { encodeJob, type JobProgram } from "../worker/bootstraps.js";
 import { SandboxWorker } from "../worker/sandbox-worker.js";
 import { WarmPool } from "../worker/warm-pool.js";
+import { createFreshWorkspace, removeFreshWorkspace } from "../workspaces/fresh-workspace.js";
 import { createThreadWorkspace } from "../workspaces/thread-workspace.js";
 import { checkExecutor } from "./check-executor.js";
 import type { SandboxExecutorOptions } from "./sandbox-executor-options.js";
@@ -47,6 +48,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
   private readonly runtimeDir: string;
   private readonly ownsRuntimeDir: boolean;
   private readonly running = new Set<SandboxWorker>();
+  /** The workspace each worker started with a fresh one has (see `SandboxRequest.freshWorkspace`). */
+  private readonly freshWorkspaces = new WeakMap<SandboxWorker, string>();
   private readonly now: () => number;
   private readonly sandboxIds: { uid: number; gid: number };
   private readonly hostUid: number;
@@ -93,6 +96,12 @@ class PooledSandboxExecutor implements SandboxExecutor {
   async describeBackend(): Promise<SandboxBackendInfo> {
     const [{ launcher, info }, memory] = await Promise.all([this.selection, this.memory]);
     return { ...info, memory: memoryInfo(memory, info.backend, launcher.executionCgroup) };
+  }
+
+  async supportsEntry(language: SandboxLanguage): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const { launcher } = await this.selection;
+    const reason = launcher.entryProblem(language);
+    return reason === undefined ? { ok: true } : { ok: false, reason };
   }
 
   private makeLauncher(backend: ConcreteBackend): Launcher {
@@ -155,8 +164,11 @@ class PooledSandboxExecutor implements SandboxExecutor {
 
   private async executeInSlot(valid: ValidRequest, signal: AbortSignal | undefined, refill: boolean, failure: (code: ErrorCode, message: string, limit?: SandboxLimitName) => SandboxResult): Promise<SandboxResult> {
     const { launcher } = await this.selection;
-    const quotaFolders = [valid.workspaceDir, ...valid.mounts.filter((mount) => mount.writable).map((mount) => mount.hostPath)];
-    const refusal = await this.quota.refusal(quotaFolders);
+    const entryProblem = valid.program.kind === "entry" ? launcher.entryProblem(valid.language) : undefined;
+    if (entryProblem) return failure("SANDBOX_UNAVAILABLE", `This ${valid.language} script file cannot run here: ${entryProblem}.`);
+    const writableMounts = valid.mounts.filter((mount) => mount.writable).map((mount) => mount.hostPath);
+    // A fresh workspace starts empty: only the writable mounts can be over the quota already.
+    const refusal = await this.quota.refusal(valid.freshWorkspace ? writableMounts : [valid.workspaceDir, ...writableMounts]);
     if (refusal) return failure("SANDBOX_LIMIT_EXCEEDED", refusal, "disk");
     const spec = specOf(valid);
     const key = this.keyOf(spec);
@@ -173,6 +185,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
       return this.closed ? failure("SANDBOX_UNAVAILABLE", "The sandbox executor has been closed.") : failure("CANCELLED", cancelledBeforeStart);
     }
     this.running.add(worker);
+    const fresh = this.freshWorkspaces.get(worker);
+    const quotaFolders = [fresh ?? valid.workspaceDir, ...writableMounts];
     const env: Record<string, string> = { ...worker.baseEnv, ...valid.env };
     if (valid.bridgeSocket) env.THINKTANK_BRIDGE_SOCKET = worker.bridgePathFor(valid.bridgeSocket);
     if (valid.bridgeToken !== undefined) env.THINKTANK_BRIDGE_TOKEN = valid.bridgeToken;
@@ -184,7 +198,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
     });
     const outcome = await worker
       .run({
-        payload: encodeJob(valid.language, valid.source, env, worker.envCommand),
+        payload: encodeJob(valid.language, jobProgram(valid, worker.entryPaths), env, worker.envCommand),
         stdin: valid.stdin,
         timeoutMs: valid.timeoutMs,
         maxStdoutBytes: valid.limits.maxStdoutBytes,
@@ -203,7 +217,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
     // Measure the workspace again in the background, started now so the next run's check waits for it
     // (a run begun right after this one resolves is refused after a burst). Refill after the result is
     // handed back: starting a worker costs a few ms of synchronous spawn work the caller should not wait for.
-    void this.quota.measure(quotaFolders);
+    // (A fresh workspace is gone by now: removed when its worker ended.)
+    void this.quota.measure(fresh ? writableMounts : quotaFolders);
     setImmediate(() => {
       if (refill && result.error?.code !== "SANDBOX_UNAVAILABLE") this.pool.refill(key, () => this.startPooled(launcher, spec));
     });
@@ -252,16 +267,48 @@ class PooledSandboxExecutor implements SandboxExecutor {
   /** Everything that fixes a worker at start-up; the warm pool groups workers by it. */
   private keyOf(spec: WorkerSpec): string {
     const { limits } = spec;
-    return JSON.stringify([spec.language, spec.workspaceDir, spec.mounts, limits.memoryMb, limits.maxProcesses, limits.cpuSeconds, limits.maxFileMb, limits.tmpMb]);
+    return JSON.stringify([spec.language, spec.workspaceDir, spec.freshWorkspace === true, spec.mounts, limits.memoryMb, limits.maxProcesses, limits.cpuSeconds, limits.maxFileMb, limits.tmpMb]);
   }
 
   private async startWorker(launcher: Launcher, spec: WorkerSpec): Promise<{ ok: true; worker: SandboxWorker } | Extract<PlanResult, { ok: false }>> {
     const workerId = `${process.pid}-${++this.nextWorker}`;
     const identity = launcher.identity(spec);
-    const planned = await launcher.plan(spec, workerId);
-    if (!planned.ok) return planned;
-    const plan = launcher.executionCgroup ? this.inExecutionCgroup(planned.plan, spec, await this.memory) : planned.plan;
-    return { ok: true, worker: await SandboxWorker.start(plan, identity, this.now) };
+    if (!spec.freshWorkspace) {
+      const planned = await launcher.plan(spec, workerId);
+      if (!planned.ok) return planned;
+      const plan = launcher.executionCgroup ? this.inExecutionCgroup(planned.plan, spec, await this.memory) : planned.plan;
+      return { ok: true, worker: await SandboxWorker.start(plan, identity, this.now) };
+    }
+    // The worker's own workspace, made now (off the warm path) and removed once the worker has ended.
+    const workspaceDir = createFreshWorkspace(spec.workspaceDir, this.sandboxOwner);
+    const concrete: WorkerSpec = { ...spec, workspaceDir, freshWorkspace: false };
+    try {
+      const planned = await launcher.plan(concrete, workerId);
+      if (!planned.ok) {
+        removeFreshWorkspace(workspaceDir);
+        return planned;
+      }
+      const plan = launcher.executionCgroup ? this.inExecutionCgroup(planned.plan, concrete, await this.memory) : planned.plan;
+      const worker = await SandboxWorker.start(
+        {
+          ...plan,
+          cleanup: async () => {
+            try {
+              await plan.cleanup();
+            } finally {
+              removeFreshWorkspace(workspaceDir);
+            }
+          },
+        },
+        identity,
+        this.now,
+      );
+      this.freshWorkspaces.set(worker, workspaceDir);
+      return { ok: true, worker };
+    } catch (error) {
+      removeFreshWorkspace(workspaceDir);
+      throw error;
+    }
   }
 
   /**
@@ -290,5 +337,12 @@ class PooledSandboxExecutor implements SandboxExecutor {
 const cancelledBeforeStart = "The run was cancelled before the program started.";
 
 function specOf(request: ValidRequest): WorkerSpec {
-  return { language: request.language, workspaceDir: request.workspaceDir, mounts: request.mounts, limits: request.limits };
+  return { language: request.language, workspaceDir: request.workspaceDir, freshWorkspace: request.freshWorkspace, mounts: request.mounts, limits: request.limits };
+}
+
+/** The job's program: its text, or the script file at the path the worker's program opens. */
+function jobProgram(request: ValidRequest, entryPaths: "sandbox" | "host"): JobProgram {
+  const { program } = request;
+  if (program.kind === "source") return { source: program.source };
+  return { entry: entryPaths === "host" ? program.hostPath : program.sandboxPath };
 }

@@ -64,7 +64,7 @@ async function probe(launcher: Launcher, input: SelectLauncherInput): Promise<st
     if (!planned.ok) return planned.message;
     const worker = await SandboxWorker.start(planned.plan, launcher.identity(spec), () => performance.now());
     const outcome = await worker.run({
-      payload: encodeJob("shell", "exit 0", planned.plan.baseEnv, planned.plan.envCommand),
+      payload: encodeJob("shell", { source: "exit 0" }, planned.plan.baseEnv, planned.plan.envCommand),
       stdin: Buffer.alloc(0),
       timeoutMs: 20_000,
       maxStdoutBytes: 4096,

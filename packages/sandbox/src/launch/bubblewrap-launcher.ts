@@ -77,6 +77,11 @@ export class BubblewrapLauncher implements Launcher {
     return hostIdentity([spec.workspaceDir, ...spec.mounts.map((mount) => mount.hostPath)]);
   }
 
+  /** Every language's script files run (python3, node and bash are the host's own, bound read-only). */
+  entryProblem(): undefined {
+    return undefined;
+  }
+
   async plan(spec: WorkerSpec, workerId: string): Promise<PlanResult> {
     const host = await this.host();
     if (!host.bwrap) return missingTool("bwrap", this.options.searchPath);

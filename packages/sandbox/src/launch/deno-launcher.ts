@@ -12,6 +12,7 @@ import { denoArguments } from "./deno-arguments.js";
 import { hostIdentity } from "./host-identity.js";
 import { justBashBundle } from "./just-bash-bundle.js";
 import type { Launcher, PlanResult, WorkerSpec } from "./launch-plan.js";
+import type { SandboxLanguage } from "../sandbox-types.js";
 import { limitArguments, nodeHeapMb } from "./limit-arguments.js";
 import { prepareWritableMounts } from "./writable-mounts.js";
 
@@ -77,6 +78,11 @@ export class DenoLauncher implements Launcher {
 
   identity(spec: WorkerSpec): string {
     return hostIdentity([spec.workspaceDir, ...spec.mounts.map((mount) => mount.hostPath)]);
+  }
+
+  entryProblem(language: SandboxLanguage): string | undefined {
+    if (language !== "shell") return undefined;
+    return "the deno sandbox backend runs no shell script file: a shell script needs real programs (bash and what it calls), which only the bubblewrap backend provides. Fix: install bubblewrap (apt-get install bubblewrap) so sandbox.backend auto picks it, or set sandbox.backend: bubblewrap";
   }
 
   async plan(spec: WorkerSpec, workerId: string): Promise<PlanResult> {
@@ -150,6 +156,8 @@ export class DenoLauncher implements Launcher {
         baseEnv: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" },
         bridge: { kind: "proxy", listenPath: bridgeSocket, sandboxPath: bridgeSocket, ...(asSandboxUser ? { owner: { uid: 0, gid } } : {}) },
         channel: "stdin",
+        // JavaScript runs natively and sees host paths; Pyodide sees the mounts at their sandbox paths.
+        entryPaths: spec.language === "javascript" ? "host" : "sandbox",
         // Deno may start no process (no run permission): its process group is the whole tree.
         killTree: killProcessTree,
         afterExit: (pid) => {

@@ -4,7 +4,10 @@ import type { SandboxLanguage, SandboxLimitName, SandboxLimits, SandboxMount } f
 /** What fixes a worker when it starts: a warm worker can serve any request with the same spec. */
 export interface WorkerSpec {
   readonly language: SandboxLanguage;
+  /** The workspace; with `freshWorkspace`, the parent the executor makes each worker's own workspace in (a launcher always gets the concrete folder). */
   readonly workspaceDir: string;
+  /** Each worker gets a new empty workspace under `workspaceDir`, removed when it has ended. @default false */
+  readonly freshWorkspace?: boolean;
   readonly mounts: readonly SandboxMount[];
   readonly limits: SandboxLimits;
 }
@@ -34,6 +37,11 @@ export interface LaunchPlan {
   readonly channel?: "fd3" | "stdin";
   /** /usr/bin/env, used by the shell job to set exactly the job's environment; absent when the bootstrap takes every job as JSON (Deno). */
   readonly envCommand?: string;
+  /**
+   * Which path of a script file (`SandboxRequest.entry`) the program opens: its sandbox path, or its
+   * host path where mounts are not remapped (local; Deno's JavaScript sees host paths). @default "sandbox"
+   */
+  readonly entryPaths?: "sandbox" | "host";
   /** Kills the program and everything it started, while the launched process is alive (the worker then kills the launched process if it is still there after a grace period). */
   killTree(pid: number): void;
   /** Called once the launched process has exited: kills anything it left behind (the local backend's process group). */
@@ -69,4 +77,6 @@ export interface Launcher {
   describe(): Promise<Readonly<Record<string, string | number | boolean | undefined>>>;
   /** Identity of the spec's host folders (device and inode), so a warm worker bound to a replaced folder is not reused. */
   identity(spec: WorkerSpec): string;
+  /** Why a script file (`SandboxRequest.entry`) of this language cannot run on this backend; undefined when it can. */
+  entryProblem(language: SandboxLanguage): string | undefined;
 }

@@ -40,6 +40,11 @@ export class LocalLauncher implements Launcher {
     return hostIdentity([spec.workspaceDir]);
   }
 
+  /** Every language's script files run, at their host paths (mounts are not remapped). */
+  entryProblem(): undefined {
+    return undefined;
+  }
+
   async plan(spec: WorkerSpec, workerId: string): Promise<PlanResult> {
     this.layout ??= discoverHost({ ...this.options, bwrapCommand: "bwrap" });
     const host = await this.layout;
@@ -65,6 +70,7 @@ export class LocalLauncher implements Launcher {
         baseEnv,
         bridge: { kind: "direct" },
         envCommand: "/usr/bin/env",
+        entryPaths: "host",
         killTree: killProcessTree,
         afterExit: (pid) => {
           try {

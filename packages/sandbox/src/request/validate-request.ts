@@ -5,11 +5,16 @@ import { reservedSandboxPaths } from "../sandbox-paths.js";
 import type { SandboxLanguage, SandboxLimits, SandboxMount, SandboxRequest } from "../sandbox-types.js";
 import { resolveLimits } from "./resolve-limits.js";
 
+/** What a request runs: program text, or a script file (`entry`) at its sandbox path and at its real host path. */
+export type ValidProgram = { readonly kind: "source"; readonly source: string } | { readonly kind: "entry"; readonly sandboxPath: string; readonly hostPath: string };
+
 /** A request after validation: paths resolved to real absolute paths, limits complete. */
 export interface ValidRequest {
   readonly language: SandboxLanguage;
-  readonly source: string;
+  readonly program: ValidProgram;
+  /** The workspace, or with `freshWorkspace` the folder each run's own workspace is made in. */
   readonly workspaceDir: string;
+  readonly freshWorkspace: boolean;
   readonly mounts: readonly SandboxMount[];
   readonly env: Readonly<Record<string, string>>;
   readonly bridgeSocket: string | undefined;
@@ -18,6 +23,8 @@ export interface ValidRequest {
   readonly timeoutMs: number;
   readonly stdin: Buffer;
   readonly limits: SandboxLimits;
+  /** Host patterns for the egress proxy (carried, not interpreted here). */
+  readonly network: readonly string[];
 }
 
 export interface RequestBounds {
@@ -38,8 +45,12 @@ export function validateRequest(request: SandboxRequest, bounds: RequestBounds):
   const bad = (message: string, code: ErrorCode = "VALIDATION_FAILED"): Validation => ({ ok: false, code, message });
   if (typeof request !== "object" || request === null) return bad("request: expected an object");
   if (!languages.includes(request.language)) return bad(`language: expected one of ${languages.join(", ")}, got ${JSON.stringify(request.language)}`);
-  if (typeof request.source !== "string") return bad(`source: expected a string, got ${typeof request.source}`);
-  if (request.source.includes("\0")) return bad("source: must not contain NUL characters");
+  if ((request.source === undefined) === (request.entry === undefined)) return bad("request: give exactly one of source (program text) and entry (a script file's sandbox path)");
+  if (request.source !== undefined) {
+    if (typeof request.source !== "string") return bad(`source: expected a string, got ${typeof request.source}`);
+    if (request.source.includes("\0")) return bad("source: must not contain NUL characters");
+  }
+  if (request.freshWorkspace !== undefined && typeof request.freshWorkspace !== "boolean") return bad(`freshWorkspace: expected true or false, got ${JSON.stringify(request.freshWorkspace)}`);
 
   const workspace = existingPath(request.workspaceDir, "workspaceDir");
   if ("problem" in workspace) return bad(workspace.problem, "INVALID_PATH");
@@ -60,6 +71,21 @@ export function validateRequest(request: SandboxRequest, bounds: RequestBounds):
     if (writable !== undefined && typeof writable !== "boolean") return bad(`mounts[${index}].writable: expected true or false, got ${JSON.stringify(writable)}`);
     if (writable && !source.stats.isDirectory()) return bad(`mounts[${index}].hostPath: a writable mount must be a folder, got a file: ${mount.hostPath}`, "INVALID_PATH");
     mounts.push(writable ? { hostPath: source.real, sandboxPath: target, writable: true } : { hostPath: source.real, sandboxPath: target });
+  }
+
+  let program: ValidProgram;
+  if (request.entry !== undefined) {
+    const entry = entryFile(request.entry, mounts);
+    if ("problem" in entry) return bad(entry.problem, "INVALID_PATH");
+    program = { kind: "entry", ...entry };
+  } else {
+    program = { kind: "source", source: request.source as string };
+  }
+
+  const network: string[] = [];
+  for (const [index, pattern] of (request.network ?? []).entries()) {
+    if (typeof pattern !== "string" || pattern === "" || pattern.includes("\0")) return bad(`network[${index}]: expected a host pattern such as api.github.com or *.example.com:443, got ${JSON.stringify(pattern)}`);
+    network.push(pattern);
   }
 
   const env: Record<string, string> = {};
@@ -94,8 +120,9 @@ export function validateRequest(request: SandboxRequest, bounds: RequestBounds):
     ok: true,
     request: {
       language: request.language,
-      source: request.source,
+      program,
       workspaceDir: workspace.real,
+      freshWorkspace: request.freshWorkspace === true,
       mounts,
       env,
       bridgeSocket,
@@ -104,8 +131,32 @@ export function validateRequest(request: SandboxRequest, bounds: RequestBounds):
       timeoutMs,
       stdin,
       limits: limits.limits,
+      network,
     },
   };
+}
+
+/**
+ * A script file named by its sandbox path: it must lie under one of the request's mounts and be a
+ * file there, its real host path still inside that mount (a link out of it is refused).
+ */
+function entryFile(entry: unknown, mounts: readonly SandboxMount[]): { sandboxPath: string; hostPath: string } | { problem: string } {
+  if (typeof entry !== "string" || !path.posix.isAbsolute(entry) || path.posix.normalize(entry) !== entry || entry.includes("\0")) {
+    return { problem: `entry: expected the normalized absolute sandbox path of a script file, got ${JSON.stringify(entry)}` };
+  }
+  const mount = mounts.find((candidate) => entry.startsWith(`${candidate.sandboxPath}/`));
+  if (!mount) return { problem: `entry: ${entry} is not inside any of the request's mounts (${mounts.map((candidate) => candidate.sandboxPath).join(", ") || "none"})` };
+  const hostPath = path.join(mount.hostPath, ...entry.slice(mount.sandboxPath.length + 1).split("/"));
+  let real: string;
+  try {
+    real = fs.realpathSync(hostPath);
+  } catch {
+    return { problem: `entry: ${entry} does not exist (${hostPath} on the host)` };
+  }
+  if (!real.startsWith(`${mount.hostPath}${path.sep}`)) return { problem: `entry: ${entry} leads outside its mount ${mount.sandboxPath}` };
+  if (!fs.statSync(real).isFile()) return { problem: `entry: ${entry} is not a file` };
+  // The file as the sandbox sees it through its real path (a link inside the mount is resolved here).
+  return { sandboxPath: path.posix.join(mount.sandboxPath, ...path.relative(mount.hostPath, real).split(path.sep)), hostPath: real };
 }
 
 function existingPath(value: unknown, field: string): { real: string; stats: fs.Stats } | { problem: string } {

@@ -6,11 +6,19 @@
  */
 import type { SandboxLanguage } from "../sandbox-types.js";
 
-/** Node (ESM): the job is JSON `{ env, source }`; the program is written to `argv[1]` and imported. */
+/**
+ * Node: the job is JSON `{ env, source }`, the program (an ES module) written to `argv[1]` and
+ * imported, or `{ env, entry }`, a script file run as `node file` runs it (Node's own entry point:
+ * CommonJS or ESM by extension, package.json "type" and syntax). The bootstrap itself is CommonJS:
+ * `--input-type=module` would make Node refuse an ESM entry point.
+ */
 const nodeBootstrap = `
-import fs from "node:fs";
-import net from "node:net";
-import { pathToFileURL } from "node:url";
+const fs = require("node:fs");
+const Module = require("node:module");
+const net = require("node:net");
+const { pathToFileURL } = require("node:url");
+// -e puts its own module, exports, require, __filename and __dirname on globalThis: a program never sees them.
+for (const name of ["module", "exports", "require", "__filename", "__dirname"]) delete globalThis[name];
 const programPath = process.argv[1];
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 const chunks = [];
@@ -20,6 +28,11 @@ channel.on("end", () => {
   const job = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   for (const name of Object.keys(process.env)) delete process.env[name];
   Object.assign(process.env, job.env);
+  if (job.entry !== undefined) {
+    process.argv.splice(1, process.argv.length - 1, job.entry);
+    Module.runMain(job.entry);
+    return;
+  }
   fs.writeFileSync(programPath, job.source);
   process.argv.splice(1, process.argv.length - 1, programPath);
   import(pathToFileURL(programPath).href).catch((error) => {
@@ -30,7 +43,10 @@ channel.on("end", () => {
 channel.write("R");
 `;
 
-/** Python: the job is JSON `{ env, source }`; the program runs as a fresh __main__ from `sys.argv[1]`. */
+/**
+ * Python: the job is JSON `{ env, source }`, the program run as a fresh __main__ from `sys.argv[1]`, or
+ * `{ env, entry }`, a script file run as `python3 file` runs it (its folder first on sys.path).
+ */
 const pythonBootstrap = `
 import json, os, sys, types
 def _thinktank_main():
@@ -45,17 +61,25 @@ def _thinktank_main():
     job = json.loads(b"".join(chunks))
     os.environ.clear()
     os.environ.update(job["env"])
-    # Like a script run from the workspace: the workspace first, then PYTHONPATH.
     extra = [entry for entry in job["env"].get("PYTHONPATH", "").split(os.pathsep) if entry]
-    sys.path[0:0] = [os.getcwd(), *extra]
-    program_path = sys.argv[1]
-    with open(program_path, "w", encoding="utf-8") as handle:
-        handle.write(job["source"])
+    if "entry" in job:
+        # Like python3 file: the file's folder first, then PYTHONPATH.
+        program_path = job["entry"]
+        sys.path[0:0] = [os.path.dirname(program_path), *extra]
+        with open(program_path, "rb") as handle:
+            source = handle.read()
+    else:
+        # Like a script run from the workspace: the workspace first, then PYTHONPATH.
+        sys.path[0:0] = [os.getcwd(), *extra]
+        program_path = sys.argv[1]
+        source = job["source"]
+        with open(program_path, "w", encoding="utf-8") as handle:
+            handle.write(source)
     sys.argv = [program_path]
     module = types.ModuleType("__main__")
     module.__file__ = program_path
     sys.modules["__main__"] = module
-    code = compile(job["source"], program_path, "exec")
+    code = compile(source, program_path, "exec")
     try:
         exec(code, module.__dict__)
     except SystemExit:
@@ -74,7 +98,7 @@ const shellBootstrap = `printf R >&3; job=$(cat <&3); exec 3<&-; eval "$job"`;
 export function bootstrapArguments(language: SandboxLanguage, programBase: string, nodeHeapMb: number): string[] {
   switch (language) {
     case "javascript":
-      return [`--max-old-space-size=${nodeHeapMb}`, "--input-type=module", "-e", nodeBootstrap, `${programBase}.mjs`];
+      return [`--max-old-space-size=${nodeHeapMb}`, "-e", nodeBootstrap, `${programBase}.mjs`];
     case "python":
       // -I: the bootstrap imports nothing from the workspace (a planted json.py must not see the next job); -B: no .pyc writes.
       return ["-I", "-B", "-c", pythonBootstrap, `${programBase}.py`];
@@ -83,11 +107,18 @@ export function bootstrapArguments(language: SandboxLanguage, programBase: strin
   }
 }
 
-/** What is written to a worker's job channel to start its program; JSON for every language when there is no `envCommand` (Deno's bootstraps). */
-export function encodeJob(language: SandboxLanguage, source: string, env: Readonly<Record<string, string>>, envCommand: string | undefined): string {
-  if (language !== "shell" || envCommand === undefined) return JSON.stringify({ env, source });
+/** What a job runs: program text, or a script file at the path the worker's program opens. */
+export type JobProgram = { readonly source: string } | { readonly entry: string };
+
+/**
+ * What is written to a worker's job channel to start its program; JSON for every language when there
+ * is no `envCommand` (Deno's bootstraps). A shell script file runs as `bash file`.
+ */
+export function encodeJob(language: SandboxLanguage, program: JobProgram, env: Readonly<Record<string, string>>, envCommand: string | undefined): string {
+  if (language !== "shell" || envCommand === undefined) return JSON.stringify({ env, ...program });
   const assignments = Object.entries(env).map(([name, value]) => quote(`${name}=${value}`));
-  return `exec ${quote(envCommand)} -i ${assignments.join(" ")} /bin/sh -c ${quote(source)} sh`;
+  const command = "entry" in program ? `bash ${quote(program.entry)}` : `/bin/sh -c ${quote(program.source)} sh`;
+  return `exec ${quote(envCommand)} -i ${assignments.join(" ")} ${command}`;
 }
 
 /** Single-quotes a word for sh. */

@@ -2,27 +2,51 @@
  * The programs a deno-backend worker starts with (ES modules run by `deno run`, written once into
  * the executor's runtime folder). Deno cannot open an inherited descriptor without --allow-all, so
  * the job travels on stdin: the bootstrap writes the ready mark "R" as the first byte of stdout,
- * reads its job `{ env, source }` as the first line of stdin and the program's stdin after it, then
- * runs the program once and exits. `Deno.args[0]` is a JSON object of the worker's fixed settings.
+ * reads its job's length in bytes (a decimal line), then exactly that much, the job `{ env, source }`
+ * or `{ env, entry }`; what follows on stdin is the program's. JavaScript reads it from descriptor 0
+ * itself, as under Node (`fs.readFileSync(0)`, `process.stdin`); Python and the shell get it read
+ * for them. Then the bootstrap runs the program once and exits. `Deno.args[0]` is a JSON object of the worker's fixed settings.
  * Everything a bootstrap does is bounded by the same permission flags as the program it runs.
  */
 import type { SandboxLanguage } from "../sandbox-types.js";
 
-/** Reads the job, installs its environment (the process has no env permission: plain objects stand in) and its stdin. */
+/**
+ * Reads the job and installs its environment (the process has no env permission: plain objects
+ * stand in); with `makeStdin`, reads the program's stdin too and installs `process.stdin` over it.
+ * Without, descriptor 0 is left to the program, unread past the job.
+ */
 const prelude = `
 import process from "node:process";
 const settings = JSON.parse(Deno.args[0]);
-async function takeJob(makeStdin) {
-  Deno.stdout.writeSync(new Uint8Array([82]));
+function readJob() {
+  let header = "";
+  const one = new Uint8Array(1);
+  for (;;) {
+    if (Deno.stdin.readSync(one) === null) throw new Error("the job ended early");
+    if (one[0] === 10) break;
+    header += String.fromCharCode(one[0]);
+  }
+  const bytes = new Uint8Array(Number(header));
+  for (let offset = 0; offset < bytes.length; ) {
+    const read = Deno.stdin.readSync(bytes.subarray(offset));
+    if (read === null) throw new Error("the job ended early");
+    offset += read;
+  }
+  return JSON.parse(new TextDecoder().decode(bytes));
+}
+async function readRest() {
   const chunks = [];
   let size = 0;
   for await (const chunk of Deno.stdin.readable) { chunks.push(chunk); size += chunk.length; }
   const input = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) { input.set(chunk, offset); offset += chunk.length; }
-  const newline = input.indexOf(10);
-  const job = JSON.parse(new TextDecoder().decode(input.subarray(0, newline)));
-  const stdin = input.subarray(newline + 1);
+  return input;
+}
+async function takeJob(makeStdin) {
+  Deno.stdout.writeSync(new Uint8Array([82]));
+  const job = readJob();
+  const stdin = makeStdin ? await readRest() : undefined;
   const env = { ...job.env };
   const envApi = {
     get: (name) => env[name],
@@ -33,6 +57,7 @@ async function takeJob(makeStdin) {
   };
   Object.defineProperty(Deno, "env", { value: envApi, configurable: true, writable: true, enumerable: true });
   Object.defineProperty(process, "env", { value: env, configurable: true, writable: true, enumerable: true });
+  if (!makeStdin) return { job };
   let stdinStream;
   Object.defineProperty(process, "stdin", {
     configurable: true,
@@ -46,15 +71,55 @@ async function takeJob(makeStdin) {
 }
 `;
 
-/** JavaScript: the bundled ES module is written to the worker's program file and imported. */
+/**
+ * JavaScript: the bundled ES module is written to the worker's program file and imported; a script
+ * file (`entry`, its host path) runs as Node would run it: ESM for .mjs, a package.json "type":
+ * "module", or (no type) source that only parses as a module; CommonJS otherwise, through require.
+ */
 const javascriptBootstrap = `${prelude}
-import { Readable } from "node:stream";
-import { Buffer } from "node:buffer";
-const { job } = await takeJob((bytes) => Readable.from([Buffer.from(bytes)]));
+import { createRequire } from "node:module";
+function packageType(file) {
+  for (let folder = file.slice(0, file.lastIndexOf("/")); folder !== ""; folder = folder.slice(0, folder.lastIndexOf("/"))) {
+    let text;
+    try {
+      text = Deno.readTextFileSync(folder + "/package.json");
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      return undefined;
+    }
+    try {
+      const type = JSON.parse(text).type;
+      return type === "module" || type === "commonjs" ? type : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+function isModule(file) {
+  if (/\\.m[jt]s$/.test(file)) return true;
+  if (/\\.c[jt]s$/.test(file)) return false;
+  const type = packageType(file);
+  if (type) return type === "module";
+  const source = Deno.readTextFileSync(file).replace(/^#!.*/, "");
+  try {
+    new Function("exports", "require", "module", "__filename", "__dirname", source);
+    return false;
+  } catch (error) {
+    return error instanceof SyntaxError;
+  }
+}
+const { job } = await takeJob();
 Deno.chdir(settings.workspace);
-Deno.writeTextFileSync(settings.program, job.source);
 try {
-  await import(new URL("file://" + settings.program).href);
+  if (job.entry !== undefined) {
+    process.argv.splice(1, process.argv.length - 1, job.entry);
+    if (isModule(job.entry)) await import(new URL("file://" + job.entry).href);
+    else createRequire(job.entry)(job.entry);
+  } else {
+    Deno.writeTextFileSync(settings.program, job.source);
+    await import(new URL("file://" + settings.program).href);
+  }
 } catch (error) {
   console.error(error);
   Deno.exitCode = 1;
@@ -68,6 +133,20 @@ try {
  */
 const pythonBootstrap = `${prelude}
 import http from "node:http";
+import nodeFs from "node:fs";
+// Pyodide's NODEFS turns a host error into an errno by its \`code\`; Deno's permission errors have none,
+// and Pyodide would die of one ("fatal error") where Python should get PermissionError: say EACCES.
+for (const [name, original] of Object.entries(nodeFs)) {
+  if (typeof original !== "function" || !name.endsWith("Sync")) continue;
+  nodeFs[name] = function (...args) {
+    try {
+      return original.apply(this, args);
+    } catch (error) {
+      if (error && error.code === undefined && (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied)) error.code = "EACCES";
+      throw error;
+    }
+  };
+}
 // Wasm memory is outside V8's heap: cap what Pyodide's memory may grow to at the program's limit.
 const NativeMemory = WebAssembly.Memory;
 const maxPages = Math.floor(settings.memoryMb * 1024 * 1024 / 65536);
@@ -103,7 +182,13 @@ def _thinktank_run(env, source, program_path, workspace):
     os.environ.update(env)
     os.chdir(workspace)
     extra = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
-    sys.path[0:0] = [workspace, *extra]
+    if source is None:
+        # A script file, run as python3 file runs it: its folder first on sys.path.
+        with open(program_path, "rb") as handle:
+            source = handle.read()
+        sys.path[0:0] = [os.path.dirname(program_path), *extra]
+    else:
+        sys.path[0:0] = [workspace, *extra]
     sys.argv = [program_path]
     module = types.ModuleType("__main__")
     module.__file__ = program_path
@@ -127,9 +212,10 @@ def _thinktank_run(env, source, program_path, workspace):
 _thinktank_run
 \`);
 const { job, stdin } = await takeJob(() => undefined);
-pyodide.FS.writeFile("/tmp/main.py", job.source);
+if (job.entry === undefined) pyodide.FS.writeFile("/tmp/main.py", job.source);
 pyodide.setStdin({ stdin: () => stdin, isatty: false });
-const code = await driver.callPromising(pyodide.toPy(job.env), job.source, "/tmp/main.py", settings.workspacePath);
+// (undefined arrives as None; null would be pyodide's jsnull)
+const code = await driver.callPromising(pyodide.toPy(job.env), job.entry === undefined ? job.source : undefined, job.entry ?? "/tmp/main.py", settings.workspacePath);
 Deno.exit(code);
 `;
 

@@ -168,6 +168,11 @@ export class SandboxWorker {
     return this.plan.envCommand;
   }
 
+  /** Which path of a script file the worker's program opens (see `LaunchPlan.entryPaths`). */
+  get entryPaths(): "sandbox" | "host" {
+    return this.plan.entryPaths ?? "sandbox";
+  }
+
   onExit(listener: () => void): void {
     if (this.exited) listener();
     else this.exitListeners.push(listener);
@@ -209,8 +214,8 @@ export class SandboxWorker {
     job.signal?.addEventListener("abort", cancel, { once: true });
     if (!this.exited && !cancelled) {
       if (this.plan.channel === "stdin") {
-        // One stream: the job on its own line, then the program's standard input.
-        this.child.stdin?.write(`${job.payload}\n`);
+        // One stream: the job's length in bytes on a line, the job, then the program's standard input.
+        this.child.stdin?.write(`${Buffer.byteLength(job.payload)}\n${job.payload}`);
       } else {
         (this.child.stdio[3] as Writable).end(job.payload);
       }
