@@ -9,11 +9,13 @@ export { ThinktankError, isThinktankError } from "./errors/thinktank-error.js";
 // config
 export { loadConfig } from "./config/load-config.js";
 export type { Config, ModelConfig, CodeExecutionMode, SandboxBackend } from "./config/config-types.js";
+export { networkPattern } from "./config/config-schema.js";
 
 // frontmatter, ${VAR} expansion
 export { parseFrontmatter } from "./frontmatter/parse-frontmatter.js";
 export type { FrontmatterProblem } from "./frontmatter/parse-frontmatter.js";
 export { expandDeep } from "./env/expand-variables.js";
+export { protectedReference, serviceSecretVariables } from "./env/protected-variables.js";
 
 // archives, folder copies, paths
 export { extractZip } from "./archive/extract-zip.js";

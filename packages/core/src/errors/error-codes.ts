@@ -103,6 +103,8 @@ export const errorCodes = {
   TOOL_OUTPUT_NOT_JSON: 502,
   TOOL_OUTPUT_INVALID: 502,
   TOOL_OUTPUT_TOO_LARGE: 502,
+  // a script tool that cannot run here (untrusted code and no sandbox for it, a shell script on the deno backend): never run on the host instead
+  TOOL_UNAVAILABLE: 503,
   // a script tool call the user rejected at its approval (tools.approval), or answered so that it was not understood: it did not run
   TOOL_REJECTED: 403,
   WEB_SEARCH_FAILED: 502,

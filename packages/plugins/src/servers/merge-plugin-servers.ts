@@ -1,3 +1,4 @@
+import { protectedReference } from "@thinktank/core";
 import { resolveServerConfig, type McpServerEntry } from "@thinktank/mcp";
 import type { LoadedPlugin, PluginServerTransport } from "../plugin-types.js";
 
@@ -84,7 +85,7 @@ const rootPlaceholder = "${CLAUDE_PLUGIN_ROOT}";
  * entry that names one in a placeholder would have it expanded into its URL, headers, arguments or
  * env at connect time and sent to whoever the plugin's author chose, even with host_programs: deny.
  */
-const ownSecretPlaceholder = /\$\{?(THINKTANK_API_KEY|THINKTANK_SECRET_KEY)(?![A-Za-z0-9_])/;
+const isOwnSecret = (name: string): boolean => name === "THINKTANK_API_KEY" || name === "THINKTANK_SECRET_KEY";
 
 /**
  * Merges the MCP servers of (enabled) plugins into the agent's servers as `<plugin>:<server>`.
@@ -125,7 +126,7 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
         servers.push({ ...base, entry: entries[name], status: "denied", reason: deniedReason });
         continue;
       }
-      const ownSecret = ownSecretIn(definition.entry);
+      const ownSecret = protectedReference(definition.entry, isOwnSecret);
       if (ownSecret !== undefined) {
         const reason = `it refers to $${ownSecret}, Thinktank's own secret, which no plugin server is given`;
         entries[name] = { ...prepared, unavailable_reason: reason };
@@ -139,17 +140,6 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
     }
   }
   return { servers, entries, conflicts };
-}
-
-/** The first of Thinktank's own secrets a placeholder anywhere in the entry names, if any. */
-function ownSecretIn(value: unknown): string | undefined {
-  if (typeof value === "string") return ownSecretPlaceholder.exec(value)?.[1];
-  if (value === null || typeof value !== "object") return undefined;
-  for (const child of Array.isArray(value) ? value : Object.values(value)) {
-    const found = ownSecretIn(child);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 function programOf(entry: McpServerEntry): PluginServerProgram | undefined {
