@@ -1,5 +1,9 @@
 import type { Socket } from "node:net";
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
+import type { EgressConnection } from "./network/egress-types.js";
+
+/** One connection a sandboxed program made through the egress proxy: host, port, address, allowed, reason, bytes, ms. */
+export type SandboxNetworkConnection = EgressConnection;
 
 /** What the sandbox runs: bundled JavaScript (ESM), Python source, or a shell command line. */
 export type SandboxLanguage = "javascript" | "python" | "shell";
@@ -66,10 +70,13 @@ export interface SandboxRequest {
   readonly freshWorkspace?: boolean;
   /**
    * Host patterns the program may reach through the egress proxy (`host`, `host:port`,
-   * `*.domain[:port]`; see config.sandbox.network). Carried for the proxy; without it the program
-   * has no network. @default none
+   * `*.domain[:port]`: see config.sandbox.network and the README's "Network"). The program finds the
+   * proxy in HTTP_PROXY / HTTPS_PROXY; without patterns it has no network. The local backend (no
+   * isolation) ignores them, and logs that it does. @default none
    */
   readonly network?: readonly string[];
+  /** Who the run is for, in the egress log lines and records (e.g. `execute_code thread-1`, `tool weather`). @default none */
+  readonly networkLabel?: string;
   /** Extra mounts, read-only unless marked writable (the code API at /mnt/code-api, the skills tree at /mnt/skills, outputs, ...). */
   readonly mounts?: readonly SandboxMount[];
   /**
@@ -124,10 +131,12 @@ export interface SandboxResult {
   readonly warm: boolean;
   /** Set when the run did not complete normally: the sandbox is unavailable, the request is invalid, a limit was hit. */
   readonly error?: { readonly code: ErrorCode; readonly message: string };
+  /** Every connection the program made through the egress proxy, allowed or refused (runs with `network` patterns, on isolating backends). */
+  readonly network?: readonly SandboxNetworkConnection[];
 }
 
 /** The part of a request that fixes a worker at start-up (used to pre-start workers). */
-export type SandboxWarmRequest = Pick<SandboxRequest, "language" | "workspaceDir" | "freshWorkspace" | "mounts" | "limits">;
+export type SandboxWarmRequest = Pick<SandboxRequest, "language" | "workspaceDir" | "freshWorkspace" | "mounts" | "limits" | "network">;
 
 /** Which backend runs programs, and what it isolates. */
 export interface SandboxBackendInfo {

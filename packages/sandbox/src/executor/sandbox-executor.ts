@@ -21,6 +21,7 @@ import { SandboxWorker } from "../worker/sandbox-worker.js";
 import { WarmPool } from "../worker/warm-pool.js";
 import { createFreshWorkspace, removeFreshWorkspace } from "../workspaces/fresh-workspace.js";
 import { createThreadWorkspace } from "../workspaces/thread-workspace.js";
+import { RunEgress } from "../network/run-egress.js";
 import { checkExecutor } from "./check-executor.js";
 import type { SandboxExecutorOptions } from "./sandbox-executor-options.js";
 import { selectLauncher, type ConcreteBackend, type SelectedLauncher } from "./select-launcher.js";
@@ -53,6 +54,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
   private readonly now: () => number;
   private readonly sandboxIds: { uid: number; gid: number };
   private readonly hostUid: number;
+  /** The egress proxy and each run's session with it (runs with `network` patterns). */
+  private readonly egress: RunEgress;
   private nextWorker = 0;
   private closed = false;
 
@@ -79,6 +82,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
     });
     this.slots = new RunSlots(config.sandbox.max_concurrent, config.sandbox.max_queued);
     this.quota = new WorkspaceQuota(config.sandbox.disk_quota_mb);
+    this.egress = new RunEgress({ allowedPrivate: config.sandbox.network.allowed_private, logger: options.logger, proxy: options.egress });
     this.selection = selectLauncher({
       configured: this.configured,
       make: (backend) => this.makeLauncher(backend),
@@ -190,6 +194,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
     const env: Record<string, string> = { ...worker.baseEnv, ...valid.env };
     if (valid.bridgeSocket) env.THINKTANK_BRIDGE_SOCKET = worker.bridgePathFor(valid.bridgeSocket);
     if (valid.bridgeToken !== undefined) env.THINKTANK_BRIDGE_TOKEN = valid.bridgeToken;
+    const egress = this.egress.open(valid.network, valid.networkLabel, launcher.backend, worker);
+    if (egress) Object.assign(env, egress.env);
     const running = worker;
     let diskProblem: string | undefined;
     const watch = this.quota.watch(quotaFolders, (message) => {
@@ -207,13 +213,16 @@ class PooledSandboxExecutor implements SandboxExecutor {
         bridgeSocket: valid.bridgeSocket,
         bridgeConnection: valid.bridgeConnection,
         signal,
+        egress: egress?.accept,
       })
       .finally(() => {
         watch.stop();
         this.running.delete(running);
       });
+    const network = egress?.end();
     const classified = classifyOutcome(outcome, { backend: launcher.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });
-    const result: SandboxResult = diskProblem && !outcome.timedOut && !outcome.cancelled ? { ...classified, exitCode: null, limit: "disk", error: { code: "SANDBOX_LIMIT_EXCEEDED", message: diskProblem } } : classified;
+    const limited: SandboxResult = diskProblem && !outcome.timedOut && !outcome.cancelled ? { ...classified, exitCode: null, limit: "disk", error: { code: "SANDBOX_LIMIT_EXCEEDED", message: diskProblem } } : classified;
+    const result: SandboxResult = network ? { ...limited, network } : limited;
     // Measure the workspace again in the background, started now so the next run's check waits for it
     // (a run begun right after this one resolves is refused after a burst). Refill after the result is
     // handed back: starting a worker costs a few ms of synchronous spawn work the caller should not wait for.
@@ -259,6 +268,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
     for (const worker of running) worker.kill();
     // A probe under way (auto) ends by itself within its own timeout.
     await Promise.all([this.pool.close(), this.selection, ...running.map((worker) => worker.whenClosed())]);
+    this.egress.close();
     const memory = await this.memory;
     if (memory.cgroups) releaseParent(memory.cgroups);
     if (this.ownsRuntimeDir) fs.rmSync(this.runtimeDir, { recursive: true, force: true });
@@ -267,7 +277,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
   /** Everything that fixes a worker at start-up; the warm pool groups workers by it. */
   private keyOf(spec: WorkerSpec): string {
     const { limits } = spec;
-    return JSON.stringify([spec.language, spec.workspaceDir, spec.freshWorkspace === true, spec.mounts, limits.memoryMb, limits.maxProcesses, limits.cpuSeconds, limits.maxFileMb, limits.tmpMb]);
+    return JSON.stringify([spec.language, spec.workspaceDir, spec.freshWorkspace === true, spec.mounts, limits.memoryMb, limits.maxProcesses, limits.cpuSeconds, limits.maxFileMb, limits.tmpMb, spec.network === true]);
   }
 
   private async startWorker(launcher: Launcher, spec: WorkerSpec): Promise<{ ok: true; worker: SandboxWorker } | Extract<PlanResult, { ok: false }>> {
@@ -337,7 +347,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
 const cancelledBeforeStart = "The run was cancelled before the program started.";
 
 function specOf(request: ValidRequest): WorkerSpec {
-  return { language: request.language, workspaceDir: request.workspaceDir, freshWorkspace: request.freshWorkspace, mounts: request.mounts, limits: request.limits };
+  return { language: request.language, workspaceDir: request.workspaceDir, freshWorkspace: request.freshWorkspace, mounts: request.mounts, limits: request.limits, network: request.network.length > 0 };
 }
 
 /** The job's program: its text, or the script file at the path the worker's program opens. */

@@ -7,6 +7,8 @@ import { isReachableBy } from "../host/path-access.js";
 import { writeSyntheticEtc } from "../host/synthetic-etc.js";
 import { sandboxPaths } from "../sandbox-paths.js";
 import { bootstrapArguments } from "../worker/bootstraps.js";
+import { EgressEntrance } from "../network/egress-entrance.js";
+import { sandboxProxyUrl, withEgressForwarder } from "../network/sandbox-forwarder.js";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 import { hostIdentity } from "./host-identity.js";
@@ -108,8 +110,10 @@ export class BubblewrapLauncher implements Launcher {
       if (workspace.uid !== uid) fs.chownSync(spec.workspaceDir, uid, gid);
     }
 
+    // A worker that may use the network runs the egress forwarder on the host's node: bind its folders too.
+    const binds = spec.network ? [...new Set([...interpreter.binds, ...host.node.binds])] : interpreter.binds;
     // bubblewrap resolves bind sources as the sandbox user: as root, stage what that user cannot reach.
-    const sources = [...host.systemEntries.filter((entry) => !entry.symlink).map((entry) => entry.path), ...interpreter.binds, this.etcDir, runDir, spec.workspaceDir, ...spec.mounts.map((mount) => mount.hostPath)];
+    const sources = [...host.systemEntries.filter((entry) => !entry.symlink).map((entry) => entry.path), ...binds, this.etcDir, runDir, spec.workspaceDir, ...spec.mounts.map((mount) => mount.hostPath)];
     const staged = new Map<string, string>();
     if (this.asRoot) {
       for (const source of sources) {
@@ -122,12 +126,13 @@ export class BubblewrapLauncher implements Launcher {
     }
     const alternatives = fs.existsSync("/etc/alternatives") ? "/etc/alternatives" : undefined;
     const programBase = path.posix.join(sandboxPaths.tmp, "thinktank-main");
+    const interpreterCommand = [host.prlimit, ...limitArguments(spec.limits, { processes: true }), interpreter.executable, ...bootstrapArguments(spec.language, programBase, nodeHeapMb(spec.limits))];
     const args = bwrapArguments({
       features: host.features,
       systemEntries: host.systemEntries,
       etcDir: this.etcDir,
       alternativesDir: alternatives,
-      interpreterBinds: interpreter.binds,
+      interpreterBinds: binds,
       runDir,
       workspaceDir: spec.workspaceDir,
       mounts: spec.mounts,
@@ -135,7 +140,7 @@ export class BubblewrapLauncher implements Launcher {
       env: bootstrapEnvFor(),
       sourceOf: (hostPath) => staged.get(hostPath) ?? hostPath,
       ...(passFiles.length > 0 ? { seccompFd: 4 } : {}),
-      command: [host.prlimit, ...limitArguments(spec.limits, { processes: true }), interpreter.executable, ...bootstrapArguments(spec.language, programBase, nodeHeapMb(spec.limits))],
+      command: spec.network ? withEgressForwarder(host.node.executable, interpreterCommand) : interpreterCommand,
     });
 
     let command = host.bwrap;
@@ -149,6 +154,8 @@ export class BubblewrapLauncher implements Launcher {
       commandArgs = ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sh", host.mount, ...bindPairs, "--", host.setpriv, `--reuid=${uid}`, `--regid=${gid}`, "--clear-groups", "--", host.bwrap, ...args];
     }
     const launch = withInheritedFdsClosed(host.bash, command, commandArgs, 3 + passFiles.length);
+    // The forwarder inside relays to this socket, in the folder bound at /run/thinktank.
+    const egress = spec.network ? await EgressEntrance.listenUnix(path.join(runDir, "egress.sock"), sandboxProxyUrl, this.asRoot ? { uid: 0, gid } : undefined) : undefined;
     return {
       ok: true,
       plan: {
@@ -161,13 +168,17 @@ export class BubblewrapLauncher implements Launcher {
         baseEnv: bootstrapEnvFor(),
         bridge: { kind: "proxy", listenPath: path.join(runDir, "bridge.sock"), sandboxPath: sandboxPaths.bridgeSocket, ...(this.asRoot ? { owner: { uid: 0, gid } } : {}) },
         passFiles,
+        ...(egress ? { egress } : {}),
         envCommand: "/usr/bin/env",
         // The sandbox's pid 1 is bubblewrap's child: when it dies, the kernel kills everything else in its pid
         // namespace, and bubblewrap reaps it and exits (the worker kills bubblewrap if it lingers).
         killTree: killChildren,
         // Nothing can outlive bubblewrap: when the sandbox's pid 1 ends, the kernel kills the rest of its pid namespace.
         afterExit: () => undefined,
-        cleanup: () => fs.rmSync(runDir, { recursive: true, force: true }),
+        cleanup: () => {
+          egress?.close();
+          fs.rmSync(runDir, { recursive: true, force: true });
+        },
       },
     };
   }

@@ -11,6 +11,8 @@ export interface DenoArgumentsInput {
   readonly write: readonly string[];
   /** Unix sockets the program may connect to (the bridge). */
   readonly unixSockets: readonly string[];
+  /** TCP `host:port` addresses the program may connect to (the worker's egress proxy entrance). @default none */
+  readonly tcpAddresses?: readonly string[];
   /** System information the runtime needs (`uid`, `gid`, ...). */
   readonly sys: readonly string[];
 }
@@ -22,6 +24,7 @@ export interface DenoArgumentsInput {
  */
 export function denoArguments(input: DenoArgumentsInput): string[] {
   const list = (paths: readonly string[]): string => [...new Set(paths)].join(",");
+  const net = [...input.unixSockets.map((socket) => `unix:${socket}`), ...(input.tcpAddresses ?? [])];
   for (const entry of [...input.read, ...input.write, ...input.unixSockets]) {
     // Deno splits permission lists on commas: a path with one would widen or break the grant.
     if (entry.includes(",")) throw new Error(`a path given to the deno sandbox must not contain a comma: ${entry}`);
@@ -37,7 +40,7 @@ export function denoArguments(input: DenoArgumentsInput): string[] {
     `--v8-flags=--max-old-space-size=${input.heapMb}`,
     `--allow-read=${list(input.read)}`,
     `--allow-write=${list(input.write)}`,
-    ...(input.unixSockets.length > 0 ? [`--allow-net=${input.unixSockets.map((socket) => `unix:${socket}`).join(",")}`] : []),
+    ...(net.length > 0 ? [`--allow-net=${net.join(",")}`] : []),
     ...(input.sys.length > 0 ? [`--allow-sys=${input.sys.join(",")}`] : []),
     input.bootstrap,
     input.settings,

@@ -8,6 +8,7 @@ import { findDenoRuntime, type DenoRuntime } from "../host/runtime-packages.js";
 import { sandboxPaths } from "../sandbox-paths.js";
 import { denoBootstrap } from "../worker/deno-bootstraps.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";
+import { EgressEntrance } from "../network/egress-entrance.js";
 import { denoArguments } from "./deno-arguments.js";
 import { hostIdentity } from "./host-identity.js";
 import { justBashBundle } from "./just-bash-bundle.js";
@@ -128,6 +129,8 @@ export class DenoLauncher implements Launcher {
       ...(pyodideDir ? { pyodideDir } : {}),
       ...(justBash ? { justBash } : {}),
     };
+    // A worker that may use the network: a loopback listener of its own with a secret, the only TCP address Deno may reach (see src/network/proxied-fetch.ts).
+    const egress = spec.network ? await EgressEntrance.listenLoopback() : undefined;
     const args = denoArguments({
       bootstrap: files.bootstraps[spec.language] as string,
       settings: JSON.stringify(settings),
@@ -135,6 +138,7 @@ export class DenoLauncher implements Launcher {
       read: [runDir, spec.workspaceDir, ...spec.mounts.map((mount) => mount.hostPath), ...(spec.language === "python" && pyodideDir ? [pyodideDir] : []), ...(justBash ? [justBash] : [])],
       write: [spec.workspaceDir, ...writableMounts, ...(spec.language === "javascript" ? [program] : []), bridgeSocket],
       unixSockets: [bridgeSocket],
+      ...(egress?.address ? { tcpAddresses: [egress.address] } : {}),
       // just-bash's ls and stat ask for the user and group ids.
       sys: spec.language === "shell" ? ["uid", "gid"] : [],
     });
@@ -155,6 +159,7 @@ export class DenoLauncher implements Launcher {
         detached: process.platform !== "win32",
         baseEnv: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" },
         bridge: { kind: "proxy", listenPath: bridgeSocket, sandboxPath: bridgeSocket, ...(asSandboxUser ? { owner: { uid: 0, gid } } : {}) },
+        ...(egress ? { egress } : {}),
         channel: "stdin",
         // JavaScript runs natively and sees host paths; Pyodide sees the mounts at their sandbox paths.
         entryPaths: spec.language === "javascript" ? "host" : "sandbox",
@@ -167,7 +172,10 @@ export class DenoLauncher implements Launcher {
             // the group is empty
           }
         },
-        cleanup: () => fs.rmSync(runDir, { recursive: true, force: true }),
+        cleanup: () => {
+          egress?.close();
+          fs.rmSync(runDir, { recursive: true, force: true });
+        },
       },
     };
   }

@@ -1,4 +1,5 @@
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
+import type { EgressEntrance } from "../network/egress-entrance.js";
 import type { SandboxLanguage, SandboxLimitName, SandboxLimits, SandboxMount } from "../sandbox-types.js";
 
 /** What fixes a worker when it starts: a warm worker can serve any request with the same spec. */
@@ -10,6 +11,8 @@ export interface WorkerSpec {
   readonly freshWorkspace?: boolean;
   readonly mounts: readonly SandboxMount[];
   readonly limits: SandboxLimits;
+  /** The worker can reach the egress proxy (its entrance, and on bubblewrap the forwarder inside); which hosts is the run's policy, given on claim. @default false */
+  readonly network?: boolean;
 }
 
 /** How to start one worker process, and what to undo once it has ended. */
@@ -27,6 +30,8 @@ export interface LaunchPlan {
   readonly baseEnv: Readonly<Record<string, string>>;
   /** Where the program reaches the bridge: a proxy the worker listens on, or the host socket itself. */
   readonly bridge: BridgeExposure;
+  /** Where the program reaches the egress proxy (workers whose spec has `network`), already listening; closed with the worker. */
+  readonly egress?: EgressEntrance;
   /** Files opened read-only and handed to the launched process as descriptors 4, 5, ... (bubblewrap reads its seccomp filter from one). */
   readonly passFiles?: readonly string[];
   /**

@@ -30,6 +30,8 @@ function thinktankProxiedFetch(getEnv, nativeFetch, loadModules) {
   };
   const failure = (message, cause) => new TypeError("fetch failed: " + message, cause === undefined ? undefined : { cause });
   const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+  // Node's bundled roots (a ca option replaces them); Deno adds a ca option to its own and asks --allow-sys=ca for this list.
+  const roots = (m) => { try { return [...m.tls.rootCertificates]; } catch { return []; } };
 
   function send(m, url, method, headers, body, proxy, signal, decode) {
     return new Promise((resolve, reject) => {
@@ -91,7 +93,7 @@ function thinktankProxiedFetch(getEnv, nativeFetch, loadModules) {
         }
         const extra = getEnv()?.NODE_EXTRA_CA_CERTS;
         let ca;
-        try { ca = extra ? [...m.tls.rootCertificates, m.fs.readFileSync(extra, "utf8")] : undefined; } catch (error) { socket.destroy(); fail(error); return; }
+        try { ca = extra ? [...roots(m), m.fs.readFileSync(extra, "utf8")] : undefined; } catch (error) { socket.destroy(); fail(error); return; }
         const isIp = /^[\d.]+$/.test(url.hostname) || url.hostname.includes(":");
         const secure = m.tls.connect({ socket, ...(isIp ? {} : { servername: url.hostname }), ...(ca ? { ca } : {}), ALPNProtocols: ["http/1.1"] });
         pending.add(secure);

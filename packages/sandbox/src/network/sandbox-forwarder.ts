@@ -32,7 +32,8 @@ const server = net.createServer({ allowHalfOpen: true }, (client) => {
   client.pipe(upstream);
   upstream.pipe(client);
 });
-server.listen(Number(port), "127.0.0.1", () => { fs.writeSync(1, "ok"); fs.closeSync(1); });
+// Ready: "ok" and end of file on stdout; /dev/null takes descriptor 1 again, so no socket lands on it.
+server.listen(Number(port), "127.0.0.1", () => { fs.writeSync(1, "ok"); fs.closeSync(1); fs.openSync("/dev/null", "w"); });
 `;
 
 /**

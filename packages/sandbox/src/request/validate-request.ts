@@ -3,6 +3,7 @@ import path from "node:path";
 import type { ErrorCode } from "@thinktank/core";
 import { reservedSandboxPaths } from "../sandbox-paths.js";
 import type { SandboxLanguage, SandboxLimits, SandboxMount, SandboxRequest } from "../sandbox-types.js";
+import { parseHostPattern } from "../network/host-pattern.js";
 import { resolveLimits } from "./resolve-limits.js";
 
 /** What a request runs: program text, or a script file (`entry`) at its sandbox path and at its real host path. */
@@ -23,8 +24,9 @@ export interface ValidRequest {
   readonly timeoutMs: number;
   readonly stdin: Buffer;
   readonly limits: SandboxLimits;
-  /** Host patterns for the egress proxy (carried, not interpreted here). */
+  /** Host patterns for the egress proxy (each one parses). */
   readonly network: readonly string[];
+  readonly networkLabel: string | undefined;
 }
 
 export interface RequestBounds {
@@ -83,10 +85,14 @@ export function validateRequest(request: SandboxRequest, bounds: RequestBounds):
   }
 
   const network: string[] = [];
+  if (request.network !== undefined && !Array.isArray(request.network)) return bad(`network: expected a list of host patterns, got ${JSON.stringify(request.network)}`);
   for (const [index, pattern] of (request.network ?? []).entries()) {
-    if (typeof pattern !== "string" || pattern === "" || pattern.includes("\0")) return bad(`network[${index}]: expected a host pattern such as api.github.com or *.example.com:443, got ${JSON.stringify(pattern)}`);
+    const parsed = parseHostPattern(pattern);
+    if ("problem" in parsed) return bad(`network[${index}]: ${parsed.problem}`);
     network.push(pattern);
   }
+  const label: unknown = request.networkLabel;
+  if (label !== undefined && (typeof label !== "string" || label.length > 200 || /[\x00-\x1f\x7f]/.test(label))) return bad(`networkLabel: expected a line of at most 200 characters, got ${JSON.stringify(label)}`);
 
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.env ?? {})) {
@@ -132,6 +138,7 @@ export function validateRequest(request: SandboxRequest, bounds: RequestBounds):
       stdin,
       limits: limits.limits,
       network,
+      networkLabel: label as string | undefined,
     },
   };
 }

@@ -4,6 +4,7 @@
  * through it), installs the job's environment and runs the job's program in a fresh process.
  * Workers are single-use: one job, then the process exits.
  */
+import { proxiedFetchModules, proxiedFetchSource } from "../network/proxied-fetch.js";
 import type { SandboxLanguage } from "../sandbox-types.js";
 
 /**
@@ -20,6 +21,8 @@ const { pathToFileURL } = require("node:url");
 // -e puts its own module, exports, require, __filename and __dirname on globalThis: a program never sees them.
 for (const name of ["module", "exports", "require", "__filename", "__dirname"]) delete globalThis[name];
 const programPath = process.argv[1];
+const nativeFetch = globalThis.fetch;
+${proxiedFetchSource}
 const channel = new net.Socket({ fd: 3, readable: true, writable: true });
 const chunks = [];
 channel.on("data", (chunk) => chunks.push(chunk));
@@ -28,6 +31,8 @@ channel.on("end", () => {
   const job = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   for (const name of Object.keys(process.env)) delete process.env[name];
   Object.assign(process.env, job.env);
+  // A run that may use the network: fetch through its egress proxy (HTTPS_PROXY / HTTP_PROXY), which Node 20's own ignores.
+  if (job.env.https_proxy || job.env.HTTPS_PROXY || job.env.http_proxy || job.env.HTTP_PROXY) globalThis.fetch = thinktankProxiedFetch(() => process.env, nativeFetch, ${proxiedFetchModules});
   if (job.entry !== undefined) {
     process.argv.splice(1, process.argv.length - 1, job.entry);
     Module.runMain(job.entry);

@@ -8,6 +8,7 @@
  * for them. Then the bootstrap runs the program once and exits. `Deno.args[0]` is a JSON object of the worker's fixed settings.
  * Everything a bootstrap does is bounded by the same permission flags as the program it runs.
  */
+import { proxiedFetchModules, proxiedFetchSource } from "../network/proxied-fetch.js";
 import type { SandboxLanguage } from "../sandbox-types.js";
 
 /**
@@ -18,6 +19,9 @@ import type { SandboxLanguage } from "../sandbox-types.js";
 const prelude = `
 import process from "node:process";
 const settings = JSON.parse(Deno.args[0]);
+// fetch through the run's egress proxy (HTTPS_PROXY / HTTP_PROXY in the job's env): Deno's own would need the targets in --allow-net.
+${proxiedFetchSource}
+globalThis.fetch = thinktankProxiedFetch(() => process.env, globalThis.fetch.bind(globalThis), ${proxiedFetchModules});
 function readJob() {
   let header = "";
   const one = new Uint8Array(1);
@@ -231,7 +235,13 @@ for (const mount of settings.mounts) {
   fs.mount(mount.sandboxPath, mount.writable ? new ReadWriteFs({ root: mount.hostPath }) : new OverlayFs({ root: mount.hostPath, readOnly: true, mountPoint: "/" }));
 }
 const { job, stdin } = await takeJob(() => undefined);
-const bash = new Bash({ fs, cwd: settings.workspacePath, env: job.env, defenseInDepth: false });
+// curl and wget when the run may use the network: through the proxied fetch, which the egress proxy checks.
+const proxied = job.env.https_proxy || job.env.HTTPS_PROXY || job.env.http_proxy || job.env.HTTP_PROXY;
+const proxiedCurl = async (url, options = {}) => {
+  const response = await fetch(url, { method: options.method, headers: options.headers, body: options.body, redirect: options.followRedirects === false ? "manual" : "follow", signal: options.signal });
+  return { status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()), url: response.url };
+};
+const bash = new Bash({ fs, cwd: settings.workspacePath, env: job.env, defenseInDepth: false, ...(proxied ? { fetch: proxiedCurl } : {}) });
 const encoder = new TextEncoder();
 const put = (stream, text) => { const bytes = encoder.encode(text); let done = 0; while (done < bytes.length) done += stream.writeSync(bytes.subarray(done)); };
 try {

@@ -5,6 +5,7 @@ import type { Duplex, Writable } from "node:stream";
 import type { Socket } from "node:net";
 import { CappedOutput } from "../output/capped-output.js";
 import type { LaunchPlan } from "../launch/launch-plan.js";
+import { proxyEnvironment } from "../network/sandbox-forwarder.js";
 import { BridgeProxy } from "./bridge-proxy.js";
 
 export interface WorkerJob {
@@ -21,6 +22,8 @@ export interface WorkerJob {
   readonly bridgeConnection?: ((socket: Socket) => void) | undefined;
   /** Aborting it stops the program with every process it started, as the timeout does. */
   readonly signal?: AbortSignal | undefined;
+  /** Takes the program's connections to the egress proxy (the run's proxy session); without it they are dropped. */
+  readonly egress?: ((socket: Socket) => void) | undefined;
 }
 
 export interface WorkerOutcome {
@@ -108,6 +111,7 @@ export class SandboxWorker {
         if (settled) return;
         settled = true;
         this.proxy?.close();
+        plan.egress?.close();
         this.oomKills = plan.oomKills?.() ?? 0;
         // Best effort: the runtime folder is removed on close anyway, and a stale cgroup at the next start.
         void Promise.resolve()
@@ -140,6 +144,7 @@ export class SandboxWorker {
       return new SandboxWorker(plan, proxy, identity, now);
     } catch (error) {
       proxy?.close();
+      plan.egress?.close();
       await Promise.resolve()
         .then(() => plan.cleanup())
         .catch(() => undefined);
@@ -173,6 +178,16 @@ export class SandboxWorker {
     return this.plan.entryPaths ?? "sandbox";
   }
 
+  /** The proxy variables a run that may use the network gets (empty for a worker without egress). */
+  get egressEnv(): Readonly<Record<string, string>> {
+    return this.plan.egress ? proxyEnvironment(this.plan.egress.proxyUrl) : {};
+  }
+
+  /** The Proxy-Authorization the worker's entrance requires (Deno's loopback listener), if any. */
+  get egressAuthorization(): string | undefined {
+    return this.plan.egress?.proxyAuthorization;
+  }
+
   onExit(listener: () => void): void {
     if (this.exited) listener();
     else this.exitListeners.push(listener);
@@ -199,6 +214,7 @@ export class SandboxWorker {
     stdout.push(this.early.stdout.bytes());
     stderr.push(this.early.stderr.bytes());
     this.proxy?.attach(job.bridgeSocket, job.bridgeConnection);
+    if (job.egress) this.plan.egress?.attach(job.egress);
 
     const timer = setTimeout(() => {
       timedOut = true;
