@@ -25,6 +25,8 @@ export function createUniversalToolsProvider(runtime: AgentRuntime): RequestProv
         files,
         defaultTimeoutSeconds: config.code_execution.timeout_seconds,
         maxTimeoutSeconds: config.code_execution.max_timeout_seconds,
+        network: config.sandbox.network.allow,
+        threadId: request.threadId,
       });
       return { tools: [...createFileTools(files, { maxWriteBytes: config.sandbox.max_file_mb * 1024 * 1024 }), bash] };
     },

@@ -12,6 +12,10 @@ export interface BashToolOptions {
   readonly defaultTimeoutSeconds: number;
   /** config.code_execution.max_timeout_seconds */
   readonly maxTimeoutSeconds: number;
+  /** config.sandbox.network.allow: hosts commands may reach through the sandbox's egress proxy (HTTP_PROXY / HTTPS_PROXY). @default none */
+  readonly network?: readonly string[];
+  /** The thread, for the egress log. @default none */
+  readonly threadId?: string;
 }
 
 /**
@@ -31,14 +35,15 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
         const workspaceDir = options.files.userFolder("workspace");
         const mounts = await options.files.sandboxMounts();
         // The run's signal: cancelling the run kills the command's whole process tree.
-        const execution = options.executor.run({ language: "shell", source: command, workspaceDir, mounts, timeoutMs: seconds * 1000, signal: config?.signal });
+        const network = options.network && options.network.length > 0 ? { network: options.network, networkLabel: `bash ${options.threadId ?? "(no thread)"}` } : {};
+        const execution = options.executor.run({ language: "shell", source: command, workspaceDir, mounts, timeoutMs: seconds * 1000, signal: config?.signal, ...network });
         const result = await trackRunWork(config, execution);
         return describeResult(result);
       }),
     {
       name: "bash",
       description:
-        "Run a bash command line in a sandbox (no network). Working folder /mnt/user-data/workspace (read-write, kept between calls); " +
+        `Run a bash command line in a sandbox (${networkNote(options.network)}). Working folder /mnt/user-data/workspace (read-write, kept between calls); ` +
         "skills are readable under /mnt/skills, uploads under /mnt/user-data/uploads read-only; save deliverables to /mnt/user-data/outputs (read-write). Returns the exit code, stdout and stderr." +
         // Without bubblewrap (the deno backend) the shell is just-bash: bash and coreutils-like commands simulated over the same folders, no host program.
         (options.executor.backend === "deno" ? " This shell is simulated: bash syntax and common commands (ls, cat, grep, sed, awk, jq, find, sort...), but no python3, node or other programs; run Python with execute_code." : ""),
@@ -53,6 +58,12 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
       },
     },
   );
+}
+
+/** What the description says about the network: none, or the declared hosts through the proxy. */
+function networkNote(network: readonly string[] | undefined): string {
+  if (!network || network.length === 0) return "no network";
+  return `no network but these hosts, through the sandbox's proxy, which curl, wget and pip find in HTTPS_PROXY: ${network.join(", ")}`;
 }
 
 function describeResult(result: SandboxResult): string {
