@@ -105,7 +105,7 @@ export class PluginManager {
     const enabled = isPluginEnabled(document, name);
     const merge = mergePluginServers([plugin], this.serverOptions(document));
     const versions = await this.versionsOf(plugin, document);
-    return { ...detailView(plugin, enabled, pluginTrust(document, name), merge.servers, this.containerPath), ...(versions ? { versions } : {}) };
+    return { ...detailView(plugin, enabled, pluginTrust(document, name), merge.servers, { containerPath: this.containerPath, ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}) }), ...(versions ? { versions } : {}) };
   }
 
   private serverOptions(document: PluginSettingsDocument): MergePluginServersOptions {

@@ -2,7 +2,8 @@ import path from "node:path";
 import { maskServerEntry } from "@thinktank/core";
 import type { SlashCommandEntry } from "../commands/slash-command-entry.js";
 import type { LoadedPlugin, PluginProblem } from "../plugin-types.js";
-import type { MergedPluginServer } from "../servers/merge-plugin-servers.js";
+import type { MergedPluginServer, PluginHostPrograms } from "../servers/merge-plugin-servers.js";
+import { listPluginHooks, type PluginHookView } from "./hook-listing.js";
 import type { PluginTrust } from "../snapshot/plugin-enablement.js";
 import { skillContainerPrefix } from "../snapshot/skill-container-prefix.js";
 import type { PluginVersionsView } from "./plugin-versions.js";
@@ -32,14 +33,19 @@ export interface PluginDetailView extends Omit<PluginSummaryView, "counts" | "pr
   readonly skills: readonly Record<string, unknown>[];
   readonly commands: readonly Record<string, unknown>[];
   readonly agents: readonly Record<string, unknown>[];
-  readonly hooks: { readonly executed: false; readonly note: string; readonly items: readonly Record<string, unknown>[] };
+  /**
+   * `items`: the matcher groups as written (secrets masked); `handlers`: each hook with whether it
+   * runs here and why not; `executed`: whether any does.
+   */
+  readonly hooks: { readonly executed: boolean; readonly note: string; readonly items: readonly Record<string, unknown>[]; readonly handlers: readonly PluginHookView[] };
   readonly servers: readonly Record<string, unknown>[];
   readonly problems: readonly PluginProblem[];
   /** For a plugin installed from a marketplace added by name: the installed and the available version. */
   readonly versions?: PluginVersionsView;
 }
 
-const hooksNote = "Hooks are parsed and listed for review; Thinktank never executes them.";
+const hooksNote =
+  "Command hooks of the events this agent fires (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop) run in the sandbox, trusted plugin or not; `handlers` says for each hook whether it runs here and why not. Prompt and agent hooks are listed, never run.";
 
 export function summaryView(plugin: LoadedPlugin, enabled: boolean, trust: PluginTrust): PluginSummaryView {
   const errors = plugin.problems.filter((p) => p.severity === "error").length;
@@ -56,8 +62,16 @@ export function summaryView(plugin: LoadedPlugin, enabled: boolean, trust: Plugi
   };
 }
 
-export function detailView(plugin: LoadedPlugin, enabled: boolean, trust: PluginTrust, servers: readonly MergedPluginServer[], containerPath: string): PluginDetailView {
+export function detailView(
+  plugin: LoadedPlugin,
+  enabled: boolean,
+  trust: PluginTrust,
+  servers: readonly MergedPluginServer[],
+  options: { readonly containerPath: string; readonly hostPrograms?: PluginHostPrograms },
+): PluginDetailView {
+  const { containerPath } = options;
   const summary = summaryView(plugin, enabled, trust);
+  const handlers = listPluginHooks(plugin, options.hostPrograms ? { hostPrograms: options.hostPrograms } : {});
   return {
     name: summary.name,
     ...(summary.version !== undefined ? { version: summary.version } : {}),
@@ -102,8 +116,9 @@ export function detailView(plugin: LoadedPlugin, enabled: boolean, trust: Plugin
       ...(agent.model ? { model: agent.model } : {}),
     })),
     hooks: {
-      executed: false,
+      executed: handlers.some((hook) => hook.runs),
       note: hooksNote,
+      handlers,
       items: plugin.hooks.map((hook) => ({ event: hook.event, ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}), file: hook.file, handlers: hook.handlers.map((h) => maskServerEntry(h)) })),
     },
     servers: servers.map(serverView),
