@@ -1,7 +1,7 @@
 // Public API of @thinktank/tools: what other packages and apps use, and what README.md documents.
 // Everything else is internal to the package.
 export type { ToolResponse } from "./tool-response.js";
-export type { ToolDefinition, RunnableTool, ToolRuntime } from "./registry/tool-definition.js";
+export type { ToolDefinition, RunnableTool, ToolRuntime, ToolFolder } from "./registry/tool-definition.js";
 export { ToolRegistry } from "./registry/tool-registry.js";
 export type { ToolUpload } from "./registry/tool-registry.js";
 export { maskToolDefinition } from "./registry/mask-tool-definition.js";
@@ -9,6 +9,7 @@ export { toolNamePattern } from "./registry/tool-names.js";
 export { registryToolEntrySchema, createToolBodySchema, updateToolBodySchema } from "./registry/tool-entry-schema.js";
 export { ToolExecutor } from "./execution/tool-executor.js";
 export { InterpreterResolver } from "./execution/interpreters.js";
+export type { SandboxedScriptRunner, SandboxedScriptCall, SandboxedScriptOutcome } from "./execution/sandboxed-script-runner.js";
 export { ExecutionLog, maxRecentExecutions } from "./log/execution-log.js";
 export type { ExecutionRecord, ExecutionEntry } from "./log/execution-record.js";
 export { createToolsRequestProvider } from "./langchain/tools-request-provider.js";

@@ -56,7 +56,8 @@ async function specialistSurface(runtime: AgentRuntime, request: RequestInfo, sk
   let spec: SkillContextSpec = { tools: [], resources: [] };
   const unavailable: { name: string; reason: string }[] = [];
   try {
-    spec = readSkillContextSpec(skill.dir);
+    // Script tools carry the skill's trust: an untrusted skill's scripts run only in the sandbox, its folder mounted read-only.
+    spec = readSkillContextSpec(skill.dir, { trusted: skill.trusted, containerDir: skill.containerDir });
   } catch (error) {
     if (!isThinktankError(error)) throw error;
     runtime.logger.warn({ skill: skill.identity }, error.message);

@@ -1,8 +1,9 @@
+import path from "node:path";
 import { ExtensionsStore, hostConfinementFor, type Config, type ExtensionsSnapshot, type HostConfinement } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
-import type { SandboxExecutor } from "@thinktank/sandbox";
+import { createSandboxExecutor, createSandboxScriptRunner, type SandboxExecutor } from "@thinktank/sandbox";
 import { defaultSkillSources, SkillListing, SkillsSnapshotter, type ScriptToolRunner, type SkillsSnapshot } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
 import { runtimeServerEntries } from "./runtime-server-entries.js";
@@ -10,7 +11,7 @@ import { runtimeServerEntries } from "./runtime-server-entries.js";
 export interface AgentRuntimeOptions {
   /** Where problems (skipped skills, MCP server failures, tools log errors) are logged. @default a logger that drops everything */
   readonly logger?: ManagerLogger;
-  /** Runs bash and execute_code. @default createSandboxExecutor for config.sandbox (through CodeModeRuntime) */
+  /** Runs bash, execute_code and untrusted script tools. @default createSandboxExecutor for config.sandbox */
   readonly executor?: SandboxExecutor;
   /**
    * Registered script tools and built-ins (@thinktank/tools): their request provider, the `tools`
@@ -77,12 +78,18 @@ export class AgentRuntime {
       watch,
       onProblem: (problem) => logger.warn({ problem: problem.reason, file: problem.file, identity: problem.identity }, problem.message),
     });
-    this.tools = options.tools === false ? undefined : (options.tools ?? createToolsService(config, { store: this.store, hostConfinement, onLogError: (error) => logger.warn({ error: String(error) }, "the tools execution log cannot be written") }));
+    const executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
+    // Untrusted script tools (skills not trusted by an administrator) run in the same sandbox, each call in a fresh folder under .script-runs.
+    const sandboxRunner = createSandboxScriptRunner(executor, { workRoot: path.join(config.sandbox.workspaces_dir, ".script-runs") });
+    this.tools =
+      options.tools === false
+        ? undefined
+        : (options.tools ?? createToolsService(config, { store: this.store, hostConfinement, sandboxRunner, onLogError: (error) => logger.warn({ error: String(error) }, "the tools execution log cannot be written") }));
     this.codeMode = new CodeModeRuntime(config, {
       servers: runtimeServerEntries(this.store, this.plugins),
       logger,
       hostConfinement,
-      ...(options.executor ? { executor: options.executor } : {}),
+      executor,
       ...(this.tools ? { invokers: [this.tools.invoker] } : {}),
       // THINKTANK_REPLICA names this server among several behind one proxy (README, "Several replicas").
       ...(config.env.THINKTANK_REPLICA ? { mcpSessionPrefix: config.env.THINKTANK_REPLICA } : {}),

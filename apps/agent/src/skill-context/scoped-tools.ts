@@ -1,7 +1,7 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { trackRunWork } from "@thinktank/core";
 import { loadManagedTools, type McpManager } from "@thinktank/mcp";
-import type { McpToolReference, ScopedToolReference, ScriptToolReference, ScriptToolRunner } from "@thinktank/skills";
+import type { McpToolReference, ScopedScriptTool, ScopedToolReference, ScriptToolReference, ScriptToolRunner } from "@thinktank/skills";
 
 export interface ScopedToolsOptions {
   readonly manager: McpManager;
@@ -13,7 +13,7 @@ export interface ScopedToolsOptions {
 
 export interface ScopedTools {
   readonly tools: readonly StructuredToolInterface[];
-  /** Tools of tools.json that cannot be offered now (server unknown or down, tool missing, no script runner), with why. */
+  /** Tools of tools.json that cannot be offered now (server unknown or down, tool missing, no script runner, an untrusted script the sandbox cannot run), with why. */
   readonly unavailable: readonly { readonly name: string; readonly reason: string }[];
 }
 
@@ -46,10 +46,16 @@ export async function createScopedTools(references: readonly ScopedToolReference
       }
     }),
   );
+  const scriptAvailability = new Map(
+    await Promise.all(references.flatMap((reference) => (reference.kind === "script" && options.scriptTools ? [options.scriptTools.availability(withoutKind(reference)).then((available) => [reference.name, available] as const)] : []))),
+  );
   for (const reference of references) {
     if (reference.kind === "script") {
-      if (options.scriptTools) tools.push(scriptTool(reference, options.scriptTools, options));
-      else unavailable.push({ name: reference.name, reason: "script tools need the tools runner, which this agent server was started without" });
+      const available = scriptAvailability.get(reference.name);
+      if (!options.scriptTools) unavailable.push({ name: reference.name, reason: "script tools need the tools runner, which this agent server was started without" });
+      // Never offered, never run on the host instead (an untrusted shell script on the deno backend, say).
+      else if (available && !available.ok) unavailable.push({ name: reference.name, reason: `TOOL_UNAVAILABLE: ${available.reason}` });
+      else tools.push(scriptTool(reference, options.scriptTools, options));
       continue;
     }
     const found = loaded.get(`${reference.server}\u0000${reference.name}`);
@@ -63,8 +69,13 @@ export async function createScopedTools(references: readonly ScopedToolReference
   return { tools, unavailable };
 }
 
-function scriptTool(reference: ScriptToolReference, runner: ScriptToolRunner, options: ScopedToolsOptions): StructuredToolInterface {
+function withoutKind(reference: ScriptToolReference): ScopedScriptTool {
   const { kind: _kind, ...definition } = reference;
+  return definition;
+}
+
+function scriptTool(reference: ScriptToolReference, runner: ScriptToolRunner, options: ScopedToolsOptions): StructuredToolInterface {
+  const definition = withoutKind(reference);
   return tool(
     async (args: unknown, config) => {
       const signal = (config as { signal?: AbortSignal } | undefined)?.signal;

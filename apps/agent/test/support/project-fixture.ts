@@ -22,6 +22,8 @@ export interface ProjectFixtureOptions {
   readonly extensions?: Record<string, unknown>;
   /** More files, relative to the project. */
   readonly files?: Record<string, string>;
+  /** More environment variables for the processes (a fake provider key a test checks never leaks, say). @default none */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function makeProjectFixture(options: ProjectFixtureOptions): Promis
   return {
     dir: temp.dir,
     gatewayPort,
-    env: { THINKTANK_CONFIG: path.join(temp.dir, "config.yaml"), AGENT_PORT: String(agentPort), GATEWAY_PORT: String(gatewayPort) },
+    env: { ...options.env, THINKTANK_CONFIG: path.join(temp.dir, "config.yaml"), AGENT_PORT: String(agentPort), GATEWAY_PORT: String(gatewayPort) },
     cleanup: temp.cleanup,
   };
 }

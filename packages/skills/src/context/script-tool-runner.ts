@@ -16,8 +16,14 @@ export interface ScopedScriptTool {
   readonly parallel_capable: boolean;
   readonly enabled: boolean;
   readonly env?: Readonly<Record<string, string>>;
+  /** Hosts the script may reach from the sandbox (`host`, `host:port`, `*.domain[:port]`). @default none */
+  readonly network?: readonly string[];
   /** Absolute path of the script. */
   readonly scriptPath: string;
+  /** The skill's trust (`Skill.trusted`): trusted scripts run on the host, untrusted ones only in the sandbox. */
+  readonly trusted: boolean;
+  /** The skill's folder on the host and where the sandbox shows it (`Skill.containerDir`), mounted read-only for an untrusted script. */
+  readonly folder?: { readonly hostDir: string; readonly sandboxDir: string };
 }
 
 /** The answer of a script tool: the tools package's ToolResponse. */
@@ -28,8 +34,10 @@ export type ScriptToolResponse =
 /**
  * Runs script tools the caller holds the definition of: `ToolExecutor` of @thinktank/tools fits
  * (its `run(tool, args, options)`: arguments checked against input_schema, JSON on stdin, output
- * checked against output_schema, timeout, never throws).
+ * checked against output_schema, timeout, never throws; `availability(tool)`: whether it can run here,
+ * an untrusted one only in a sandbox that runs its runtime).
  */
 export interface ScriptToolRunner {
   run(tool: ScopedScriptTool, args: unknown, options?: { signal?: AbortSignal; source?: string; threadId?: string; runId?: string }): Promise<ScriptToolResponse>;
+  availability(tool: ScopedScriptTool): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
 }

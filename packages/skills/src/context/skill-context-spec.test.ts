@@ -105,6 +105,39 @@ describe("readSkillContextSpec", () => {
   });
 });
 
+describe("readSkillContextSpec: trust and network of script tools", () => {
+  it("gives script tools the skill's trust and folder (tools.json cannot say trusted), and reads their network hosts", () => {
+    const dir = skill("networked", {
+      "scripts/fetch.py": "print('{}')\n",
+      "tools.json": { tools: [{ name: "fetch", description: "Fetch", runtime: "python", script: "fetch.py", input_schema: objectSchema, network: ["api.github.com", "*.example.com:443"], trusted: true }] },
+    });
+    const [untrusted] = readSkillContextSpec(dir, { trusted: false, containerDir: "/mnt/skills/custom/networked" }).tools;
+    expect(untrusted).toMatchObject({ kind: "script", trusted: false, network: ["api.github.com", "*.example.com:443"], folder: { hostDir: dir, sandboxDir: "/mnt/skills/custom/networked" } });
+    expect(readSkillContextSpec(dir, { trusted: true, containerDir: "/mnt/skills/custom/networked" }).tools[0]).toMatchObject({ trusted: true });
+    // No origin: untrusted, and no folder to run it in.
+    expect(readSkillContextSpec(dir).tools[0]).toMatchObject({ trusted: false });
+    expect(readSkillContextSpec(dir).tools[0]).not.toHaveProperty("folder");
+  });
+
+  it("refuses network entries that are not host patterns", () => {
+    const dir = skill("bad-network", {
+      "scripts/fetch.py": "print('{}')\n",
+      "tools.json": {
+        tools: [
+          { name: "a", description: "d", runtime: "python", script: "fetch.py", input_schema: objectSchema, network: "api.github.com" },
+          { name: "b", description: "d", runtime: "python", script: "fetch.py", input_schema: objectSchema, network: ["https://api.github.com/x", 443, "ok.example.com", "ok.example.com"] },
+        ],
+      },
+    });
+    expect(problemsOf(dir)).toEqual([
+      'tools.json: tools[0].network: expected a list of hosts such as ["api.github.com", "*.example.com:443"]',
+      'tools.json: tools[1].network[0]: expected host, host:port or *.domain[:port], got "https://api.github.com/x"',
+      "tools.json: tools[1].network[1]: expected host, host:port or *.domain[:port], got 443",
+      "tools.json: tools[1].network: lists a host twice",
+    ]);
+  });
+});
+
 describe("permittedTools", () => {
   it("does not restrict without allowed-tools", () => {
     expect(permittedTools([])).toBeUndefined();

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ThinktankError } from "@thinktank/core";
+import { networkPattern, ThinktankError } from "@thinktank/core";
 import type { ScopedScriptTool } from "./script-tool-runner.js";
 
 /** A tools.json entry that brings one tool of an MCP server into the skill's context. */
@@ -37,19 +37,31 @@ export interface SkillContextSpec {
   readonly resources: readonly SkillResource[];
 }
 
+/**
+ * Where the skill's code comes from: its trust (`Skill.trusted`, which tools.json cannot declare: a
+ * `trusted` key there is ignored) and its folder in the sandbox (`Skill.containerDir`), which script
+ * tools carry so an untrusted one runs in the sandbox with the folder mounted read-only.
+ */
+export interface SkillCodeOrigin {
+  readonly trusted: boolean;
+  readonly containerDir: string;
+}
+
 const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
+const hostPattern = new RegExp(networkPattern.pattern);
 const runtimes = ["python", "node", "shell"] as const;
 const defaultScriptTimeoutSeconds = 30;
 
 /**
  * Reads a skill's tools.json and resources.json (both optional; docs/skill-contexts.md has the
  * format). Every problem is collected with its JSON path and reported at once as
- * SKILL_CONTEXT_INVALID; nothing of a malformed file is used.
+ * SKILL_CONTEXT_INVALID; nothing of a malformed file is used. Script tools get `origin`'s trust and
+ * the skill's folder; without an origin they are untrusted, with no sandbox folder (so they cannot run).
  */
-export function readSkillContextSpec(skillDir: string): SkillContextSpec {
+export function readSkillContextSpec(skillDir: string, origin?: SkillCodeOrigin): SkillContextSpec {
   const problems: string[] = [];
   const tools = readList(skillDir, "tools.json", "tools", problems).flatMap(({ value, at }) => {
-    const tool = checkTool(value, at, skillDir, problems);
+    const tool = checkTool(value, at, skillDir, origin, problems);
     return tool ? [tool] : [];
   });
   const names = new Set<string>();
@@ -98,7 +110,7 @@ function readList(skillDir: string, fileName: string, key: string, problems: str
   return list.map((value, index) => ({ value, at: `${fileName}: ${Array.isArray(parsed) ? "" : key}[${index}]` }));
 }
 
-function checkTool(value: unknown, at: string, skillDir: string, problems: string[]): ScopedToolReference | undefined {
+function checkTool(value: unknown, at: string, skillDir: string, origin: SkillCodeOrigin | undefined, problems: string[]): ScopedToolReference | undefined {
   if (!isRecord(value)) return void problems.push(`${at}: expected an object`);
   const before = problems.length;
   const text = (key: string, required: boolean): string | undefined => {
@@ -131,6 +143,18 @@ function checkTool(value: unknown, at: string, skillDir: string, problems: strin
   if (value.parallel_capable !== undefined && typeof value.parallel_capable !== "boolean") problems.push(`${at}.parallel_capable: expected true or false`);
   const env = value.env;
   if (env !== undefined && (!isRecord(env) || Object.values(env).some((v) => typeof v !== "string"))) problems.push(`${at}.env: expected an object of strings`);
+  const network = value.network;
+  if (network !== undefined) {
+    if (!Array.isArray(network)) problems.push(`${at}.network: expected a list of hosts such as ["api.github.com", "*.example.com:443"]`);
+    else {
+      network.forEach((host, index) => {
+        if (typeof host !== "string" || host.length > networkPattern.maxLength || !hostPattern.test(host)) {
+          problems.push(`${at}.network[${index}]: expected host, host:port or *.domain[:port], got ${JSON.stringify(host)}`);
+        }
+      });
+      if (new Set(network).size !== network.length) problems.push(`${at}.network: lists a host twice`);
+    }
+  }
   const scriptPath = script === undefined ? undefined : scriptFile(skillDir, script, `${at}.script`, problems);
   if (problems.length > before || !name || !description || !script || !scriptPath) return undefined;
   return {
@@ -145,7 +169,10 @@ function checkTool(value: unknown, at: string, skillDir: string, problems: strin
     parallel_capable: value.parallel_capable === true,
     enabled: true,
     ...(env ? { env: env as Record<string, string> } : {}),
+    ...(network ? { network: network as string[] } : {}),
     scriptPath,
+    trusted: origin?.trusted ?? false,
+    ...(origin ? { folder: { hostDir: skillDir, sandboxDir: origin.containerDir } } : {}),
   };
 }
 

@@ -4,10 +4,10 @@ import { expandDeep } from "@thinktank/core";
 export const defaultScriptPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 export interface ScriptEnvironmentOptions {
-  /** PATH for the script (the server's PATH is not a secret; everything else of its environment is left out). */
-  readonly searchPath: string;
-  /** The call's private folder: HOME, TMPDIR and the working directory. */
-  readonly workDir: string;
+  /** PATH for the script (the server's PATH is not a secret; everything else of its environment is left out). @default none: the sandbox sets its own */
+  readonly searchPath?: string;
+  /** The call's private folder: HOME, TMPDIR and the working directory. @default none: the sandbox sets its own */
+  readonly workDir?: string;
   readonly toolName: string;
   /** The tool's own `env` entry; `${VAR}` placeholders resolve against `variables`. */
   readonly toolEnv?: Readonly<Record<string, string>>;
@@ -22,9 +22,8 @@ export interface ScriptEnvironmentOptions {
  */
 export function scriptEnvironment(options: ScriptEnvironmentOptions): { env: Record<string, string>; missing: readonly string[] } {
   const env: Record<string, string> = {
-    PATH: options.searchPath,
-    HOME: options.workDir,
-    TMPDIR: options.workDir,
+    ...(options.searchPath !== undefined ? { PATH: options.searchPath } : {}),
+    ...(options.workDir !== undefined ? { HOME: options.workDir, TMPDIR: options.workDir } : {}),
     LANG: "C.UTF-8",
     PYTHONUNBUFFERED: "1",
     PYTHONDONTWRITEBYTECODE: "1",

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { HostConfinement, isThinktankError } from "@thinktank/core";
+import { HostConfinement, isThinktankError, protectedReference, serviceSecretVariables } from "@thinktank/core";
 import type { ExecutionLog } from "../log/execution-log.js";
 import { recordCall } from "../log/record-call.js";
 import { SchemaCompiler } from "../registry/schema-compiler.js";
@@ -11,7 +11,7 @@ import { toolFailure, toolSuccess } from "../tool-response.js";
 import type { ToolResponse } from "../tool-response.js";
 import { InterpreterResolver } from "./interpreters.js";
 import { runScript } from "./run-script.js";
-import type { ScriptOutcome } from "./run-script.js";
+import type { SandboxedScriptOutcome, SandboxedScriptRunner } from "./sandboxed-script-runner.js";
 import { defaultScriptPath, scriptEnvironment } from "./script-environment.js";
 
 export interface ToolExecutorOptions {
@@ -27,6 +27,16 @@ export interface ToolExecutorOptions {
   readonly interpreters?: InterpreterResolver;
   /** Where `${VAR}` placeholders of a tool's `env` resolve (config.env). @default {} */
   readonly variables?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Runs untrusted tools (`trusted: false`) in the sandbox (the agent wires @thinktank/sandbox's
+   * `createSandboxScriptRunner`). @default none: an untrusted tool answers TOOL_UNAVAILABLE, never runs on the host
+   */
+  readonly sandboxRunner?: SandboxedScriptRunner;
+  /**
+   * Variables an untrusted tool's `env` placeholders never expand (the service's own secrets): such a
+   * tool is unavailable, with the reason. @default serviceSecretVariables() of @thinktank/core (THINKTANK_*, ANTHROPIC_API_KEY, OPENAI_API_KEY); createToolsService passes config's
+   */
+  readonly protectedVariables?: (name: string) => boolean;
   /** Parent folder of the per-call working folders. @default os.tmpdir() */
   readonly workRoot?: string;
   /**
@@ -64,10 +74,12 @@ export class ToolExecutor {
   private readonly searchPath: string;
   private readonly clock: () => Date;
   private readonly hostConfinement: HostConfinement;
+  private readonly isProtected: (name: string) => boolean;
 
   constructor(private readonly options: ToolExecutorOptions = {}) {
     this.compiler = options.compiler ?? options.registry?.compiler ?? new SchemaCompiler();
     this.searchPath = options.searchPath ?? defaultScriptPath;
+    this.isProtected = options.protectedVariables ?? serviceSecretVariables();
     this.interpreters = options.interpreters ?? new InterpreterResolver({ searchPath: this.searchPath });
     this.clock = options.clock ?? (() => new Date());
     this.hostConfinement = options.hostConfinement ?? new HostConfinement({ searchPath: this.searchPath });
@@ -100,6 +112,22 @@ export class ToolExecutor {
     return this.perform(tool, args, options, this.clock(), performance.now());
   }
 
+  /**
+   * Whether the tool can run here, and why not: a trusted tool runs on the host; an untrusted one only
+   * in the sandbox, so it needs the sandbox runner, a folder to mount, a runtime the sandbox's backend
+   * runs (the deno backend runs no shell script), and an `env` that names none of the service's own
+   * secrets. A tool that cannot run is not offered; a call of it answers TOOL_UNAVAILABLE with the reason.
+   */
+  async availability(tool: RunnableTool): Promise<{ ok: true } | { ok: false; reason: string }> {
+    if (tool.trusted) return { ok: true };
+    const runner = this.options.sandboxRunner;
+    if (!runner) return { ok: false, reason: "it is untrusted code, which runs only in the sandbox, and this server runs tools without one" };
+    if (!tool.folder) return { ok: false, reason: "it is untrusted code without a folder (a skill's) for the sandbox to hold its script" };
+    const secret = protectedReference(tool.env, this.isProtected);
+    if (secret !== undefined) return { ok: false, reason: `its env refers to $${secret}, one of this service's own secrets, which no untrusted script is given` };
+    return runner.supports(tool.runtime);
+  }
+
   private async perform(tool: RunnableTool, args: unknown, options: InvokeOptions, started: Date, startedMs: number): Promise<ToolResponse> {
     let response: ToolResponse;
     try {
@@ -107,13 +135,17 @@ export class ToolExecutor {
     } catch (error) {
       response = isThinktankError(error) ? toolFailure(error.code, error.message, error.details ? { ...error.details } : undefined) : toolFailure("TOOL_EXECUTION_ERROR", `'${tool.name}' could not run: ${(error as Error).message}`);
     }
-    await recordCall(this.options.log, tool.name, args, { at: started, ms: startedMs }, response, options);
+    await recordCall(this.options.log, tool.name, args, { at: started, ms: startedMs }, response, options, !tool.trusted);
     return response;
   }
 
   private async execute(tool: RunnableTool, args: unknown, options: InvokeOptions): Promise<ToolResponse> {
     // Cancelled while waiting its turn (ToolScheduler) or before the call came: start nothing.
     if (options.signal?.aborted) return toolFailure("CANCELLED", `the call to '${tool.name}' was cancelled before its script started`);
+    if (!tool.trusted) {
+      const available = await this.availability(tool);
+      if (!available.ok) return toolFailure("TOOL_UNAVAILABLE", `'${tool.name}' cannot run here: ${available.reason}`, { trusted: false });
+    }
     if (args === null || typeof args !== "object" || Array.isArray(args)) {
       return toolFailure("TOOL_INVALID_ARGUMENTS", `the arguments of '${tool.name}' must be a JSON object, got ${Array.isArray(args) ? "a list" : args === null ? "null" : typeof args}`);
     }
@@ -124,6 +156,7 @@ export class ToolExecutor {
     if (!(await isFile(tool.scriptPath))) {
       return toolFailure("TOOL_EXECUTION_ERROR", `the script of '${tool.name}' (${path.basename(tool.scriptPath)}) is missing from the tools folder; register the tool again with its script`);
     }
+    if (!tool.trusted) return this.executeSandboxed(tool, args, options);
     const interpreter = await this.interpreters.resolve(tool.runtime);
     const workDir = await fs.promises.mkdtemp(path.join(this.options.workRoot ?? os.tmpdir(), "tt-tool-"));
     try {
@@ -148,10 +181,36 @@ export class ToolExecutor {
     }
   }
 
-  private interpret(tool: RunnableTool, outcome: ScriptOutcome, command: string): ToolResponse {
+  /**
+   * An untrusted tool, in the sandbox: the same arguments on stdin, timeout, output cap and
+   * interpretation as on the host. Its `env` placeholders never expand the service's own secrets
+   * (`availability` refused such a tool already; they are left out of the variables too).
+   */
+  private async executeSandboxed(tool: RunnableTool, args: object, options: InvokeOptions): Promise<ToolResponse> {
+    const runner = this.options.sandboxRunner as SandboxedScriptRunner;
+    const variables = Object.fromEntries(Object.entries(this.options.variables ?? {}).filter(([name]) => !this.isProtected(name)));
+    const { env } = scriptEnvironment({ toolName: tool.name, variables, ...(tool.env ? { toolEnv: tool.env } : {}) });
+    const outcome = await runner.run({
+      runtime: tool.runtime,
+      scriptPath: tool.scriptPath,
+      folder: tool.folder as NonNullable<RunnableTool["folder"]>,
+      input: JSON.stringify(args),
+      env,
+      timeoutMs: tool.timeout * 1000,
+      ...(options.signal ? { signal: options.signal } : {}),
+      network: tool.network ?? [],
+      maxStdoutBytes: this.options.maxOutputBytes ?? defaultMaxOutputBytes,
+      stderrTailBytes: this.options.stderrTailBytes ?? defaultStderrTailBytes,
+    });
+    return this.interpret(tool, outcome, `the sandbox's ${tool.runtime}`);
+  }
+
+  private interpret(tool: RunnableTool, outcome: SandboxedScriptOutcome, command: string): ToolResponse {
     const name = tool.name;
     const stderr = (tail: string): Record<string, unknown> => (tail.trim() ? { stderr_tail: tail } : {});
     switch (outcome.kind) {
+      case "sandbox-failed":
+        return toolFailure(outcome.code, `'${name}' ${outcome.message}`, stderr(outcome.stderrTail));
       case "spawn-failed":
         return toolFailure("TOOL_EXECUTION_ERROR", `'${name}' could not start (${command}): ${outcome.message}`);
       case "timeout":
@@ -187,6 +246,10 @@ export class ToolExecutor {
   }
 
 }
+
+/** As runScript's defaults: stdout beyond 8 MiB fails the call; 4 KiB of stderr's end is kept. */
+const defaultMaxOutputBytes = 8 * 1024 * 1024;
+const defaultStderrTailBytes = 4096;
 
 function summarize(problems: readonly { path: string; message: string }[]): string {
   return problems.map((problem) => `${problem.path}: ${problem.message}`).join("; ");

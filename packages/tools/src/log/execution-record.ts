@@ -18,6 +18,8 @@ export interface ExecutionRecord {
   readonly source?: string;
   readonly thread_id?: string;
   readonly run_id?: string;
+  /** Where the script ran (or would have): true in the sandbox (an untrusted tool), false on the host. Absent when no tool was found. */
+  readonly sandboxed?: boolean;
 }
 
 /** What a caller hands the log; the log adds the id and redacts. */

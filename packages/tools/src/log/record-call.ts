@@ -14,8 +14,8 @@ export interface CallOrigin {
   readonly runId?: string;
 }
 
-/** Writes one finished call to the log (when there is one); never rejects. */
-export async function recordCall(log: ExecutionLog | undefined, tool: string, args: unknown, start: CallStart, response: ToolResponse, options: CallOrigin): Promise<void> {
+/** Writes one finished call to the log (when there is one); never rejects. `sandboxed`: where the script ran, when a tool was found. */
+export async function recordCall(log: ExecutionLog | undefined, tool: string, args: unknown, start: CallStart, response: ToolResponse, options: CallOrigin, sandboxed?: boolean): Promise<void> {
   if (!log) return;
   await log.record({
     tool,
@@ -27,5 +27,6 @@ export async function recordCall(log: ExecutionLog | undefined, tool: string, ar
     ...(options.source ? { source: options.source } : {}),
     ...(options.threadId ? { thread_id: options.threadId } : {}),
     ...(options.runId ? { run_id: options.runId } : {}),
+    ...(sandboxed !== undefined ? { sandboxed } : {}),
   });
 }

@@ -13,6 +13,7 @@ export function toDefinition(name: string, entry: Readonly<Record<string, unknow
     parallel_capable: entry.parallel_capable === true,
     enabled: entry.enabled !== false,
     ...(entry.env !== undefined ? { env: entry.env as Record<string, string> } : {}),
+    ...(entry.network !== undefined ? { network: entry.network as string[] } : {}),
     ...(typeof entry.created_at === "string" ? { created_at: entry.created_at } : {}),
     ...(typeof entry.updated_at === "string" ? { updated_at: entry.updated_at } : {}),
   };

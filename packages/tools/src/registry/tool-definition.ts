@@ -25,14 +25,34 @@ export interface ToolDefinition {
   readonly enabled: boolean;
   /** Extra environment variables for the script; `${VAR}` placeholders resolve from the server's environment at call time. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Hosts the script may reach from the sandbox through the egress proxy: `host`, `host:port`,
+   * `*.domain[:port]` (no port: 80 and 443). A trusted script on the host keeps the host's network. @default none
+   */
+  readonly network?: readonly string[];
   readonly created_at?: string;
   readonly updated_at?: string;
+}
+
+/** A folder a tool's script comes with (its skill's), on the host and where the sandbox shows it. */
+export interface ToolFolder {
+  /** Absolute host path. */
+  readonly hostDir: string;
+  /** Absolute sandbox path, e.g. `/mnt/skills/custom/<skill>`. */
+  readonly sandboxDir: string;
 }
 
 /** A definition plus where its script is: what the executor needs (skill-scoped tools bring their own folder). */
 export interface RunnableTool extends ToolDefinition {
   /** Absolute path of the script. */
   readonly scriptPath: string;
+  /**
+   * Whether the script runs on the host (trusted) or in the sandbox (untrusted). Registered tools are
+   * always trusted; a skill's tools have the skill's trust, which only an administrator grants.
+   */
+  readonly trusted: boolean;
+  /** The folder the sandbox mounts read-only for an untrusted tool (its skill's), holding `scriptPath`. */
+  readonly folder?: ToolFolder;
 }
 
 /** One reason a definition or registry entry was refused, with the path of the bad field. */

@@ -1,3 +1,4 @@
+import { networkPattern } from "@thinktank/core";
 import { toolNamePattern } from "./tool-names.js";
 import { toolRuntimes } from "./tool-definition.js";
 
@@ -25,6 +26,13 @@ const definitionProperties = {
     propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
     additionalProperties: { type: "string" },
     description: "Extra environment variables for the script; `${VAR}` placeholders resolve from the server's environment at call time (scripts get no other host variables).",
+  },
+  network: {
+    type: "array",
+    items: networkPattern,
+    uniqueItems: true,
+    maxItems: 64,
+    description: "Hosts the script may reach from the sandbox through the egress proxy: host, host:port or *.domain[:port] (no port: 80 and 443). Registered tools run on the host, trusted; this is what they declare.",
   },
 } as const;
 

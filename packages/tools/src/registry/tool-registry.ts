@@ -118,7 +118,8 @@ export class ToolRegistry {
   /** A tool with its script's path (enabled or not), or undefined. */
   async runnable(name: string): Promise<RunnableTool | undefined> {
     const tool = (await this.view()).tools.get(name);
-    return tool ? { ...tool, scriptPath: this.scripts.pathOf(tool.script) } : undefined;
+    // Registered by a key holder: always trusted (docs/architecture.md, "Trust by origin").
+    return tool ? { ...tool, scriptPath: this.scripts.pathOf(tool.script), trusted: true } : undefined;
   }
 
   /** Registers a new tool. VALIDATION_FAILED (with the bad fields' paths), TOOL_NAME_CONFLICT. */

@@ -1,11 +1,12 @@
 import path from "node:path";
-import { ExtensionsStore, hostConfinementFor } from "@thinktank/core";
+import { ExtensionsStore, hostConfinementFor, serviceSecretVariables } from "@thinktank/core";
 import type { Config, HiddenPathsConfig, HostConfinement } from "@thinktank/core";
 import { createWebSearch } from "../builtins/web-search/create-web-search.js";
 import type { WebSearch } from "../builtins/web-search/web-search.js";
 import type { FetchFunction } from "../builtins/web-search/web-search-types.js";
 import { RegisteredToolsInvoker } from "../codemode/registered-tools-invoker.js";
 import { defaultScriptPath } from "../execution/script-environment.js";
+import type { SandboxedScriptRunner } from "../execution/sandboxed-script-runner.js";
 import { ToolExecutor } from "../execution/tool-executor.js";
 import { ExecutionLog } from "../log/execution-log.js";
 import { SchemaCompiler } from "../registry/schema-compiler.js";
@@ -14,7 +15,7 @@ import { ToolRegistry } from "../registry/tool-registry.js";
 import type { RegistryView } from "../registry/tool-registry.js";
 
 /** The parts of the configuration the tools library reads. */
-export type ToolsConfig = Pick<Config, "extensions_config" | "tools" | "web_search" | "log" | "env"> & HiddenPathsConfig;
+export type ToolsConfig = Pick<Config, "extensions_config" | "tools" | "web_search" | "log" | "env" | "models" | "search"> & HiddenPathsConfig;
 
 export interface ToolsServiceOptions {
   /** extensions_config.json (share the gateway's, so writes use one queue). @default a new ExtensionsStore with the registry's entry schema */
@@ -27,6 +28,8 @@ export interface ToolsServiceOptions {
   readonly clock?: () => Date;
   /** How trusted script tools are confined on the host (share the service's). @default hostConfinementFor(config) */
   readonly hostConfinement?: HostConfinement;
+  /** Runs untrusted script tools (a skill's, unless an administrator trusted it) in the sandbox. @default none: they answer TOOL_UNAVAILABLE */
+  readonly sandboxRunner?: SandboxedScriptRunner;
 }
 
 /** Everything the tools library offers, wired from config: what the gateway, the agent and the CLI use. */
@@ -64,7 +67,7 @@ export function createToolsService(config: ToolsConfig, options: ToolsServiceOpt
     ...(options.onLogError ? { onError: options.onLogError } : {}),
   });
   const hostConfinement = options.hostConfinement ?? hostConfinementFor(config);
-  const executor = new ToolExecutor({ registry, log, compiler, searchPath: config.env.PATH ?? defaultScriptPath, variables: config.env, hostConfinement, ...(options.clock ? { clock: options.clock } : {}) });
+  const executor = new ToolExecutor({ registry, log, compiler, searchPath: config.env.PATH ?? defaultScriptPath, variables: config.env, hostConfinement, protectedVariables: serviceSecretVariables(config), ...(options.sandboxRunner ? { sandboxRunner: options.sandboxRunner } : {}), ...(options.clock ? { clock: options.clock } : {}) });
   const webSearch = createWebSearch(config, { log, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const invoker = new RegisteredToolsInvoker({ registry, executor });
   return { registry, executor, log, webSearch, invoker, check: () => registry.check() };
