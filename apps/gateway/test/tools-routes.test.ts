@@ -81,6 +81,19 @@ describe("/api/tools", () => {
     expect(((await app.inject({ method: "GET", url: "/api/tools/hello_world/executions", headers: auth })).json() as { executions: unknown[] }).executions).toHaveLength(1);
   });
 
+  it("shows a registered tool's declared network hosts, and its executions say it ran on the host (sandboxed: false)", async () => {
+    const { app, deps } = await open();
+    const created = await app.inject({ method: "POST", url: "/api/tools", headers: auth, payload: { ...helloWorld(), network: ["api.example.com", "*.example.org:8443"] } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ network: ["api.example.com", "*.example.org:8443"] });
+    expect((await app.inject({ method: "GET", url: "/api/tools/hello_world" })).json()).toMatchObject({ network: ["api.example.com", "*.example.org:8443"] });
+    const refused = await app.inject({ method: "POST", url: "/api/tools", headers: auth, payload: { ...helloWorld(), name: "bad_hosts", network: ["https://api.example.com/x"] } });
+    expect(refused.json()).toMatchObject({ code: "VALIDATION_FAILED" });
+    await deps.tools?.executor.invoke("hello_world", { name: "Gateway" });
+    const executions = (await app.inject({ method: "GET", url: "/api/tools/hello_world/executions", headers: auth })).json() as { executions: unknown[] };
+    expect(executions.executions).toMatchObject([{ status: "success", sandboxed: false }]);
+  });
+
   it("registers from a multipart upload: the definition field and the script file", async () => {
     const { app, deps } = await open();
     const { script: _script, ...definition } = helloWorld();

@@ -23,6 +23,7 @@ const toolSchema = {
     parallel_capable: { type: "boolean" },
     enabled: { type: "boolean" },
     env: { type: "object", additionalProperties: { type: "string" }, description: "Values masked as [redacted] (placeholders shown as written); sending [redacted] back in a PUT keeps the stored value" },
+    network: { type: "array", items: { type: "string" }, description: "Hosts the script declares it reaches (host, host:port, *.domain[:port]); a registered tool is trusted and runs on the host" },
     created_at: { type: "string" },
     updated_at: { type: "string" },
   },
@@ -45,6 +46,7 @@ const executionSchema = {
     source: { type: "string" },
     thread_id: { type: "string" },
     run_id: { type: "string" },
+    sandboxed: { type: "boolean", description: "Where the script ran: true in the sandbox (an untrusted skill's tool), false on the host" },
   },
 } as const;
 
