@@ -63,7 +63,7 @@ describe("the build, run with plain node", () => {
       const pid = (service: string): number => Number(lines.map((line) => new RegExp(`^\\[start\\] ${service} started \\(pid (\\d+)\\)$`).exec(line)?.[1]).find(Boolean));
       expect(argumentsOf(pid("gateway"))).toEqual([bin, "gateway"]);
       expect(argumentsOf(pid("agent"))).toEqual([path.join(root, "apps/agent/dist/src/start.js")]);
-      expect(await (await fetch(`http://127.0.0.1:${gatewayPort}/healthz`)).json()).toEqual({ status: "ok" });
+      expect(await (await fetch(`http://127.0.0.1:${gatewayPort}/healthz`)).json()).toMatchObject({ status: "ok", host_programs: { isolation: expect.any(String) } });
     } finally {
       child.kill("SIGTERM");
     }

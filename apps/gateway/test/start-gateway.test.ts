@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { createLogger, loadConfig } from "@thinktank/core";
+import { createLogger, HostConfinement, loadConfig } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import { freePort, makeTempDir } from "@thinktank/testing";
 import request from "supertest";
@@ -34,7 +34,9 @@ describe("startGateway", () => {
     expect(running.url).toBe(`http://127.0.0.1:${port}`);
     const response = await request(running.url).get("/healthz");
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ status: "ok" });
+    // How git fetches and script tools are confined on this host, without host paths (no key is needed).
+    expect(response.body).toEqual({ status: "ok", host_programs: { isolation: expect.stringMatching(/^(pid-namespace|dedicated-user|none)$/), reason: expect.any(String) } });
+    expect(JSON.stringify(response.body)).not.toContain(dir);
     expect(response.headers["x-request-id"]).toBeTruthy();
     const put = await request(running.url).put("/api/mcp/servers/echo").send({ command: "node", args: ["echo.js"] });
     expect(put.status).toBe(201);
@@ -102,5 +104,24 @@ describe("startGateway", () => {
     const warned = lines.filter((line) => line.includes("plugins.stdio_servers is deprecated"));
     expect(warned).toHaveLength(1);
     expect(JSON.parse(warned[0] as string)).toMatchObject({ level: 40, deprecated: true, msg: expect.stringContaining("use plugins.host_programs") });
+  });
+
+  it("says once at start, as a warning, when nothing confines host programs (forced here), and tightens an old install's data folder", async () => {
+    const data = path.join(dir, ".thinktank");
+    fs.mkdirSync(path.join(data, "oauth"), { recursive: true, mode: 0o755 });
+    fs.writeFileSync(path.join(data, "oauth", "secret.key"), "key", { mode: 0o644 });
+    fs.chmodSync(data, 0o755);
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (line: string) => void lines.push(line) } });
+    const config = configFor({ GATEWAY_PORT: String(await freePort()) });
+    const hostConfinement = new HostConfinement({ mechanisms: [], searchPath: "/opt/secret-tools/bin" });
+    running = await startGateway(config, createGatewayDeps(config, { logger, hostConfinement }));
+    const warned = lines.filter((line) => line.includes("host programs are NOT confined"));
+    expect(warned).toHaveLength(1);
+    expect(JSON.parse(warned[0] as string)).toMatchObject({ level: 40 });
+    const health = await request(running.url).get("/healthz");
+    expect(health.body).toEqual({ status: "ok", host_programs: { isolation: "none", reason: expect.stringMatching(/turned off/) } });
+    expect(fs.statSync(data).mode & 0o777).toBe(process.getuid?.() === 0 ? 0o710 : 0o700);
+    expect(fs.statSync(path.join(data, "oauth", "secret.key")).mode & 0o777).toBe(0o600);
   });
 });

@@ -24,8 +24,8 @@ export interface HostProbeReport {
 export interface HostProbeRequest {
   /** A secret of the service (its THINKTANK_API_KEY): looked for in every /proc/<pid>/environ it can read. */
   readonly needle: string;
-  /** Pids to try PTRACE_ATTACH on (the service's). */
-  readonly ptrace?: readonly number[];
+  /** Pids to try PTRACE_ATTACH on (the service's); numbers, or their digits. */
+  readonly ptrace?: readonly (number | string)[];
   /** Files and folders to try reading. */
   readonly read?: readonly string[];
   /** Leave `(setsid sleep <leave> &)` behind, double-forked out of its process group: a marker for processesWithMarker. */
@@ -74,7 +74,7 @@ libc = ctypes.CDLL(None, use_errno=True)
 libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
 libc.ptrace.restype = ctypes.c_long
 traced = {}
-for target in request.get("ptrace", []):
+for target in [int(pid) for pid in request.get("ptrace", [])]:
     if libc.ptrace(16, target, None, None) == 0:
         traced[str(target)] = "attached"
         libc.ptrace(17, target, None, None)

@@ -23,3 +23,4 @@ export { rawHttpRequest } from "./raw-http-request.js";
 export type { RawHttpAnswer } from "./raw-http-request.js";
 export { hostProbeScript } from "./host-probe.js";
 export type { HostProbeReport, HostProbeRequest } from "./host-probe.js";
+export { probeMcpServerScript } from "./probe-mcp-server.js";

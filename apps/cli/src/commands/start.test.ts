@@ -70,7 +70,7 @@ describe("thinktank start", () => {
     expect(lines).toContain(`[start] gateway started (pid ${childPids[0]})`);
     expect(childPids.every(alive)).toBe(true);
     const health = await fetch(`http://127.0.0.1:${gatewayPort}/healthz`);
-    expect(await health.json()).toEqual({ status: "ok" });
+    expect(await health.json()).toMatchObject({ status: "ok" });
     expect(lines.some((line) => line.startsWith("[gateway] "))).toBe(true);
 
     child.kill("SIGINT");
