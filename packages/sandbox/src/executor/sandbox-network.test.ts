@@ -3,6 +3,7 @@
 // loopback listener directly, not an undeclared host, not a declared private address or a name that
 // resolves to one unless allowed_private lists it. Every connection is on the result and in the log.
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, missingReason, needs } from "@thinktank/testing";
@@ -175,5 +176,67 @@ except urllib.error.HTTPError as error:
     const second = await run({ language: "javascript", source: fetchProgram(`http://api.test:${api.port}/warm`), network: ["other.test"] });
     expect(second.warm).toBe(true);
     expect(second.stdout.trim()).toMatch(/^403 api\.test:\d+ refused/);
+  });
+});
+
+describe("the deno backend's egress listener", () => {
+  let fixture: SandboxFixture;
+  let api: TargetServer;
+  beforeAll(async () => {
+    api = await startTargetServer("api");
+    fixture = sandboxFixture({ backend: "deno", sandbox: { network: { allow: [], allowed_private: [`127.0.0.1:${api.port}`] } } });
+  });
+  afterAll(async () => {
+    await fixture.cleanup();
+    await api.close();
+  });
+
+  it("serves only the worker's own program: another local process that finds its port gets 407 without the secret", async () => {
+    const workspace = fixture.workspace("secret");
+    // The program writes its proxy address (not the secret) to a file, then waits until the test is done with it.
+    const source = `import fs from "node:fs";
+      const proxy = new URL(process.env.HTTP_PROXY);
+      fs.writeFileSync("address.txt", proxy.host);
+      while (!fs.existsSync("done.txt")) await new Promise((resolve) => setTimeout(resolve, 20));
+      console.log("finished");`;
+    const running = fixture.executor.run({ language: "javascript", source, workspaceDir: workspace, network: [`127.0.0.1:${api.port}`], timeoutMs: 60_000 });
+    const addressFile = path.join(workspace, "address.txt");
+    await expect.poll(() => fs.existsSync(addressFile), { timeout: 30_000 }).toBe(true);
+    const [host, port] = fs.readFileSync(addressFile, "utf8").split(":") as [string, string];
+    expect(host).toMatch(/^127\./);
+    const ask = (headers: Record<string, string>): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const request = http.request({ host, port: Number(port), path: `http://127.0.0.1:${api.port}/stolen`, headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on("error", reject);
+        request.end();
+      });
+    expect(await ask({})).toBe(407);
+    expect(await ask({ "proxy-authorization": `Basic ${Buffer.from("thinktank:guess").toString("base64")}` })).toBe(407);
+    expect(api.requests).toEqual([]);
+    fs.writeFileSync(path.join(workspace, "done.txt"), "");
+    const result = await running;
+    expect(result.stdout.trim()).toBe("finished");
+    expect(result.network?.map((connection) => connection.status)).toEqual([407, 407]);
+  });
+});
+
+describe("the local backend", () => {
+  it("does not enforce network patterns (no isolation), and says so once in the log", async () => {
+    const warnings: string[] = [];
+    const fixture = sandboxFixture({ backend: "local", executor: { logger: { info: () => undefined, warn: (_details, message) => warnings.push(message) } } });
+    try {
+      const workspace = fixture.workspace("local");
+      for (let index = 0; index < 2; index++) {
+        const result = await fixture.executor.run({ language: "shell", source: "echo ${HTTPS_PROXY:-no proxy}", workspaceDir: workspace, network: ["api.example.com"] });
+        expect(result.stdout.trim()).toBe("no proxy");
+        expect(result.network).toBeUndefined();
+      }
+      expect(warnings).toEqual([expect.stringContaining("sandbox.backend local does not isolate programs: a run's network allowlist is not enforced")]);
+    } finally {
+      await fixture.cleanup();
+    }
   });
 });

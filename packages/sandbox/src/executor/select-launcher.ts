@@ -27,9 +27,9 @@ export interface SelectedLauncher {
 
 /** What each backend isolates, in one line (logs, /healthz, `thinktank exec --json`). */
 const isolation: Readonly<Record<ConcreteBackend, string>> = {
-  bubblewrap: "namespaces (own filesystem view: workspace and mounts only; no network but the bridge; own pids, user, IPC), seccomp, rlimits; no host environment",
-  deno: "Deno permissions (read: workspace, mounts, runtime files; write: workspace; net: the bridge socket only; no env, subprocess or FFI), V8 heap cap, rlimits where prlimit exists; Python in Pyodide, shell simulated by just-bash",
-  local: "NOTHING: programs run as the host user with its files and network (sandbox.backend: local)",
+  bubblewrap: "namespaces (own filesystem view: workspace and mounts only; no network but the bridge and, for runs given host patterns, the egress proxy; own pids, user, IPC), seccomp, rlimits; no host environment",
+  deno: "Deno permissions (read: workspace, mounts, runtime files; write: workspace; net: the bridge socket and, for runs given host patterns, the egress proxy only; no env, subprocess or FFI), V8 heap cap, rlimits where prlimit exists; Python in Pyodide, shell simulated by just-bash",
+  local: "NOTHING: programs run as the host user with its files and network; network patterns are not enforced (sandbox.backend: local)",
 };
 
 /**

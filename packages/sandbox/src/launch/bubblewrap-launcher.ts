@@ -8,7 +8,7 @@ import { writeSyntheticEtc } from "../host/synthetic-etc.js";
 import { sandboxPaths } from "../sandbox-paths.js";
 import { bootstrapArguments } from "../worker/bootstraps.js";
 import { EgressEntrance } from "../network/egress-entrance.js";
-import { sandboxProxyUrl, withEgressForwarder } from "../network/sandbox-forwarder.js";
+import { sandboxEgressSocket, sandboxProxyUrl, withEgressForwarder } from "../network/sandbox-forwarder.js";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { withInheritedFdsClosed } from "./close-inherited-fds.js";
 import { hostIdentity } from "./host-identity.js";
@@ -155,7 +155,7 @@ export class BubblewrapLauncher implements Launcher {
     }
     const launch = withInheritedFdsClosed(host.bash, command, commandArgs, 3 + passFiles.length);
     // The forwarder inside relays to this socket, in the folder bound at /run/thinktank.
-    const egress = spec.network ? await EgressEntrance.listenUnix(path.join(runDir, "egress.sock"), sandboxProxyUrl, this.asRoot ? { uid: 0, gid } : undefined) : undefined;
+    const egress = spec.network ? await EgressEntrance.listenUnix(path.join(runDir, "egress.sock"), { proxyUrl: sandboxProxyUrl, programSocket: sandboxEgressSocket }, this.asRoot ? { uid: 0, gid } : undefined) : undefined;
     return {
       ok: true,
       plan: {

@@ -62,7 +62,8 @@ export function connectFirst(addresses: readonly string[], port: number, timeout
         resolve({ ok: false, problem: remaining <= 0 ? `no connection within ${timeoutMs} ms` : lastProblem, timedOut: timedOut || remaining <= 0, address: addresses[index - 1] });
         return;
       }
-      const socket = net.connect({ host: address, port, allowHalfOpen: true });
+      // No Nagle delay: a request's head and body, or a tunnel's small records, go out at once.
+      const socket = net.connect({ host: address, port, allowHalfOpen: true, noDelay: true });
       const timer = setTimeout(() => {
         timedOut = true;
         lastProblem = `no connection within ${timeoutMs} ms`;

@@ -17,6 +17,14 @@ export class EgressEntrance {
   private readonly sockets = new Set<net.Socket>();
   private closed = false;
 
+  /**
+   * The variables a run that may use the network gets: HTTP_PROXY and HTTPS_PROXY in both cases (what
+   * curl, wget, pip, urllib, requests and the bootstraps' fetch read), NO_PROXY empty, and for the
+   * Unix kind THINKTANK_EGRESS_SOCKET, the socket's path as the program sees it (the bootstraps' fetch
+   * connects to it directly, one hop shorter than through the forwarder).
+   */
+  readonly env: Readonly<Record<string, string>>;
+
   private constructor(
     private readonly server: net.Server,
     /** The proxy URL the program is given (HTTP_PROXY, HTTPS_PROXY). */
@@ -25,12 +33,22 @@ export class EgressEntrance {
     readonly proxyAuthorization: string | undefined,
     /** `host:port` of the TCP kind (for Deno's --allow-net). */
     readonly address: string | undefined,
+    programSocket: string | undefined,
   ) {
     server.on("connection", (socket) => this.take(socket));
+    this.env = {
+      HTTP_PROXY: proxyUrl,
+      HTTPS_PROXY: proxyUrl,
+      http_proxy: proxyUrl,
+      https_proxy: proxyUrl,
+      NO_PROXY: "",
+      no_proxy: "",
+      ...(programSocket ? { THINKTANK_EGRESS_SOCKET: programSocket } : {}),
+    };
   }
 
-  /** A Unix socket at `listenPath`; the program reaches it as `proxyUrl` (its forwarder's address inside the sandbox). */
-  static async listenUnix(listenPath: string, proxyUrl: string, owner?: { uid: number; gid: number }): Promise<EgressEntrance> {
+  /** A Unix socket at `listenPath`; the program reaches it as `proxyUrl` (its forwarder's address inside the sandbox) or at `programSocket` (the socket's own path inside). */
+  static async listenUnix(listenPath: string, program: { proxyUrl: string; programSocket: string }, owner?: { uid: number; gid: number }): Promise<EgressEntrance> {
     const server = net.createServer({ allowHalfOpen: true });
     await listen(server, (done) => server.listen(listenPath, done));
     server.unref();
@@ -40,7 +58,7 @@ export class EgressEntrance {
     } else {
       fs.chmodSync(listenPath, 0o600);
     }
-    return new EgressEntrance(server, proxyUrl, undefined, undefined);
+    return new EgressEntrance(server, program.proxyUrl, undefined, undefined, program.programSocket);
   }
 
   /**
@@ -48,7 +66,7 @@ export class EgressEntrance {
    * Deno's grant names no other local service's address), else on 127.0.0.1, with a fresh secret.
    */
   static async listenLoopback(): Promise<EgressEntrance> {
-    const server = net.createServer({ allowHalfOpen: true });
+    const server = net.createServer({ allowHalfOpen: true, noDelay: true });
     const random = crypto.randomBytes(3);
     const candidates = process.platform === "linux" ? [`127.${(random[0] as number) % 254 + 1}.${random[1]}.${(random[2] as number) % 254 + 1}`, "127.0.0.1"] : ["127.0.0.1"];
     let host: string | undefined;
@@ -66,7 +84,7 @@ export class EgressEntrance {
     const port = (server.address() as net.AddressInfo).port;
     const secret = crypto.randomBytes(18).toString("base64url");
     const authorization = `Basic ${Buffer.from(`thinktank:${secret}`).toString("base64")}`;
-    return new EgressEntrance(server, `http://thinktank:${secret}@${host}:${port}`, authorization, `${host}:${port}`);
+    return new EgressEntrance(server, `http://thinktank:${secret}@${host}:${port}`, authorization, `${host}:${port}`, undefined);
   }
 
   /** Hands each of the program's connections to `accept` (the run's proxy session). */

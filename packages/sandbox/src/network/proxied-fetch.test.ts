@@ -87,6 +87,21 @@ describe("the sandbox's proxied fetch", () => {
     await expect(untrusted(`https://secure.test:${secure.port}/`)).rejects.toThrow(/fetch failed: .*(self-signed|self signed)/);
   });
 
+  it("connects to THINKTANK_EGRESS_SOCKET when the sandbox names the proxy's socket", async () => {
+    const target = await startTargetServer("via-socket");
+    const temp = makeTempDir("thinktank-fetch-socket-");
+    const proxy = new EgressProxy({ allowedPrivate: ["127.0.0.1"] });
+    const session = proxy.session({ allow: [`127.0.0.1:${target.port}`] });
+    const socketPath = path.join(temp.dir, "egress.sock");
+    const entrance = net.createServer((socket) => session.accept(socket));
+    await new Promise<void>((resolve) => entrance.listen(socketPath, resolve));
+    cleanups.push(() => target.close(), () => temp.cleanup(), () => new Promise((resolve) => entrance.close(resolve)), () => session.end(), () => proxy.close());
+    // The URL's port answers nothing: only the socket can carry the request.
+    const fetch = makeFetch(() => ({ HTTP_PROXY: "http://127.0.0.1:9", THINKTANK_EGRESS_SOCKET: socketPath }), () => Promise.reject(new Error("native")));
+    expect(await (await fetch(`http://127.0.0.1:${target.port}/s`)).text()).toBe("via-socket GET /s");
+    expect(session.end()).toEqual([expect.objectContaining({ allowed: true, status: 200 })]);
+  });
+
   it("uses the runtime's own fetch without a proxy variable, and for other schemes", async () => {
     const calls: string[] = [];
     const native = (async (input: string | URL | Request) => {

@@ -14,7 +14,8 @@
  * Redirects are followed as fetch does (at most 20; 303, and 301/302 after POST, become GET);
  * gzip, deflate and br bodies are decoded when the program set no Accept-Encoding of its own.
  * Request bodies are read whole before sending. Extra CA certificates: NODE_EXTRA_CA_CERTS (a PEM
- * file), read at each request. The source is plain JavaScript, evaluated inside the bootstraps:
+ * file), read at each request. Where THINKTANK_EGRESS_SOCKET names the proxy's Unix socket
+ * (bubblewrap), requests go to it directly rather than to the forwarder's TCP address. The source is plain JavaScript, evaluated inside the bootstraps:
  * `thinktankProxiedFetch(getEnv, nativeFetch, loadModules)`, where `loadModules` resolves to the
  * node modules it uses (`proxiedFetchModules`, imported on the first proxied request only).
  */
@@ -35,8 +36,9 @@ function thinktankProxiedFetch(getEnv, nativeFetch, loadModules) {
 
   function send(m, url, method, headers, body, proxy, signal, decode) {
     return new Promise((resolve, reject) => {
-      const proxyHost = proxy.hostname.replace(/^\[|\]$/g, "");
-      const proxyPort = Number(proxy.port || 80);
+      // The proxy's own socket when the sandbox offers it (bubblewrap: one hop fewer than its forwarder), else its URL's address.
+      const socketPath = getEnv()?.THINKTANK_EGRESS_SOCKET;
+      const via = socketPath ? { socketPath } : { host: proxy.hostname.replace(/^\[|\]$/g, ""), port: Number(proxy.port || 80) };
       const authorization = proxy.username ? "Basic " + m.Buffer.from(decodeURIComponent(proxy.username) + ":" + decodeURIComponent(proxy.password)).toString("base64") : undefined;
       const targetPort = url.port || (url.protocol === "https:" ? "443" : "80");
       const authority = (url.hostname.includes(":") && !url.hostname.startsWith("[") ? "[" + url.hostname + "]" : url.hostname) + ":" + targetPort;
@@ -76,10 +78,10 @@ function thinktankProxiedFetch(getEnv, nativeFetch, loadModules) {
         outgoing.end(body);
       };
       if (url.protocol === "http:") {
-        request({ host: proxyHost, port: proxyPort, method, path: url.href, headers: authorization ? { ...out, "proxy-authorization": authorization } : out });
+        request({ ...via, method, path: url.href, headers: authorization ? { ...out, "proxy-authorization": authorization } : out });
         return;
       }
-      const tunnel = m.http.request({ host: proxyHost, port: proxyPort, method: "CONNECT", path: authority, headers: { host: authority, ...(authorization ? { "proxy-authorization": authorization } : {}) }, agent: false });
+      const tunnel = m.http.request({ ...via, method: "CONNECT", path: authority, headers: { host: authority, ...(authorization ? { "proxy-authorization": authorization } : {}) }, agent: false });
       pending.add(tunnel);
       tunnel.on("error", fail);
       tunnel.on("connect", (response, socket) => {

@@ -24,7 +24,7 @@ const forwarderSource = `
 const net = require("net");
 const fs = require("fs");
 const [socketPath, port] = process.argv.slice(1);
-const server = net.createServer({ allowHalfOpen: true }, (client) => {
+const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
   const upstream = net.connect({ path: socketPath, allowHalfOpen: true });
   const end = () => { client.destroy(); upstream.destroy(); };
   client.on("error", end).on("close", end);
@@ -50,9 +50,4 @@ export function withEgressForwarder(nodeExecutable: string, command: readonly st
     `exec "$@"`,
   ].join("\n");
   return ["/bin/sh", "-c", script, "sh", nodeExecutable, forwarderSource, sandboxEgressSocket, String(sandboxProxyPort), ...command];
-}
-
-/** The variables that point a sandboxed program at the proxy (curl, wget, pip, urllib and requests read the lower-case ones first). */
-export function proxyEnvironment(proxyUrl: string): Record<string, string> {
-  return { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, http_proxy: proxyUrl, https_proxy: proxyUrl, NO_PROXY: "", no_proxy: "" };
 }

@@ -5,7 +5,6 @@ import type { Duplex, Writable } from "node:stream";
 import type { Socket } from "node:net";
 import { CappedOutput } from "../output/capped-output.js";
 import type { LaunchPlan } from "../launch/launch-plan.js";
-import { proxyEnvironment } from "../network/sandbox-forwarder.js";
 import { BridgeProxy } from "./bridge-proxy.js";
 
 export interface WorkerJob {
@@ -180,7 +179,7 @@ export class SandboxWorker {
 
   /** The proxy variables a run that may use the network gets (empty for a worker without egress). */
   get egressEnv(): Readonly<Record<string, string>> {
-    return this.plan.egress ? proxyEnvironment(this.plan.egress.proxyUrl) : {};
+    return this.plan.egress?.env ?? {};
   }
 
   /** The Proxy-Authorization the worker's entrance requires (Deno's loopback listener), if any. */
