@@ -64,7 +64,7 @@ const skill = (dir: string, name: string, tool: string, extra: Record<string, un
   }),
 });
 const files: Record<string, string> = {
-  ...skill("custom/notes", "notes", "note", { env: { NOTES_TOKEN: "${NOTES_TOKEN}" } }),
+  ...skill("custom/notes", "notes", "note", { env: { NOTES_TOKEN: "${NOTES_TOKEN}" }, network: ["api.example.com"] }),
   ...skill("custom/blessed", "blessed", "blessed_note"),
   ...skill("public/house", "house", "house_note"),
 };
@@ -101,9 +101,9 @@ describe("tools.approval: untrusted (the default)", { timeout: 180_000 }, () => 
     const value = paused.__interrupt__?.[0]?.value;
     expect(value?.action_requests).toEqual([{ name: "note", args: { text: "hello" }, description: expect.any(String) }]);
     expect(value?.review_configs).toEqual([{ action_name: "note", allowed_decisions: ["approve", "edit", "reject"] }]);
-    expect(value?.tool_approvals).toEqual([{ tool: "note", skill: "custom:notes", plugin: null, trusted: false, runtime: "node", network: [], env: ["NOTES_TOKEN"], policy: "untrusted", reason: expect.stringContaining("untrusted") }]);
+    expect(value?.tool_approvals).toEqual([{ tool: "note", skill: "custom:notes", plugin: null, trusted: false, runtime: "node", network: ["api.example.com"], env: ["NOTES_TOKEN"], policy: "untrusted", reason: expect.stringContaining("untrusted") }]);
     const description = value?.action_requests[0]?.description ?? "";
-    for (const part of ["untrusted code", "skill notes (custom:notes)", "node", "Network: none", "NOTES_TOKEN", "first call"]) expect(description).toContain(part);
+    for (const part of ["untrusted code", "skill notes (custom:notes)", "node", "in the sandbox", "Network: it may reach api.example.com", "NOTES_TOKEN", "first call"]) expect(description).toContain(part);
     const record = await suite.client.threads.get(id);
     expect(record.status).toBe("interrupted");
     expect(Object.values(record.interrupts).flat()[0]).toMatchObject({ value: { action_requests: [{ name: "note" }] } });
@@ -145,14 +145,16 @@ describe("tools.approval: untrusted (the default)", { timeout: 180_000 }, () => 
     await say(id, "note draft");
     const done = await resume(id, { decisions: [{ type: "edit", edited_action: { name: "note", args: { text: "final" } } }] });
     expect(last(done)).toBe('note: {"echoed":"final"}');
-    expect(done.messages.find((message) => message.tool_calls?.length)?.tool_calls?.[0]?.args).toEqual({ text: "final" });
+    // The AI message records the arguments the call ran with.
+    expect(done.messages.flatMap((message) => message.tool_calls ?? []).find((call) => call.name === "note")?.args).toEqual({ text: "final" });
     expect((await executions("note", id)).map((record) => record.arguments)).toEqual([{ text: "final" }]);
 
     // Arguments the schema refuses fail as a model's would (the script never starts); another tool's name runs nothing.
     const bad = await thread();
     await say(bad, "note draft");
     const refused = await resume(bad, { decisions: [{ type: "edit", edited_action: { name: "note", args: { text: "x".repeat(30) } } }] });
-    expect(String(toolReplies(refused)[0]?.content)).toContain("TOOL_INVALID_ARGUMENTS");
+    expect(toolReplies(refused)[0]).toMatchObject({ status: "error", content: expect.stringContaining("did not match expected schema") });
+    expect(await executions("note", bad)).toEqual([]);
     const renamed = await thread();
     await say(renamed, "note draft");
     const other = await resume(renamed, { decisions: [{ type: "edit", edited_action: { name: "house_note", args: { text: "x" } } }] });
