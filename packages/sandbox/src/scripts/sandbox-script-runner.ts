@@ -12,6 +12,8 @@ export type ScriptRuntime = "python" | "node" | "shell";
  * not import the tools package, nor it this one; the agent wires the two).
  */
 export interface SandboxScriptCall {
+  /** The tool's name: the run's `networkLabel` (`tool <name>`) in the egress log. */
+  readonly toolName: string;
   readonly runtime: ScriptRuntime;
   /** The script's real host path, inside `folder.hostDir`. */
   readonly scriptPath: string;
@@ -73,9 +75,19 @@ export function createSandboxScriptRunner(executor: SandboxExecutor, options: Sa
   fs.mkdirSync(options.workRoot, { recursive: true, mode: 0o711 });
   removeStaleFreshWorkspaces(options.workRoot);
   const stderrBytes = options.stderrBytes ?? 65_536;
+  /** Why untrusted scripts cannot run on this executor at all: `sandbox.backend: local` isolates nothing. */
+  const notIsolated = async (): Promise<string | undefined> => {
+    const info = await executor.describeBackend();
+    return info.isolated ? undefined : `sandbox.backend is ${info.backend}, which isolates nothing, and untrusted scripts never run unisolated on the host; use bubblewrap or deno`;
+  };
   return {
-    supports: (runtime) => executor.supportsEntry(languages[runtime]),
+    async supports(runtime) {
+      const problem = await notIsolated();
+      return problem ? { ok: false, reason: problem } : executor.supportsEntry(languages[runtime]);
+    },
     async run(call) {
+      const problem = await notIsolated();
+      if (problem) return { kind: "sandbox-failed", code: "SANDBOX_UNAVAILABLE", message: `cannot run: ${problem}`, stderrTail: "" };
       const entry = entryPath(call);
       if ("problem" in entry) return { kind: "sandbox-failed", code: "INVALID_PATH", message: entry.problem, stderrTail: "" };
       const result = await executor.run({
@@ -88,6 +100,7 @@ export function createSandboxScriptRunner(executor: SandboxExecutor, options: Sa
         stdin: call.input,
         timeoutMs: call.timeoutMs,
         network: call.network,
+        networkLabel: `tool ${call.toolName}`,
         ...(call.signal ? { signal: call.signal } : {}),
         limits: {
           ...options.limits,

@@ -8,6 +8,8 @@ import type { ScriptOutcome } from "./run-script.js";
  * import the sandbox).
  */
 export interface SandboxedScriptCall {
+  /** The tool's name, for the sandbox's logs (its network connections). */
+  readonly toolName: string;
   readonly runtime: ToolRuntime;
   /** The script's real host path: a file under `folder.hostDir`. */
   readonly scriptPath: string;

@@ -191,6 +191,7 @@ export class ToolExecutor {
     const variables = Object.fromEntries(Object.entries(this.options.variables ?? {}).filter(([name]) => !this.isProtected(name)));
     const { env } = scriptEnvironment({ toolName: tool.name, variables, ...(tool.env ? { toolEnv: tool.env } : {}) });
     const outcome = await runner.run({
+      toolName: tool.name,
       runtime: tool.runtime,
       scriptPath: tool.scriptPath,
       folder: tool.folder as NonNullable<RunnableTool["folder"]>,
