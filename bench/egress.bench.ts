@@ -61,12 +61,18 @@ function direct(targetPort: number): Promise<void> {
   });
 }
 
-/** The same loop of requests as a program: prints the median of `count` timed requests in ms. */
-const loopProgram = (url: string, viaProxy: boolean, count: number): string => `import http from "node:http";
-const proxy = ${viaProxy} ? new URL(process.env.HTTP_PROXY) : undefined;
+/**
+ * The same loop of requests as a program, a new connection each: directly, through HTTP_PROXY (the
+ * forwarder inside bubblewrap: what curl and urllib use) or to THINKTANK_EGRESS_SOCKET (what the
+ * bootstraps' fetch uses). Prints the median and p95 of `count` timed requests, in ms.
+ */
+const loopProgram = (url: string, via: "direct" | "forwarder" | "socket", count: number): string => `import http from "node:http";
 const target = new URL(${JSON.stringify(url)});
+const via = ${JSON.stringify(via)};
+const proxy = via === "forwarder" ? new URL(process.env.HTTP_PROXY) : undefined;
+const options = via === "direct" ? { host: target.hostname, port: target.port, path: target.pathname } : via === "socket" ? { socketPath: process.env.THINKTANK_EGRESS_SOCKET, path: target.href } : { host: proxy.hostname, port: proxy.port, path: target.href };
 const once = () => new Promise((resolve, reject) => {
-  const request = http.request(proxy ? { host: proxy.hostname, port: proxy.port, path: target.href, agent: false } : { host: target.hostname, port: target.port, path: target.pathname, agent: false }, (response) => { response.resume(); response.on("end", resolve); });
+  const request = http.request({ ...options, agent: false }, (response) => { response.resume(); response.on("end", resolve); });
   request.on("error", reject);
   request.end();
 });
@@ -141,13 +147,20 @@ const benchmark: Benchmark = {
       try {
         const workspace = executor.workspaceFor("bench-egress");
         const count = 300;
-        const sandboxed = await executor.run({ language: "javascript", source: loopProgram(url, true, count), workspaceDir: workspace, network: [`127.0.0.1:${targetPort}`], timeoutMs: 120_000 });
-        if (sandboxed.error) throw new Error(`the sandboxed loop failed: ${sandboxed.error.message} ${sandboxed.stderr}`);
-        const inside = JSON.parse(sandboxed.stdout) as { median: number; p95: number };
+        const inSandbox = async (via: "forwarder" | "socket"): Promise<{ median: number; p95: number }> => {
+          const sandboxed = await executor.run({ language: "javascript", source: loopProgram(url, via, count), workspaceDir: workspace, network: [`127.0.0.1:${targetPort}`], timeoutMs: 120_000 });
+          if (sandboxed.error) throw new Error(`the sandboxed loop failed: ${sandboxed.error.message} ${sandboxed.stderr}`);
+          return JSON.parse(sandboxed.stdout) as { median: number; p95: number };
+        };
+        const socket = await inSandbox("socket");
+        const forwarder = await inSandbox("forwarder");
         const file = path.join(temp.dir, "loop.mjs");
-        fs.writeFileSync(file, loopProgram(url, false, count));
-        const onHost = await runNode(file);
-        results.push(measure("plain HTTP from a bubblewrap sandbox, through forwarder and proxy (timed in the program)", { ...inside, samples: count }, { name: "the same program on the host, direct", median: onHost.median }, true));
+        fs.writeFileSync(file, loopProgram(url, "direct", count));
+        const onHost = { name: "the same program on the host, direct", median: (await runNode(file)).median };
+        results.push(
+          measure("plain HTTP from a bubblewrap sandbox to the egress socket (fetch's way; timed in the program)", { ...socket, samples: count }, onHost, true),
+          measure("plain HTTP from a bubblewrap sandbox through the forwarder (curl's and urllib's way; timed in the program)", { ...forwarder, samples: count }, onHost),
+        );
       } finally {
         await executor.close();
       }

@@ -82,7 +82,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
     });
     this.slots = new RunSlots(config.sandbox.max_concurrent, config.sandbox.max_queued);
     this.quota = new WorkspaceQuota(config.sandbox.disk_quota_mb);
-    this.egress = new RunEgress({ allowedPrivate: config.sandbox.network.allowed_private, logger: options.logger, proxy: options.egress });
+    this.egress = new RunEgress({ allowedPrivate: config.sandbox.network.allowed_private, allow: config.sandbox.network.allow, logger: options.logger, proxy: options.egress });
     this.selection = selectLauncher({
       configured: this.configured,
       make: (backend) => this.makeLauncher(backend),

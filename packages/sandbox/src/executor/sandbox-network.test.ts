@@ -6,7 +6,9 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "@thinktank/core";
 import { makeTempDir, missingReason, needs } from "@thinktank/testing";
+import { createSandboxExecutor } from "./sandbox-executor.js";
 import type { SandboxRequest, SandboxResult } from "../sandbox-types.js";
 import { selfSignedCertificate, startTargetServer, type TargetServer } from "../test-support/egress-fixture.js";
 import { sandboxFixture, type SandboxFixture } from "../test-support/sandbox-fixture.js";
@@ -161,6 +163,24 @@ except urllib.error.HTTPError as error:
     expect(shell.stdout.trim().split("\n").at(-1)).toBe("403");
   });
 
+  it.runIf(backend === "deno")("Python in Pyodide has no sockets (urllib fails), but pyodide.http.pyfetch goes through the proxied fetch", async () => {
+    const result = await run({
+      language: "python",
+      source: `import urllib.request
+try:
+    urllib.request.urlopen("http://api.test:${api.port}/urllib")
+except Exception as error:
+    print("urllib failed")
+from pyodide.http import pyfetch
+from pyodide.ffi import run_sync
+response = run_sync(pyfetch("http://api.test:${api.port}/pyfetch"))
+print(response.status, run_sync(response.string()))`,
+      network: [`api.test:${api.port}`],
+    });
+    expect(result.error, result.stderr).toBeUndefined();
+    expect(result.stdout.trim().split("\n")).toEqual(["urllib failed", "200 api GET /pyfetch"]);
+  });
+
   it.runIf(backend === "deno")("the simulated shell's curl goes through the proxy too", async () => {
     const result = await run({ language: "shell", source: `curl -s http://api.test:${api.port}/just-bash; echo; curl -s http://elsewhere.test/`, network: [`api.test:${api.port}`] });
     expect(result.stdout).toContain("api GET /just-bash");
@@ -235,6 +255,36 @@ describe("the local backend", () => {
         expect(result.network).toBeUndefined();
       }
       expect(warnings).toEqual([expect.stringContaining("sandbox.backend local does not isolate programs: a run's network allowlist is not enforced")]);
+    } finally {
+      await fixture.cleanup();
+    }
+  });
+});
+
+describe("sandbox.network in config", () => {
+  it.each([
+    [{ allow: ["127.1"], allowed_private: [] }, "sandbox.network.allow: network pattern \"127.1\": an IPv4 address must be four decimal parts"],
+    [{ allow: [], allowed_private: ["10.0.0.0/33"] }, "sandbox.network.allowed_private: \"10.0.0.0/33\" is not an address or CIDR block"],
+  ])("a value that does not parse stops the executor's creation (CONFIG_INVALID): %j", (network, message) => {
+    const temp = makeTempDir("thinktank-egress-config-");
+    const loaded = loadConfig({ cwd: temp.dir, env: {} });
+    let thrown: unknown;
+    try {
+      void createSandboxExecutor({ config: { ...loaded, sandbox: { ...loaded.sandbox, backend: "deno", network } }, runtimeDir: path.join(temp.dir, "runtime") }).close();
+    } catch (error) {
+      thrown = error;
+    } finally {
+      temp.cleanup();
+    }
+    expect(thrown).toMatchObject({ code: "CONFIG_INVALID" });
+    expect((thrown as Error).message).toContain(message);
+  });
+
+  it("refuses a request whose patterns do not parse (VALIDATION_FAILED), before anything starts", async () => {
+    const fixture = sandboxFixture({ backend: "deno" });
+    try {
+      const result = await fixture.executor.run({ language: "javascript", source: "console.log(1)", workspaceDir: fixture.workspace("bad"), network: ["api.example.com", "*.*.example.com"] });
+      expect(result.error).toEqual({ code: "VALIDATION_FAILED", message: expect.stringContaining('network[1]: network pattern "*.*.example.com"') });
     } finally {
       await fixture.cleanup();
     }

@@ -1,5 +1,6 @@
 import type { Socket } from "node:net";
-import type { SandboxBackend } from "@thinktank/core";
+import { ThinktankError, type SandboxBackend } from "@thinktank/core";
+import { parseHostPattern } from "./host-pattern.js";
 import { EgressProxy } from "./egress-proxy.js";
 import type { EgressConnection, EgressProxyOptions } from "./egress-types.js";
 
@@ -12,6 +13,8 @@ export interface SandboxLogger {
 export interface RunEgressOptions {
   /** config.sandbox.network.allowed_private */
   readonly allowedPrivate: readonly string[];
+  /** config.sandbox.network.allow: checked here so a pattern that does not parse stops start-up rather than every run. @default none */
+  readonly allow?: readonly string[];
   /** Each connection allowed (info) or refused (warn), one line each. @default none */
   readonly logger?: SandboxLogger | undefined;
   /** The proxy's other options (resolver, timeouts, bounds). @default EgressProxy's */
@@ -36,7 +39,8 @@ export interface EgressWorker {
 
 /**
  * The executor's side of the egress proxy: one proxy for all its runs (created with the executor, so
- * a bad `allowed_private` entry fails at start-up), one session per run that has `network` patterns.
+ * a bad `allowed_private` entry or `allow` pattern fails at start-up, CONFIG_INVALID), one session per
+ * run that has `network` patterns.
  * The local backend has no isolation to enforce them with: it runs such a run with the host's
  * network, and says so once in the log.
  */
@@ -46,6 +50,10 @@ export class RunEgress {
 
   constructor(private readonly options: RunEgressOptions) {
     const { logger } = options;
+    for (const pattern of options.allow ?? []) {
+      const parsed = parseHostPattern(pattern);
+      if ("problem" in parsed) throw new ThinktankError("CONFIG_INVALID", `sandbox.network.allow: ${parsed.problem}`);
+    }
     this.proxy = new EgressProxy({
       ...options.proxy,
       allowedPrivate: options.allowedPrivate,
