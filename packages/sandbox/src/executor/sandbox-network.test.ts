@@ -97,7 +97,7 @@ for (const backend of ["bubblewrap", "deno"] as const) describe(`network through
     const result = await run({ language: "javascript", source: program, network: [`api.test:${api.port}`, `127.0.0.1:${closed.port}`, `internal.test:${closed.port}`] });
     expect(result.error, result.stderr).toBeUndefined();
     const lines = result.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^403 api\.test:\d+ refused: it is not in this run's network allowlist/);
+    expect(lines[0]).toMatch(/^403 api\.test:\d+ refused: port \d+ is not allowed for it/);
     expect(lines[1]).toMatch(/^403 elsewhere\.test:80 refused: it is not in this run's network allowlist/);
     expect(lines[2]).toContain(`403 127.0.0.1:${closed.port} refused: loopback (127.0.0.1), which sandboxed programs may not reach unless sandbox.network.allowed_private lists it`);
     expect(lines[3]).toContain(`403 internal.test:${closed.port} refused: internal.test resolves to loopback (127.0.0.1)`);

@@ -34,7 +34,7 @@ export async function checkTarget(check: TargetCheck, rawHost: string, port: num
   const pattern = matchPattern(check.patterns, target, port);
   if (!pattern) {
     const listed = check.patterns.map((candidate) => candidate.text).join(", ") || "none";
-    const why = target.isIp ? "an IP address is allowed only when listed as that address" : "it is not in this run's network allowlist";
+    const why = matchPattern(check.patterns, target, undefined) ? `port ${port} is not allowed for it` : target.isIp ? "an IP address is allowed only when listed as that address" : "it is not in this run's network allowlist";
     return { ok: false, host, status: 403, reason: `${shown} refused: ${why} (allowed: ${listed})`, proxyStatus: "http_request_denied" };
   }
   let addresses: readonly string[];

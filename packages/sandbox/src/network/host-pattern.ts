@@ -105,10 +105,10 @@ export function normaliseTarget(rawHost: string): NormalisedTarget | undefined {
   return { host, isIp: false };
 }
 
-/** The first pattern that allows the target on the port, if any. */
-export function matchPattern(patterns: readonly HostPattern[], target: NormalisedTarget, port: number): HostPattern | undefined {
+/** The first pattern that allows the target on the port (any port: undefined), if any. */
+export function matchPattern(patterns: readonly HostPattern[], target: NormalisedTarget, port: number | undefined): HostPattern | undefined {
   return patterns.find((pattern) => {
-    if (!pattern.ports.includes(port) || pattern.isIp !== target.isIp) return false;
+    if ((port !== undefined && !pattern.ports.includes(port)) || pattern.isIp !== target.isIp) return false;
     if (pattern.wildcard) return target.host.endsWith(`.${pattern.host}`);
     return target.host === pattern.host;
   });
