@@ -105,6 +105,8 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   });
   registerOpenApi(app);
   for (const plugin of routePlugins) app.register(plugin, { config, deps });
+  // The sandbox the skill and plugin answers asked (made on first use): its workers go with the app.
+  app.addHook("onClose", async () => deps.sandbox?.close());
   return app;
 }
 

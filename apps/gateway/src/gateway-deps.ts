@@ -7,6 +7,8 @@ import { createSkillsService } from "@thinktank/skills";
 import type { SkillsService } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema } from "@thinktank/tools";
 import type { ToolsService } from "@thinktank/tools";
+import { codeListingFor, type CodeListing } from "./code-listing.js";
+import { lazySandboxSupport, type GatewaySandboxSupport } from "./sandbox-support.js";
 
 /** An MCP server a plugin brings, as the plugins library reports it for GET /api/mcp/servers. */
 export interface PluginServer {
@@ -47,6 +49,10 @@ export interface GatewayDeps {
   readonly mcpOAuth?: { readonly store: OAuthTokenStore; readonly signIn: OAuthSignIn };
   /** How programs the gateway starts on the host (git fetches, script tools) are confined; its `info` is /healthz's `host_programs`. */
   readonly hostConfinement?: HostConfinement;
+  /** Whether the configured sandbox backend runs a runtime (made on first use; closed with the app). */
+  readonly sandbox?: GatewaySandboxSupport;
+  /** Every script tool and hook a package brings, with where and whether it runs (skill and plugin answers). */
+  readonly codeListing?: CodeListing;
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
@@ -55,14 +61,18 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
   const hostConfinement = overrides.hostConfinement ?? hostConfinementFor(config);
   const plugins = overrides.plugins ?? pluginManagerFromConfig(config, store, { hostConfinement });
   const logger = overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" });
+  const sandbox = overrides.sandbox ?? lazySandboxSupport(config);
+  const tools = overrides.tools ?? createToolsService(config, { store, hostConfinement, sandboxRunner: sandbox });
   return {
     logger,
     store,
     plugins,
     skills: overrides.skills ?? gatewaySkillsService(config, store, plugins, logger),
     listPluginServers: () => plugins.pluginServers(),
-    tools: overrides.tools ?? createToolsService(config, { store, hostConfinement }),
+    tools,
     hostConfinement,
+    sandbox,
+    codeListing: overrides.codeListing ?? codeListingFor(config, { tools, sandbox }),
     mcpOAuth: overrides.mcpOAuth ?? mcpOAuthFor(config),
     ...overrides,
   };

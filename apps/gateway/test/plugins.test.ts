@@ -40,7 +40,7 @@ const sample = {
 };
 
 describe("plugin routes", () => {
-  it("installs from a server path and describes the plugin: manifest, components, hooks not executed, servers with status", async () => {
+  it("installs from a server path and describes the plugin: manifest, components, hooks as they would run, servers with status", async () => {
     gateway = await createTestGateway();
     const installed = await gateway.app.inject({ method: "POST", url: "/api/plugins/install", payload: { path: sourceFolder("sample", sample) } });
     expect(installed.statusCode, installed.body).toBe(201);
@@ -53,7 +53,13 @@ describe("plugin routes", () => {
     ]);
     expect(body.commands).toEqual([expect.objectContaining({ name: "brief", invocation: "/sample:brief", argumentHint: "<topic>" })]);
     expect(body.agents).toEqual([expect.objectContaining({ name: "helper", tools: ["Read", "Grep"] })]);
-    expect(body.hooks).toMatchObject({ executed: false, items: [{ event: "PostToolUse", matcher: "Write", file: "hooks/hooks.json" }] });
+    expect(body.hooks).toMatchObject({ items: [{ event: "PostToolUse", matcher: "Write", file: "hooks/hooks.json" }] });
+    // Shown before it runs: a command hook runs in the sandbox where the backend has a shell (bubblewrap), else not, saying why.
+    expect(body.hooks.handlers).toEqual([
+      expect.objectContaining({ event: "PostToolUse", matcher: "Write", type: "command", command: "${CLAUDE_PLUGIN_ROOT}/fmt.sh", timeout: 60, sandboxed: true }),
+    ]);
+    expect(body.hooks.executed).toBe(body.hooks.handlers[0].runs);
+    expect(body.script_tools).toEqual([]);
     const servers = Object.fromEntries(body.servers.map((s: { server: string }) => [s.server, s]));
     expect(servers.api).toMatchObject({ name: "sample:api", transport: "http", status: "unavailable", reason: "environment variable $API_TOKEN is not set" });
     expect(servers.api.config.headers).toEqual({ Authorization: "Bearer ${API_TOKEN}", "X-Key": expect.not.stringContaining("sk-live") });

@@ -13,8 +13,7 @@ export type { SkillPackageSource } from "./unpack-skill-package.js";
 export { validateSkillPackage } from "./validate-skill-package.js";
 export { SkillsService } from "./skills-service.js";
 export type { SkillInstallOptions, SkillSettingsChange } from "./skills-service.js";
-export type { SkillInstallOptions, SkillSettingsChange } from "./skills-service.js";
-export { toSkillJson, toSkillSummaryJson, skillJsonSchema, skillSummaryJsonSchema, skillProblemJsonSchema } from "./skill-json.js";
+export { toSkillJson, toSkillSummaryJson, skillJsonSchema, skillDetailJsonSchema, skillSummaryJsonSchema, skillProblemJsonSchema } from "./skill-json.js";
 export type { SkillSummaryJson } from "./skill-json.js";
 export { createSkillsService } from "./create-skills-service.js";
 export type { SkillSearchHit } from "./search/skill-search-index.js";
@@ -27,4 +26,8 @@ export type { SkillContextSpec, SkillCodeOrigin, ScopedToolReference, McpToolRef
 export type { ScriptToolRunner, ScopedScriptTool } from "./context/script-tool-runner.js";
 export { permittedTools, claudeCodeToolNames } from "./context/permitted-tools.js";
 export { specialistPrompt } from "./context/specialist-prompt.js";
+export { listScriptTools, hostProgramsDenial, scriptToolListingSchema } from "./context/list-script-tools.js";
+export type { ScriptToolListing, ScriptToolAvailability, ListScriptToolsOptions } from "./context/list-script-tools.js";
+export { scriptApproval } from "./context/script-approval.js";
+export type { ScriptApproval, ScriptApprovalPolicy } from "./context/script-approval.js";
 export { readSkillResource } from "./context/read-skill-resource.js";

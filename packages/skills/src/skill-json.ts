@@ -1,3 +1,4 @@
+import { scriptToolListingSchema } from "./context/list-script-tools.js";
 import type { Skill } from "./skill-types.js";
 
 /** A skill as the gateway and `thinktank skills list --json` show it (snake_case, like every route). */
@@ -97,6 +98,19 @@ export const skillJsonSchema = {
     model: nullableString,
     frontmatter: { type: "object", additionalProperties: true },
     warnings: { type: "array", items: { type: "string" } },
+  },
+} as const;
+
+/**
+ * JSON Schema of one skill with what it brings (GET /api/skills/:name, the install answer): a
+ * SkillJson plus `script_tools`, each of its tools.json script tools with where and how it would run.
+ */
+export const skillDetailJsonSchema = {
+  type: "object",
+  required: [...skillJsonSchema.required, "script_tools"],
+  properties: {
+    ...skillJsonSchema.properties,
+    script_tools: { type: "array", items: scriptToolListingSchema, description: "every script tool of its tools.json: where it runs (trusted on the host, confined; untrusted in the sandbox), whether it asks first, and whether it can run here" },
   },
 } as const;
 

@@ -1,6 +1,6 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isThinktankError } from "@thinktank/core";
-import { permittedTools, readSkillBody, readSkillContextSpec, specialistPrompt, type Skill, type SkillContextSpec } from "@thinktank/skills";
+import { hostProgramsDenial, permittedTools, readSkillBody, readSkillContextSpec, specialistPrompt, type Skill, type SkillContextSpec } from "@thinktank/skills";
 import type { InheritedSurface, RequestInfo, RequestProvider, ToolSurface } from "../request/request-context.js";
 import { joinSections } from "../request/prepare-request.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
@@ -63,7 +63,9 @@ async function specialistSurface(runtime: AgentRuntime, request: RequestInfo, sk
     runtime.logger.warn({ skill: skill.identity }, error.message);
     unavailable.push({ name: "tools.json / resources.json", reason: error.message });
   }
-  const scoped = await createScopedTools(spec.tools, { manager: runtime.codeMode.manager, scriptTools: runtime.scriptTools, threadId: request.threadId, runId: request.runId });
+  // plugins.host_programs: deny runs no program a plugin brings: its skills' script tools are not offered.
+  const scriptsDenied = hostProgramsDenial(skill, runtime.config.plugins.host_programs);
+  const scoped = await createScopedTools(spec.tools, { manager: runtime.codeMode.manager, scriptTools: runtime.scriptTools, threadId: request.threadId, runId: request.runId, ...(scriptsDenied ? { scriptsDenied } : {}) });
   unavailable.push(...scoped.unavailable);
   markSkillScriptTools(scoped.tools, spec.tools, skill);
   const permitted = permittedTools(skill.allowedTools);

@@ -9,6 +9,8 @@ export interface ScopedToolsOptions {
   readonly scriptTools: ScriptToolRunner | undefined;
   readonly threadId: string;
   readonly runId: string;
+  /** Why no script tool of this skill may run at all (hostProgramsDenial: a plugin's skill under `plugins.host_programs: deny`); each is then unavailable with it. @default undefined */
+  readonly scriptsDenied?: string;
 }
 
 export interface ScopedTools {
@@ -47,12 +49,13 @@ export async function createScopedTools(references: readonly ScopedToolReference
     }),
   );
   const scriptAvailability = new Map(
-    await Promise.all(references.flatMap((reference) => (reference.kind === "script" && options.scriptTools ? [options.scriptTools.availability(withoutKind(reference)).then((available) => [reference.name, available] as const)] : []))),
+    await Promise.all(references.flatMap((reference) => (reference.kind === "script" && options.scriptTools && options.scriptsDenied === undefined ? [options.scriptTools.availability(withoutKind(reference)).then((available) => [reference.name, available] as const)] : []))),
   );
   for (const reference of references) {
     if (reference.kind === "script") {
       const available = scriptAvailability.get(reference.name);
-      if (!options.scriptTools) unavailable.push({ name: reference.name, reason: "script tools need the tools runner, which this agent server was started without" });
+      if (options.scriptsDenied !== undefined) unavailable.push({ name: reference.name, reason: `TOOL_UNAVAILABLE: ${options.scriptsDenied}` });
+      else if (!options.scriptTools) unavailable.push({ name: reference.name, reason: "script tools need the tools runner, which this agent server was started without" });
       // Never offered, never run on the host instead (an untrusted shell script on the deno backend, say).
       else if (available && !available.ok) unavailable.push({ name: reference.name, reason: `TOOL_UNAVAILABLE: ${available.reason}` });
       else tools.push(scriptTool(reference, options.scriptTools, options));

@@ -2,6 +2,7 @@ import { AIMessage, ToolMessage, isAIMessage, type BaseMessage } from "@langchai
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { interrupt } from "@langchain/langgraph";
 import type { Config, ErrorCode } from "@thinktank/core";
+import { scriptApproval } from "@thinktank/skills";
 import { decisionsFromResume, reviewConfigFor, type ActionRequest, type ReviewConfig, type ReviewDecision } from "../graph/human-review.js";
 import { scriptToolFacts, type ScriptToolFacts } from "./script-tool-facts.js";
 
@@ -53,8 +54,8 @@ export function approvalKey(toolName: string, facts: ScriptToolFacts): string {
 
 /** Whether a call of this tool asks first: a script tool, under the policy, not approved for its skill (scripts_approved) or for this thread. */
 export function needsApproval(toolName: string, facts: ScriptToolFacts | undefined, policy: ToolApprovalPolicy, approved: ReadonlySet<string>): facts is ScriptToolFacts {
-  if (!facts || policy === "never" || facts.scriptsApproved) return false;
-  if (policy === "untrusted" && facts.trusted) return false;
+  // The same rule GET /api/skills/:name shows as `approval` (scriptApproval of @thinktank/skills).
+  if (!facts || scriptApproval(policy, facts) !== "per-thread") return false;
   return !approved.has(approvalKey(toolName, facts));
 }
 

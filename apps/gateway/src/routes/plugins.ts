@@ -1,6 +1,9 @@
 import { ThinktankError } from "@thinktank/core";
-import { pluginNamePattern, type PluginManager } from "@thinktank/plugins";
+import { pluginNamePattern, type PluginDetailView, type PluginManager } from "@thinktank/plugins";
+import { scriptToolListingSchema } from "@thinktank/skills";
 import type { FastifyRequest } from "fastify";
+import { routeCodeListing, type CodeListing, type PluginCodeView } from "../code-listing.js";
+import type { GatewayDeps } from "../gateway-deps.js";
 import { errorResponses } from "../error-response.js";
 import type { RoutePlugin } from "../route-plugin.js";
 
@@ -39,8 +42,29 @@ const detailProperties = {
   agents: list(anyObject),
   hooks: {
     type: "object",
-    properties: { executed: { type: "boolean", description: "Always false: hooks are listed, never run" }, note: { type: "string" }, items: list(anyObject) },
+    properties: {
+      executed: { type: "boolean", description: "Whether any of its hooks runs here" },
+      note: { type: "string" },
+      items: list({ ...anyObject, description: "The matcher groups as written (secret-looking values masked)" }),
+      handlers: list({
+        type: "object",
+        required: ["event", "matcher", "type", "command", "timeout", "sandboxed", "runs"],
+        additionalProperties: false,
+        description: "Each hook, shown before it runs: command hooks of the events this agent fires run in the sandbox; others, and all under plugins.host_programs: deny or a sandbox backend without a shell, do not (reason)",
+        properties: {
+          event: { type: "string" },
+          matcher: { type: ["string", "null"], description: "null: every tool (or source)" },
+          type: { type: "string", description: "command, prompt, agent, ... as written" },
+          command: { type: ["string", "null"], description: "The command line as written (${CLAUDE_PLUGIN_ROOT} unexpanded); null for other types" },
+          timeout: { type: ["number", "null"], description: "Seconds (its own timeout, else 60); null for other types" },
+          sandboxed: { type: "boolean", enum: [true] },
+          runs: { type: "boolean" },
+          reason: { type: "string" },
+        },
+      }),
+    },
   },
+  script_tools: list({ ...scriptToolListingSchema, description: "Every script tool of its skills' tools.json, shown before it runs" }),
   servers: list({ ...anyObject, description: "`<plugin>:<server>` with transport, status (available | unavailable | shadowed | denied), reason, the entry as written with secrets masked, and for a stdio server `runs`: the command, arguments and working folder it runs on this host" }),
   problems: list(anyObject),
   versions: {
@@ -50,7 +74,7 @@ const detailProperties = {
   },
 } as const;
 
-const detailSchema = { type: "object", required: ["name", "enabled", "trusted", "scripts_approved", "state", "manifest", "skills", "commands", "agents", "hooks", "servers"], properties: detailProperties } as const;
+const detailSchema = { type: "object", required: ["name", "enabled", "trusted", "scripts_approved", "state", "manifest", "skills", "commands", "agents", "hooks", "servers", "script_tools"], properties: detailProperties } as const;
 const installSchema = {
   type: "object",
   required: [...detailSchema.required, "source", "warnings"],
@@ -61,12 +85,15 @@ const installBodyDescription =
   "JSON `{ path }` (a folder or .zip on the server) or `{ marketplace, plugin }` (the name of a marketplace added with POST /api/marketplaces, or the path of a marketplace.json or its folder; and an entry name), each with an optional `strict` and `trusted`; or multipart/form-data with the zip in the field `file` and optional fields `strict` and `trusted`. The plugin is untrusted (its skills' script tools run in the sandbox) unless `trusted` is true; a new install forgets any trust an earlier plugin of that name had. The plugin is read as Claude Code reads it: departures from the Agent Skills spec, frontmatter YAML a strict parser refuses (read line by line), links inside the tree to files or folders inside it (copied as their target) and a `skills` path naming one skill folder are `warnings` (marked `lenient`); `strict=true` (body or query) refuses them. Links leaving the tree, special files, bombs and oversize archives are always refused";
 
 /** /api/plugins: Claude Code plugins (list, describe, install, enable/disable, uninstall). */
-const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
+const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
   const plugins = (): PluginManager => {
     if (!deps.plugins) throw new ThinktankError("NOT_CONFIGURED", "the plugins service is not configured in this gateway");
     return deps.plugins;
   };
   app.addHook("onClose", async () => deps.plugins?.close());
+  const code = routeCodeListing(config, deps);
+  app.addHook("onClose", () => code.close());
+  const withCode = <T extends PluginDetailView>(detail: T): Promise<PluginCodeView<T>> => pluginCode(detail, code.listing, deps);
 
   app.get(
     "/api/plugins",
@@ -78,13 +105,13 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
     "/api/plugins/:name",
     {
       schema: {
-        summary: "One plugin: manifest, skills, commands, agents, hooks (listed, never executed) and MCP servers with status",
+        summary: "One plugin: manifest, skills, commands, agents, hooks, MCP servers with status, and every script tool and hook it brings with where and whether it runs",
         tags: ["plugins"],
         params: nameParams,
         response: { 200: detailSchema, ...errorResponses(400, 404, 500) },
       },
     },
-    async (request) => plugins().get(request.params.name),
+    async (request) => withCode(await plugins().get(request.params.name)),
   );
 
   app.get<{ Params: { name: string } }>(
@@ -138,8 +165,8 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
     },
     async (request, reply) => {
       const strict = (request.query as { strict?: boolean }).strict ?? false;
-      const result = request.isMultipart() ? await installUpload(request, plugins(), strict) : await installJson(request.body, plugins(), strict);
-      request.log.info({ plugin: result.name, source: result.source.type, trusted: result.trusted }, "plugin installed");
+      const result = await withCode(request.isMultipart() ? await installUpload(request, plugins(), strict) : await installJson(request.body, plugins(), strict));
+      request.log.info({ plugin: result.name, source: result.source.type, trusted: result.trusted, script_tools: result.script_tools.length, hooks: result.hooks.handlers.length }, "plugin installed");
       return reply.status(201).send(result);
     },
   );
@@ -158,7 +185,7 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
       },
     },
     async (request) => {
-      const result = await plugins().update(request.params.name, { strict: request.query.strict ?? false });
+      const result = await withCode(await plugins().update(request.params.name, { strict: request.query.strict ?? false }));
       request.log.info({ plugin: result.name, from: result.previous, to: result.versions?.installed }, "plugin updated");
       return result;
     },
@@ -190,7 +217,7 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
       const change = { ...(enabled === undefined ? {} : { enabled }), ...(trusted === undefined ? {} : { trusted }), ...(scriptsApproved === undefined ? {} : { scriptsApproved }) };
       // Unknown fields are dropped by the schema; a body left empty changes nothing and says so.
       if (Object.keys(change).length === 0) throw new ThinktankError("BAD_REQUEST", "send at least one of enabled, trusted, scripts_approved (true or false)");
-      const detail = await plugins().updateSettings(request.params.name, change);
+      const detail = await withCode(await plugins().updateSettings(request.params.name, change));
       request.log.info({ plugin: request.params.name, ...request.body }, "plugin setting changed");
       return detail;
     },
@@ -208,6 +235,13 @@ const pluginsRoutes: RoutePlugin = async (app, { deps }) => {
     },
   );
 };
+
+/** The plugin's detail with its skills' script tools and its hooks as they would run here. */
+async function pluginCode<T extends PluginDetailView>(detail: T, listing: CodeListing, deps: Pick<GatewayDeps, "skills">): Promise<PluginCodeView<T>> {
+  const category = `plugin:${detail.name}`;
+  const skills = deps.skills ? (await deps.skills.list()).skills.filter((skill) => skill.category === category) : [];
+  return listing.plugin(detail, skills);
+}
 
 /** Reads the multipart form: the zip in the field `file`, and optional `strict` and `trusted` fields (before or after it). */
 async function installUpload(request: FastifyRequest, plugins: PluginManager, strictQuery: boolean): ReturnType<PluginManager["installArchive"]> {

@@ -1,8 +1,9 @@
 import path from "node:path";
 import { ThinktankError } from "@thinktank/core";
-import { skillJsonSchema, skillProblemJsonSchema, skillSummaryJsonSchema, toSkillJson, toSkillSummaryJson } from "@thinktank/skills";
-import type { SkillPackageSource, SkillSummaryJson, SkillsSnapshot } from "@thinktank/skills";
+import { skillDetailJsonSchema, skillJsonSchema, skillProblemJsonSchema, skillSummaryJsonSchema, toSkillJson, toSkillSummaryJson } from "@thinktank/skills";
+import type { Skill, SkillPackageSource, SkillSummaryJson, SkillsSnapshot } from "@thinktank/skills";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { routeCodeListing, type CodeListing } from "../code-listing.js";
 import { errorResponses } from "../error-response.js";
 import { gatewaySkillsService } from "../gateway-deps.js";
 import type { RoutePlugin } from "../route-plugin.js";
@@ -94,6 +95,8 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
   const skills = deps.skills ?? gatewaySkillsService(config, deps.store, deps.plugins, app.log);
   // The service's snapshotter watches skill folders: stop the watchers with the app.
   app.addHook("onClose", async () => skills.close());
+  const code = routeCodeListing(config, deps);
+  app.addHook("onClose", () => code.close());
   // One serialized body per snapshot: while nothing changes, GET /api/skills sends the same bytes.
   const listBodies = new WeakMap<SkillsSnapshot, Buffer>();
 
@@ -132,16 +135,18 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
     {
       schema: {
         summary: "One skill by name or identity (`custom:pdf`); ?category= when the name is used in several categories",
+        description:
+          "With `script_tools`: every script tool of its tools.json, shown before anything runs: where it runs (trusted on the host, confined; untrusted in the sandbox), whether it asks first (tools.approval) and whether it can run on this sandbox backend. A tools.json that cannot be used is named in `warnings`.",
         tags: ["skills"],
         params: nameParams,
         querystring: categoryQuery,
-        response: { 200: skillJsonSchema, ...errorResponses(400, 404, 409, 500) },
+        response: { 200: skillDetailJsonSchema, ...errorResponses(400, 404, 409, 500) },
       },
     },
     async (request, reply) => {
       const skill = await skills.get(request.params.name, request.query.category);
       setEtag(reply, (await skills.list()).etag);
-      return toSkillJson(skill);
+      return skillDetail(skill, code.listing);
     },
   );
 
@@ -194,18 +199,19 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       schema: {
         summary: "Install a skill into skills/custom from an uploaded archive (multipart field `file`) or a path on the server (JSON `{ path }`)",
         description:
-          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio); after any failure nothing is left behind. The skill is accepted as Claude Code loads it: departures from the Agent Skills spec (a name that differs from its folder, a description past 1,024 characters or with '<' '>', YAML a strict parser refuses, read line by line) are `warnings` in the answer, and `strict=true` (query, body or form field) refuses them instead. A skill without a usable description is refused. `overwrite=true` replaces an installed custom skill atomically. The skill is untrusted (its script tools run in the sandbox) unless the body or form says `trusted: true`; installing again without it drops an earlier trust and script approval.",
+          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio); after any failure nothing is left behind. The skill is accepted as Claude Code loads it: departures from the Agent Skills spec (a name that differs from its folder, a description past 1,024 characters or with '<' '>', YAML a strict parser refuses, read line by line) are `warnings` in the answer, and `strict=true` (query, body or form field) refuses them instead. A skill without a usable description is refused. `overwrite=true` replaces an installed custom skill atomically. The skill is untrusted (its script tools run in the sandbox) unless the body or form says `trusted: true`; installing again without it drops an earlier trust and script approval. The answer lists its script tools (`script_tools`) as GET /api/skills/:name does.",
         tags: ["skills"],
         querystring: { type: "object", additionalProperties: false, properties: { overwrite: { type: "boolean" }, strict: { type: "boolean" } } },
         body: { content: { "application/json": { schema: installJsonBody }, "multipart/form-data": { schema: installMultipartBody } } },
-        response: { 201: skillJsonSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 503) },
+        response: { 201: skillDetailJsonSchema, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 503) },
       },
     },
     async (request, reply) => {
       const { source, overwrite, strict, trusted } = request.isMultipart() ? await readUpload(request) : fromJson(request.body, config.base_dir);
       const skill = await skills.install(source, { overwrite: overwrite ?? request.query.overwrite ?? false, strict: strict ?? request.query.strict ?? false, trusted: trusted ?? false });
-      request.log.info({ skill: skill.identity, trusted: skill.trusted }, "skill installed");
-      return reply.status(201).send(toSkillJson(skill));
+      const detail = await skillDetail(skill, code.listing);
+      request.log.info({ skill: skill.identity, trusted: skill.trusted, script_tools: detail.script_tools.length }, "skill installed");
+      return reply.status(201).send(detail);
     },
   );
 };
@@ -241,6 +247,13 @@ async function readUpload(request: FastifyRequest): Promise<InstallRequest> {
   }
   if (!data) throw new ThinktankError("BAD_REQUEST", "multipart upload without field 'file': send the .skill or .zip archive as 'file'");
   return { source: { kind: "archive", data }, overwrite: flags.overwrite, strict: flags.strict, trusted: flags.trusted };
+}
+
+/** A skill with the script tools it brings (what GET /api/skills/:name and the install answer show). */
+async function skillDetail(skill: Skill, listing: CodeListing): Promise<ReturnType<typeof toSkillJson> & { script_tools: unknown[] }> {
+  const { script_tools: scriptTools, problems } = await listing.skill(skill);
+  const json = toSkillJson(skill);
+  return { ...json, warnings: [...json.warnings, ...problems], script_tools: scriptTools };
 }
 
 function setEtag(reply: FastifyReply, etag: string | undefined): void {

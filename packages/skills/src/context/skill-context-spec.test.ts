@@ -114,6 +114,7 @@ describe("readSkillContextSpec: trust and network of script tools", () => {
     const [untrusted] = readSkillContextSpec(dir, { trusted: false, containerDir: "/mnt/skills/custom/networked" }).tools;
     expect(untrusted).toMatchObject({ kind: "script", trusted: false, network: ["api.github.com", "*.example.com:443"], folder: { hostDir: dir, sandboxDir: "/mnt/skills/custom/networked" } });
     expect(readSkillContextSpec(dir, { trusted: true, containerDir: "/mnt/skills/custom/networked" }).tools[0]).toMatchObject({ trusted: true });
+    expect(readSkillContextSpec(dir).warnings).toEqual(["tools.json: tools[0].trusted is ignored: a skill's tools cannot declare themselves trusted; an administrator marks the skill trusted"]);
     // No origin: untrusted, and no folder to run it in.
     expect(readSkillContextSpec(dir).tools[0]).toMatchObject({ trusted: false });
     expect(readSkillContextSpec(dir).tools[0]).not.toHaveProperty("folder");

@@ -35,6 +35,8 @@ export interface SkillResource {
 export interface SkillContextSpec {
   readonly tools: readonly ScopedToolReference[];
   readonly resources: readonly SkillResource[];
+  /** What was read but ignored (a `trusted` a tools.json entry claims for itself); absent when nothing was. */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -60,7 +62,10 @@ const defaultScriptTimeoutSeconds = 30;
  */
 export function readSkillContextSpec(skillDir: string, origin?: SkillCodeOrigin): SkillContextSpec {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const tools = readList(skillDir, "tools.json", "tools", problems).flatMap(({ value, at }) => {
+    // Trust is an administrator's decision (PUT /api/skills/:name), never the package's own claim.
+    if (isRecord(value) && value.trusted !== undefined) warnings.push(`${at}.trusted is ignored: a skill's tools cannot declare themselves trusted; an administrator marks the skill trusted`);
     const tool = checkTool(value, at, skillDir, origin, problems);
     return tool ? [tool] : [];
   });
@@ -81,7 +86,7 @@ export function readSkillContextSpec(skillDir: string, origin?: SkillCodeOrigin)
   if (problems.length > 0) {
     throw new ThinktankError("SKILL_CONTEXT_INVALID", `the skill at ${skillDir} has an invalid context: ${problems.join("; ")}`, { details: { problems } });
   }
-  return { tools, resources };
+  return { tools, resources, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /** `{ "<key>": [...] }` or a bare list; a missing file is an empty list. */
