@@ -27,7 +27,7 @@ export async function startGateway(config: Config, deps: GatewayDeps): Promise<R
   const secured = secureDataFolder(config);
   if (secured.changed.length > 0) deps.logger.info({ paths: secured.changed }, "tightened the modes of the data folder and its private files (nothing in them is for other local users)");
   if (secured.problems.length > 0) deps.logger.warn({ problems: secured.problems }, "could not tighten the modes of some private files");
-  const hostIsolation = deps.hostConfinement?.info;
+  const hostIsolation = await deps.hostConfinement?.detect();
   if (hostIsolation?.isolation === "none") deps.logger.warn({ reason: hostIsolation.reason, detail: hostIsolation.detail }, describeHostIsolation(hostIsolation));
   else if (hostIsolation) deps.logger.info({ isolation: hostIsolation.isolation, mechanism: hostIsolation.mechanism }, describeHostIsolation(hostIsolation));
   const swept = await deps.store.sweep();

@@ -128,7 +128,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   });
   const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log, hostConfinement: deps.hostConfinement ?? hostConfinementFor(config) });
   // Found once, now (a probe of bubblewrap, unshare, setpriv), not in the first request; startAgentServer says what it found.
-  const hostIsolation = runtime.hostConfinement.info;
+  const hostIsolation = await runtime.hostConfinement.detect();
   if (hostIsolation.detail) app.log.debug({ detail: hostIsolation.detail }, `host programs: ${hostIsolation.isolation}`);
   if (!deps.providers) {
     // A missing or malformed extensions_config.json (or tools registry) stops the start; the first run finds warm caches.

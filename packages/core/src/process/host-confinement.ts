@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { confineHostProgram, type ConfinementPlan, type HostMechanism, type HostProgram, type SpawnLine } from "./confine-host-program.js";
@@ -43,6 +43,37 @@ export type ConfineResult =
 const allMechanisms: readonly HostMechanism[] = ["bubblewrap", "unshare", "dedicated-user"];
 const probeTimeoutMs = 10_000;
 
+type Found = { readonly plan: Omit<ConfinementPlan, "hiddenFolders" | "hiddenFiles">; readonly info: HostIsolationInfo };
+/** How a probe (`true` under a mechanism) ended: its first line of stderr when it failed. */
+type ProbeOutcome = { readonly ok: boolean; readonly said: string };
+
+function driveSync(search: Generator<SpawnLine, Found, ProbeOutcome>, probe: (line: SpawnLine) => ProbeOutcome): Found {
+  let step = search.next();
+  while (!step.done) step = search.next(probe(step.value));
+  return step.value;
+}
+
+async function drive(search: Generator<SpawnLine, Found, ProbeOutcome>, probe: (line: SpawnLine) => Promise<ProbeOutcome>): Promise<Found> {
+  let step = search.next();
+  while (!step.done) step = search.next(await probe(step.value));
+  return step.value;
+}
+
+function probeSync(line: SpawnLine): ProbeOutcome {
+  const run = spawnSync(line.command, [...line.args], { env: line.env, cwd: line.cwd, timeout: probeTimeoutMs, stdio: ["ignore", "ignore", "pipe"] });
+  return { ok: run.status === 0, said: run.error?.message ?? (run.stderr?.toString().trim().split("\n")[0] || `exited with ${run.status ?? run.signal}`) };
+}
+
+function probeAsync(line: SpawnLine): Promise<ProbeOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(line.command, [...line.args], { env: line.env, cwd: line.cwd, timeout: probeTimeoutMs, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", (error) => resolve({ ok: false, said: error.message }));
+    child.on("close", (code, signal) => resolve({ ok: code === 0, said: stderr.trim().split("\n")[0] || `exited with ${code ?? signal}` }));
+  });
+}
+
 /**
  * How this process confines the programs it starts on the host (trusted script tools, stdio MCP
  * servers, git): the mechanism is found once, on first use, by really starting `true` with it
@@ -51,16 +82,27 @@ const probeTimeoutMs = 10_000;
  * (docs/architecture.md, "Confined on the host").
  */
 export class HostConfinement {
-  #found: { plan: Omit<ConfinementPlan, "hiddenFolders" | "hiddenFiles">; info: HostIsolationInfo } | undefined;
+  #found: Found | undefined;
+  #detecting: Promise<Found> | undefined;
   readonly #hide: readonly string[];
 
   constructor(private readonly options: HostConfinementOptions = {}) {
     this.#hide = [...new Set((options.hide ?? []).map((entry) => path.resolve(entry)))];
   }
 
-  /** The isolation in force (found on first use). */
+  /** The isolation in force (found on first use, which blocks while the probe runs: call detect() first where that matters). */
   get info(): HostIsolationInfo {
     return this.#detect().info;
+  }
+
+  /** Finds the mechanism without blocking the event loop; confine() and info then use what it found. */
+  async detect(): Promise<HostIsolationInfo> {
+    if (!this.#found) {
+      this.#detecting ??= drive(this.#search(), probeAsync);
+      const found = await this.#detecting;
+      this.#found ??= found;
+    }
+    return this.#found.info;
   }
 
   /**
@@ -110,12 +152,13 @@ export class HostConfinement {
     return { hiddenFolders, hiddenFiles };
   }
 
-  #detect(): { plan: Omit<ConfinementPlan, "hiddenFolders" | "hiddenFiles">; info: HostIsolationInfo } {
-    this.#found ??= this.#probe();
+  #detect(): Found {
+    this.#found ??= driveSync(this.#search(), probeSync);
     return this.#found;
   }
 
-  #probe(): { plan: Omit<ConfinementPlan, "hiddenFolders" | "hiddenFiles">; info: HostIsolationInfo } {
+  /** Tries each mechanism in turn by starting `true` with it (each line yielded is run by the caller, sync or not). */
+  *#search(): Generator<SpawnLine, Found, ProbeOutcome> {
     const options = this.options;
     const searchPath = options.searchPath ?? defaultSearchPath;
     const hostUid = options.hostUid ?? process.getuid?.() ?? -1;
@@ -146,11 +189,9 @@ export class HostConfinement {
         continue;
       }
       const plan = { ...base, mechanism, tools: Object.fromEntries(Object.entries(tools).filter(([, value]) => value)) };
-      const line = confineHostProgram({ command: trueCommand, args: [], env: { PATH: searchPath }, cwd: "/" }, { ...plan, ...this.#hidden() });
-      const probe = spawnSync(line.command, line.args, { env: line.env, cwd: line.cwd, timeout: probeTimeoutMs, stdio: ["ignore", "ignore", "pipe"] });
-      if (probe.status === 0) return { plan, info: { isolation: mechanism === "dedicated-user" ? "dedicated-user" : "pid-namespace", mechanism, reason: reasons[mechanism](plan.dedicatedUser.uid), ...(problems.length > 0 ? { detail: problems.join("; ") } : {}) } };
-      const said = probe.error?.message ?? probe.stderr?.toString().trim().split("\n")[0] ?? "";
-      problems.push(`${mechanism}: ${said || `exited with ${probe.status ?? probe.signal}`}`);
+      const outcome = yield confineHostProgram({ command: trueCommand, args: [], env: { PATH: searchPath }, cwd: "/" }, { ...plan, ...this.#hidden() });
+      if (outcome.ok) return { plan, info: { isolation: mechanism === "dedicated-user" ? "dedicated-user" : "pid-namespace", mechanism, reason: reasons[mechanism](plan.dedicatedUser.uid), ...(problems.length > 0 ? { detail: problems.join("; ") } : {}) } };
+      problems.push(`${mechanism}: ${outcome.said}`);
     }
     return none(
       asRoot

@@ -43,6 +43,8 @@ export class McpManager {
       ...(options.oauthStore ? { oauthStore: options.oauthStore } : {}),
       hostConfinement: options.hostConfinement ?? new HostConfinement(options.env.PATH ? { searchPath: options.env.PATH } : {}),
     };
+    // Probed now, off the request path, so the first stdio connect finds it done.
+    void this.context.hostConfinement.detect();
     this.discovery = new ServerDiscovery({
       servers: () => this.serverNames().map((name) => this.require(name)),
       concurrency: options.mcp.discovery_concurrency ?? 8,

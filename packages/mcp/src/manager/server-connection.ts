@@ -74,6 +74,8 @@ export class ServerConnection {
 
   /** Starts the transport and runs initialize, all within `timeoutMs`; cleans up after itself on failure. */
   async open(timeoutMs: number): Promise<void> {
+    // How stdio servers are confined is found once per process (a probe), without blocking the event loop.
+    if (this.options.config.transport === "stdio") await this.options.hostConfinement.detect();
     const transport = createTransport(this.options.config, { hostConfinement: this.options.hostConfinement, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
     this.transport = transport;
     this.captureStderr(transport);

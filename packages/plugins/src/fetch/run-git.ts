@@ -29,7 +29,9 @@ const keptOutput = 16 * 1024;
  * it ends). A non-zero exit is SOURCE_FETCH_FAILED with the end of git's message. Resolves with
  * stdout. git runs confined (`run.confinement`): it never sees the service's processes or data folder.
  */
-export function runGit(run: GitRun): Promise<string> {
+export async function runGit(run: GitRun): Promise<string> {
+  // Found once per process (a probe), without blocking the event loop; confine() then uses it.
+  await run.confinement.detect();
   // `what` names a URL, which may carry a password or a token as its user name: masked in every message.
   const what = redactSecrets(run.what);
   return new Promise((resolve, reject) => {

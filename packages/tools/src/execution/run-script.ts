@@ -39,7 +39,9 @@ export type ScriptOutcome =
  * its own; a timeout, a cancel, too much output, or simply its exit kills that whole group (and any
  * descendant found through /proc), so nothing the script started outlives the call.
  */
-export function runScript(options: RunScriptOptions): Promise<ScriptOutcome> {
+export async function runScript(options: RunScriptOptions): Promise<ScriptOutcome> {
+  // Found once per process (a probe), without blocking the event loop; confine() then uses it.
+  await options.confinement.detect();
   const maxStdout = options.maxStdoutBytes ?? 8 * 1024 * 1024;
   const tailBytes = options.stderrTailBytes ?? 4096;
   return new Promise((resolve) => {
