@@ -149,6 +149,19 @@ describe("trust of plugins", () => {
   });
 });
 
+describe("trust across a marketplace update", () => {
+  it("an update from a marketplace added by name keeps the plugin's trust and approval", async () => {
+    gateway = await createTestGateway();
+    const market = folder({ ".claude-plugin/marketplace.json": JSON.stringify({ name: "team", owner: { name: "Team" }, plugins: [{ name: "ops", source: "./ops" }] }), ...prefixed("ops", plugin("ops")) }, "market");
+    expect((await call("POST", "/api/marketplaces", { source: market, name: "team" })).status).toBe(201);
+    expect((await call("POST", "/api/plugins/install", { marketplace: "team", plugin: "ops", trusted: true })).body).toMatchObject({ trusted: true });
+    await call("PUT", "/api/plugins/ops", { scripts_approved: true });
+    const updated = await call("POST", "/api/plugins/ops/update");
+    expect(updated).toMatchObject({ status: 200, body: { name: "ops", trusted: true, scripts_approved: true } });
+    expect(stored().plugins.ops).toMatchObject({ enabled: true, trusted: true, scripts_approved: true });
+  });
+});
+
 function prefixed(prefix: string, files: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(files).map(([name, data]) => [`${prefix}/${name}`, data]));
 }
