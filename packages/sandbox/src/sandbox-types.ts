@@ -133,6 +133,8 @@ export interface SandboxResult {
   readonly error?: { readonly code: ErrorCode; readonly message: string };
   /** Every connection the program made through the egress proxy, allowed or refused (runs with `network` patterns, on isolating backends). */
   readonly network?: readonly SandboxNetworkConnection[];
+  /** Connections past the first 1,000 of the run: counted, not listed in `network` (nor logged one by one). */
+  readonly networkOmitted?: number;
 }
 
 /** The part of a request that fixes a worker at start-up (used to pre-start workers). */

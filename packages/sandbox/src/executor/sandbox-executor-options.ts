@@ -34,7 +34,7 @@ export interface SandboxExecutorOptions {
   /** Where the executor logs: each connection through the egress proxy (allowed: info, refused: warn), and that the local backend does not enforce `network`. @default none */
   readonly logger?: SandboxLogger;
   /** The egress proxy's resolver, timeouts and bounds (tests pass a resolver that maps names to loopback addresses). @default EgressProxy's */
-  readonly egress?: Omit<EgressProxyOptions, "allowedPrivate" | "onConnection">;
+  readonly egress?: Omit<EgressProxyOptions, "allowedPrivate" | "onConnection" | "onOmitted">;
   /** Clock for durations, in milliseconds. @default performance.now */
   readonly now?: () => number;
 }

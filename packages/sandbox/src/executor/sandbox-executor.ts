@@ -222,7 +222,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
     const network = egress?.end();
     const classified = classifyOutcome(outcome, { backend: launcher.backend, limits: valid.limits, timeoutMs: valid.timeoutMs, warm });
     const limited: SandboxResult = diskProblem && !outcome.timedOut && !outcome.cancelled ? { ...classified, exitCode: null, limit: "disk", error: { code: "SANDBOX_LIMIT_EXCEEDED", message: diskProblem } } : classified;
-    const result: SandboxResult = network ? { ...limited, network } : limited;
+    const result: SandboxResult = network ? { ...limited, network, ...(egress && egress.omitted > 0 ? { networkOmitted: egress.omitted } : {}) } : limited;
     // Measure the workspace again in the background, started now so the next run's check waits for it
     // (a run begun right after this one resolves is refused after a burst). Refill after the result is
     // handed back: starting a worker costs a few ms of synchronous spawn work the caller should not wait for.

@@ -131,6 +131,18 @@ describe("egress proxy: plain HTTP", () => {
     expect(session.end().map((record) => record.status)).toEqual([400, 400, 502, 502]);
   });
 
+  it("keeps and logs the first maxRecordsPerRun connections of a run, and counts the rest (a program looping on refused requests)", async () => {
+    const omitted: number[] = [];
+    const { port, session, logged } = await proxyWith({ allow: [], label: "flood" }, { maxRecordsPerRun: 2, onOmitted: (_policy, count) => omitted.push(count) });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    cleanups.push(() => agent.destroy());
+    for (let index = 0; index < 5; index++) expect((await requestThroughProxy(port, `http://a${index}.test/`, { agent })).status).toBe(403);
+    expect(session.end().map((record) => record.host)).toEqual(["a0.test", "a1.test"]);
+    expect(logged).toHaveLength(2);
+    expect(session.omitted).toBe(3);
+    expect(omitted).toEqual([3]);
+  });
+
   it("answers 431 to an oversized request head", async () => {
     const { port, session } = await proxyWith({ allow: ["a.test"] }, { maxHeaderBytes: 2048 });
     const answer = await requestThroughProxy(port, "http://a.test/", { headers: { "x-filler": "x".repeat(4096) } });

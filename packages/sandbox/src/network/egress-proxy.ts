@@ -73,7 +73,9 @@ export class EgressProxy {
         this.server.emit("connection", socket);
       },
       report: (connection: EgressConnection) => options.onConnection?.(connection),
+      reportOmitted: (policy, omitted) => options.onOmitted?.(policy, omitted),
       maxConnectionsPerRun: options.maxConnectionsPerRun ?? 32,
+      maxRecordsPerRun: options.maxRecordsPerRun ?? 1000,
       now: options.now ?? (() => performance.now()),
     };
   }

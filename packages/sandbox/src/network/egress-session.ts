@@ -49,7 +49,10 @@ export interface SessionHost {
   /** Feeds a program's connection to the proxy's HTTP server. */
   serve(socket: Socket, session: EgressSession): void;
   report(connection: EgressConnection): void;
+  /** Reports that a run's records past the bound were counted only. */
+  reportOmitted(policy: EgressPolicy, omitted: number): void;
   readonly maxConnectionsPerRun: number;
+  readonly maxRecordsPerRun: number;
   readonly now: () => number;
 }
 
@@ -63,6 +66,8 @@ export class EgressSession {
   private readonly sockets = new Set<Socket>();
   private readonly open = new Set<ConnectionTrace>();
   private readonly records: EgressConnection[] = [];
+  /** Connections past `maxRecordsPerRun`: counted, neither kept nor logged one by one (a program looping on refused requests). */
+  private omittedCount = 0;
 
   constructor(
     readonly policy: EgressPolicy,
@@ -115,6 +120,10 @@ export class EgressSession {
 
   record(trace: ConnectionTrace, connection: EgressConnection): void {
     this.open.delete(trace);
+    if (this.records.length >= this.host.maxRecordsPerRun) {
+      this.omittedCount++;
+      return;
+    }
     this.records.push(connection);
     this.host.report(connection);
   }
@@ -126,7 +135,13 @@ export class EgressSession {
       for (const socket of this.sockets) socket.destroy();
       this.sockets.clear();
       for (const trace of [...this.open]) trace.finish();
+      if (this.omittedCount > 0) this.host.reportOmitted(this.policy, this.omittedCount);
     }
     return [...this.records];
+  }
+
+  /** Connections the run made past the records' bound (counted only). */
+  get omitted(): number {
+    return this.omittedCount;
   }
 }

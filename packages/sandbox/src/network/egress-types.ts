@@ -46,6 +46,10 @@ export interface EgressProxyOptions {
   readonly resolve?: EgressResolver;
   /** Called once per connection, when it has ended (or was refused): the agent's log. @default none */
   readonly onConnection?: (connection: EgressConnection) => void;
+  /** Called when a run ends that made more connections than `maxRecordsPerRun`: how many were counted only. @default none */
+  readonly onOmitted?: (policy: EgressPolicy, omitted: number) => void;
+  /** Connections recorded (and reported) per run; past it they are counted only. @default 1,000 */
+  readonly maxRecordsPerRun?: number;
   /** @default 10,000 ms to open the connection to the target (all its addresses together) */
   readonly connectTimeoutMs?: number;
   /** @default 5,000 ms for the name to resolve */

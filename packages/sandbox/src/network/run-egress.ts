@@ -2,7 +2,7 @@ import type { Socket } from "node:net";
 import { ThinktankError, type SandboxBackend } from "@thinktank/core";
 import { parseHostPattern } from "./host-pattern.js";
 import { EgressProxy } from "./egress-proxy.js";
-import type { EgressConnection, EgressProxyOptions } from "./egress-types.js";
+import type { EgressConnection, EgressPolicy, EgressProxyOptions } from "./egress-types.js";
 
 /** Where the executor logs (pino's and the MCP manager's loggers fit). */
 export interface SandboxLogger {
@@ -18,7 +18,7 @@ export interface RunEgressOptions {
   /** Each connection allowed (info) or refused (warn), one line each. @default none */
   readonly logger?: SandboxLogger | undefined;
   /** The proxy's other options (resolver, timeouts, bounds). @default EgressProxy's */
-  readonly proxy?: Omit<EgressProxyOptions, "allowedPrivate" | "onConnection"> | undefined;
+  readonly proxy?: Omit<EgressProxyOptions, "allowedPrivate" | "onConnection" | "onOmitted"> | undefined;
 }
 
 /** One run's use of the egress proxy, as the executor drives it. */
@@ -27,8 +27,10 @@ export interface RunEgressHandle {
   readonly env: Readonly<Record<string, string>>;
   /** Takes each of the program's connections to the worker's entrance. */
   accept(socket: Socket): void;
-  /** Closes what is still open; every connection of the run, allowed or refused. */
+  /** Closes what is still open; every connection of the run, allowed or refused (the first 1,000: see `omitted`). */
   end(): EgressConnection[];
+  /** Connections past the records' bound, counted only (read after `end`). */
+  readonly omitted: number;
 }
 
 /** What a worker offers a run that may use the network. */
@@ -57,7 +59,12 @@ export class RunEgress {
     this.proxy = new EgressProxy({
       ...options.proxy,
       allowedPrivate: options.allowedPrivate,
-      ...(logger ? { onConnection: (connection: EgressConnection) => logConnection(logger, connection) } : {}),
+      ...(logger
+        ? {
+            onConnection: (connection: EgressConnection) => logConnection(logger, connection),
+            onOmitted: (policy: EgressPolicy, omitted: number) => logger.warn({ label: policy.label, omitted }, `sandbox egress: ${omitted} more connections of this run were counted only, not recorded or logged one by one`),
+          }
+        : {}),
     });
   }
 
@@ -72,7 +79,14 @@ export class RunEgress {
       return undefined;
     }
     const session = this.proxy.session({ allow: network, ...(label !== undefined ? { label } : {}), ...(worker.egressAuthorization !== undefined ? { proxyAuthorization: worker.egressAuthorization } : {}) });
-    return { env: worker.egressEnv, accept: (socket) => session.accept(socket), end: () => session.end() };
+    return {
+      env: worker.egressEnv,
+      accept: (socket) => session.accept(socket),
+      end: () => session.end(),
+      get omitted() {
+        return session.omitted;
+      },
+    };
   }
 
   close(): void {
