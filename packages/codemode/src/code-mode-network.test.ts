@@ -3,6 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeApiMountPath } from "./code-mode.js";
 import { codeModeToolSpecs } from "./surface/code-mode-tool-specs.js";
 import { codeModeFixture, type CodeModeFixture } from "./test-support/code-mode-fixture.js";
 
@@ -16,7 +17,7 @@ describe("execute_code with sandbox.network.allow", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
     const allow = [`127.0.0.1:${port}`];
-    fixture = codeModeFixture({ servers: () => ({}), sandbox: { network: { allow, allowed_private: [`127.0.0.1:${port}`] } }, codeMode: { network: allow } });
+    fixture = codeModeFixture({ servers: () => ({}), sandbox: { warm_pool_size: 1, network: { allow, allowed_private: [`127.0.0.1:${port}`] } }, codeMode: { network: allow } });
   });
   afterAll(async () => {
     await fixture.cleanup();
@@ -32,6 +33,18 @@ describe("execute_code with sandbox.network.allow", () => {
     const result = await fixture.codeMode.executeCode({ code }, { threadId: "network" });
     expect(result.error, result.stderr).toBeUndefined();
     expect(result.stdout.trim().split("\n")).toEqual(["200 reached /from-code", "403"]);
+  });
+
+  it("prewarms the kind of worker its runs need (one that can reach the proxy)", async () => {
+    await fixture.codeMode.prewarm({ threadId: "prewarmed" });
+    const result = await fixture.executor.run({
+      language: "javascript",
+      source: "console.log(1)",
+      workspaceDir: fixture.executor.workspaceFor("prewarmed"),
+      mounts: [{ hostPath: fixture.config.code_execution.code_api_dir, sandboxPath: codeApiMountPath }],
+      network: [`127.0.0.1:${port}`],
+    });
+    expect(result.warm).toBe(true);
   });
 
   it("says which hosts in execute_code's description, and nothing about a network otherwise", () => {

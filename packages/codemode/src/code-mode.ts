@@ -240,7 +240,9 @@ export class CodeMode {
     try {
       const workspaceDir = this.workspaceOf(place);
       fs.mkdirSync(this.options.config.code_execution.code_api_dir, { recursive: true });
-      await this.options.executor.prewarm({ language: language === "python" ? "python" : "javascript", workspaceDir, mounts: this.mounts() });
+      // With network patterns a run needs a worker that can reach the proxy: warm that kind.
+      const network = this.options.network && this.options.network.length > 0 ? { network: this.options.network } : {};
+      await this.options.executor.prewarm({ language: language === "python" ? "python" : "javascript", workspaceDir, mounts: this.mounts(), ...network });
     } catch (error) {
       this.logger.warn({ err: String(error) }, "prewarming the sandbox failed");
     }
