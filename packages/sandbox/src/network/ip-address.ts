@@ -92,8 +92,3 @@ function mask(family: 4 | 6, bits: number): bigint {
   const all = (1n << BigInt(width)) - 1n;
   return bits === 0 ? 0n : (all >> BigInt(width - bits)) << BigInt(width - bits);
 }
-
-/** The block's text: `address/bits`. */
-export function formatBlock(block: IpBlock): string {
-  return `${formatIp(block)}/${block.bits}`;
-}

@@ -1,5 +1,5 @@
 import { embeddedIpv4 } from "./address-class.js";
-import { blockContains, formatBlock, parseBlock, type IpAddress, type IpBlock } from "./ip-address.js";
+import { blockContains, parseBlock, type IpAddress, type IpBlock } from "./ip-address.js";
 
 /** One `sandbox.network.allowed_private` entry: an address block, and a port when one is given. */
 export interface PrivateAllowance {
@@ -38,11 +38,4 @@ export function parsePrivateAllowance(text: string): PrivateAllowance | { proble
 export function findAllowance(allowances: readonly PrivateAllowance[], address: IpAddress, port: number): PrivateAllowance | undefined {
   const inner = embeddedIpv4(address);
   return allowances.find((allowance) => (allowance.port === undefined || allowance.port === port) && (blockContains(allowance.block, address) || (inner !== undefined && blockContains(allowance.block, inner))));
-}
-
-/** The entry's canonical text, for logs. */
-export function describeAllowance(allowance: PrivateAllowance): string {
-  const block = formatBlock(allowance.block);
-  if (allowance.port === undefined) return block;
-  return allowance.block.family === 6 ? `[${block}]:${allowance.port}` : `${block}:${allowance.port}`;
 }
