@@ -54,7 +54,8 @@ describe("agent server: a GET that changes state", { timeout: 60_000 }, () => {
     const created = await send("POST", "/threads", { host }, "{}");
     const threadId = (created.body as unknown as { thread_id: string }).thread_id;
     const path = `/threads/${threadId}/runs/00000000-0000-4000-8000-000000000000/stream`;
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+    const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }];
+    for (const headers of foreign) {
       for (const flag of ["true", "1"]) {
         const answer = await send("GET", `${path}?cancel_on_disconnect=${flag}`, { host, ...headers });
         expect(answer.status, `${JSON.stringify(headers)} ${flag}`).toBe(403);
