@@ -69,3 +69,28 @@ describe("thinktank exec", () => {
     expect(missing.stderr).toContain("cannot read the program");
   }, 120_000);
 });
+
+describe("thinktank exec with sandbox.network.allow", () => {
+  it("reaches the configured host through the sandbox's egress proxy, and nothing else", async () => {
+    const http = await import("node:http");
+    const server = http.createServer((request, response) => response.end(`reached ${request.url}`));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const folder = makeTempDir("tt-cli-exec-network-");
+    try {
+      fs.chmodSync(folder.dir, 0o755);
+      fs.writeFileSync(path.join(folder.dir, "config.yaml"), `sandbox:\n  warm_pool_size: 0\n  network:\n    allow: ["127.0.0.1:${port}"]\n    allowed_private: ["127.0.0.1:${port}"]\n`);
+      fs.writeFileSync(path.join(folder.dir, "extensions_config.json"), JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }));
+      const other = port === 65535 ? port - 1 : port + 1;
+      const program = `for (const url of ["http://127.0.0.1:${port}/cli", "http://127.0.0.1:${other}/other"]) { const response = await fetch(url); console.log(response.status, (await response.text()).trim()); }`;
+      const result = await runCaptured(["exec", "-", "--language", "javascript"], { cwd: folder.dir, input: program });
+      expect(result.stderr).toBe("");
+      const [allowed, refused] = result.stdout.split("\n");
+      expect(allowed).toBe("200 reached /cli");
+      expect(refused).toBe(`403 127.0.0.1:${other} refused: port ${other} is not allowed for it (allowed: 127.0.0.1:${port})`);
+    } finally {
+      folder.cleanup();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 120_000);
+});

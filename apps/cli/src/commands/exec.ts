@@ -34,7 +34,7 @@ export const execCommand: CliCommand = {
     const config = { ...context.config, sandbox: { ...context.config.sandbox, warm_pool_size: 0 } };
     const executor = createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
     // No background discovery: a one-shot run connects only what its program uses.
-    const codeMode = new CodeMode({ config, executor, invokers: [new McpToolInvoker(context.manager, { background: false })] });
+    const codeMode = new CodeMode({ config, executor, invokers: [new McpToolInvoker(context.manager, { background: false })], network: config.sandbox.network.allow });
     try {
       const result = await codeMode.executeCode({ code, language: options.language, ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) }, { threadId: options.thread });
       if (options.json) {
