@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { processAlive, referenceStdioEntry, waitFor } from "@thinktank/mcp/testing";
-import { makeTempDir } from "@thinktank/testing";
+import { referenceStdioEntry, waitFor } from "@thinktank/mcp/testing";
+import { makeTempDir, processesWithMarker } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCaptured, type CapturedRun } from "./support/run-captured.js";
 
@@ -35,8 +35,9 @@ async function timed(argv: string[], input?: string): Promise<CapturedRun & { ms
 
 const startedHangs = (): number[] => (fs.existsSync(hangPids) ? fs.readFileSync(hangPids, "utf8").trim().split("\n").map(Number) : []);
 
+/** The hanging servers are gone: found by their pid file on the command line (the pids they record are their pid namespace's). */
 async function expectHangsGone(): Promise<void> {
-  for (const pid of startedHangs()) await waitFor(`the hanging server ${pid} to be stopped`, () => !processAlive(pid), 5000);
+  await waitFor("the hanging servers to be stopped", () => processesWithMarker(hangPids).length === 0, 5000);
 }
 
 describe("thinktank exec connects lazily", () => {
