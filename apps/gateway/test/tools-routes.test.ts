@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { freePort, makeTempDir, repositoryRoot } from "@thinktank/testing";
+import { Ajv } from "ajv";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestGateway } from "./test-gateway.js";
@@ -92,6 +93,18 @@ describe("/api/tools", () => {
     await deps.tools?.executor.invoke("hello_world", { name: "Gateway" });
     const executions = (await app.inject({ method: "GET", url: "/api/tools/hello_world/executions", headers: auth })).json() as { executions: unknown[] };
     expect(executions.executions).toMatchObject([{ status: "success", sandboxed: false }]);
+  });
+
+  it("shows a sandboxed call's egress connections (network, network_omitted) in its executions, as the OpenAPI document describes them", async () => {
+    const { app, deps } = await open();
+    const refused = { kind: "http" as const, host: "localhost", port: 8080, address: "127.0.0.1", allowed: false, reason: "localhost:8080 refused: localhost resolves to loopback (127.0.0.1)", status: 403, bytes_sent: 0, bytes_received: 0, ms: 1.5 };
+    await deps.tools?.log.record({ tool: "word_count", arguments: {}, started_at: new Date().toISOString(), duration_ms: 5, status: "success", output: {}, sandboxed: true, network: [refused], network_omitted: 2 });
+    const answer = (await app.inject({ method: "GET", url: "/api/tools/word_count/executions", headers: auth })).json() as { executions: unknown[] };
+    expect(answer.executions).toEqual([expect.objectContaining({ sandboxed: true, network: [refused], network_omitted: 2 })]);
+    const document = (await app.inject({ method: "GET", url: "/openapi.json" })).json() as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> }>> };
+    const schema = document.paths["/api/tools/{name}/executions"]?.get?.responses["200"]?.content["application/json"]?.schema as object;
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+    expect(validate(answer), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it("registers from a multipart upload: the definition field and the script file", async () => {

@@ -47,6 +47,27 @@ const executionSchema = {
     thread_id: { type: "string" },
     run_id: { type: "string" },
     sandboxed: { type: "boolean", description: "Where the script ran: true in the sandbox (an untrusted skill's tool), false on the host" },
+    network: {
+      type: "array",
+      description: "A sandboxed script's connections through the egress proxy, allowed or refused (the first 50; absent when it made none)",
+      items: {
+        type: "object",
+        required: ["kind", "host", "port", "allowed", "reason", "status", "bytes_sent", "bytes_received", "ms"],
+        properties: {
+          kind: { type: "string", enum: ["connect", "http"], description: "connect: a tunnel (HTTPS); http: one plain HTTP request" },
+          host: { type: "string" },
+          port: { type: "integer" },
+          address: { type: "string", description: "The address connected to, or the one refused" },
+          allowed: { type: "boolean" },
+          reason: { type: "string", description: "The pattern that allowed it, or why it was refused" },
+          status: { type: "integer", description: "The proxy's answer: 200 for a tunnel, the target's status, or the proxy's own 4xx/5xx" },
+          bytes_sent: { type: "integer" },
+          bytes_received: { type: "integer" },
+          ms: { type: "number" },
+        },
+      },
+    },
+    network_omitted: { type: "integer", description: "Connections made beyond those listed in `network` (counted only)" },
   },
 } as const;
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ErrorCode } from "@thinktank/core";
-import type { SandboxExecutor, SandboxLanguage, SandboxLimits, SandboxResult } from "../sandbox-types.js";
+import type { SandboxExecutor, SandboxLanguage, SandboxLimits, SandboxNetworkConnection, SandboxResult } from "../sandbox-types.js";
 import { removeStaleFreshWorkspaces } from "../workspaces/fresh-workspace.js";
 
 /** The runtimes of script tools (tools.json, registered tools). */
@@ -33,13 +33,18 @@ export interface SandboxScriptCall {
   readonly stderrTailBytes: number;
 }
 
-/** How a call ended, in the tools package's terms (`SandboxedScriptOutcome`). */
-export type SandboxScriptOutcome =
+/**
+ * How a call ended, in the tools package's terms (`SandboxedScriptOutcome`), with the connections the
+ * script made through the egress proxy, allowed or refused, however it ended (`SandboxResult.network`,
+ * and how many more were only counted), for the tools execution log.
+ */
+export type SandboxScriptOutcome = (
   | { readonly kind: "exited"; readonly exitCode: number | null; readonly signal: NodeJS.Signals | null; readonly stdout: string; readonly stderrTail: string }
   | { readonly kind: "timeout"; readonly stderrTail: string }
   | { readonly kind: "cancelled"; readonly stderrTail: string }
   | { readonly kind: "output-too-large"; readonly limit: number; readonly stderrTail: string }
-  | { readonly kind: "sandbox-failed"; readonly code: ErrorCode; readonly message: string; readonly stderrTail: string };
+  | { readonly kind: "sandbox-failed"; readonly code: ErrorCode; readonly message: string; readonly stderrTail: string }
+) & { readonly network?: { readonly connections: readonly SandboxNetworkConnection[]; readonly omitted: number } };
 
 /** Runs script tools in the sandbox (`SandboxedScriptRunner` of @thinktank/tools). */
 export interface SandboxScriptRunner {
@@ -130,12 +135,14 @@ function entryPath(call: SandboxScriptCall): { path: string } | { problem: strin
 
 function outcomeOf(result: SandboxResult, call: SandboxScriptCall): SandboxScriptOutcome {
   const stderrTail = tailOf(result.stderr, call.stderrTailBytes);
+  // The run's egress connections, whatever its ending: a refused request is worth seeing most when the call failed.
+  const network = result.network?.length || result.networkOmitted ? { network: { connections: result.network ?? [], omitted: result.networkOmitted ?? 0 } } : {};
   const code = result.error?.code;
-  if (code === "SANDBOX_TIMEOUT") return { kind: "timeout", stderrTail };
-  if (code === "CANCELLED") return { kind: "cancelled", stderrTail };
-  if (result.stdoutTruncated) return { kind: "output-too-large", limit: call.maxStdoutBytes, stderrTail };
-  if (result.error) return { kind: "sandbox-failed", code: result.error.code, message: `failed in the sandbox: ${result.error.message}`, stderrTail };
-  return { kind: "exited", exitCode: result.exitCode, signal: (result.signal as NodeJS.Signals | undefined) ?? null, stdout: result.stdout, stderrTail };
+  if (code === "SANDBOX_TIMEOUT") return { kind: "timeout", stderrTail, ...network };
+  if (code === "CANCELLED") return { kind: "cancelled", stderrTail, ...network };
+  if (result.stdoutTruncated) return { kind: "output-too-large", limit: call.maxStdoutBytes, stderrTail, ...network };
+  if (result.error) return { kind: "sandbox-failed", code: result.error.code, message: `failed in the sandbox: ${result.error.message}`, stderrTail, ...network };
+  return { kind: "exited", exitCode: result.exitCode, signal: (result.signal as NodeJS.Signals | undefined) ?? null, stdout: result.stdout, stderrTail, ...network };
 }
 
 /** The last `bytes` of a text (whole characters), as the host run keeps stderr's end. */

@@ -30,11 +30,39 @@ export interface SandboxedScriptCall {
   readonly stderrTailBytes: number;
 }
 
+/** One connection a sandboxed script made through the egress proxy, allowed or refused (`SandboxNetworkConnection` of @thinktank/sandbox). */
+export interface ScriptNetworkConnection {
+  /** `connect` (a tunnel, e.g. HTTPS) or `http` (one absolute-form request). */
+  readonly kind: "connect" | "http";
+  readonly host: string;
+  readonly port: number;
+  /** The address the proxy connected to, or the one it refused. */
+  readonly address?: string;
+  readonly allowed: boolean;
+  /** The pattern that allowed it, or the refusal in one line. */
+  readonly reason: string;
+  /** The proxy's answer: 200 for an open tunnel, the target's status for a request, 4xx/5xx from the proxy itself. */
+  readonly status: number;
+  readonly bytesSent: number;
+  readonly bytesReceived: number;
+  readonly ms: number;
+}
+
+/** A sandboxed run's egress: the connections listed, and how many more were only counted. */
+export interface ScriptNetwork {
+  readonly connections: readonly ScriptNetworkConnection[];
+  readonly omitted: number;
+}
+
 /**
  * How a sandboxed script run ended: the host's outcomes (`runScript`), plus the sandbox's own
- * failures (a limit, the sandbox busy or unavailable), with the sandbox's code and message.
+ * failures (a limit, the sandbox busy or unavailable), with the sandbox's code and message; and,
+ * however it ended, the connections it made through the egress proxy (absent: none), which the
+ * execution log records.
  */
-export type SandboxedScriptOutcome = ScriptOutcome | { readonly kind: "sandbox-failed"; readonly code: ErrorCode; readonly message: string; readonly stderrTail: string };
+export type SandboxedScriptOutcome = (ScriptOutcome | { readonly kind: "sandbox-failed"; readonly code: ErrorCode; readonly message: string; readonly stderrTail: string }) & {
+  readonly network?: ScriptNetwork;
+};
 
 /** Runs untrusted script tools in the sandbox. Never throws: every ending is an outcome. */
 export interface SandboxedScriptRunner {

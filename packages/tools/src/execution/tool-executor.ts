@@ -11,7 +11,7 @@ import { toolFailure, toolSuccess } from "../tool-response.js";
 import type { ToolResponse } from "../tool-response.js";
 import { InterpreterResolver } from "./interpreters.js";
 import { runScript } from "./run-script.js";
-import type { SandboxedScriptOutcome, SandboxedScriptRunner } from "./sandboxed-script-runner.js";
+import type { SandboxedScriptOutcome, SandboxedScriptRunner, ScriptNetwork } from "./sandboxed-script-runner.js";
 import { defaultScriptPath, scriptEnvironment } from "./script-environment.js";
 
 export interface ToolExecutorOptions {
@@ -130,16 +130,17 @@ export class ToolExecutor {
 
   private async perform(tool: RunnableTool, args: unknown, options: InvokeOptions, started: Date, startedMs: number): Promise<ToolResponse> {
     let response: ToolResponse;
+    const ran: CallFacts = {};
     try {
-      response = await this.execute(tool, args, options);
+      response = await this.execute(tool, args, options, ran);
     } catch (error) {
       response = isThinktankError(error) ? toolFailure(error.code, error.message, error.details ? { ...error.details } : undefined) : toolFailure("TOOL_EXECUTION_ERROR", `'${tool.name}' could not run: ${(error as Error).message}`);
     }
-    await recordCall(this.options.log, tool.name, args, { at: started, ms: startedMs }, response, options, !tool.trusted);
+    await recordCall(this.options.log, tool.name, args, { at: started, ms: startedMs }, response, options, { sandboxed: !tool.trusted, ...(ran.network ? { network: ran.network } : {}) });
     return response;
   }
 
-  private async execute(tool: RunnableTool, args: unknown, options: InvokeOptions): Promise<ToolResponse> {
+  private async execute(tool: RunnableTool, args: unknown, options: InvokeOptions, ran: CallFacts): Promise<ToolResponse> {
     // Cancelled while waiting its turn (ToolScheduler) or before the call came: start nothing.
     if (options.signal?.aborted) return toolFailure("CANCELLED", `the call to '${tool.name}' was cancelled before its script started`);
     if (!tool.trusted) {
@@ -156,7 +157,7 @@ export class ToolExecutor {
     if (!(await isFile(tool.scriptPath))) {
       return toolFailure("TOOL_EXECUTION_ERROR", `the script of '${tool.name}' (${path.basename(tool.scriptPath)}) is missing from the tools folder; register the tool again with its script`);
     }
-    if (!tool.trusted) return this.executeSandboxed(tool, args, options);
+    if (!tool.trusted) return this.executeSandboxed(tool, args, options, ran);
     const interpreter = await this.interpreters.resolve(tool.runtime);
     const workDir = await fs.promises.mkdtemp(path.join(this.options.workRoot ?? os.tmpdir(), "tt-tool-"));
     try {
@@ -186,7 +187,7 @@ export class ToolExecutor {
    * interpretation as on the host. Its `env` placeholders never expand the service's own secrets
    * (`availability` refused such a tool already; they are left out of the variables too).
    */
-  private async executeSandboxed(tool: RunnableTool, args: object, options: InvokeOptions): Promise<ToolResponse> {
+  private async executeSandboxed(tool: RunnableTool, args: object, options: InvokeOptions, ran: CallFacts): Promise<ToolResponse> {
     const runner = this.options.sandboxRunner as SandboxedScriptRunner;
     const variables = Object.fromEntries(Object.entries(this.options.variables ?? {}).filter(([name]) => !this.isProtected(name)));
     const { env } = scriptEnvironment({ toolName: tool.name, variables, ...(tool.env ? { toolEnv: tool.env } : {}) });
@@ -203,6 +204,7 @@ export class ToolExecutor {
       maxStdoutBytes: this.options.maxOutputBytes ?? defaultMaxOutputBytes,
       stderrTailBytes: this.options.stderrTailBytes ?? defaultStderrTailBytes,
     });
+    if (outcome.network) ran.network = outcome.network;
     return this.interpret(tool, outcome, `the sandbox's ${tool.runtime}`);
   }
 
@@ -246,6 +248,11 @@ export class ToolExecutor {
     return toolSuccess(data);
   }
 
+}
+
+/** What a call learnt while it ran, for its log record: a sandboxed script's egress connections. */
+interface CallFacts {
+  network?: ScriptNetwork;
 }
 
 /** As runScript's defaults: stdout beyond 8 MiB fails the call; 4 KiB of stderr's end is kept. */

@@ -116,6 +116,26 @@ describe("ExecutionLog", () => {
     expect(Buffer.byteLength(line ?? "")).toBeLessThanOrEqual(4096);
   });
 
+  it("keeps a sandboxed call's egress connections bounded: the first ones listed, reasons cut short, the rest counted", async () => {
+    temp = makeTempDir("tt-log-");
+    const connection = (index: number, reason = `refused ${index}`) => ({ kind: "connect" as const, host: `h${index}.example.com`, port: 443, allowed: false, reason, status: 403, bytes_sent: 0, bytes_received: 0, ms: 1 });
+    const log = new ExecutionLog({ dir: temp.dir, maxNetworkRecords: 3 });
+    const record = await log.record(entry("net", { network: [connection(0, "r".repeat(1000)), ...[1, 2, 3, 4].map((index) => connection(index))], network_omitted: 10 }));
+    expect(record.network?.map((each) => each.host)).toEqual(["h0.example.com", "h1.example.com", "h2.example.com"]);
+    expect(record.network?.[0]?.reason).toHaveLength(300);
+    expect(record.network_omitted).toBe(12);
+    expect((await log.recent({ tool: "net" }))[0]).toEqual(record);
+    // None: neither field.
+    expect(await log.record(entry("quiet", { network: [] }))).not.toHaveProperty("network");
+
+    // A line still over its limit lists fewer connections and counts them.
+    const small = new ExecutionLog({ dir: temp.dir, maxLineBytes: 2048 });
+    const many = await small.record(entry("many", { network: Array.from({ length: 40 }, (_, index) => connection(index, "x".repeat(200))) }));
+    expect(many.network?.length).toBeLessThan(40);
+    expect((many.network?.length ?? 0) + (many.network_omitted ?? 0)).toBe(40);
+    expect(Buffer.byteLength(JSON.stringify(many))).toBeLessThanOrEqual(2048);
+  });
+
   it("never fails the caller when the folder cannot be written", async () => {
     temp = makeTempDir("tt-log-");
     const blocker = path.join(temp.dir, "file");

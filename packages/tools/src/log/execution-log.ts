@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { redactSecrets } from "@thinktank/core";
-import type { ExecutionEntry, ExecutionRecord } from "./execution-record.js";
+import type { ExecutionEntry, ExecutionNetworkRecord, ExecutionRecord } from "./execution-record.js";
 import { linesFromEnd } from "./lines-from-end.js";
 import { redactArguments } from "./redact-arguments.js";
 
@@ -15,6 +15,11 @@ export interface ExecutionLogOptions {
   readonly now?: () => Date;
   /** Longest line in bytes; a larger output (then arguments) is replaced by a preview. @default 64 KiB */
   readonly maxLineBytes?: number;
+  /**
+   * Egress connections listed per record (`network`); past it they are counted in `network_omitted`.
+   * Each reason is cut to 300 characters, and a line still too long lists fewer. @default 50
+   */
+  readonly maxNetworkRecords?: number;
   /** Told when a write or a clean-up fails; the tool call itself never fails because of the log. @default ignore */
   readonly onError?: (error: unknown) => void;
 }
@@ -35,6 +40,7 @@ export class ExecutionLog {
   private readonly retentionDays: number;
   private readonly now: () => Date;
   private readonly maxLineBytes: number;
+  private readonly maxNetworkRecords: number;
   private tail: Promise<unknown> = Promise.resolve();
   private prunedFor: string | undefined;
 
@@ -42,6 +48,7 @@ export class ExecutionLog {
     this.retentionDays = options.retentionDays ?? 30;
     this.now = options.now ?? (() => new Date());
     this.maxLineBytes = options.maxLineBytes ?? 64 * 1024;
+    this.maxNetworkRecords = options.maxNetworkRecords ?? 50;
   }
 
   get dir(): string {
@@ -50,11 +57,13 @@ export class ExecutionLog {
 
   /** Appends one call (redacted) and answers the record as written. Never rejects. */
   record(entry: ExecutionEntry): Promise<ExecutionRecord> {
+    const { network, network_omitted: networkOmitted, ...rest } = entry;
     const record = this.fit({
       id: crypto.randomUUID(),
-      ...entry,
+      ...rest,
       arguments: redactArguments(entry.arguments),
       ...(entry.output !== undefined ? { output: redactSecrets(entry.output) } : {}),
+      ...boundedNetwork(network ?? [], networkOmitted ?? 0, this.maxNetworkRecords),
     });
     const write = this.tail.then(async () => {
       try {
@@ -128,17 +137,33 @@ export class ExecutionLog {
     await this.tail;
   }
 
-  /** Keeps a line under maxLineBytes: a huge output, then huge arguments, become previews. */
+  /** Keeps a line under maxLineBytes: a huge output, then huge arguments, become previews; then fewer connections are listed. */
   private fit(record: ExecutionRecord): ExecutionRecord {
     let fitted = record;
+    const fits = (): boolean => Buffer.byteLength(JSON.stringify(fitted)) <= this.maxLineBytes;
     for (const field of ["output", "arguments"] as const) {
-      if (Buffer.byteLength(JSON.stringify(fitted)) <= this.maxLineBytes) return fitted;
+      if (fits()) return fitted;
       const text = JSON.stringify(fitted[field]) ?? "";
       fitted = { ...fitted, [field]: { truncated: true, bytes: Buffer.byteLength(text), preview: text.slice(0, Math.floor(this.maxLineBytes / 8)) } };
+    }
+    while (!fits() && fitted.network && fitted.network.length > 0) {
+      const kept = fitted.network.slice(0, Math.floor(fitted.network.length / 2));
+      const omitted = (fitted.network_omitted ?? 0) + fitted.network.length - kept.length;
+      const { network: _listed, ...rest } = fitted;
+      fitted = { ...rest, ...(kept.length > 0 ? { network: kept } : {}), network_omitted: omitted };
     }
     return fitted;
   }
 }
+
+/** The first `max` connections, each reason cut to one short line, and the rest counted. */
+function boundedNetwork(network: readonly ExecutionNetworkRecord[], counted: number, max: number): Pick<ExecutionRecord, "network" | "network_omitted"> {
+  const kept = network.slice(0, max).map((connection) => (connection.reason.length > maxReasonLength ? { ...connection, reason: `${connection.reason.slice(0, maxReasonLength - 1)}…` } : connection));
+  const omitted = counted + network.length - kept.length;
+  return { ...(kept.length > 0 ? { network: kept } : {}), ...(omitted > 0 ? { network_omitted: omitted } : {}) };
+}
+
+const maxReasonLength = 300;
 
 function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);

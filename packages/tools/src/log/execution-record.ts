@@ -20,6 +20,31 @@ export interface ExecutionRecord {
   readonly run_id?: string;
   /** Where the script ran (or would have): true in the sandbox (an untrusted tool), false on the host. Absent when no tool was found. */
   readonly sandboxed?: boolean;
+  /**
+   * A sandboxed script's connections through the egress proxy, allowed or refused, in the order they
+   * ended (the first ones, up to the log's `maxNetworkRecords`). Absent when it made none.
+   */
+  readonly network?: readonly ExecutionNetworkRecord[];
+  /** Connections it made beyond those listed in `network`: counted, not listed. Absent when none. */
+  readonly network_omitted?: number;
+}
+
+/** One connection in a record's `network`. */
+export interface ExecutionNetworkRecord {
+  /** `connect` (a tunnel, e.g. HTTPS) or `http` (one absolute-form request). */
+  readonly kind: "connect" | "http";
+  readonly host: string;
+  readonly port: number;
+  /** The address the proxy connected to, or the one it refused. */
+  readonly address?: string;
+  readonly allowed: boolean;
+  /** The pattern that allowed it, or why it was refused (one line, at most 300 characters). */
+  readonly reason: string;
+  /** The proxy's answer: 200 for an open tunnel, the target's status for a request, 4xx/5xx from the proxy itself. */
+  readonly status: number;
+  readonly bytes_sent: number;
+  readonly bytes_received: number;
+  readonly ms: number;
 }
 
 /** What a caller hands the log; the log adds the id and redacts. */
