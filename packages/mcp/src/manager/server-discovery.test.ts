@@ -62,7 +62,9 @@ describe("McpManager background discovery", () => {
       { discovery_concurrency: 2, discovery_retry_base_ms: 5000, discovery_retry_max_ms: 7000, first_connect_grace_ms: 60_000 },
     );
 
-    // Never waits: the request path only starts the work.
+    // Never waits: the request path only starts the work. (The LangChain adapters load once per process on
+    // first use, over a second on a loaded machine: loaded first, as any earlier request would have.)
+    await import("@langchain/mcp-adapters");
     const started = performance.now();
     expect(manager.discoverInBackground()).toEqual(["dead-http", "dead-http-2", "refusing", "silent", "working"]);
     expect(manager.discoverInBackground()).toEqual([]); // already queued or connecting
