@@ -301,3 +301,16 @@ describe("plugins.host_programs: deny", { timeout: 240_000 }, () => {
     expect(messages[0]?.additional_kwargs?.hook_context).toBeUndefined();
   });
 });
+
+describe("plugin hooks on the local backend", { timeout: 240_000 }, () => {
+  const suite = useSuiteProject({ script, config: ["sandbox:", "  backend: local"], files: pluginFiles });
+  beforeAll(() => makeScriptsExecutable(suite.fixture));
+
+  it("runs no hook: the local backend isolates nothing, and a plugin's hooks never run unisolated on the host", async () => {
+    const threadId = await newThread(suite);
+    const { hooks, last, messages } = await runWithEvents(suite, threadId, "context please");
+    expect(hooks).toEqual([]);
+    expect(last.content).toBe("You said: context please");
+    expect(messages[0]?.additional_kwargs?.hook_context).toBeUndefined();
+  });
+});

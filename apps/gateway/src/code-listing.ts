@@ -23,7 +23,7 @@ export interface CodeListing {
 export interface CodeListingOptions {
   /** The tools executor says whether a script tool can run here (ToolExecutor.availability). */
   readonly tools: Pick<ToolsService, "executor"> | undefined;
-  readonly sandbox: Pick<GatewaySandboxSupport, "supports">;
+  readonly sandbox: Pick<GatewaySandboxSupport, "supports" | "hooks">;
 }
 
 export function codeListingFor(config: Config, options: CodeListingOptions): CodeListing {
@@ -39,7 +39,8 @@ export function codeListingFor(config: Config, options: CodeListingOptions): Cod
       const listed = await Promise.all(skills.map((skill) => listScriptTools(skill, listOptions).then((result) => ({ skill, ...result }))));
       const problems = listed.flatMap(({ skill, problems: found }) => found.map((message) => ({ severity: "warning" as const, file: `${skill.identity} tools.json`, message })));
       // Only ask the sandbox (which makes it on first use) when a hook would run.
-      const handlers = detail.hooks.handlers.some((hook) => hook.runs) ? hooksInSandbox(detail.hooks.handlers, await options.sandbox.supports("shell")) : detail.hooks.handlers;
+      // A hook is a shell command line, not a script file: deno runs it in its simulated shell, as the agent does.
+      const handlers = detail.hooks.handlers.some((hook) => hook.runs) ? hooksInSandbox(detail.hooks.handlers, await options.sandbox.hooks()) : detail.hooks.handlers;
       return {
         ...detail,
         hooks: { ...detail.hooks, executed: handlers.some((hook) => hook.runs), handlers },

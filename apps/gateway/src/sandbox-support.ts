@@ -1,4 +1,5 @@
 import type { Config } from "@thinktank/core";
+import { hookBackendAvailability } from "@thinktank/plugins";
 import type { SandboxExecutor } from "@thinktank/sandbox";
 
 type Runtime = "python" | "node" | "shell";
@@ -6,12 +7,14 @@ type Availability = { readonly ok: true } | { readonly ok: false; readonly reaso
 
 /**
  * What the gateway asks of the sandbox: whether a runtime's scripts run on the backend
- * `sandbox.backend` selects (the deno backend runs no shell script), so GET can say which
- * untrusted script tools and hooks cannot run here. Shaped as the tools package's
+ * `sandbox.backend` selects (the deno backend runs no shell script file), and whether plugin hooks
+ * do (not on local), so GET can say which untrusted script tools and hooks cannot run here. Shaped as the tools package's
  * SandboxedScriptRunner; the gateway runs no tool, so `run` refuses.
  */
 export interface GatewaySandboxSupport {
   supports(runtime: Runtime): Promise<Availability>;
+  /** Whether plugin hooks run on this backend (`hookBackendAvailability` of @thinktank/plugins: not on local). */
+  hooks(): Promise<Availability>;
   run(): Promise<{ readonly kind: "sandbox-failed"; readonly code: "TOOL_UNAVAILABLE"; readonly message: string; readonly stderrTail: string }>;
   close(): Promise<void>;
 }
@@ -29,6 +32,7 @@ export function lazySandboxSupport(config: Config): GatewaySandboxSupport {
     (executor ??= import("@thinktank/sandbox").then(({ createSandboxExecutor }) => createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) })));
   return {
     supports: async (runtime) => (await made()).supportsEntry(languages[runtime]),
+    hooks: async () => hookBackendAvailability(await (await made()).describeBackend()),
     run: async () => ({ kind: "sandbox-failed", code: "TOOL_UNAVAILABLE", message: "the gateway runs no script tool; the agent does", stderrTail: "" }),
     close: async () => {
       if (executor) await (await executor).close();

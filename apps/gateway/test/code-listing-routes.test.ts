@@ -145,7 +145,7 @@ describe("script tools shown before they run (deno backend: no shell)", () => {
     expect(broken.body).toMatchObject({ script_tools: [], warnings: [expect.stringContaining("tools.json: not valid JSON")] });
   });
 
-  it("lists a plugin's skill script tools with the plugin's trust, and its hooks: prompt hooks and unknown events never run, command hooks need a shell", async () => {
+  it("lists a plugin's skill script tools with the plugin's trust, and its hooks: prompt hooks and unknown events never run, command hooks run in deno's simulated shell", async () => {
     gateway = await createTestGateway({ configYaml: config(["sandbox:", "  backend: deno"]) });
     const installed = await call("POST", "/api/plugins/install", { path: pluginFolder("counter") });
     expect(installed.status).toBe(201);
@@ -156,18 +156,28 @@ describe("script tools shown before they run (deno backend: no shell)", () => {
     ]);
     const handlers = installed.body.hooks.handlers;
     expect(handlers).toEqual([
-      { event: "PreToolUse", matcher: "Bash", type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh", timeout: 5, sandboxed: true, runs: false, reason: expect.stringMatching(/sandbox cannot run it here: .*shell/i) },
+      // A hook is a command line, which the agent runs on deno in its simulated shell (a script file without shell-only commands works there).
+      { event: "PreToolUse", matcher: "Bash", type: "command", command: "${CLAUDE_PLUGIN_ROOT}/hooks/guard.sh", timeout: 5, sandboxed: true, runs: true },
       { event: "UserPromptSubmit", matcher: null, type: "prompt", command: null, timeout: null, sandboxed: true, runs: false, reason: expect.stringContaining("only command hooks run") },
       { event: "Notification", matcher: null, type: "command", command: "echo hi", timeout: 60, sandboxed: true, runs: false, reason: expect.stringContaining("not one this agent fires") },
     ]);
-    expect(installed.body.hooks.executed).toBe(false);
+    expect(installed.body.hooks.executed).toBe(true);
     await expectDocumented("/api/plugins/install", "post", "201", installed.body);
 
     await call("PUT", "/api/plugins/counter", { trusted: true });
     const one = await call("GET", "/api/plugins/counter");
     expect(one.body.script_tools.every((tool: { trusted: boolean; sandboxed: boolean; available: boolean }) => tool.trusted && !tool.sandboxed && tool.available)).toBe(true);
-    expect(one.body.hooks.handlers[0]).toMatchObject({ sandboxed: true, runs: false }); // hooks run sandboxed whatever the trust
+    expect(one.body.hooks.handlers[0]).toMatchObject({ sandboxed: true, runs: true }); // hooks run sandboxed whatever the trust
     await expectDocumented("/api/plugins/{name}", "get", "200", one.body);
+  });
+});
+
+describe("hooks on the local backend", () => {
+  it("run nowhere: it isolates nothing, and a plugin's hooks never run unisolated on the host", async () => {
+    gateway = await createTestGateway({ configYaml: config(["sandbox:", "  backend: local"]) });
+    const body = (await call("POST", "/api/plugins/install", { path: pluginFolder("counter") })).body;
+    expect(body.hooks.handlers[0]).toMatchObject({ type: "command", runs: false, reason: expect.stringContaining("sandbox.backend is local, which isolates nothing") });
+    expect(body.hooks.executed).toBe(false);
   });
 });
 

@@ -15,7 +15,7 @@ export { PluginManager } from "./service/plugin-manager.js";
 export { pluginManagerFromConfig } from "./service/plugin-manager-from-config.js";
 export type { PluginInstallView } from "./service/plugin-manager.js";
 export type { PluginDetailView, PluginSummaryView } from "./service/plugin-views.js";
-export { listPluginHooks, hooksInSandbox } from "./service/hook-listing.js";
+export { listPluginHooks, hooksInSandbox, hookBackendAvailability } from "./service/hook-listing.js";
 export type { PluginHookView, RuntimeAvailability } from "./service/hook-listing.js";
 export type { PluginHostPrograms } from "./servers/merge-plugin-servers.js";
 export { PluginHooks, defaultHookTimeoutSeconds } from "./hooks/plugin-hooks.js";

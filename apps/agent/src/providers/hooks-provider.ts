@@ -1,4 +1,4 @@
-import { HookSession, PluginHooks, type PluginSnapshot } from "@thinktank/plugins";
+import { hookBackendAvailability, HookSession, PluginHooks, type PluginSnapshot } from "@thinktank/plugins";
 import { sandboxPaths, VirtualFileSystem } from "@thinktank/sandbox";
 import { sandboxHookRunner } from "../hooks/sandbox-hook-runner.js";
 import type { RequestProvider } from "../request/request-context.js";
@@ -8,7 +8,9 @@ import type { AgentRuntime } from "../runtime/agent-runtime.js";
  * The enabled plugins' command hooks for each run (docs/plugins.md, "Hooks"): indexed once per
  * plugin snapshot (problems logged then), and, when any plugin has one, a HookSession for the run
  * whose commands run in the thread's sandbox (sandboxHookRunner). No hook at all: no contribution,
- * and the graph runs as without plugins. `plugins.host_programs: deny` runs none.
+ * and the graph runs as without plugins. `plugins.host_programs: deny` runs none, and neither does
+ * a sandbox backend that isolates nothing (`sandbox.backend: local`; hookBackendAvailability, as GET
+ * /api/plugins/:name shows it): a plugin's hooks never run unisolated on the host.
  */
 export function createHooksProvider(runtime: AgentRuntime): RequestProvider {
   const { config, logger } = runtime;
@@ -23,11 +25,18 @@ export function createHooksProvider(runtime: AgentRuntime): RequestProvider {
     indexed = { plugins, hooks };
     return hooks;
   };
+  let unisolatedLogged = false;
   return {
     name: "plugin-hooks",
     async contribute(request) {
       const hooks = hooksOf((await runtime.snapshotFor(request)).plugins);
       if (hooks.isEmpty) return {};
+      const backend = hookBackendAvailability(await runtime.executor.describeBackend());
+      if (!backend.ok) {
+        if (!unisolatedLogged) logger.warn({}, `plugin hooks do not run: ${backend.reason}`);
+        unisolatedLogged = true;
+        return {};
+      }
       const files = new VirtualFileSystem({
         skills: runtime.skills,
         containerPath: config.skills.container_path,

@@ -2,7 +2,7 @@ import path from "node:path";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadPlugin } from "../load-plugin.js";
-import { hooksInSandbox, listPluginHooks } from "./hook-listing.js";
+import { hookBackendAvailability, hooksInSandbox, listPluginHooks } from "./hook-listing.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -54,5 +54,13 @@ describe("listPluginHooks", () => {
       [false, listed[4]?.reason],
       [false, listed[5]?.reason],
     ]);
+  });
+
+  it("hooks run on the bubblewrap and deno backends (deno in its simulated shell), never on one that isolates nothing", () => {
+    expect(hookBackendAvailability({ backend: "bubblewrap", isolated: true })).toEqual({ ok: true });
+    expect(hookBackendAvailability({ backend: "deno", isolated: true })).toEqual({ ok: true });
+    const local = hookBackendAvailability({ backend: "local", isolated: false });
+    expect(local).toEqual({ ok: false, reason: expect.stringContaining("sandbox.backend is local, which isolates nothing") });
+    expect(hooksInSandbox(listPluginHooks(plugin()), local)[0]).toMatchObject({ runs: false, reason: expect.stringContaining("never run unisolated on the host") });
   });
 });

@@ -49,8 +49,19 @@ export function listPluginHooks(plugin: LoadedPlugin, options: { readonly hostPr
 }
 
 /**
- * The same hooks where the sandbox cannot run a hook's command (a shell command line, which the
- * deno backend does not run): such a hook does not run, with the sandbox's reason.
+ * Whether a sandbox backend runs plugin hooks: a command hook is a shell command line, which
+ * bubblewrap runs in bash and deno in its simulated shell (just-bash, where no other program
+ * exists); the local backend isolates nothing, and a plugin's hooks never run unisolated on the host.
+ * The agent's hooks and GET /api/plugins/:name both follow it.
+ */
+export function hookBackendAvailability(backend: { readonly backend: string; readonly isolated: boolean }): RuntimeAvailability {
+  if (backend.isolated) return { ok: true };
+  return { ok: false, reason: `sandbox.backend is ${backend.backend}, which isolates nothing, and a plugin's hooks never run unisolated on the host; use bubblewrap or deno` };
+}
+
+/**
+ * The same hooks where the sandbox cannot run a hook's command (hookBackendAvailability: the local
+ * backend): such a hook does not run, with the sandbox's reason.
  */
 export function hooksInSandbox(hooks: readonly PluginHookView[], shell: RuntimeAvailability): PluginHookView[] {
   if (shell.ok) return [...hooks];
