@@ -34,7 +34,7 @@ describe("thinktank marketplace", () => {
     expect((await run("marketplace", "list")).stdout).toMatch(/^team {2}github acme\/market/);
     expect((await run("marketplace", "list", "team")).stdout).toMatch(/^notes\s+-\s+relative\s+-\n$/);
     const installed = await run("plugins", "install", "notes@team");
-    expect(installed).toMatchObject({ code: 0, stdout: expect.stringMatching(/^installed notes 1\.0\.0 at [0-9a-f]{12} \(enabled\): 0 skills, 1 commands/) });
+    expect(installed).toMatchObject({ code: 0, stdout: expect.stringMatching(/^installed notes 1\.0\.0 at [0-9a-f]{12} \(enabled, untrusted\): 0 skills, 1 commands/) });
     expect((await run("marketplace", "list", "team")).stdout).toMatch(/notes\s+-\s+relative\s+installed 1\.0\.0/);
 
     git.commit("acme/market", { "notes/.claude-plugin/plugin.json": JSON.stringify({ name: "notes", version: "1.1.0" }) });
