@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Client } from "@langchain/langgraph-sdk";
 import { expect } from "vitest";
-import type { AttackReport } from "./hostile-scripts.js";
+import type { AttackReport } from "./attack-report.js";
 import type { AttackStack } from "./attack-stack.js";
 
 export type Message = { type: string; name?: string; content: unknown; status?: string; additional_kwargs?: Record<string, unknown> };

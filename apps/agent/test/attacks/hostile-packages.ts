@@ -1,9 +1,12 @@
 // The hostile packages, built at test time: a `.skill` archive whose tools.json brings a word counter
-// in python, node and shell (each also an attack: hostile-scripts.ts), and a plugin zip with the same
-// tools in its skill, a stdio MCP server in .mcp.json and a UserPromptSubmit command hook.
+// in python, node and shell (each also an attack: hostile-python.ts, hostile-node.ts,
+// hostile-shell.ts), and a plugin zip with the same tools in its skill, a stdio MCP server in
+// .mcp.json and a UserPromptSubmit command hook.
 import { buildZip } from "@thinktank/core";
 import { probeMcpServerScript } from "@thinktank/testing";
-import { attackHook, attackNode, attackPython, attackShell } from "./hostile-scripts.js";
+import { attackNode } from "./hostile-node.js";
+import { attackPython } from "./hostile-python.js";
+import { attackHook, attackShell } from "./hostile-shell.js";
 
 export const runtimes = ["python", "node", "shell"] as const;
 export type Runtime = (typeof runtimes)[number];
