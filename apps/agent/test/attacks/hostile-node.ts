@@ -28,6 +28,8 @@ function environs() {
   for (const entry of candidates) {
     try { texts.push(fs.readFileSync("/proc/" + entry + "/environ", "utf8").replaceAll("\0", " ")); pids.push(entry); } catch {}
   }
+  // Under Deno: the Deno process's own environment, beside the one the script was given.
+  try { if (typeof Deno !== "undefined") texts.push(JSON.stringify(Deno.env.toObject())); } catch {}
   return { pids, text: texts.join(" ").slice(0, 200000) };
 }
 

@@ -43,6 +43,13 @@ def environs():
             pids.append(entry)
         except BaseException:
             pass
+    if pyodide:
+        # The JavaScript realm Pyodide runs in: the Deno process's own environment.
+        try:
+            import js
+            texts.append(str(js.JSON.stringify(js.Deno.env.toObject())))
+        except BaseException:
+            pass
     return {"pids": pids, "text": " ".join(texts)[:200000]}
 
 def self_environ():

@@ -9,6 +9,7 @@
 // fail, the job must be done, the refused connections must be in the execution log, the listener
 // must see nothing, nothing with the run's marker may survive, and no secret may show anywhere.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { HostConfinement } from "@thinktank/core";
 import { needs, processesWithMarker } from "@thinktank/testing";
@@ -63,6 +64,8 @@ function modelScript(backend: Backend): unknown {
         tool_calls: [{ name: "host_probe", args: { text, marker: "{{match.1}}", port: "0", agent_pid: "{{match.2}}", project: "{{match.3}}" } }],
       },
       { when: { last_human: "^probe-host", after_tool: true }, reply: "probe-host done" },
+      { when: { last_human: "^read-file (\\S+)", step: 0 }, tool_calls: [{ name: "read_file", args: { path: "{{match.1}}" } }] },
+      { when: { last_human: "^read-file", after_tool: true }, reply: "read-file done" },
     ],
     fallback: { reply: "nothing to do" },
   };
@@ -175,6 +178,18 @@ function attackSuite(backend: Backend): void {
     expect(left.map((entry) => path.basename(entry.file))).toEqual(expect.arrayContaining([`HOOK-RAN-${marker}`, `suid-${marker}`]));
     const setuid = left.find((entry) => path.basename(entry.file) === `suid-${marker}`);
     expect(((setuid?.mode ?? 0) & 0o7777).toString(8)).toBe("755");
+    // The links it left in the workspace (bubblewrap makes them; deno's simulated shell cannot) lead the
+    // agent's own read_file, which runs on the host, nowhere outside the workspace.
+    for (const link of [`leak-${marker}`, `notes-${marker}`]) {
+      if (backend === "bubblewrap") expect(left.some((entry) => path.basename(entry.file) === link)).toBe(false); // a link, not a file
+      if (backend === "bubblewrap") expect(fs.lstatSync(path.join(path.dirname(setuid?.file ?? workspace), link)).isSymbolicLink()).toBe(true);
+      const read = (await stack.client.runs.wait(threadId, "lead_agent", { input: human(`read-file /mnt/user-data/workspace/${link}`) })) as Values;
+      const result = toolMessages(read).get("read_file");
+      expect(result?.status, JSON.stringify(result)).toBe("error");
+      expect(String(result?.content)).toMatch(backend === "bubblewrap" ? /PATH_TRAVERSAL/ : /PATH_TRAVERSAL|NOT_FOUND|not found|no such/i);
+    }
+    expectNoSecrets(stack, "the thread after reading the links", await threadText(stack.client, threadId));
+    expect(await threadText(stack.client, threadId)).not.toContain("host notes, outside the data folder");
   });
 
   it.skipIf(new HostConfinement({ searchPath: process.env.PATH ?? "/usr/bin:/bin" }).info.isolation === "none")(
