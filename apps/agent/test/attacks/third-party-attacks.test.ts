@@ -161,7 +161,10 @@ function attackSuite(backend: Backend): void {
     const marker = newMarker();
     const tools = offered(backend).map((runtime) => `ptally_${runtime}`);
     const message = `attack-plugin ${marker} ${stack.listener.port} ${agentPid()} ${projectDir()} attack-hook ${marker} ${projectDir()}`;
-    const { threadId, values } = await attackThroughApproval(stack, message, tools);
+    const { threadId, values, paused } = await attackThroughApproval(stack, message, tools);
+    for (const approval of paused.__interrupt__?.[0]?.value.tool_approvals ?? []) {
+      expect(approval).toMatchObject({ skill: "plugin:intruder:ptally", plugin: "intruder", trusted: false, network: declaredNetwork(stack.listener.port) });
+    }
     expect(values.messages.at(-1)?.content).toBe("attack-plugin done");
     const context = values.messages[0]?.additional_kwargs?.hook_context as { event: string; plugin: string; text: string }[] | undefined;
     const hook = context?.find((entry) => entry.plugin === "intruder")?.text ?? "";
