@@ -75,7 +75,8 @@ describe("the thread-id rule", { timeout: 60_000 }, () => {
     expect(valid.status).toBe(200);
     const stored = await send("POST", "/threads/search", { limit: 1000, sort_by: "thread_id", sort_order: "asc" });
     expect((stored.body as unknown as { thread_id: string }[]).map((thread) => thread.thread_id)).toEqual([`L${"x".repeat(99)}`, "Valid_id-1"]);
-    expect(dataEntries().filter((entry) => !entry.startsWith("threads.sqlite"))).toEqual([]);
+    // The data folder holds the database and the workspaces folder made at start (with the script tools' fresh folders), nothing named after a refused id.
+    expect(dataEntries().filter((entry) => !entry.startsWith("threads.sqlite"))).toEqual(["workspaces", "workspaces/.script-runs"]);
     expect(fs.existsSync(path.join(suite.fixture.dir, "x"))).toBe(false);
     expect(fs.existsSync(path.resolve(suite.fixture.dir, "data", "../../x"))).toBe(false);
   });
