@@ -59,9 +59,10 @@ export interface GatewayDeps {
 export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps> = {}): GatewayDeps {
   const store = overrides.store ?? new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
   const hostConfinement = overrides.hostConfinement ?? hostConfinementFor(config);
-  const plugins = overrides.plugins ?? pluginManagerFromConfig(config, store, { hostConfinement });
-  const logger = overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" });
   const sandbox = overrides.sandbox ?? lazySandboxSupport(config);
+  // Plugin stdio servers under host_programs: sandbox are listed as the agent runs them: sandboxed where the backend can.
+  const plugins = overrides.plugins ?? pluginManagerFromConfig(config, store, { hostConfinement, sandboxedStdio: () => sandbox.stdioServers() });
+  const logger = overrides.logger ?? createLogger({ level: config.log.level, name: "gateway" });
   const tools = overrides.tools ?? createToolsService(config, { store, hostConfinement, sandboxRunner: sandbox });
   return {
     logger,

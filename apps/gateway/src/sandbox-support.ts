@@ -7,14 +7,16 @@ type Availability = { readonly ok: true } | { readonly ok: false; readonly reaso
 
 /**
  * What the gateway asks of the sandbox: whether a runtime's scripts run on the backend
- * `sandbox.backend` selects (the deno backend runs no shell script file), and whether plugin hooks
- * do (not on local), so GET can say which untrusted script tools and hooks cannot run here. Shaped as the tools package's
+ * `sandbox.backend` selects (the deno backend runs no shell script file), whether plugin hooks
+ * do (not on local) and whether sandboxed stdio MCP servers do (bubblewrap only), so GET can say which untrusted script tools and hooks cannot run here. Shaped as the tools package's
  * SandboxedScriptRunner; the gateway runs no tool, so `run` refuses.
  */
 export interface GatewaySandboxSupport {
   supports(runtime: Runtime): Promise<Availability>;
   /** Whether plugin hooks run on this backend (`hookBackendAvailability` of @thinktank/plugins: not on local). */
   hooks(): Promise<Availability>;
+  /** Whether stdio MCP servers marked `sandbox: true` run on this backend (`serverAvailability` of @thinktank/sandbox: bubblewrap only). */
+  stdioServers(): Promise<Availability>;
   run(): Promise<{ readonly kind: "sandbox-failed"; readonly code: "TOOL_UNAVAILABLE"; readonly message: string; readonly stderrTail: string }>;
   close(): Promise<void>;
 }
@@ -33,6 +35,10 @@ export function lazySandboxSupport(config: Config): GatewaySandboxSupport {
   return {
     supports: async (runtime) => (await made()).supportsEntry(languages[runtime]),
     hooks: async () => hookBackendAvailability(await (await made()).describeBackend()),
+    stdioServers: async () => {
+      const [{ serverAvailability }, info] = await Promise.all([import("@thinktank/sandbox"), made().then((made) => made.describeBackend())]);
+      return serverAvailability(info.backend);
+    },
     run: async () => ({ kind: "sandbox-failed", code: "TOOL_UNAVAILABLE", message: "the gateway runs no script tool; the agent does", stderrTail: "" }),
     close: async () => {
       if (executor) await (await executor).close();

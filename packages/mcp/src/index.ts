@@ -7,6 +7,7 @@ export { resolveServerConfig } from "./servers/resolve-server-config.js";
 export { transportKindOf } from "./servers/transport-kind.js";
 export { stableStringify } from "./servers/config-hash.js";
 export type { McpServerEntry, McpTransportKind } from "./servers/server-entry.js";
+export type { StdioSandbox, StdioSandboxAvailability, SandboxedStdioServer, SandboxedStdioLaunch } from "./servers/stdio-sandbox.js";
 export { McpManager } from "./manager/mcp-manager.js";
 export type { McpManagerOptions, McpSettings, ManagerLogger, ServerState, ServerStatus, CallOptions, ToolsChangedEvent, ConnectProgress } from "./manager/manager-types.js";
 export { loadManagedTools, loadAllManagedTools } from "./langchain/load-managed-tools.js";

@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
 import type { EgressConnection } from "./network/egress-types.js";
+import type { SandboxServerLaunch, SandboxServerRequest } from "./servers/server-types.js";
 
 /** One connection a sandboxed program made through the egress proxy: host, port, address, allowed, reason, bytes, ms. */
 export type SandboxNetworkConnection = EgressConnection;
@@ -198,6 +199,12 @@ export interface SandboxExecutor {
    * run fails with SANDBOX_UNAVAILABLE and this reason, before anything starts.
    */
   supportsEntry(language: SandboxLanguage): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
+  /**
+   * The command line that starts a long-lived server in the sandbox (a stdio MCP server; see
+   * `SandboxServerRequest`), for the caller to spawn and stop. Bubblewrap only: deno and local answer
+   * SANDBOX_UNAVAILABLE with the reason. Never throws.
+   */
+  startServer(request: SandboxServerRequest): Promise<SandboxServerLaunch>;
   /** Diagnoses the backend (tools installed, namespaces allowed) by starting a real sandbox. */
   check(): Promise<SandboxCheck>;
   /**

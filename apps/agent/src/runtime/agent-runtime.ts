@@ -3,7 +3,7 @@ import { ExtensionsStore, hostConfinementFor, type Config, type ExtensionsSnapsh
 import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
-import { createSandboxExecutor, createSandboxScriptRunner, type SandboxExecutor } from "@thinktank/sandbox";
+import { createSandboxExecutor, createSandboxScriptRunner, createStdioServerSandbox, type SandboxExecutor } from "@thinktank/sandbox";
 import { defaultSkillSources, SkillListing, SkillsSnapshotter, type ScriptToolRunner, type SkillsSnapshot } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
 import { runtimeServerEntries } from "./runtime-server-entries.js";
@@ -69,7 +69,8 @@ export class AgentRuntime {
     this.hostConfinement = hostConfinement;
     this.store = new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
     const watch = options.watch ?? true;
-    this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.store, env: config.env, hostPrograms: config.plugins.host_programs, watch });
+    // Plugin stdio servers under host_programs: sandbox run in the sandbox (the MCP manager is given a stdio sandbox below).
+    this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.store, env: config.env, hostPrograms: config.plugins.host_programs, sandboxedStdio: true, watch });
     const builtIn = defaultSkillSources(config.skills.path);
     this.skills = new SkillsSnapshotter({
       sources: async () => [...builtIn, ...(await this.plugins.snapshot()).skillSources],
@@ -90,6 +91,8 @@ export class AgentRuntime {
       logger,
       hostConfinement,
       executor,
+      // Stdio servers marked sandbox: true (and plugin servers under host_programs: sandbox) start in this executor's sandbox.
+      stdioSandbox: createStdioServerSandbox(config, { executor }),
       ...(this.tools ? { invokers: [this.tools.invoker] } : {}),
       // THINKTANK_REPLICA names this server among several behind one proxy (README, "Several replicas").
       ...(config.env.THINKTANK_REPLICA ? { mcpSessionPrefix: config.env.THINKTANK_REPLICA } : {}),

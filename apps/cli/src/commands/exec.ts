@@ -50,7 +50,7 @@ export const execCommand: CliCommand = {
       return result.exit_code ?? 1;
     } finally {
       await codeMode.close();
-      await context.manager.close();
+      await context.close();
       await executor.close();
     }
   },

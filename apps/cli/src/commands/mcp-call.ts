@@ -61,7 +61,7 @@ export async function runMcpCall(args: string[], io: CliIo): Promise<number> {
     }
     return result.isError ? 1 : 0;
   } finally {
-    await context.manager.close();
+    await context.close();
   }
 }
 

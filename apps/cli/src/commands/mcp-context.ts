@@ -4,6 +4,7 @@ import type { Config } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager } from "@thinktank/mcp";
 import type { ConnectProgress, McpServerEntry } from "@thinktank/mcp";
 import { PluginSnapshotter } from "@thinktank/plugins";
+import { createStdioServerSandbox } from "@thinktank/sandbox";
 import type { CliIo } from "../cli-command.js";
 import { loadCliConfig } from "./cli-config.js";
 
@@ -14,6 +15,8 @@ export interface McpCliContext {
   /** Entries switched off with `enabled: false` (listed, never connected). */
   readonly disabled: readonly string[];
   readonly manager: McpManager;
+  /** Stops the servers (the manager) and the sandbox a sandboxed server started in. */
+  close(): Promise<void>;
 }
 
 /**
@@ -28,14 +31,20 @@ export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
     .filter(([, entry]) => entry.enabled === false)
     .map(([name]) => name)
     .sort();
-  const manager = new McpManager({ mcp: config.mcp, env: config.env, oauthStore: createOAuthTokenStore(config), hostConfinement: hostConfinementFor(config) }, entries);
-  return { config, entries, disabled, manager };
+  // Servers marked sandbox: true start in a sandbox executor made on their first start only.
+  const stdioSandbox = createStdioServerSandbox(config);
+  const manager = new McpManager({ mcp: config.mcp, env: config.env, oauthStore: createOAuthTokenStore(config), hostConfinement: hostConfinementFor(config), stdioSandbox }, entries);
+  const close = async (): Promise<void> => {
+    await manager.close();
+    await stdioSandbox.close();
+  };
+  return { config, entries, disabled, manager, close };
 }
 
 async function readServers(config: Config): Promise<Record<string, McpServerEntry>> {
   const store = new ExtensionsStore(config.extensions_config);
   const configured = structuredClone((await store.read()).document.mcpServers) as Record<string, McpServerEntry>;
-  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, hostPrograms: config.plugins.host_programs });
+  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, hostPrograms: config.plugins.host_programs, sandboxedStdio: true });
   try {
     const { servers } = await plugins.snapshot();
     return { ...structuredClone(servers.entries), ...configured };

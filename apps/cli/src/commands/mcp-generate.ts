@@ -100,7 +100,7 @@ async function fromConfiguredServers(values: { server?: string; output?: string;
     const outDir = values.output !== undefined ? path.resolve(io.cwd, values.output) : context.config.code_execution.code_api_dir;
     return { servers, skipped, outDir };
   } finally {
-    await context.manager.close();
+    await context.close();
   }
 }
 

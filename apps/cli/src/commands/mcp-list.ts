@@ -42,7 +42,7 @@ export async function runMcpList(args: string[], io: CliIo): Promise<number> {
     else io.stdout.write(rows.length === 0 ? `no MCP servers configured (${context.config.extensions_config})\n` : serverTable(rows));
     return 0;
   } finally {
-    await context.manager.close();
+    await context.close();
   }
 }
 

@@ -17,7 +17,7 @@ export async function runMcpLogin(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: { port: { type: "string" } }, allowPositionals: true });
   const server = onlyServer(positionals, "mcp login SERVER [--port N]");
   const context = await openMcpContext(io);
-  await context.manager.close();
+  await context.close();
   const entry = context.entries[server];
   if (!entry) throw unknownServer(server, context.entries);
   const port = values.port !== undefined ? Number(values.port) : callbackPortOf(entry);
@@ -69,7 +69,7 @@ export async function runMcpLogout(args: string[], io: CliIo): Promise<number> {
   const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
   const server = onlyServer(positionals, "mcp logout SERVER");
   const context = await openMcpContext(io);
-  await context.manager.close();
+  await context.close();
   const { connect_timeout_ms: timeoutMs } = context.config.mcp;
   const result = await signOut({ store: createOAuthTokenStore(context.config), server, entry: context.entries[server], env: context.config.env, fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) }) });
   if (!result.forgotten) {

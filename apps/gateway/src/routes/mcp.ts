@@ -18,7 +18,11 @@ const serverViewSchema = {
     transport: { type: "string", enum: ["stdio", "sse", "http", "unknown"] },
     enabled: { type: "boolean" },
     config: { type: "object", additionalProperties: true, description: "The entry as written, secrets masked, placeholders shown as written" },
-    status: { type: "string", enum: ["available", "unavailable", "shadowed", "denied", "needs_auth"], description: "Plugin servers: whether it can be used as far as config goes; any remote server: needs_auth once a connect found it needs sign-in" },
+    status: {
+      type: "string",
+      enum: ["available", "unavailable", "shadowed", "denied", "needs_auth"],
+      description: "Plugin servers: whether it can be used as far as config goes; a stdio server marked sandbox: true: unavailable where the sandbox backend runs no server (deno, local); any remote server: needs_auth once a connect found it needs sign-in",
+    },
     reason: { type: "string", description: "Why it is unavailable, shadowed, denied or needs sign-in" },
     auth: {
       type: "object",
@@ -66,7 +70,13 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
       ...(server.reason ? { reason: server.reason } : {}),
     }))];
     const entries: Record<string, unknown> = { ...Object.fromEntries(fromPlugins.map((server) => [server.name, server.entry])), ...snapshot.document.mcpServers };
-    return views.map((server) => withAuth(server, entries[server.name]));
+    const sandboxed = await sandboxedAvailability(configured);
+    return views.map((server) => withAuth(server.source === "config" && server.transport === "stdio" && server.config.sandbox === true && sandboxed && !sandboxed.ok ? { ...server, status: "unavailable", reason: sandboxed.reason } : server, entries[server.name]));
+  };
+  // A configured stdio server marked sandbox: true runs only where the agent's sandbox backend runs servers (plugin servers carry it already).
+  const sandboxedAvailability = async (configured: readonly ServerView[]) => {
+    if (!deps.sandbox || !configured.some((server) => server.transport === "stdio" && server.config.sandbox === true)) return undefined;
+    return deps.sandbox.stdioServers();
   };
   // Sign-in state comes from the token store (the agent notes there when a server asks for sign-in).
   const withAuth = (server: ServerView, entry: unknown): ServerView => {

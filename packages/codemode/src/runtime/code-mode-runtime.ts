@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { hostConfinementFor, type Config, type HostConfinement } from "@thinktank/core";
-import { createOAuthTokenStore, McpManager, type ManagerLogger, type McpServerEntry } from "@thinktank/mcp";
+import { createOAuthTokenStore, McpManager, type ManagerLogger, type McpServerEntry, type StdioSandbox } from "@thinktank/mcp";
 import { createSandboxExecutor, type SandboxExecutor } from "@thinktank/sandbox";
 import { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
@@ -24,6 +24,8 @@ export interface CodeModeRuntimeOptions {
   readonly mcpSessionPrefix?: string;
   /** How stdio MCP servers are confined on the host (share the service's). @default hostConfinementFor(config) */
   readonly hostConfinement?: HostConfinement;
+  /** Runs stdio MCP servers marked `sandbox: true` in the sandbox (McpManagerOptions.stdioSandbox). @default none: such servers are unavailable */
+  readonly stdioSandbox?: StdioSandbox;
 }
 
 /**
@@ -53,6 +55,7 @@ export class CodeModeRuntime {
       env: config.env,
       oauthStore: createOAuthTokenStore(config),
       hostConfinement: options.hostConfinement ?? hostConfinementFor(config),
+      ...(options.stdioSandbox ? { stdioSandbox: options.stdioSandbox } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
     this.executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}), ...(options.logger ? { logger: options.logger } : {}) });

@@ -238,6 +238,16 @@ export const configSchema = {
         discovery_retry_base_ms: { ...positiveInt, default: 5000 },
         discovery_retry_max_ms: { ...positiveInt, default: 300000 },
         first_connect_grace_ms: { type: "integer", minimum: 0, default: 3000 },
+        // Stdio servers marked sandbox: true (bubblewrap): each server's processes together, and how many.
+        sandbox: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            memory_mb: { type: "integer", minimum: 96, default: 1024 },
+            max_processes: { type: "integer", minimum: 8, default: 256 },
+          },
+        },
         // OAuth sign-in to remote servers; tokens live encrypted in <data_dir>/oauth.
         oauth: {
           type: "object",

@@ -157,6 +157,13 @@ export interface Config {
     readonly discovery_retry_max_ms: number;
     /** How long a request may wait for a newly configured server's first connect (0: never). */
     readonly first_connect_grace_ms: number;
+    /** Limits of each stdio server that runs in the sandbox (`sandbox: true`). */
+    readonly sandbox: {
+      /** Memory in MiB: the server's processes together where a cgroup is writable, and each process (RLIMIT_DATA). @default 1024 */
+      readonly memory_mb: number;
+      /** Processes and threads in its sandbox (RLIMIT_NPROC). @default 256 */
+      readonly max_processes: number;
+    };
     /** OAuth sign-in to remote MCP servers (tokens: encrypted under <data_dir>/oauth). */
     readonly oauth: {
       /** The redirect URI sign-ins through the gateway use. @default the gateway's own address, as the request named it */

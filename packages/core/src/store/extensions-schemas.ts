@@ -5,6 +5,8 @@
  * A library that owns a section can pass a stricter schema through the store's `schemas` option.
  */
 
+import { networkPattern } from "../config/config-schema.js";
+
 /** Every spelling of a transport `type` the MCP library understands. */
 export const remoteServerTypes = ["sse", "SSE", "http", "HTTP", "streamable-http", "streamableHttp", "streamable_http"] as const;
 export const stdioServerTypes = ["stdio", "STDIO"] as const;
@@ -35,7 +37,8 @@ export const mcpOAuthSchema = {
 
 /**
  * An `mcpServers` entry: stdio (`command`, no `type` or `type: "stdio"`) or remote
- * (`type: "sse" | "http"`, `url`). A lone `url` without `type` means streamable HTTP.
+ * (`type: "sse" | "http"`, `url`). A lone `url` without `type` means streamable HTTP. A stdio entry
+ * with `sandbox: true` runs in the sandbox, reaching only the hosts its `network` lists.
  */
 export const mcpServerEntrySchema = {
   type: "object",
@@ -50,6 +53,8 @@ export const mcpServerEntrySchema = {
     oauth: mcpOAuthSchema,
     description: { type: "string" },
     enabled: { type: "boolean" },
+    sandbox: { type: "boolean", description: "A stdio server: run it in the sandbox (bubblewrap), never on the host" },
+    network: { type: "array", items: networkPattern, uniqueItems: true, description: "A sandboxed stdio server: the hosts it may reach through the egress proxy (host, host:port, *.domain[:port])" },
   },
   if: { required: ["type"], properties: { type: { enum: remoteServerTypes } } },
   then: { required: ["url"] },

@@ -1,6 +1,6 @@
 import { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from "../logging/secret-patterns.js";
 
-const knownFields = new Set(["type", "command", "args", "env", "cwd", "url", "headers", "description", "enabled"]);
+const knownFields = new Set(["type", "command", "args", "env", "cwd", "url", "headers", "description", "enabled", "sandbox", "network"]);
 
 /**
  * An MCP server entry fit to show: every env value and header value masked, passwords and

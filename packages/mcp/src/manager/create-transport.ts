@@ -1,4 +1,4 @@
-import type { HostConfinement } from "@thinktank/core";
+import type { HostConfinement, SpawnLine } from "@thinktank/core";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DEFAULT_INHERITED_ENV_VARS } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -12,11 +12,14 @@ export interface CreateTransportOptions {
   readonly fetch?: FetchLike;
   /** Confines a stdio server on the host (its own pid namespace, the data folder hidden). */
   readonly hostConfinement: HostConfinement;
+  /** A stdio server marked `sandbox: true`: the command line its sandbox launch gave, spawned instead of confining it on the host. */
+  readonly sandboxed?: SpawnLine;
 }
 
 /**
  * The SDK transport for a resolved config. A stdio server starts confined on the host
  * (`hostConfinement`: the command line it gives, with its stdin and stdout passed straight through),
+ * or, marked `sandbox: true`, from the command line its sandbox launch gave (`sandboxed`),
  * with exactly `config.env`: the SDK adds a few host variables of its own (USER, SHELL, ...) and
  * those are blanked out here, because Node leaves variables whose value is undefined out of the
  * child's environment. A command that is not found fails to start as a spawn would (ENOENT). A
@@ -27,7 +30,7 @@ export function createTransport(config: ResolvedServerConfig, options: CreateTra
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   switch (config.transport) {
     case "stdio": {
-      const line = options.hostConfinement.confine({ command: config.command, args: config.args, env: config.env, ...(config.cwd ? { cwd: config.cwd } : {}) });
+      const line = options.sandboxed ? { ok: true as const, ...options.sandboxed } : options.hostConfinement.confine({ command: config.command, args: config.args, env: config.env, ...(config.cwd ? { cwd: config.cwd } : {}) });
       if (!line.ok) return new UnstartableTransport(line.error);
       const env: Record<string, string | undefined> = {};
       for (const name of DEFAULT_INHERITED_ENV_VARS) env[name] = undefined;

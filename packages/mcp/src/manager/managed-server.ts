@@ -7,6 +7,7 @@ import { resolvedConfigHash } from "../servers/config-hash.js";
 import { withoutConfiguredSecrets } from "../servers/configured-secrets.js";
 import { resolveServerConfig } from "../servers/resolve-server-config.js";
 import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
+import type { StdioSandbox } from "../servers/stdio-sandbox.js";
 import { transportKindOf } from "../servers/transport-kind.js";
 import { classifyFailure } from "./classify-failure.js";
 import type { FailureClass } from "./classify-failure.js";
@@ -34,6 +35,10 @@ export interface ManagedServerContext {
   readonly oauthStore?: OAuthTokenStore;
   /** Confines stdio servers on the host. */
   readonly hostConfinement: HostConfinement;
+  /** Runs stdio servers marked `sandbox: true` in the sandbox (McpManagerOptions.stdioSandbox). */
+  readonly stdioSandbox?: StdioSandbox;
+  /** Why stdio servers cannot run sandboxed here, once the stdio sandbox has said (undefined until then, or when they can). */
+  readonly stdioSandboxProblem: () => string | undefined;
 }
 
 /** A connect that failed, already classified. */
@@ -82,6 +87,8 @@ export class ManagedServer {
   private reason: string | undefined;
   /** A config problem: no attempt is made until the entry changes. */
   private readonly configProblem: string | undefined;
+  /** A stdio server marked `sandbox: true`: it runs in the sandbox or not at all. */
+  private readonly sandboxed: boolean;
   private connection: ServerConnection | undefined;
   private connecting: Promise<ServerConnection> | undefined;
   /** The connection being opened, so dispose() can stop a connect that would otherwise run to its timeout. */
@@ -102,8 +109,9 @@ export class ManagedServer {
     private readonly context: ManagedServerContext,
   ) {
     this.transport = transportKindOf(entry);
-    const resolution = resolveServerConfig(entry, { env: context.env });
+    const resolution = resolveServerConfig(entry, { env: context.env, sandboxedStdio: context.stdioSandbox !== undefined });
     this.key = resolution.ok ? `config:${resolvedConfigHash(resolution.config)}` : `unavailable:${resolution.reason}`;
+    this.sandboxed = resolution.ok && resolution.config.transport === "stdio" && resolution.config.sandbox !== undefined;
     if (!resolution.ok) {
       this.configProblem = resolution.reason;
       this.state = "unavailable";
@@ -121,12 +129,14 @@ export class ManagedServer {
   status(): ServerStatus {
     const toolCount = this.tools.known()?.length;
     const pid = this.connection?.alive ? this.connection.pid : undefined;
+    // A server that can only run sandboxed, where the sandbox runs none (the deno backend): unavailable for good.
+    const blocked = this.configProblem === undefined ? this.problem() : undefined;
     return {
       name: this.name,
       transport: this.transport,
       ...(typeof this.entry.description === "string" ? { description: this.entry.description } : {}),
-      state: this.state,
-      ...(this.reason ? { reason: this.reason } : {}),
+      state: blocked ? "unavailable" : this.state,
+      ...(blocked ? { reason: blocked } : this.reason ? { reason: this.reason } : {}),
       ...(toolCount !== undefined ? { toolCount, toolsFrom: this.tools.live ? ("live" as const) : ("cache" as const) } : {}),
       ...(pid !== undefined ? { pid } : {}),
       ...(this.failedConnects > 0 ? { failedConnects: this.failedConnects, retryAt: this.retryAt } : {}),
@@ -140,7 +150,7 @@ export class ManagedServer {
    * after a failure has passed.
    */
   needsDiscovery(now: number): boolean {
-    if (this.disposed || this.configProblem !== undefined || this.connection?.alive || this.connecting) return false;
+    if (this.disposed || this.problem() !== undefined || this.connection?.alive || this.connecting) return false;
     if (this.state === "needs_auth") return this.signIn.changed();
     if (this.knownTools() !== undefined && this.failedConnects === 0) return false;
     return now >= this.retryAt;
@@ -152,12 +162,12 @@ export class ManagedServer {
    * that crashed after connecting stays ready: the next call restarts it.
    */
   isReady(): boolean {
-    return !this.disposed && this.configProblem === undefined && this.failedConnects === 0 && this.state !== "needs_auth" && this.knownTools() !== undefined;
+    return !this.disposed && this.problem() === undefined && this.failedConnects === 0 && this.state !== "needs_auth" && this.knownTools() !== undefined;
   }
 
   /** One connect attempt, without the retry loop (background discovery); a failure lands in status() and sets the backoff. */
   async attemptConnect(): Promise<void> {
-    if (this.configProblem !== undefined || this.disposed || (this.state === "needs_auth" && !this.signIn.changed())) return;
+    if (this.problem() !== undefined || this.disposed || (this.state === "needs_auth" && !this.signIn.changed())) return;
     await this.ensureConnected(true).catch(() => undefined);
   }
 
@@ -229,7 +239,8 @@ export class ManagedServer {
       }
       if (options.signal?.aborted) throw options.signal.reason;
       if (this.disposed) throw this.unavailable("its session was closed (removed from the configuration, or the manager closed)");
-      if (this.configProblem) throw this.unavailable(this.configProblem);
+      const problem = this.problem();
+      if (problem) throw this.unavailable(problem);
       if (this.state === "needs_auth" && !this.signIn.changed()) throw this.needsAuthError();
       let connection: ServerConnection;
       try {
@@ -278,6 +289,11 @@ export class ManagedServer {
     });
   }
 
+  /** Why no attempt is made: the entry cannot be used, or it can only run sandboxed where the sandbox runs no server. */
+  private problem(): string | undefined {
+    return this.configProblem ?? (this.sandboxed ? this.context.stdioSandboxProblem() : undefined);
+  }
+
   private needsAuthError(): ThinktankError {
     return new ThinktankError("MCP_NEEDS_AUTH", `MCP server '${this.name}' ${this.reason ?? "needs sign-in"}`, { details: { server: this.name, reason: this.reason } });
   }
@@ -305,8 +321,12 @@ export class ManagedServer {
   }
 
   private async connectOnce(background: boolean): Promise<ServerConnection> {
-    const resolution = resolveServerConfig(this.entry, { env: this.context.env });
+    const resolution = resolveServerConfig(this.entry, { env: this.context.env, sandboxedStdio: this.context.stdioSandbox !== undefined });
     if (!resolution.ok) throw new ConnectFailure({ transient: false, reason: resolution.reason });
+    if (this.sandboxed && this.context.stdioSandbox) {
+      const availability = await this.context.stdioSandbox.availability();
+      if (!availability.ok) throw new ConnectFailure({ transient: false, reason: availability.reason });
+    }
     this.state = "connecting";
     let listChangedEarly = false;
     const connection: ServerConnection = new ServerConnection({
@@ -315,6 +335,7 @@ export class ManagedServer {
       logger: this.context.logger,
       clientInfo: this.context.clientInfo,
       hostConfinement: this.context.hostConfinement,
+      ...(this.context.stdioSandbox ? { stdioSandbox: this.context.stdioSandbox } : {}),
       onUnexpectedClose: (reason) => this.connectionLost(connection, reason),
       onToolListChanged: () => {
         if (this.connection === connection) this.tools.refresh(() => this.connection);

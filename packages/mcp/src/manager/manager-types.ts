@@ -2,6 +2,7 @@ import type { HostConfinement } from "@thinktank/core";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
 import type { McpTransportKind } from "../servers/server-entry.js";
+import type { StdioSandbox } from "../servers/stdio-sandbox.js";
 
 /** The subset of a pino logger the manager writes to. */
 export interface ManagerLogger {
@@ -65,6 +66,13 @@ export interface McpManagerOptions {
    * @default a HostConfinement that hides nothing, its helpers found on env.PATH
    */
   readonly hostConfinement?: HostConfinement;
+  /**
+   * Runs stdio servers marked `sandbox: true` in the sandbox (`createStdioServerSandbox` of
+   * @thinktank/sandbox). Without it such a server is unavailable with the reason; with it, where the
+   * sandbox runs no server (the deno backend), unavailable with the sandbox's reason. Never on the
+   * host instead. @default none
+   */
+  readonly stdioSandbox?: StdioSandbox;
 }
 
 /**

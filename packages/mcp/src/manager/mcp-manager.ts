@@ -24,6 +24,8 @@ export class McpManager {
   private readonly discovery: ServerDiscovery;
   private closed = false;
   private summarized = false;
+  /** Why stdio servers marked `sandbox: true` cannot run here, once the stdio sandbox has said. */
+  private stdioSandboxProblem: string | undefined;
 
   constructor(options: McpManagerOptions, entries: Readonly<Record<string, McpServerEntry>> = {}) {
     validateSettings(options);
@@ -42,7 +44,14 @@ export class McpManager {
       retryDelay: (failures) => Math.min(retryMax, retryBase * 2 ** Math.min(failures - 1, 30)),
       ...(options.oauthStore ? { oauthStore: options.oauthStore } : {}),
       hostConfinement: options.hostConfinement ?? new HostConfinement(options.env.PATH ? { searchPath: options.env.PATH } : {}),
+      ...(options.stdioSandbox ? { stdioSandbox: options.stdioSandbox } : {}),
+      stdioSandboxProblem: () => this.stdioSandboxProblem,
     };
+    // Asked now, so a server that can only run sandboxed shows as unavailable (with the reason) before anything tries it.
+    void options.stdioSandbox?.availability().then(
+      (availability) => (this.stdioSandboxProblem = availability.ok ? undefined : availability.reason),
+      (error: unknown) => (this.stdioSandboxProblem = `the sandbox could not say whether it runs stdio servers: ${(error as Error).message}`),
+    );
     // Probed now, off the request path, so the first stdio connect finds it done.
     void this.context.hostConfinement.detect();
     this.discovery = new ServerDiscovery({

@@ -1,4 +1,4 @@
-import { redactedMarker, redactSecrets, type HostConfinement } from "@thinktank/core";
+import { redactedMarker, redactSecrets, type HostConfinement, type SpawnLine } from "@thinktank/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -6,7 +6,9 @@ import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/tran
 import { CallToolResultSchema, ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
+import { sandboxedStdioUnsupported } from "../servers/resolve-server-config.js";
 import type { ResolvedServerConfig } from "../servers/server-entry.js";
+import type { StdioSandbox } from "../servers/stdio-sandbox.js";
 import { callToolAsTask, requiresTask } from "./call-tool-as-task.js";
 import { ConnectTimeoutError } from "./classify-failure.js";
 import { createTransport } from "./create-transport.js";
@@ -27,6 +29,8 @@ export interface ServerConnectionOptions {
   readonly fetch?: FetchLike;
   /** Confines a stdio server on the host. */
   readonly hostConfinement: HostConfinement;
+  /** Starts a stdio server marked `sandbox: true` (config.sandbox set) in the sandbox; required for such a config. */
+  readonly stdioSandbox?: StdioSandbox;
 }
 
 /** Lines of a stdio server's stderr kept to explain why it stopped. */
@@ -43,6 +47,8 @@ export class ServerConnection {
   private closing = false;
   private closed = false;
   private readonly stderrLines: string[] = [];
+  /** Undoes a sandboxed server's launch once its process has ended. */
+  private release: (() => void) | undefined;
   private readonly outputCheck = new ToolOutputCheck();
   /** Tools listed with `execution.taskSupport: "required"`: called as tasks. */
   private taskTools = new Set<string>();
@@ -51,6 +57,7 @@ export class ServerConnection {
     this.client = new Client({ name: options.clientInfo.name, version: options.clientInfo.version }, { capabilities: {} });
     this.client.onerror = (error) => options.logger.debug({ server: options.server, err: error.message }, "mcp transport error");
     this.client.onclose = () => {
+      this.release?.();
       if (this.closed) return;
       this.closed = true;
       if (!this.closing) this.options.onUnexpectedClose(this.closeReason());
@@ -74,9 +81,19 @@ export class ServerConnection {
 
   /** Starts the transport and runs initialize, all within `timeoutMs`; cleans up after itself on failure. */
   async open(timeoutMs: number): Promise<void> {
-    // How stdio servers are confined is found once per process (a probe), without blocking the event loop.
-    if (this.options.config.transport === "stdio") await this.options.hostConfinement.detect();
-    const transport = createTransport(this.options.config, { hostConfinement: this.options.hostConfinement, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
+    const { config } = this.options;
+    let sandboxed: SpawnLine | undefined;
+    if (config.transport === "stdio" && config.sandbox) {
+      if (!this.options.stdioSandbox) throw new Error(sandboxedStdioUnsupported);
+      const launch = await this.options.stdioSandbox.launch({ name: this.options.server, command: config.command, args: config.args, env: config.env, ...(config.cwd ? { cwd: config.cwd } : {}), network: config.sandbox.network });
+      if (!launch.ok) throw new Error(`it cannot start in the sandbox: ${launch.reason}`);
+      this.release = launch.release;
+      sandboxed = launch;
+    } else if (config.transport === "stdio") {
+      // How stdio servers are confined is found once per process (a probe), without blocking the event loop.
+      await this.options.hostConfinement.detect();
+    }
+    const transport = createTransport(config, { hostConfinement: this.options.hostConfinement, ...(sandboxed ? { sandboxed } : {}), ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
     this.transport = transport;
     this.captureStderr(transport);
     let timer: NodeJS.Timeout | undefined;
@@ -164,6 +181,7 @@ export class ServerConnection {
     await this.client.close().catch(() => {});
     if (transport && !this.closed) await transport.close().catch(() => {});
     this.closed = true;
+    this.release?.();
   }
 
   private terminate(): void {

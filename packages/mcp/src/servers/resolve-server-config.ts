@@ -1,21 +1,26 @@
-import { expandDeep } from "@thinktank/core";
+import { expandDeep, networkPattern } from "@thinktank/core";
 import type { McpServerEntry, McpTransportKind, ResolvedServerConfig, ServerResolution } from "./server-entry.js";
 import { resolveOAuthSettings } from "./resolve-oauth-settings.js";
+import type { StdioSandboxAvailability } from "./stdio-sandbox.js";
 import { transportKindOf } from "./transport-kind.js";
 
 export interface ResolveServerOptions {
   /** The variables `${VAR}` placeholders read, and where the child's PATH and HOME come from (an entry point passes config.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /**
-   * Whether the caller runs stdio servers marked `sandbox: true` in the sandbox. Without it such a
-   * server is unavailable with the reason: it never runs on the host instead. @default false
+   * Whether the caller runs stdio servers marked `sandbox: true` in the sandbox: `true` (or an
+   * availability that is ok) when it does, an availability with the reason when it cannot on this
+   * host (the deno backend). Otherwise such a server is unavailable with the reason: it never runs
+   * on the host instead. @default false
    */
-  readonly sandboxedStdio?: boolean;
+  readonly sandboxedStdio?: boolean | StdioSandboxAvailability;
 }
 
-/** Why a stdio server marked `sandbox: true` does not run where stdio servers cannot run sandboxed. */
+/** Why a stdio server marked `sandbox: true` does not run where no stdio sandbox was given. */
 export const sandboxedStdioUnsupported =
-  "it is to run in the sandbox (sandbox: true, or plugins.host_programs: sandbox for a plugin's server), and stdio MCP servers cannot run in the sandbox here yet; it never runs on the host instead";
+  "it is to run in the sandbox (sandbox: true, or plugins.host_programs: sandbox for a plugin's server), and this process was given no way to run stdio MCP servers in the sandbox; it never runs on the host instead";
+
+const hostPattern = new RegExp(networkPattern.pattern);
 
 /** Host variables every stdio child gets; everything else it sees comes from the entry's own `env`. */
 const inheritedVariables = ["PATH", "HOME"] as const;
@@ -32,7 +37,11 @@ export function resolveServerConfig(entry: McpServerEntry, options: ResolveServe
   if (transport === undefined) return fail(`unknown transport type '${String(entry.type)}' (expected stdio, sse or http)`);
   const shapeProblem = transport === "stdio" ? stdioShapeProblem(entry) : remoteShapeProblem(entry);
   if (shapeProblem) return fail(shapeProblem);
-  if (transport === "stdio" && entry.sandbox === true && !options.sandboxedStdio) return fail(sandboxedStdioUnsupported);
+  if (transport === "stdio" && entry.sandbox === true) {
+    const support = options.sandboxedStdio;
+    if (support === undefined || support === false) return fail(sandboxedStdioUnsupported);
+    if (support !== true && !support.ok) return fail(support.reason);
+  }
   return transport === "stdio" ? resolveStdio(entry, options.env, fail) : resolveRemote(entry, transport, options.env, fail);
 }
 
@@ -45,8 +54,10 @@ function resolveStdio(
   const { value, missing } = expandDeep(raw, env);
   if (missing.length > 0) return fail(missingMessage(missing));
   if (value.command.trim() === "") return fail("the command is empty after variable expansion");
+  // A sandboxed server gets no host variable: the sandbox gives its own PATH and HOME.
+  const sandboxed = entry.sandbox === true;
   const childEnv: Record<string, string> = {};
-  for (const name of inheritedVariables) {
+  for (const name of sandboxed ? [] : inheritedVariables) {
     const hostValue = env[name];
     if (hostValue !== undefined) childEnv[name] = hostValue;
   }
@@ -57,6 +68,7 @@ function resolveStdio(
     args: [...value.args],
     env: childEnv,
     ...(value.cwd ? { cwd: value.cwd } : {}),
+    ...(sandboxed ? { sandbox: { network: [...(entry.network ?? [])] } } : {}),
   };
   return { ok: true, config };
 }
@@ -94,6 +106,12 @@ function stdioShapeProblem(entry: McpServerEntry): string | undefined {
   }
   if (entry.env !== undefined && !isStringRecord(entry.env)) return `'env' must map names to strings (got ${typeName(entry.env)})`;
   if (entry.cwd !== undefined && typeof entry.cwd !== "string") return `'cwd' must be a string (got ${typeName(entry.cwd)})`;
+  if (entry.sandbox !== undefined && typeof entry.sandbox !== "boolean") return `'sandbox' must be true or false (got ${typeName(entry.sandbox)})`;
+  if (entry.sandbox === true && entry.network !== undefined) {
+    if (!Array.isArray(entry.network)) return `'network' must be a list of host patterns (got ${typeName(entry.network)})`;
+    const bad = entry.network.find((host) => typeof host !== "string" || host.length > networkPattern.maxLength || !hostPattern.test(host));
+    if (bad !== undefined) return `'network' has ${typeName(bad)}, which is not a host pattern (host, host:port, *.domain or *.domain:port)`;
+  }
   return undefined;
 }
 

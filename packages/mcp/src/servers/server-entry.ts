@@ -25,6 +25,12 @@ export interface McpServerEntry {
    * @default false
    */
   readonly sandbox?: boolean;
+  /**
+   * A sandboxed stdio server's network: the hosts it may reach through the egress proxy (`host`,
+   * `host:port`, `*.domain[:port]`, as a script tool's `network`). Ignored for a server on the host,
+   * which has the host's network. @default none: no network
+   */
+  readonly network?: readonly string[];
   readonly [key: string]: unknown;
 }
 
@@ -67,9 +73,11 @@ export interface StdioServerConfig {
   readonly transport: "stdio";
   readonly command: string;
   readonly args: readonly string[];
-  /** Exactly the child's environment: PATH and HOME from the host, plus the entry's own `env`. */
+  /** Exactly the child's environment: PATH and HOME from the host (on the host only), plus the entry's own `env`. */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
+  /** Present when it runs in the sandbox (`sandbox: true`): the hosts it may reach. */
+  readonly sandbox?: { readonly network: readonly string[] };
 }
 
 /** A remote server (legacy SSE or streamable HTTP) with placeholders resolved. */

@@ -147,8 +147,12 @@ describe("mergePluginServers", () => {
     // sandbox: the entry says so, and a manager that cannot run it sandboxed leaves it unavailable, never unconfined.
     const sandboxed = mergePluginServers([plugin], { env: {}, hostPrograms: "sandbox" });
     expect(sandboxed.servers.map((s) => [s.name, s.status])).toEqual([["runner:local", "unavailable"], ["runner:remote", "available"]]);
-    expect(sandboxed.servers[0]).toMatchObject({ entry: { sandbox: true }, reason: expect.stringContaining("cannot run in the sandbox here yet"), program: { command: "node" } });
+    expect(sandboxed.servers[0]).toMatchObject({ entry: { sandbox: true }, reason: expect.stringContaining("given no way to run stdio MCP servers in the sandbox"), program: { command: "node" } });
     expect(sandboxed.entries["runner:remote"]).not.toHaveProperty("sandbox");
+    // Where the sandbox says it runs no server (the deno backend), its reason; where it does, available.
+    const onDeno = mergePluginServers([plugin], { env: {}, hostPrograms: "sandbox", sandboxedStdio: { ok: false, reason: "the sandbox backend here is deno" } });
+    expect(onDeno.servers[0]).toMatchObject({ status: "unavailable", reason: "the sandbox backend here is deno" });
+    expect(mergePluginServers([plugin], { env: {}, hostPrograms: "sandbox", sandboxedStdio: { ok: true } }).servers[0]).toMatchObject({ status: "available", entry: { sandbox: true } });
     const confined = new McpManager({ mcp: { connect_timeout_ms: 10_000, call_timeout_ms: 10_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "catalog3") }, env: {} }, sandboxed.entries);
     cleanups.push(() => confined.close());
     expect(await confined.connect("runner:local")).toMatchObject({ state: "unavailable", reason: expect.stringContaining("never runs on the host instead") });

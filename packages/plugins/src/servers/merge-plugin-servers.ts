@@ -1,5 +1,5 @@
 import { protectedReference } from "@thinktank/core";
-import { resolveServerConfig, type McpServerEntry } from "@thinktank/mcp";
+import { resolveServerConfig, type McpServerEntry, type StdioSandboxAvailability } from "@thinktank/mcp";
 import type { LoadedPlugin, PluginServerTransport } from "../plugin-types.js";
 
 export type PluginServerStatus = "available" | "unavailable" | "shadowed" | "denied";
@@ -72,8 +72,11 @@ export interface MergePluginServersOptions {
    * which the MCP manager runs in the sandbox or not at all. @default "allow"
    */
   readonly hostPrograms?: PluginHostPrograms;
-  /** Whether the MCP manager runs stdio servers in the sandbox (see resolveServerConfig). @default false */
-  readonly sandboxedStdio?: boolean;
+  /**
+   * Whether the MCP manager runs stdio servers in the sandbox (see resolveServerConfig): true, or
+   * whether it can on this host (an availability with the reason, e.g. the deno backend). @default false
+   */
+  readonly sandboxedStdio?: boolean | StdioSandboxAvailability;
 }
 
 const deniedReason = "plugins.host_programs is 'deny' in config.yaml: stdio MCP servers from plugins never run on this host";
@@ -133,7 +136,7 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
         servers.push({ ...base, entry: entries[name], status: "unavailable", reason });
         continue;
       }
-      const resolution = resolveServerConfig(prepared, { env: options.env, ...(options.sandboxedStdio ? { sandboxedStdio: true } : {}) });
+      const resolution = resolveServerConfig(prepared, { env: options.env, ...(options.sandboxedStdio !== undefined ? { sandboxedStdio: options.sandboxedStdio } : {}) });
       const entry: McpServerEntry = resolution.ok ? prepared : { ...prepared, unavailable_reason: resolution.reason };
       entries[name] = entry;
       servers.push(resolution.ok ? { ...base, entry, status: "available" } : { ...base, entry, status: "unavailable", reason: resolution.reason });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { ThinktankError, type ArchiveLimits, type ExtensionsStore } from "@thinktank/core";
+import type { StdioSandboxAvailability } from "@thinktank/mcp";
 import { SlashCommands } from "../commands/slash-commands.js";
 import { defaultFetchOptions, type FetchOptions } from "../fetch/fetch-options.js";
 import { PluginInstaller, type PluginInstallOptions, type PluginSettingsChange, type PluginInstallRecord, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
@@ -28,6 +29,11 @@ export interface PluginManagerOptions {
    * `sandbox` marks stdio servers `sandbox: true`. @default "allow"
    */
   readonly hostPrograms?: PluginHostPrograms;
+  /**
+   * Whether the agent runs stdio servers marked `sandbox: true` on this host (the sandbox backend's
+   * answer: not on deno), so their status says so. @default none: such servers are unavailable
+   */
+  readonly sandboxedStdio?: () => Promise<StdioSandboxAvailability>;
   /** Virtual root of skills as the model sees them. @default "/mnt/skills" */
   readonly containerPath?: string;
   /** Archive and folder limits (archiveLimitsFromConfig(config)). @default defaultArchiveLimits */
@@ -103,13 +109,14 @@ export class PluginManager {
     const { document, plugins } = await this.current();
     const plugin = findPlugin(plugins, name);
     const enabled = isPluginEnabled(document, name);
-    const merge = mergePluginServers([plugin], this.serverOptions(document));
+    const merge = mergePluginServers([plugin], await this.serverOptions(document));
     const versions = await this.versionsOf(plugin, document);
     return { ...detailView(plugin, enabled, pluginTrust(document, name), merge.servers, { containerPath: this.containerPath, ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}) }), ...(versions ? { versions } : {}) };
   }
 
-  private serverOptions(document: PluginSettingsDocument): MergePluginServersOptions {
-    return { env: this.options.env, configured: document.mcpServers ?? {}, ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}) };
+  private async serverOptions(document: PluginSettingsDocument): Promise<MergePluginServersOptions> {
+    const sandboxedStdio = this.options.hostPrograms === "sandbox" && this.options.sandboxedStdio ? await this.options.sandboxedStdio() : undefined;
+    return { env: this.options.env, configured: document.mcpServers ?? {}, ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}), ...(sandboxedStdio ? { sandboxedStdio } : {}) };
   }
 
   /** The slash commands a user can type for one plugin (commands, then user-invocable skills). */
@@ -211,7 +218,7 @@ export class PluginManager {
   /** Every installed plugin's servers as `<plugin>:<server>`: `enabled` when its plugin is enabled and valid and no configured server has its name; `status` and `reason` say whether it can be used. */
   async pluginServers(): Promise<PluginServerListing[]> {
     const { document, plugins } = await this.current();
-    const merge = mergePluginServers(plugins, this.serverOptions(document));
+    const merge = mergePluginServers(plugins, await this.serverOptions(document));
     const active = new Set(plugins.filter((p) => isPluginEnabled(document, p.name) && !p.problems.some((q) => q.severity === "error")).map((p) => p.name));
     return merge.servers.map((server) => ({
       name: server.name,

@@ -38,9 +38,11 @@ export interface PluginSnapshotterOptions extends InstalledPluginsOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** config.plugins.host_programs: `deny` lists stdio servers as denied, `sandbox` marks them `sandbox: true`. @default "allow" */
   readonly hostPrograms?: PluginHostPrograms;
+  /** Whether the MCP manager this snapshot feeds runs stdio servers in the sandbox (it was given a stdio sandbox). @default false */
+  readonly sandboxedStdio?: boolean;
 }
 
-type ServerOptions = Pick<PluginSnapshotterOptions, "env" | "hostPrograms">;
+type ServerOptions = Pick<PluginSnapshotterOptions, "env" | "hostPrograms" | "sandboxedStdio">;
 
 /**
  * Keeps the plugin side of the agent's request context current for almost nothing while
@@ -58,7 +60,7 @@ export class PluginSnapshotter {
 
   constructor(options: PluginSnapshotterOptions) {
     this.settings = options.settings;
-    this.serverOptions = { env: options.env, ...(options.hostPrograms ? { hostPrograms: options.hostPrograms } : {}) };
+    this.serverOptions = { env: options.env, ...(options.hostPrograms ? { hostPrograms: options.hostPrograms } : {}), ...(options.sandboxedStdio ? { sandboxedStdio: true } : {}) };
     this.installed = new InstalledPlugins(options);
   }
 

@@ -22,6 +22,8 @@ import { WarmPool } from "../worker/warm-pool.js";
 import { createFreshWorkspace, removeFreshWorkspace } from "../workspaces/fresh-workspace.js";
 import { createThreadWorkspace } from "../workspaces/thread-workspace.js";
 import { RunEgress } from "../network/run-egress.js";
+import { startServer } from "../servers/start-server.js";
+import type { SandboxServerLaunch, SandboxServerRequest } from "../servers/server-types.js";
 import { checkExecutor } from "./check-executor.js";
 import type { SandboxExecutorOptions } from "./sandbox-executor-options.js";
 import { selectLauncher, type ConcreteBackend, type SelectedLauncher } from "./select-launcher.js";
@@ -128,6 +130,17 @@ class PooledSandboxExecutor implements SandboxExecutor {
 
   run(request: SandboxRequest): Promise<SandboxResult> {
     return this.execute(request, true);
+  }
+
+  async startServer(request: SandboxServerRequest): Promise<SandboxServerLaunch> {
+    try {
+      if (this.closed) return { ok: false, code: "SANDBOX_UNAVAILABLE", message: "The sandbox executor has been closed." };
+      const [{ launcher, info }, memory] = await Promise.all([this.selection, this.memory]);
+      const searchPath = this.options.searchPath ?? defaultSearchPath;
+      return await startServer(request, { launcher, backend: info.backend, memory, egress: this.egress, workerId: `${process.pid}-server-${++this.nextWorker}`, searchPath });
+    } catch (error) {
+      return { ok: false, code: "SANDBOX_FAILED", message: `The sandbox failed: ${(error as Error).message}` };
+    }
   }
 
   /** Runs a request; `refill` false leaves the pool alone (the diagnostic probe). */

@@ -32,5 +32,7 @@ export function writeSyntheticEtc(dir: string, hostEtc = "/etc"): string {
   }
   // Mount point for the host's /etc/alternatives (symlinks such as awk -> mawk), bound read-only when present.
   fs.mkdirSync(path.join(dir, "alternatives"), { recursive: true, mode: 0o755 });
+  // Mount point for the host's CA certificates (/etc/ssl/certs), bound read-only for sandboxed servers.
+  fs.mkdirSync(path.join(dir, "ssl", "certs"), { recursive: true, mode: 0o755 });
   return dir;
 }

@@ -1,6 +1,7 @@
 import type { ErrorCode, SandboxBackend } from "@thinktank/core";
 import type { EgressEntrance } from "../network/egress-entrance.js";
 import type { SandboxLanguage, SandboxLimitName, SandboxLimits, SandboxMount } from "../sandbox-types.js";
+import type { SandboxServerRequest } from "../servers/server-types.js";
 
 /** What fixes a worker when it starts: a warm worker can serve any request with the same spec. */
 export interface WorkerSpec {
@@ -84,4 +85,6 @@ export interface Launcher {
   identity(spec: WorkerSpec): string;
   /** Why a script file (`SandboxRequest.entry`) of this language cannot run on this backend; undefined when it can. */
   entryProblem(language: SandboxLanguage): string | undefined;
+  /** A long-lived server's sandbox (bubblewrap only: the others cannot run a host program). */
+  planServer?(request: SandboxServerRequest, workerId: string): Promise<PlanResult>;
 }

@@ -20,6 +20,15 @@ export function limitArguments(limits: SandboxLimits, options: { processes: bool
   return [...args, "--"];
 }
 
+/**
+ * prlimit(1) options of a long-lived server (a stdio MCP server): memory per process (RLIMIT_DATA)
+ * and processes (RLIMIT_NPROC) only. No CPU-seconds or file-size bound: a server runs for as long as
+ * the service does, and its cache (npx, uvx) holds whole packages.
+ */
+export function serverLimitArguments(limits: { readonly memoryMb: number; readonly maxProcesses: number }): string[] {
+  return [`--data=${limits.memoryMb * mebibyte}`, `--nproc=${limits.maxProcesses}`, "--core=0", "--"];
+}
+
 /** Node's heap ceiling: below the data limit, so running out of heap is a clean, reported error. */
 export function nodeHeapMb(limits: SandboxLimits): number {
   return Math.max(16, Math.floor(limits.memoryMb * 0.75));
