@@ -6,9 +6,10 @@ import { sandboxBridgeDir } from "../sandbox-paths.js";
 /**
  * Exports each `NAME=value` of the NUL-separated file `$1`, then execs the rest: a server's
  * environment reaches it from a file in its sandbox's own folder, never through a command line,
- * which any local user may read in /proc.
+ * which any local user may read in /proc. The variables bash itself exports (PWD, OLDPWD, and SHLVL,
+ * which its exec sets again, hence env) are dropped, so the server gets exactly the file's.
  */
-const loaderScript = `while IFS= read -r -d '' pair; do export "$pair" || exit 125; done < "$1"; shift; exec "$@"`;
+const loaderScript = `unset PWD OLDPWD; while IFS= read -r -d '' pair; do export "$pair" || exit 125; done < "$1"; shift; exec /usr/bin/env -u SHLVL -- "$@"`;
 
 /**
  * Node 20's fetch ignores HTTP(S)_PROXY: this file, required through NODE_OPTIONS by every node
