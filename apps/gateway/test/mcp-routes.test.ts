@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import path from "node:path";
+import { needs } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestGateway } from "./test-gateway.js";
 import type { TestGateway } from "./test-gateway.js";
@@ -111,6 +113,9 @@ describe("PUT /api/mcp/servers/:name", () => {
     [{ command: "x", args: "not-a-list-but-coerced-to-one" }, undefined],
     [{ command: "" }, "body.command"],
     [{ command: "x", enabled: "sometimes" }, "body.enabled"],
+    [{ command: "x", sandbox: "yes" }, "body.sandbox"],
+    [{ command: "x", sandbox: true, network: ["https://api.github.com/"] }, "body.network.0"],
+    [{ command: "x", sandbox: true, network: ["api.github.com", "*.example.com:443", "127.0.0.1:8080"] }, undefined],
   ])("validates %j (400 with the field path, file untouched)", async (payload, path) => {
     gateway = await createTestGateway({ extensions: configured });
     const before = fs.readFileSync(gateway.file, "utf8");
@@ -131,6 +136,36 @@ describe("PUT /api/mcp/servers/:name", () => {
     const response = await gateway.app.inject({ method: "PUT", url: "/api/mcp/servers/z", headers: { "content-type": "application/json" }, payload: "[1,2]" });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: "VALIDATION_FAILED" });
+  });
+});
+
+describe("a stdio server marked sandbox: true", () => {
+  const plugin = (dir: string): void => {
+    const root = path.join(dir, "plugins", "installed", "tap");
+    fs.mkdirSync(path.join(root, ".claude-plugin"), { recursive: true });
+    fs.writeFileSync(path.join(root, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "tap" }));
+    fs.writeFileSync(path.join(root, ".mcp.json"), JSON.stringify({ mcpServers: { probe: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"] } } }));
+  };
+
+  it("is unavailable with the reason where the sandbox backend runs no server (deno), configured or a plugin's under host_programs: sandbox", async () => {
+    const sandboxed = { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"], sandbox: true, network: ["registry.npmjs.org"] };
+    gateway = await createTestGateway({ configYaml: "sandbox:\n  backend: deno\nplugins:\n  host_programs: sandbox\n", extensions: { ...configured, mcpServers: { ...configured.mcpServers, memory: sandboxed } } });
+    plugin(gateway.dir);
+    const { servers } = (await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).json() as { servers: Record<string, unknown>[] };
+    const byName = new Map(servers.map((server) => [server.name, server]));
+    expect(byName.get("memory")).toMatchObject({ transport: "stdio", config: sandboxed, status: "unavailable", reason: expect.stringMatching(/deno, which cannot run host programs.*never runs on the host instead/) });
+    expect(byName.get("tap:probe")).toMatchObject({ status: "unavailable", reason: expect.stringMatching(/deno/) });
+    // A server on the host is not affected.
+    expect(byName.get("github")).not.toHaveProperty("status");
+    expect((await gateway.app.inject({ method: "GET", url: "/api/plugins/tap" })).json()).toMatchObject({ servers: [expect.objectContaining({ status: "unavailable", reason: expect.stringMatching(/deno/) })] });
+  });
+
+  it("is listed without a status where the backend runs it (bubblewrap)", needs("bubblewrap"), async () => {
+    gateway = await createTestGateway({ configYaml: "sandbox:\n  backend: bubblewrap\nplugins:\n  host_programs: sandbox\n", extensions: { ...configured, mcpServers: { memory: { command: "npx", sandbox: true } } } });
+    plugin(gateway.dir);
+    const { servers } = (await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).json() as { servers: Record<string, unknown>[] };
+    expect(servers.find((server) => server.name === "memory")).not.toHaveProperty("status");
+    expect(servers.find((server) => server.name === "tap:probe")).toMatchObject({ status: "available" });
   });
 });
 
