@@ -91,6 +91,27 @@ describe("resolveServerConfig", () => {
     expect(refused).toMatchObject({ ok: false, reason: sandboxedStdioUnsupported });
     expect(resolveServerConfig({ command: "node", sandbox: true }, { env: hostEnv, sandboxedStdio: true }).ok).toBe(true);
     expect(resolveServerConfig({ type: "http", url: "https://example.com/mcp", sandbox: true }, { env: hostEnv }).ok).toBe(true);
+    // Where the sandbox runs no server (the deno backend): its reason.
+    expect(resolveServerConfig({ command: "node", sandbox: true }, { env: hostEnv, sandboxedStdio: { ok: false, reason: "deno runs no host program" } })).toMatchObject({ ok: false, reason: "deno runs no host program" });
+  });
+
+  it("gives a sandboxed stdio server its network and only its own env (no host PATH or HOME), so a change of either restarts it", () => {
+    const entry = { command: "npx", args: ["-y", "server"], env: { TOKEN: "${API_TOKEN}" }, sandbox: true, network: ["registry.npmjs.org"] };
+    const resolved = resolveServerConfig(entry, { env: hostEnv, sandboxedStdio: true });
+    expect(resolved).toEqual({ ok: true, config: { transport: "stdio", command: "npx", args: ["-y", "server"], env: { TOKEN: "s3cret" }, sandbox: { network: ["registry.npmjs.org"] } } });
+    const onHost = resolveServerConfig({ ...entry, sandbox: false }, { env: hostEnv });
+    expect(onHost.ok && onHost.config.transport === "stdio" ? Object.keys(onHost.config.env) : []).toContain("PATH");
+    expect(onHost.ok && onHost.config.transport === "stdio" ? onHost.config.sandbox : "not ok").toBeUndefined();
+    const other = resolveServerConfig({ ...entry, network: ["*.npmjs.org"] }, { env: hostEnv, sandboxedStdio: true });
+    expect(resolved.ok && other.ok && resolvedConfigHash(resolved.config) !== resolvedConfigHash(other.config)).toBe(true);
+  });
+
+  it.each([
+    [{ command: "node", sandbox: "yes" }, "'sandbox' must be true or false (got string \"yes\")"],
+    [{ command: "node", sandbox: true, network: "api.github.com" }, "'network' must be a list of host patterns (got string \"api.github.com\")"],
+    [{ command: "node", sandbox: true, network: ["https://api.github.com/"] }, "'network' has string \"https://api.github.com/\", which is not a host pattern (host, host:port, *.domain or *.domain:port)"],
+  ])("refuses %j", (entry, reason) => {
+    expect(resolveServerConfig(entry as never, { env: hostEnv, sandboxedStdio: true })).toMatchObject({ ok: false, reason });
   });
 
   it("never puts a resolved secret into a failure reason", () => {

@@ -32,10 +32,14 @@ describe("serverLayout", () => {
     const cwd = path.join(temp.dir, "project");
     fs.mkdirSync(path.join(cwd, "data"), { recursive: true });
     fs.writeFileSync(path.join(cwd, "extensions_config.json"), "{}");
-    const layout = serverLayout(request({ cwd, hide: [path.join(cwd, "data"), path.join(cwd, "extensions_config.json"), path.join(temp.dir, "missing")] }), host, undefined, searchPath);
+    fs.writeFileSync(path.join(cwd, "data", "threads.sqlite"), "rows");
+    fs.mkdirSync(path.join(cwd, "data", "logs"));
+    const hide = [path.join(cwd, "data", "threads.sqlite"), path.join(cwd, "data", "logs"), path.join(cwd, "data"), path.join(cwd, "extensions_config.json"), path.join(temp.dir, "missing")];
+    const layout = serverLayout(request({ cwd, hide }), host, undefined, searchPath);
     expect(layout).toMatchObject({ ok: true, mounts: [{ hostPath: cwd, sandboxPath: cwd }], chdir: cwd, program: ["node", "server.js"] });
     if (!layout.ok) return;
     expect(layout.mounts[0]?.writable).toBeUndefined();
+    // What lies inside a covered folder goes with it (nothing to bind over in an empty tmpfs).
     expect(layout.covers).toEqual({ folders: [path.join(cwd, "data")], files: [path.join(cwd, "extensions_config.json")] });
     expect(layout.searchPath.split(":").slice(-3)).toEqual(["/usr/local/bin", "/usr/bin", "/bin"]);
   });

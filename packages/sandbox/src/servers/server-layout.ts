@@ -69,6 +69,10 @@ export function serverLayout(request: SandboxServerRequest, host: HostLayout, py
       if (!under(real, [cwd])) continue;
       (fs.statSync(real).isDirectory() ? covers.folders : covers.files).push(real);
     }
+    // A path inside a covered folder is hidden with it (its mount point is gone under the cover).
+    const inCovered = (candidate: string): boolean => covers.folders.some((folder) => candidate !== folder && under(candidate, [folder]));
+    covers.folders = [...new Set(covers.folders)].filter((folder) => !inCovered(folder));
+    covers.files = [...new Set(covers.files)].filter((file) => !inCovered(file));
     if (!under(cwd, [...systemRoots, ...binds])) mounts.push({ hostPath: cwd, sandboxPath: cwd });
   }
   const visible = (hostPath: string): boolean => under(hostPath, [...systemRoots, ...binds, ...mounts.map((mount) => mount.hostPath)]) && !under(hostPath, [...covers.folders, ...covers.files]);
