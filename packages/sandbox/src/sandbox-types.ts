@@ -189,6 +189,11 @@ export interface SandboxCheck {
 export interface SandboxExecutor {
   /** The backend in use; config.sandbox.backend (possibly `auto`) until `describeBackend()` has resolved. */
   readonly backend: SandboxBackend;
+  /**
+   * The executor's own folder on the host (the synthetic /etc, the workers' folders with their bridge
+   * and egress sockets): programs the service starts on the host must not see it (HostConfinement.hide).
+   */
+  readonly runtimeFolder: string;
   /** Resolves `auto` (bubblewrap when a real sandbox starts, else deno) and says what the backend isolates. */
   describeBackend(): Promise<SandboxBackendInfo>;
   run(request: SandboxRequest): Promise<SandboxResult>;

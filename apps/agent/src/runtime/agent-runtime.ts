@@ -80,6 +80,8 @@ export class AgentRuntime {
       onProblem: (problem) => logger.warn({ problem: problem.reason, file: problem.file, identity: problem.identity }, problem.message),
     });
     const executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
+    // Its runtime folder holds the workers' bridge and egress sockets: no host program sees it.
+    hostConfinement.hide(executor.runtimeFolder);
     // Untrusted script tools (skills not trusted by an administrator) run in the same sandbox, each call in a fresh folder under .script-runs.
     const sandboxRunner = createSandboxScriptRunner(executor, { workRoot: path.join(config.sandbox.workspaces_dir, ".script-runs") });
     this.tools =

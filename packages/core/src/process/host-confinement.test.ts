@@ -94,6 +94,16 @@ describe.each(pidNamespaces)("HostConfinement with $mechanism", ({ mechanism, av
     if (asRoot) expect(Number.parseInt(report.capEff, 16)).toBe(0);
   });
 
+  it.skipIf(!available || !python)("hides what hide() adds later (the sandbox's runtime folder, made once the service runs) from programs started after it", options, async () => {
+    const confinement = new HostConfinement({ mechanisms: [mechanism], searchPath });
+    const runtime = path.join(temp.dir, "sandbox-runtime");
+    fs.mkdirSync(path.join(runtime, "workers", "w1"), { recursive: true, mode: 0o755 });
+    fs.writeFileSync(path.join(runtime, "workers", "w1", "egress.sock"), "");
+    expect((await probe(confinement, { needle: secret, read: [runtime] }, temp.dir)).reads[runtime]).toEqual({ ok: true, entries: ["workers"] });
+    confinement.hide(runtime);
+    expect((await probe(confinement, { needle: secret, read: [runtime] }, temp.dir)).reads[runtime]).toEqual({ ok: true, entries: [] });
+  });
+
   it.skipIf(!available || !python)("ends whole with its first process: a setsid double fork is gone when the program exits", options, async () => {
     const confinement = new HostConfinement({ mechanisms: [mechanism], searchPath });
     const marker = sleepMarker();

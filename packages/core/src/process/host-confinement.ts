@@ -84,10 +84,18 @@ function probeAsync(line: SpawnLine): Promise<ProbeOutcome> {
 export class HostConfinement {
   #found: Found | undefined;
   #detecting: Promise<Found> | undefined;
-  readonly #hide: readonly string[];
+  readonly #hide: Set<string>;
 
   constructor(private readonly options: HostConfinementOptions = {}) {
-    this.#hide = [...new Set((options.hide ?? []).map((entry) => path.resolve(entry)))];
+    this.#hide = new Set((options.hide ?? []).map((entry) => path.resolve(entry)));
+  }
+
+  /**
+   * Hides more paths from every program started after this call: what the service makes once it
+   * runs (the sandbox's runtime folder, with the workers' bridge and egress sockets).
+   */
+  hide(...paths: readonly string[]): void {
+    for (const entry of paths) this.#hide.add(path.resolve(entry));
   }
 
   /** The isolation in force (found on first use, which blocks while the probe runs: call detect() first where that matters). */

@@ -49,6 +49,10 @@ class PooledSandboxExecutor implements SandboxExecutor {
   private readonly quota: WorkspaceQuota;
   private readonly bounds: RequestBounds;
   private readonly runtimeDir: string;
+
+  get runtimeFolder(): string {
+    return this.runtimeDir;
+  }
   private readonly ownsRuntimeDir: boolean;
   private readonly running = new Set<SandboxWorker>();
   /** The workspace each worker started with a fresh one has (see `SandboxRequest.freshWorkspace`). */
