@@ -141,7 +141,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
       if (this.closed) return { ok: false, code: "SANDBOX_UNAVAILABLE", message: "The sandbox executor has been closed." };
       const [{ launcher, info }, memory] = await Promise.all([this.selection, this.memory]);
       const searchPath = this.options.searchPath ?? defaultSearchPath;
-      return await startServer(request, { launcher, backend: info.backend, memory, egress: this.egress, workerId: `${process.pid}-server-${++this.nextWorker}`, searchPath });
+      return await startServer(request, { launcher, backend: info.backend, memory, egress: this.egress, workerId: `${process.pid}-server-${++this.nextWorker}`, searchPath, runtimeDir: this.runtimeDir });
     } catch (error) {
       return { ok: false, code: "SANDBOX_FAILED", message: `The sandbox failed: ${(error as Error).message}` };
     }

@@ -18,7 +18,7 @@ import { missingTool } from "./unavailable.js";
 import { refusedSyscallNumbers, seccompFilter } from "./seccomp-filter.js";
 import { prepareWritableMounts } from "./writable-mounts.js";
 import { serverFiles } from "../servers/server-files.js";
-import { serverLayout } from "../servers/server-layout.js";
+import { hostCaCertificates, serverLayout, serverTmpMb } from "../servers/server-layout.js";
 import type { SandboxServerRequest } from "../servers/server-types.js";
 import type { SandboxMount } from "../sandbox-types.js";
 
@@ -41,12 +41,6 @@ const bootstrapEnvFor = (): Record<string, string> => ({
   TMPDIR: sandboxPaths.tmp,
   LANG: "C.UTF-8",
 });
-
-/** The host's CA certificates (Debian's layout), which a server that speaks TLS through the egress proxy needs. */
-const hostCaCertificates = "/etc/ssl/certs";
-
-/** Size of a server's private /tmp (and /dev/shm), in MiB: installers unpack there. */
-const serverTmpMb = 256;
 
 /** What one sandbox holds and runs (a worker's or a server's), for `sandboxPlan`. */
 interface SandboxLayout {
@@ -161,7 +155,6 @@ export class BubblewrapLauncher implements Launcher {
     const runDir = this.makeRunDir(workerId);
     this.handOverWorkspace(request.homeDir);
     const files = serverFiles(runDir, this.asRoot ? this.options.sandboxIds.gid : undefined);
-    const baseEnv = { PATH: layout.searchPath, HOME: sandboxPaths.workspace, TMPDIR: sandboxPaths.tmp, LANG: "C.UTF-8" };
     const program = [host.prlimit as string, ...serverLimitArguments(request.limits), ...files.loader(host.bash), ...layout.program];
     const planned = await this.sandboxPlan(host, {
       runDir,
@@ -172,7 +165,7 @@ export class BubblewrapLauncher implements Launcher {
       ...(layout.chdir ? { chdir: layout.chdir } : {}),
       tmpMb: serverTmpMb,
       ...(fs.existsSync(hostCaCertificates) ? { caCertificatesDir: hostCaCertificates } : {}),
-      env: baseEnv,
+      env: layout.env,
       command: network ? withEgressForwarder(host.node.executable, program) : program,
       network,
       bridge: { kind: "direct" },
@@ -182,7 +175,7 @@ export class BubblewrapLauncher implements Launcher {
       return planned;
     }
     const egress = planned.plan.egress;
-    files.write({ ...baseEnv, ...request.env, ...(egress ? files.egressEnv(egress.env, request.env) : {}) }, { fetchPreload: egress !== undefined });
+    files.write({ ...layout.env, ...request.env, ...(egress ? files.egressEnv(egress.env, request.env) : {}) }, { fetchPreload: egress !== undefined });
     return planned;
   }
 

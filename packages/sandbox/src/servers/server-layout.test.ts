@@ -50,6 +50,8 @@ describe("serverLayout", () => {
     expect(serverLayout(request({ cwd: path.join(data, "plugins"), hide: [data] }), host, undefined, searchPath)).toMatchObject({ ok: false, message: expect.stringMatching(/inside a folder no program the service starts may see/) });
     expect(serverLayout(request({ cwd: "/" }), host, undefined, searchPath)).toMatchObject({ ok: false, message: expect.stringMatching(/root folder/) });
     expect(serverLayout(request({ cwd: "/proc/self" }), host, undefined, searchPath)).toMatchObject({ ok: false });
+    // All of a shared temporary folder (other programs' files and sockets) is no server's working folder.
+    expect(serverLayout(request({ cwd: "/tmp" }), host, undefined, searchPath)).toMatchObject({ ok: false, message: expect.stringMatching(/temporary folder every program shares/) });
     expect(serverLayout(request({ cwd: path.join(temp.dir, "nowhere") }), host, undefined, searchPath)).toMatchObject({ ok: false, message: expect.stringMatching(/does not exist/) });
   });
 

@@ -1,8 +1,9 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { findExecutable } from "@thinktank/core";
 import type { HostLayout, Interpreter } from "../host/discover-host.js";
-import { reservedSandboxPaths } from "../sandbox-paths.js";
+import { reservedSandboxPaths, sandboxPaths } from "../sandbox-paths.js";
 import type { SandboxMount } from "../sandbox-types.js";
 import type { SandboxServerRequest } from "./server-types.js";
 
@@ -18,11 +19,26 @@ export interface ServerLayout {
   readonly chdir: string | undefined;
   /** The sandbox's PATH: the interpreters' folders outside the system ones, then the system folders. */
   readonly searchPath: string;
+  /** The environment the server starts from (its entry's is laid over it). */
+  readonly env: Readonly<Record<string, string>>;
   /** The program and its arguments as the sandbox runs them. */
   readonly program: readonly string[];
 }
 
 export type ServerLayoutResult = ({ readonly ok: true } & ServerLayout) | { readonly ok: false; readonly message: string };
+
+/** Size of a server's private /tmp (and /dev/shm), in MiB: installers unpack there. */
+export const serverTmpMb = 256;
+
+/** The host's CA certificates (Debian's layout), bound at /etc/ssl/certs: a server that speaks TLS through the egress proxy needs them. */
+export const hostCaCertificates = "/etc/ssl/certs";
+
+/**
+ * npx and npm in a server's sandbox: a restart runs the package npx cached in the server's home
+ * without asking the registry again, and npm does not ask it for its own updates (an entry's env may
+ * say otherwise).
+ */
+const npmServerEnv = { npm_config_prefer_offline: "true", npm_config_update_notifier: "false" };
 
 /** Names a shell can export (the environment reaches the server through `export`). */
 const variableName = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -61,6 +77,7 @@ export function serverLayout(request: SandboxServerRequest, host: HostLayout, py
       return fail(`its cwd ${request.cwd} does not exist`);
     }
     if (cwd === "/") return fail("its cwd is the root folder: name the folder that holds the server");
+    if (sharedTemporaryFolders().includes(cwd)) return fail(`its cwd ${cwd} is a temporary folder every program shares: name the folder that holds the server`);
     if (under(cwd, foreignRoots)) return fail(`its cwd ${cwd} is not the host's inside the sandbox (its /etc, /proc, /dev, /run and /sys are its own): move the server elsewhere`);
     for (const hidden of request.hide ?? []) {
       const real = realPathOf(hidden);
@@ -96,7 +113,14 @@ export function serverLayout(request: SandboxServerRequest, host: HostLayout, py
     if (real === undefined || !isExecutable(real)) return fail(`its command ${hostPath} does not exist or is not executable`);
     if (!visible(hostPath) || !visible(real)) return fail(`its command ${hostPath} is outside what its sandbox sees (the system folders, node's and python's, its cwd): name the folder that holds it as the entry's cwd`);
   }
-  return { ok: true, binds, mounts, covers, chdir: cwd, searchPath: pathFolders.join(":"), program: [command, ...request.args] };
+  const searchPath = pathFolders.join(":");
+  const env = { PATH: searchPath, HOME: sandboxPaths.workspace, TMPDIR: sandboxPaths.tmp, LANG: "C.UTF-8", ...npmServerEnv };
+  return { ok: true, binds, mounts, covers, chdir: cwd, searchPath, env, program: [command, ...request.args] };
+}
+
+/** Temporary folders every program writes in: no server sees all of one. */
+function sharedTemporaryFolders(): string[] {
+  return [...new Set(["/tmp", "/var/tmp", os.tmpdir()].map((folder) => realPathOf(folder) ?? folder))];
 }
 
 /** Whether `candidate` is one of `roots` or inside one. */

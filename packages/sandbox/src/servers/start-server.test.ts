@@ -21,7 +21,9 @@ const before = fs.existsSync(visits) ? fs.readFileSync(visits, "utf8") : "";
 fs.appendFileSync(visits, "x");
 let writable = true;
 try { fs.writeFileSync(path.join(process.cwd(), "planted"), "x"); } catch { writable = false; }
-process.stdout.write(JSON.stringify({ env: process.env, cwd: process.cwd(), before, writable, uid: process.getuid(), pid: process.pid }) + "\n");
+let peek;
+if (process.env.PEEK) try { peek = fs.readdirSync(process.env.PEEK); } catch (error) { peek = error.code; }
+process.stdout.write(JSON.stringify({ env: process.env, cwd: process.cwd(), before, writable, uid: process.getuid(), pid: process.pid, peek }) + "\n");
 process.stdin.resume();
 process.stdin.on("end", () => process.exit(0));
 `;
@@ -66,7 +68,7 @@ describe("a server in the bubblewrap sandbox", () => {
     const { child, first } = await start(fixture, request);
     const env = first.env as Record<string, string>;
     expect(env.API_TOKEN).toBe(secret);
-    expect(Object.keys(env).sort()).toEqual(["API_TOKEN", "HOME", "LANG", "LEAVE", "PATH", "TMPDIR"]);
+    expect(Object.keys(env).sort()).toEqual(["API_TOKEN", "HOME", "LANG", "LEAVE", "PATH", "TMPDIR", "npm_config_prefer_offline", "npm_config_update_notifier"]);
     expect(env.HOME).toBe("/mnt/user-data/workspace");
     expect(first).toMatchObject({ cwd: request.cwd, before: "", writable: false, uid: 1000 });
     // Its pid namespace: the host's processes are not its.
@@ -90,6 +92,15 @@ describe("a server in the bubblewrap sandbox", () => {
     const second = await start(fixture, request);
     expect(second.first.before).toBe("x");
     second.child.stdin.end();
+  });
+
+  it("hides the executor's own folder (other sandboxes' sockets) from a server whose cwd holds it", needs("bubblewrap"), async () => {
+    fixture = sandboxFixture();
+    const request = serverRequest(fixture, { PEEK: fixture.runtimeDir });
+    const { child, first } = await start(fixture, { ...request, cwd: fixture.root, args: ["server/server.cjs"] });
+    expect(fs.readdirSync(fixture.runtimeDir).length).toBeGreaterThan(0);
+    expect(first.peek).toEqual([]);
+    child.stdin.end();
   });
 
   it("refuses a network pattern that does not parse and limits below what a server needs", needs("bubblewrap"), async () => {

@@ -18,6 +18,8 @@ export interface StartServerContext {
   readonly workerId: string;
   /** Where setpriv is looked up (dropping to the sandbox user without a cgroup to join first). */
   readonly searchPath: string;
+  /** The executor's own folder (the workers' sockets): hidden from every server. */
+  readonly runtimeDir: string;
 }
 
 /** Smallest limits a server may be given: below them no interpreter starts. */
@@ -47,7 +49,7 @@ export async function startServer(request: SandboxServerRequest, context: StartS
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") return fail("SANDBOX_FAILED", `the server's home ${request.homeDir} could not be made: ${(error as Error).message}`);
   }
-  const planned = await context.launcher.planServer(request, context.workerId);
+  const planned = await context.launcher.planServer({ ...request, hide: [...(request.hide ?? []), context.runtimeDir] }, context.workerId);
   if (!planned.ok) return fail(planned.code === "VALIDATION_FAILED" ? "VALIDATION_FAILED" : planned.code === "SANDBOX_UNAVAILABLE" ? "SANDBOX_UNAVAILABLE" : "SANDBOX_FAILED", planned.message);
   let plan = planned.plan;
   const { memory } = context;
