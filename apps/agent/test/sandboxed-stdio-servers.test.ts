@@ -187,4 +187,23 @@ describe("stdio MCP servers marked sandbox: true on the deno backend", () => {
     // One on the host is not affected.
     expect(manager.status().find((status) => status.name === "onHost")?.state).toBe("idle");
   });
+
+  it("list_servers shows such a server (configured, or a plugin's under host_programs: sandbox) unavailable with the reason, as the agent wires it", async () => {
+    const root = path.join(project, "plugins", "installed", "tap");
+    fs.mkdirSync(path.join(root, ".claude-plugin"), { recursive: true });
+    fs.writeFileSync(path.join(root, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "tap" }));
+    fs.writeFileSync(path.join(root, ".mcp.json"), JSON.stringify({ mcpServers: { probe: { command: "node", args: ["${CLAUDE_PLUGIN_ROOT}/server.mjs"] } } }));
+    const entry = { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"], sandbox: true, network: ["registry.npmjs.org"] };
+    fs.writeFileSync(path.join(project, "extensions_config.json"), JSON.stringify({ mcpServers: { memory: entry }, skills: {}, plugins: {}, tools: {} }));
+    const config = configFor(["sandbox:", "  backend: deno", "plugins:", "  host_programs: sandbox"]);
+    const runtime = new AgentRuntime(config, { tools: false, watch: false });
+    closers.push(() => runtime.close());
+    await runtime.start();
+    const reason = /deno, which cannot run host programs.*never runs on the host instead/;
+    await vi.waitFor(() => {
+      const listed = new Map(runtime.codeMode.codeMode.listServers().map((server) => [server.name, server]));
+      expect(listed.get("memory")).toMatchObject({ transport: "stdio", status: "unavailable", reason: expect.stringMatching(reason) });
+      expect(listed.get("tap:probe")).toMatchObject({ status: "unavailable", reason: expect.stringMatching(/never runs on the host instead/) });
+    }, { timeout: 10_000, interval: 20 });
+  });
 });
