@@ -102,6 +102,7 @@ describe("loadConfig", () => {
     expect(defaults.plugins.host_programs).toBe("allow");
     expect(defaults.tools.approval).toBe("untrusted");
     expect(defaults.sandbox.network).toEqual({ allow: [], allowed_private: [] });
+    expect(defaults.mcp.sandbox).toEqual({ memory_mb: 1024, max_processes: 256 });
     expect(defaults.deprecations).toEqual([]);
 
     const file = write("plugins:\n  stdio_servers: deny\n");
