@@ -146,7 +146,8 @@ describe("stdio MCP servers in the bubblewrap sandbox", { timeout: 180_000 }, ()
     expect(await reach({ direct: `127.0.0.1:${port(allowed)}` })).toMatchObject({ error: expect.any(String) });
     expect(hits).toEqual({ allowed: 1, undeclared: 0 });
 
-    expect(processesWithMarker(marker)).toHaveLength(1);
+    // The child it left at start (started in the background: waited for).
+    await vi.waitFor(() => expect(processesWithMarker(marker)).toHaveLength(1), { timeout: 10_000, interval: 20 });
     await manager.close();
     await vi.waitFor(() => expect(processesWithMarker(marker)).toEqual([]), { timeout: 10_000, interval: 50 });
   });

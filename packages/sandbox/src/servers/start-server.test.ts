@@ -82,7 +82,8 @@ describe("a server in the bubblewrap sandbox", () => {
       }
     });
     expect(commandLines.some((line) => line.includes(secret))).toBe(false);
-    expect(processesWithMarker(marker)).toHaveLength(1);
+    // The child it left at start (started in the background: waited for).
+    await vi.waitFor(() => expect(processesWithMarker(marker)).toHaveLength(1), { timeout: 10_000, interval: 20 });
     // Stopped as the MCP SDK stops it: SIGTERM to the process it spawned.
     child.kill("SIGTERM");
     await vi.waitFor(() => expect(processesWithMarker(marker)).toEqual([]), { timeout: 10_000, interval: 50 });
