@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ToolMessage } from "@langchain/core/messages";
 import { makeTempDir } from "@thinktank/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { McpManager } from "../manager/mcp-manager.js";
 import { referenceStdioEntry } from "../manager/testing/reference-servers.js";
 import { testServerEntry } from "../manager/testing/test-server-entry.js";
@@ -55,7 +55,9 @@ describe("loadManagedTools", () => {
     const tools = await loadManagedTools(mcp, "test");
     const echo = tools.find((tool) => tool.name === "echo");
     expect(await echo?.invoke({ text: "one" })).toMatchObject({ text: "one", structuredContent: { echoed: "one" } });
+    // The pid is the confining wrapper's: its server dies with it, a moment later (die-with-parent).
     process.kill(mcp.statusOf("test").pid as number, "SIGKILL");
+    await vi.waitFor(() => expect(mcp.statusOf("test").state).not.toBe("connected"), { timeout: 10_000, interval: 20 });
     expect(await echo?.invoke({ text: "two" })).toMatchObject({ text: "two" });
     expect(fs.readFileSync(log, "utf8").trim().split("\n")).toHaveLength(2);
   });
