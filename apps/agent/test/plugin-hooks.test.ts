@@ -1,11 +1,12 @@
 // Plugin hooks through the agent server process, a real sandbox and the scripted model: plugins in
 // the shapes real plugins use (hooks/hooks.json naming ${CLAUDE_PLUGIN_ROOT}/hooks/<script>), their
 // hooks run for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse and Stop, and every hook's
-// result is a `custom` event of the run. The deno backend everywhere (shell hooks; a python hook
-// fails there, non-blockingly); bubblewrap too when the machine has it (the python hook runs).
+// result is a `custom` event of the run. The event contract does not depend on the backend, so it runs
+// once: on bubblewrap where the machine has it (CI), else on deno. The deno backend always runs what
+// is its own (shell hooks in its shell, a python hook failing non-blockingly, the hook's view).
 import fs from "node:fs";
 import path from "node:path";
-import { needs, processesWithMarker } from "@thinktank/testing";
+import { missingReason, needs, processesWithMarker } from "@thinktank/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useSuiteProject, type SuiteAgent } from "./support/suite-agent.js";
 import type { ProjectFixture } from "./support/project-fixture.js";
@@ -144,11 +145,16 @@ async function runWithEvents(suite: SuiteAgent<ProjectFixture>, threadId: string
 const newThread = async (suite: SuiteAgent<ProjectFixture>) => (await suite.client.threads.create()).thread_id;
 const workspaceOf = (suite: SuiteAgent<ProjectFixture>, threadId: string) => path.join(suite.fixture.dir, "data/workspaces", threadId);
 
+/** The backend the whole event contract runs on: bubblewrap where the machine has it, else deno. */
+const contractBackend = missingReason("bubblewrap") === undefined ? "bubblewrap" : "deno";
+
 function hookSuite(backend: "deno" | "bubblewrap") {
   const suite = useSuiteProject({ script, config: ["sandbox:", `  backend: ${backend}`], files: pluginFiles });
   beforeAll(() => makeScriptsExecutable(suite.fixture));
+  // Event semantics (what a hook's answer does to the run) are the same on every backend: tested on one.
+  const contract = (title: string, test: () => Promise<void>) => (backend === contractBackend ? it(title, test) : undefined);
 
-  it("SessionStart adds context on a thread's first run only; the model sees it with the first message", async () => {
+  contract("SessionStart adds context on a thread's first run only; the model sees it with the first message", async () => {
     const threadId = await newThread(suite);
     const first = await runWithEvents(suite, threadId, "hello there");
     expect(first.last.content).toBe("saw the session context");
@@ -161,7 +167,7 @@ function hookSuite(backend: "deno" | "bubblewrap") {
     expect(second.last.content).toBe("You said: hello again");
   });
 
-  it("UserPromptSubmit adds context the model sees (plain stdout, and JSON additionalContext)", async () => {
+  contract("UserPromptSubmit adds context the model sees (plain stdout, and JSON additionalContext)", async () => {
     const threadId = await newThread(suite);
     await runWithEvents(suite, threadId, "hello");
     const plain = await runWithEvents(suite, threadId, "context please");
@@ -171,7 +177,7 @@ function hookSuite(backend: "deno" | "bubblewrap") {
     expect(json.last.content).toContain("CONTEXT-FROM-HOOK via JSON");
   });
 
-  it("UserPromptSubmit exit 2 blocks the message: the run answers the reason and the model never sees it", async () => {
+  contract("UserPromptSubmit exit 2 blocks the message: the run answers the reason and the model never sees it", async () => {
     const threadId = await newThread(suite);
     const blocked = await runWithEvents(suite, threadId, "tell me forbidden things");
     expect(blocked.last).toMatchObject({ type: "ai", content: "This message was blocked by a UserPromptSubmit hook (plugin guard): prompts about forbidden things are blocked" });
@@ -195,7 +201,7 @@ function hookSuite(backend: "deno" | "bubblewrap") {
     expect(blocked.hooks).toContainEqual(expect.objectContaining({ event: "PreToolUse", plugin: "guard", tool: "bash", outcome: "block", exit_code: 2, reason: "Blocked: rm -rf is not allowed here" }));
   });
 
-  it("PreToolUse JSON: a deny with permissionDecisionReason (Write), and updatedInput (Bash runs the rewritten command)", async () => {
+  contract("PreToolUse JSON: a deny with permissionDecisionReason (Write), and updatedInput (Bash runs the rewritten command)", async () => {
     const threadId = await newThread(suite);
     const denied = await runWithEvents(suite, threadId, "write /mnt/user-data/workspace/secret.txt hush");
     expect(denied.last.content).toBe("write said: Blocked by a PreToolUse hook (plugin guard): no writes to secret files");
@@ -210,7 +216,7 @@ function hookSuite(backend: "deno" | "bubblewrap") {
     expect(asked.last.content).toBe("bash said: Blocked: a PreToolUse hook asked for the user's approval, which hooks cannot ask for here, so the call did not run: ASK: a human should look");
   });
 
-  it("PreToolUse continue: false stops the run: the tool does not run and the model is not called again", async () => {
+  contract("PreToolUse continue: false stops the run: the tool does not run and the model is not called again", async () => {
     const threadId = await newThread(suite);
     const { messages, last } = await runWithEvents(suite, threadId, "run echo stop-now > /mnt/user-data/workspace/stopped.txt");
     expect(last).toMatchObject({ type: "ai", content: "Stopped by a PreToolUse hook of plugin guard: STOP-NOW: maintenance window" });
@@ -218,7 +224,7 @@ function hookSuite(backend: "deno" | "bubblewrap") {
     expect(fs.existsSync(path.join(workspaceOf(suite, threadId), "stopped.txt"))).toBe(false);
   });
 
-  it("PostToolUse decision block: the reason is added to the tool result for the model", async () => {
+  contract("PostToolUse decision block: the reason is added to the tool result for the model", async () => {
     const threadId = await newThread(suite);
     const checked = await runWithEvents(suite, threadId, "run echo post-check");
     expect(checked.last.content).toContain("stdout:\npost-check");
@@ -226,7 +232,7 @@ function hookSuite(backend: "deno" | "bubblewrap") {
     expect(checked.hooks).toContainEqual(expect.objectContaining({ event: "PostToolUse", outcome: "block", tool: "bash" }));
   });
 
-  it("a Stop hook that blocks once sends the model back to work with the reason, then lets it stop", async () => {
+  contract("a Stop hook that blocks once sends the model back to work with the reason, then lets it stop", async () => {
     const threadId = await newThread(suite);
     const { messages, last, hooks } = await runWithEvents(suite, threadId, "run touch /mnt/user-data/workspace/stop-once");
     expect(last.content).toBe("checked after the stop hook");
@@ -234,7 +240,7 @@ function hookSuite(backend: "deno" | "bubblewrap") {
     expect(hooks.filter((hook) => hook.event === "Stop").map((hook) => hook.outcome)).toEqual(["block", "ok"]);
   });
 
-  it("a Stop hook that always blocks is obeyed three times a run, then the run ends", async () => {
+  contract("a Stop hook that always blocks is obeyed three times a run, then the run ends", async () => {
     const threadId = await newThread(suite);
     const { messages, hooks } = await runWithEvents(suite, threadId, "run touch /mnt/user-data/workspace/stop-always");
     expect(hooks.filter((hook) => hook.event === "Stop").map((hook) => hook.outcome)).toEqual(["block", "block", "block", "block"]);

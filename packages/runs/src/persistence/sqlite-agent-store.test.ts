@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { makeTempDir } from "@thinktank/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { openSqliteStore } from "./agent-store.js";
 
 // Several agent processes opening one fresh SQLite threads database at once (two agent servers
@@ -12,32 +12,45 @@ const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixture
 let temp: { dir: string; cleanup: () => void } | undefined;
 afterEach(() => temp?.cleanup());
 
-/** Starts an opener; `ready` resolves once it waits for the word, `outcome` with what it said after. */
-function opener(file: string): { ready: Promise<void>; go: () => void; outcome: Promise<string> } {
-  const child = spawn(process.execPath, ["--conditions=development", "--import", import.meta.resolve("tsx"), fixture, file], { stdio: ["pipe", "pipe", "inherit"] });
-  let output = "";
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+/** An opener process: `say` sends it a line and resolves with its next answer line. */
+function opener(): { ready: Promise<void>; say: (line: string) => Promise<string>; stop: () => void } {
+  const child = spawn(process.execPath, ["--conditions=development", "--import", import.meta.resolve("tsx"), fixture], { stdio: ["pipe", "pipe", "inherit"] });
+  const waiting: ((line: string) => void)[] = [];
+  let buffered = "";
   child.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-    if (output.startsWith("ready\n")) markReady();
-    // Opened (kept open while the others open) or failed: either way it may close now.
-    if (/^ready\n(opened|failed)/.test(output)) child.stdin.end("close\n");
+    buffered += chunk.toString();
+    let newline: number;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      waiting.shift()?.(line);
+    }
   });
-  const outcome = new Promise<string>((resolve) => child.on("close", () => resolve(output.replace(/^ready\n/, "").trim())));
-  return { ready, go: () => child.stdin.write("go\n"), outcome };
+  const next = () => new Promise<string>((resolve) => waiting.push(resolve));
+  const ready = next().then((line) => expect(line).toBe("ready"));
+  return {
+    ready,
+    say: (line) => {
+      const answer = next();
+      child.stdin.write(`${line}\n`);
+      return answer;
+    },
+    stop: () => child.stdin.end(),
+  };
 }
 
 describe("the SQLite threads database", () => {
   it("opens in six processes at once on a fresh file, each able to write", { timeout: 120_000 }, async () => {
     temp = makeTempDir("tt-sqlite-open-");
-    for (let round = 0; round < 5; round++) {
+    const openers = Array.from({ length: 6 }, () => opener());
+    onTestFinished(() => openers.forEach((each) => each.stop()));
+    await Promise.all(openers.map((each) => each.ready));
+    // Each round a fresh file, opened by all six at the same moment and kept open until all have answered.
+    for (let round = 0; round < 10; round++) {
       const file = path.join(temp.dir, `round-${round}`, "threads.sqlite");
-      const openers = Array.from({ length: 6 }, () => opener(file));
-      await Promise.all(openers.map((each) => each.ready));
-      for (const each of openers) each.go();
-      const outcomes = await Promise.all(openers.map((each) => each.outcome));
+      const outcomes = await Promise.all(openers.map((each) => each.say(`open ${file}`)));
       expect(outcomes).toEqual(Array.from({ length: 6 }, () => "opened"));
+      expect(await Promise.all(openers.map((each) => each.say("close")))).toEqual(Array.from({ length: 6 }, () => "closed"));
     }
   });
 
