@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { answerRequest, connectFailure, connectFirst } from "./egress-answers.js";
+import { answerRequest } from "./egress-answers.js";
 import type { EgressSession } from "./egress-session.js";
-import type { EgressContext } from "./egress-tunnel.js";
+import { connectAdmitted, type EgressContext } from "./egress-tunnel.js";
 
 /** Headers that belong to one hop (RFC 9110 7.6.1), and the proxy's own. */
 const hopByHop = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade"]);
@@ -53,23 +53,9 @@ export async function forwardRequest(context: EgressContext, session: EgressSess
     return refuse(400, `${JSON.stringify((request.url ?? "").slice(0, 200))} refused: ${why}`, "http_request_error");
   }
   if (url.username !== "" || url.password !== "") return refuse(400, "credentials in the request URL are refused", "http_request_error");
-  if (!admitted) return refuse(429, `this run already has ${session.maxConnections} connections open through the proxy, the most it may`, "http_request_denied");
-  const decision = await context.check(session, url.hostname, port);
-  trace.host = decision.host;
-  if (!decision.ok) {
-    trace.address = decision.address;
-    return refuse(decision.status, decision.reason, decision.proxyStatus);
-  }
-  const connected = await connectFirst(decision.addresses, port, context.connectTimeoutMs);
-  if (!connected.ok) {
-    trace.address = connected.address;
-    return refuse(502, `${decision.host}:${port} could not be reached: ${connected.problem}`, connectFailure(connected.problem, connected.timedOut));
-  }
-  const socket = connected.socket;
-  session.track(socket);
-  trace.address = connected.address;
-  trace.allowed = true;
-  trace.reason = decision.reason;
+  const admittedTarget = await connectAdmitted(context, session, trace, admitted, url.hostname, port);
+  if (!admittedTarget.ok) return refuse(admittedTarget.status, admittedTarget.reason, admittedTarget.proxyStatus);
+  const socket = admittedTarget.socket;
   socket.setTimeout(context.idleTimeoutMs, () => socket.destroy(new Error(`no data for ${context.idleTimeoutMs} ms`)));
   const headers = endToEndHeaders(request.rawHeaders, new Set(["host"]));
   headers.host = url.host;
@@ -87,7 +73,7 @@ export async function forwardRequest(context: EgressContext, session: EgressSess
   });
   upstream.on("error", (error: NodeJS.ErrnoException) => {
     if (trace.status === 0) trace.status = 502;
-    answerRequest(response, { status: 502, reason: `${decision.host}:${port} failed: ${error.code ?? error.message}`, proxyStatus: "destination_unavailable" });
+    answerRequest(response, { status: 502, reason: `${admittedTarget.host}:${port} failed: ${error.code ?? error.message}`, proxyStatus: "destination_unavailable" });
     done();
   });
   response.on("close", done);

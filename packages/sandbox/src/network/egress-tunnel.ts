@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import { answerConnect, connectFailure, connectFirst } from "./egress-answers.js";
-import type { EgressSession } from "./egress-session.js";
+import type { ConnectionTrace, EgressSession } from "./egress-session.js";
 import type { TargetDecision } from "./egress-target.js";
 
 /** What the CONNECT and plain HTTP handlers share. */
@@ -9,6 +9,31 @@ export interface EgressContext {
   check(session: EgressSession, host: string, port: number): Promise<TargetDecision>;
   readonly connectTimeoutMs: number;
   readonly idleTimeoutMs: number;
+}
+
+/** A refusal to answer the program with (a proxy status and the reason), or the upstream socket. */
+export type AdmittedTarget = { ok: true; socket: Socket; host: string } | { ok: false; status: number; reason: string; proxyStatus: string };
+
+/**
+ * The steps CONNECT and plain HTTP share once a request is read: the run's connection limit, the
+ * target check (allowlist, then every resolved address), and a connection to a checked address.
+ * Records host, address and outcome on the trace; the caller answers a refusal its own way.
+ */
+export async function connectAdmitted(context: EgressContext, session: EgressSession, trace: ConnectionTrace, admitted: boolean, host: string, port: number): Promise<AdmittedTarget> {
+  if (!admitted) return { ok: false, status: 429, reason: `this run already has ${session.maxConnections} connections open through the proxy, the most it may`, proxyStatus: "http_request_denied" };
+  const decision = await context.check(session, host, port);
+  trace.host = decision.host;
+  if (!decision.ok) {
+    trace.address = decision.address;
+    return { ok: false, status: decision.status, reason: decision.reason, proxyStatus: decision.proxyStatus };
+  }
+  const connected = await connectFirst(decision.addresses, port, context.connectTimeoutMs);
+  trace.address = connected.address;
+  if (!connected.ok) return { ok: false, status: 502, reason: `${decision.host}:${port} could not be reached: ${connected.problem}`, proxyStatus: connectFailure(connected.problem, connected.timedOut) };
+  session.track(connected.socket);
+  trace.allowed = true;
+  trace.reason = decision.reason;
+  return { ok: true, socket: connected.socket, host: decision.host };
 }
 
 /** `host:port` or `[v6]:port`, as CONNECT must name its target (RFC 9110 authority-form). */
@@ -35,24 +60,10 @@ export async function openTunnel(context: EgressContext, session: EgressSession,
   };
   if (!session.authorized(request.headers["proxy-authorization"])) return refuse(407, "proxy authentication required", "http_request_denied");
   if (!target || port < 1 || port > 65535) return refuse(400, `CONNECT needs host:port (authority-form), got ${JSON.stringify(host)}`, "http_request_error");
-  if (!admitted) return refuse(429, `this run already has ${session.maxConnections} connections open through the proxy, the most it may`, "http_request_denied");
-  const decision = await context.check(session, target[1] as string, port);
-  trace.host = decision.host;
-  if (!decision.ok) {
-    trace.address = decision.address;
-    return refuse(decision.status, decision.reason, decision.proxyStatus);
-  }
-  const connected = await connectFirst(decision.addresses, port, context.connectTimeoutMs);
-  if (!connected.ok) {
-    trace.address = connected.address;
-    return refuse(502, `${decision.host}:${port} could not be reached: ${connected.problem}`, connectFailure(connected.problem, connected.timedOut));
-  }
-  const upstream = connected.socket;
-  session.track(upstream);
-  trace.address = connected.address;
-  trace.allowed = true;
+  const admittedTarget = await connectAdmitted(context, session, trace, admitted, target[1] as string, port);
+  if (!admittedTarget.ok) return refuse(admittedTarget.status, admittedTarget.reason, admittedTarget.proxyStatus);
+  const upstream = admittedTarget.socket;
   trace.status = 200;
-  trace.reason = decision.reason;
   if (client.destroyed) {
     upstream.destroy();
     trace.finish();
