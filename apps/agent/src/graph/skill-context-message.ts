@@ -1,5 +1,6 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { renderRelevantSkills, type RelevantSkills } from "@thinktank/skills";
+import { messageFields } from "./message-fields.js";
 
 /** Where a user message stores what it was offered in compact skill listing (additional_kwargs key). */
 export const skillContextKey = "skill_context";
@@ -17,7 +18,7 @@ export function messageText(message: BaseMessage): string {
 
 /** The same user message (same id, same content) with what it is offered stored once, in additional_kwargs. */
 export function storeSkillContext(message: BaseMessage, relevant: RelevantSkills): HumanMessage {
-  return new HumanMessage({ ...fieldsOf(message), additional_kwargs: { ...message.additional_kwargs, [skillContextKey]: relevant } });
+  return new HumanMessage({ ...messageFields(message), additional_kwargs: { ...message.additional_kwargs, [skillContextKey]: relevant } });
 }
 
 /**
@@ -31,18 +32,9 @@ export function messageForModel(message: BaseMessage): BaseMessage {
   const { [skillContextKey]: stored, ...rest } = message.additional_kwargs ?? {};
   if (stored === undefined) return message;
   const block = isRelevantSkills(stored) ? renderRelevantSkills(stored) : "";
-  if (block === "") return new HumanMessage({ ...fieldsOf(message), additional_kwargs: rest });
+  if (block === "") return new HumanMessage({ ...messageFields(message), additional_kwargs: rest });
   const content = typeof message.content === "string" ? `${message.content}\n\n${block}` : [...message.content, { type: "text" as const, text: block }];
-  return new HumanMessage({ ...fieldsOf(message), content, additional_kwargs: rest });
-}
-
-function fieldsOf(message: BaseMessage) {
-  return {
-    content: message.content,
-    ...(message.id ? { id: message.id } : {}),
-    ...(message.name ? { name: message.name } : {}),
-    ...(message.response_metadata && Object.keys(message.response_metadata).length > 0 ? { response_metadata: message.response_metadata } : {}),
-  };
+  return new HumanMessage({ ...messageFields(message), content, additional_kwargs: rest });
 }
 
 /** A client may send a message with its own skill_context: only a well-formed one is rendered. */

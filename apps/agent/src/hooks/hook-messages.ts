@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { HookContext, HookEventName } from "@thinktank/plugins";
+import { messageFields } from "../graph/message-fields.js";
 
 /**
  * Where hook results live in the thread (additional_kwargs keys), so the model sees them on every
@@ -34,14 +35,14 @@ export function isFirstRun(messages: readonly BaseMessage[]): boolean {
 
 /** The same user message (same id, same content) with the context its hooks added, stored once. */
 export function storeHookContext(message: BaseMessage, context: readonly StoredHookContext[]): HumanMessage {
-  return new HumanMessage({ ...fieldsOf(message), additional_kwargs: { ...message.additional_kwargs, [hookContextKey]: context.map(({ event, plugin, text }) => ({ event, plugin, text })) } });
+  return new HumanMessage({ ...messageFields(message), additional_kwargs: { ...message.additional_kwargs, [hookContextKey]: context.map(({ event, plugin, text }) => ({ event, plugin, text })) } });
 }
 
 /** A blocked user message, and the run's answer to it (`reason` shown to the user, never to the model). */
 export function blockedPrompt(message: BaseMessage, event: HookEventName, plugins: readonly string[], answer: string): BaseMessage[] {
   const marker = { event, plugins: [...plugins] };
   return [
-    new HumanMessage({ ...fieldsOf(message), additional_kwargs: { ...message.additional_kwargs, [hookContextKey]: [], [hookBlockedKey]: marker } }),
+    new HumanMessage({ ...messageFields(message), additional_kwargs: { ...message.additional_kwargs, [hookContextKey]: [], [hookBlockedKey]: marker } }),
     new AIMessage({ content: answer, additional_kwargs: { [hookBlockedKey]: marker } }),
   ];
 }
@@ -122,7 +123,7 @@ export function withHookContext(messages: readonly BaseMessage[]): readonly Base
     const blocks = stored.filter(isStoredContext).map((entry) => hookBlock("hook_context", entry.event, entry.plugin, entry.text));
     const text = blocks.join("\n\n");
     const content = blocks.length === 0 ? message.content : typeof message.content === "string" ? `${message.content}\n\n${text}` : [...message.content, { type: "text" as const, text }];
-    sent.push(new HumanMessage({ ...fieldsOf(message), content, additional_kwargs: rest }));
+    sent.push(new HumanMessage({ ...messageFields(message), content, additional_kwargs: rest }));
   }
   return sent;
 }
@@ -131,13 +132,4 @@ function isStoredContext(value: unknown): value is StoredHookContext {
   if (typeof value !== "object" || value === null) return false;
   const { event, plugin, text } = value as Record<string, unknown>;
   return typeof event === "string" && typeof plugin === "string" && typeof text === "string";
-}
-
-function fieldsOf(message: BaseMessage) {
-  return {
-    content: message.content,
-    ...(message.id ? { id: message.id } : {}),
-    ...(message.name ? { name: message.name } : {}),
-    ...(message.response_metadata && Object.keys(message.response_metadata).length > 0 ? { response_metadata: message.response_metadata } : {}),
-  };
 }
