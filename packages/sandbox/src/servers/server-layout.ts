@@ -97,7 +97,7 @@ export function serverLayout(request: SandboxServerRequest, host: HostLayout, py
   const command = request.command;
   if (command.trim() === "") return fail("its command is empty");
   if (!command.includes("/")) {
-    const inside = pathFolders.some((folder) => isExecutable(path.join(folder, command)));
+    const inside = findExecutable(command, pathFolders.join(":"), { realPath: false }) !== undefined;
     if (!inside) {
       const found = findExecutable(command, hostSearchPath, { realPath: false });
       if (!found) return fail(`its command '${command}' was not found on the sandbox's PATH (${pathFolders.join(":")}) nor on the host's search path`);
@@ -109,8 +109,8 @@ export function serverLayout(request: SandboxServerRequest, host: HostLayout, py
   } else {
     if (!path.isAbsolute(command) && cwd === undefined) return fail(`its command '${command}' is a relative path: name the folder it is relative to as the entry's cwd`);
     const hostPath = path.resolve(cwd ?? "/", command);
-    const real = realPathOf(hostPath);
-    if (real === undefined || !isExecutable(real)) return fail(`its command ${hostPath} does not exist or is not executable`);
+    const real = findExecutable(hostPath);
+    if (real === undefined) return fail(`its command ${hostPath} does not exist or is not executable`);
     if (!visible(hostPath) || !visible(real)) return fail(`its command ${hostPath} is outside what its sandbox sees (the system folders, node's and python's, its cwd): name the folder that holds it as the entry's cwd`);
   }
   const searchPath = pathFolders.join(":");
@@ -133,14 +133,5 @@ function realPathOf(target: string): string | undefined {
     return fs.realpathSync(target);
   } catch {
     return undefined;
-  }
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
   }
 }

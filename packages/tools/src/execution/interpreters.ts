@@ -1,8 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 import { promisify } from "node:util";
-import { ThinktankError } from "@thinktank/core";
+import { findExecutable, ThinktankError } from "@thinktank/core";
 import type { ToolRuntime } from "../registry/tool-definition.js";
 
 const execFileAsync = promisify(execFile);
@@ -62,13 +61,7 @@ export class InterpreterResolver {
   }
 
   private locate(command: string): string | undefined {
-    if (path.isAbsolute(command)) return isExecutable(command) ? command : undefined;
-    for (const folder of this.options.searchPath.split(path.delimiter)) {
-      if (folder === "") continue;
-      const candidate = path.join(folder, command);
-      if (isExecutable(candidate)) return candidate;
-    }
-    return undefined;
+    return findExecutable(command, this.options.searchPath, { realPath: false });
   }
 }
 
@@ -78,7 +71,7 @@ async function realPython(python: string, searchPath: string): Promise<string> {
   try {
     const { stdout } = await execFileAsync(python, ["-c", "import sys; print(sys.executable)"], { timeout: 30_000, env: { PATH: searchPath } });
     const executable = stdout.trim();
-    return executable && isExecutable(executable) ? executable : python;
+    return executable && findExecutable(executable, undefined, { realPath: false }) ? executable : python;
   } catch {
     return python;
   }
@@ -98,14 +91,6 @@ function startsWithShebang(file: string): boolean {
   }
 }
 
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 function missing(runtime: ToolRuntime, command: string): never {
   throw new ThinktankError("TOOL_EXECUTION_ERROR", `the ${runtime} runtime needs '${command}', which is not installed (or not on the PATH the server was started with)`, {
