@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ExecutionCgroup, releaseParent, removeCgroup, type MemoryCgroups } from "./execution-cgroup.js";
+import { processAlive } from "../host/process-alive.js";
 
 /** How memory_mb holds: for each execution as a whole (a cgroup), or for each process (rlimits, the V8 heap). */
 export type MemoryMode = "cgroup-v2" | "cgroup-v1" | "per-process";
@@ -140,7 +141,7 @@ async function sweepStale(cgroups: MemoryCgroups): Promise<void> {
   }
   for (const name of entries) {
     const pid = Number(staleName.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     const dir = path.join(cgroups.baseDir, name);
     let children: string[] = [];
     try {
@@ -150,15 +151,6 @@ async function sweepStale(cgroups: MemoryCgroups): Promise<void> {
     }
     for (const child of children) await removeCgroup(path.join(dir, child), cgroups.version);
     await removeCgroup(dir, cgroups.version);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

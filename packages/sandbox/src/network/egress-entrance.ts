@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
 import net from "node:net";
+import { limitSocketAccess } from "../host/socket-access.js";
 
 /**
  * Where a worker's program reaches the egress proxy, bound when the worker starts (a warm worker's
@@ -52,12 +52,7 @@ export class EgressEntrance {
     const server = net.createServer({ allowHalfOpen: true });
     await listen(server, (done) => server.listen(listenPath, done));
     server.unref();
-    if (owner) {
-      fs.chownSync(listenPath, owner.uid, owner.gid);
-      fs.chmodSync(listenPath, 0o660);
-    } else {
-      fs.chmodSync(listenPath, 0o600);
-    }
+    limitSocketAccess(listenPath, owner);
     return new EgressEntrance(server, program.proxyUrl, undefined, undefined, program.programSocket);
   }
 

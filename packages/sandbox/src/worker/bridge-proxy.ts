@@ -1,5 +1,5 @@
-import fs from "node:fs";
 import net from "node:net";
+import { limitSocketAccess } from "../host/socket-access.js";
 
 /**
  * A Unix socket inside a worker's own folder that forwards each connection to the request's bridge
@@ -27,12 +27,7 @@ export class BridgeProxy {
       server.listen(listenPath, () => resolve());
     });
     server.unref();
-    if (owner) {
-      fs.chownSync(listenPath, owner.uid, owner.gid);
-      fs.chmodSync(listenPath, 0o660);
-    } else {
-      fs.chmodSync(listenPath, 0o600);
-    }
+    limitSocketAccess(listenPath, owner);
     return proxy;
   }
 

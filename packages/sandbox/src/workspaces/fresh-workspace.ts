@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { processAlive } from "../host/process-alive.js";
 
 /** `run-<pid>-<random>`: the pid of the process that made it, so a later process can tell a crashed one's leftovers. */
 const runFolder = /^run-(\d+)-[A-Za-z0-9]{6}$/;
@@ -39,7 +40,7 @@ export function removeStaleFreshWorkspaces(parentDir: string): void {
   }
   for (const name of names) {
     const pid = runFolder.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    if (pid === undefined || Number(pid) === process.pid || processAlive(Number(pid))) continue;
     try {
       removeFreshWorkspace(path.join(parentDir, name));
     } catch {
@@ -61,14 +62,5 @@ function openUp(folder: string): void {
     for (const name of fs.readdirSync(folder)) openUp(path.join(folder, name));
   } catch {
     // rmSync reports what is still in the way
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
