@@ -49,10 +49,6 @@ class PooledSandboxExecutor implements SandboxExecutor {
   private readonly quota: WorkspaceQuota;
   private readonly bounds: RequestBounds;
   private readonly runtimeDir: string;
-
-  get runtimeFolder(): string {
-    return this.runtimeDir;
-  }
   private readonly ownsRuntimeDir: boolean;
   private readonly running = new Set<SandboxWorker>();
   /** The workspace each worker started with a fresh one has (see `SandboxRequest.freshWorkspace`). */
@@ -101,6 +97,10 @@ class PooledSandboxExecutor implements SandboxExecutor {
 
   get backend(): SandboxBackend {
     return this.selected?.info.backend ?? this.configured;
+  }
+
+  get runtimeFolder(): string {
+    return this.runtimeDir;
   }
 
   async describeBackend(): Promise<SandboxBackendInfo> {
@@ -300,40 +300,31 @@ class PooledSandboxExecutor implements SandboxExecutor {
   private async startWorker(launcher: Launcher, spec: WorkerSpec): Promise<{ ok: true; worker: SandboxWorker } | Extract<PlanResult, { ok: false }>> {
     const workerId = `${process.pid}-${++this.nextWorker}`;
     const identity = launcher.identity(spec);
-    if (!spec.freshWorkspace) {
-      const planned = await launcher.plan(spec, workerId);
-      if (!planned.ok) return planned;
-      const plan = launcher.executionCgroup ? this.inExecutionCgroup(planned.plan, spec, await this.memory) : planned.plan;
-      return { ok: true, worker: await SandboxWorker.start(plan, identity, this.now) };
-    }
-    // The worker's own workspace, made now (off the warm path) and removed once the worker has ended.
-    const workspaceDir = createFreshWorkspace(spec.workspaceDir, this.sandboxOwner);
-    const concrete: WorkerSpec = { ...spec, workspaceDir, freshWorkspace: false };
+    // A fresh workspace is the worker's own: made now (off the warm path), removed once the worker has ended.
+    const fresh = spec.freshWorkspace ? createFreshWorkspace(spec.workspaceDir, this.sandboxOwner) : undefined;
+    const concrete: WorkerSpec = fresh ? { ...spec, workspaceDir: fresh, freshWorkspace: false } : spec;
+    const removeFresh = (): void => {
+      if (fresh) removeFreshWorkspace(fresh);
+    };
     try {
       const planned = await launcher.plan(concrete, workerId);
       if (!planned.ok) {
-        removeFreshWorkspace(workspaceDir);
+        removeFresh();
         return planned;
       }
       const plan = launcher.executionCgroup ? this.inExecutionCgroup(planned.plan, concrete, await this.memory) : planned.plan;
-      const worker = await SandboxWorker.start(
-        {
-          ...plan,
-          cleanup: async () => {
-            try {
-              await plan.cleanup();
-            } finally {
-              removeFreshWorkspace(workspaceDir);
-            }
-          },
-        },
-        identity,
-        this.now,
-      );
-      this.freshWorkspaces.set(worker, workspaceDir);
+      const cleanup = async (): Promise<void> => {
+        try {
+          await plan.cleanup();
+        } finally {
+          removeFresh();
+        }
+      };
+      const worker = await SandboxWorker.start(fresh ? { ...plan, cleanup } : plan, identity, this.now);
+      if (fresh) this.freshWorkspaces.set(worker, fresh);
       return { ok: true, worker };
     } catch (error) {
-      removeFreshWorkspace(workspaceDir);
+      removeFresh();
       throw error;
     }
   }
