@@ -1,3 +1,5 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 
 /** The skill a script tool comes from. */
@@ -25,6 +27,8 @@ export interface ScriptToolFacts {
   readonly network: readonly string[];
   /** The names of the environment variables it gets. */
   readonly env: readonly string[];
+  /** The script file on the host: an approval is given to its content (scriptFingerprint). */
+  readonly scriptPath?: string;
 }
 
 /** Where the facts ride on the LangChain tool (its `metadata`, which travels with the tool through every surface). */
@@ -56,6 +60,7 @@ export interface ScriptToolDefinitionSource {
   readonly runtime: string;
   readonly env?: Readonly<Record<string, string>>;
   readonly network?: readonly string[];
+  readonly scriptPath?: string;
 }
 
 /**
@@ -78,8 +83,31 @@ export function registeredScriptFacts(definition: ScriptToolDefinitionSource): S
   return { trusted: true, scriptsApproved: false, ...definitionFacts(definition) };
 }
 
-function definitionFacts(definition: ScriptToolDefinitionSource): Pick<ScriptToolFacts, "runtime" | "network" | "env"> {
-  return { runtime: definition.runtime, network: [...(definition.network ?? [])], env: Object.keys(definition.env ?? {}).sort() };
+function definitionFacts(definition: ScriptToolDefinitionSource): Pick<ScriptToolFacts, "runtime" | "network" | "env" | "scriptPath"> {
+  return {
+    runtime: definition.runtime,
+    network: [...(definition.network ?? [])],
+    env: Object.keys(definition.env ?? {}).sort(),
+    ...(definition.scriptPath !== undefined ? { scriptPath: definition.scriptPath } : {}),
+  };
+}
+
+/**
+ * What an approval is given to: the script's bytes and what it may use (runtime, network patterns,
+ * environment names). A reinstalled skill whose script changed, or a tools.json that now asks for
+ * more, asks again in threads that approved the old one. Read when a call is reviewed, not per
+ * request. A script that cannot be read gets a fingerprint of its own (its call fails anyway).
+ */
+export function scriptFingerprint(facts: ScriptToolFacts): string {
+  const hash = crypto.createHash("sha256").update(JSON.stringify([facts.runtime, facts.network, facts.env]));
+  if (facts.scriptPath !== undefined) {
+    try {
+      hash.update(fs.readFileSync(facts.scriptPath));
+    } catch {
+      hash.update("\0unreadable");
+    }
+  }
+  return hash.digest("hex").slice(0, 16);
 }
 
 /** Marks the script tools among a skill's scoped tools (by their tools.json entries); MCP references stay unmarked. */

@@ -1,10 +1,13 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ScriptedChatModel } from "@thinktank/models";
+import { makeTempDir } from "@thinktank/testing";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
 import { notAnsweredText } from "../graph/unanswered-tool-calls.js";
 import type { RequestContext } from "../request/request-context.js";
@@ -43,13 +46,14 @@ const model = new ScriptedChatModel({
   },
 });
 
-function graphWith(policy: ToolApprovalPolicy) {
+/** `script`: the untrusted tool's script file and network, and a checkpointer shared by graphs made with different ones. */
+function graphWith(policy: ToolApprovalPolicy, script: { path: string; network: readonly string[]; saver: SqliteSaver } | undefined = undefined) {
   const context: RequestContext = {
     model,
     modelName: "scripted",
     systemPrompt: "ROUTER",
     tools: [
-      markScriptTool(echoTool("untrusted"), skillScriptFacts(customSkill, definition)),
+      markScriptTool(echoTool("untrusted"), skillScriptFacts(customSkill, script ? { ...definition, scriptPath: script.path, network: script.network } : definition)),
       markScriptTool(echoTool("plugin_tool"), skillScriptFacts(pluginSkill, { runtime: "node" })),
       markScriptTool(echoTool("trusted"), skillScriptFacts({ ...customSkill, identity: "public:ops", category: "public", trusted: true }, definition)),
       markScriptTool(echoTool("approved_skill"), skillScriptFacts({ ...customSkill, scriptsApproved: true }, definition)),
@@ -57,7 +61,7 @@ function graphWith(policy: ToolApprovalPolicy) {
       echoTool("plain"),
     ],
   };
-  return buildLeadAgentGraph(context, new SqliteSaver(new Database(":memory:")), { toolApproval: policy });
+  return buildLeadAgentGraph(context, script?.saver ?? new SqliteSaver(new Database(":memory:")), { toolApproval: policy });
 }
 
 type Values = { messages: BaseMessage[]; approvedTools: string[]; __interrupt__?: { value: Record<string, unknown> }[] };
@@ -93,7 +97,7 @@ describe("tool approval in graph lead_agent", () => {
     const done = await resume(graph, "approve", { decisions: [{ type: "approve" }] });
     expect(ran).toEqual(["untrusted:hi"]);
     expect(done.messages.at(-1)?.content).toBe("done: untrusted ran with hi");
-    expect(done.approvedTools).toEqual(["custom:words/untrusted"]);
+    expect(done.approvedTools).toEqual([expect.stringMatching(/^custom:words\/untrusted@[0-9a-f]{16}$/)]);
     const again = await start(graph, "approve", "call untrusted with again");
     expect(again.__interrupt__).toBeUndefined();
     expect(ran).toEqual(["untrusted:hi", "untrusted:again"]);
@@ -147,7 +151,7 @@ describe("tool approval in graph lead_agent", () => {
     const done = await resume(graph, "parallel", { decisions: [{ type: "reject", message: "no" }, { type: "approve" }] });
     expect(ran.sort()).toEqual(["plain:three", "plugin_tool:two"]);
     expect(toolMessages(done).map((message) => message.status)).toEqual(["error", "success", "success"]);
-    expect(done.approvedTools).toEqual(["plugin:sales:prep/plugin_tool"]);
+    expect(done.approvedTools).toEqual([expect.stringMatching(/^plugin:sales:prep\/plugin_tool@[0-9a-f]{16}$/)]);
   });
 
   it("runs nothing when the answer's decisions do not match the requests one for one", async () => {
@@ -188,5 +192,30 @@ describe("tool approval in graph lead_agent", () => {
     for (const name of ["approved_skill", "plain"]) expect((await start(always, `a-${name}`, `call ${name} with x`)).__interrupt__, name).toBeUndefined();
     const never = graphWith("never");
     expect((await start(never, "n", "call untrusted with x")).__interrupt__).toBeUndefined();
+  });
+
+  it("an approval holds for the script as it was reviewed: a changed script, or one that asks for more network, asks again", async () => {
+    const temp = makeTempDir("tt-approval-script-");
+    onTestFinished(() => temp.cleanup());
+    const file = path.join(temp.dir, "count.py");
+    fs.writeFileSync(file, "print('one')\n");
+    const script = { path: file, network: ["api.example.com"], saver: new SqliteSaver(new Database(":memory:")) };
+    const graph = graphWith("untrusted", script);
+    ran.length = 0;
+    await start(graph, "content", "call untrusted with hi");
+    await resume(graph, "content", { decisions: [{ type: "approve" }] });
+    expect((await start(graph, "content", "call untrusted with same")).__interrupt__).toBeUndefined();
+    expect(ran).toEqual(["untrusted:hi", "untrusted:same"]);
+    // The skill is reinstalled with another script under the same name: the thread is asked again.
+    fs.writeFileSync(file, "print('two')\n");
+    expect((await start(graph, "content", "call untrusted with changed")).__interrupt__).toHaveLength(1);
+    expect(ran).toEqual(["untrusted:hi", "untrusted:same"]);
+    const approvedTwice = await resume(graph, "content", { decisions: [{ type: "approve" }] });
+    expect(ran).toEqual(["untrusted:hi", "untrusted:same", "untrusted:changed"]);
+    expect(approvedTwice.approvedTools).toHaveLength(2);
+    // The same script with a wider network declaration is another approval too.
+    const wider = graphWith("untrusted", { ...script, network: ["api.example.com", "*.elsewhere.example"] });
+    expect((await start(wider, "content", "call untrusted with wider")).__interrupt__).toHaveLength(1);
+    expect((await start(graphWith("untrusted", script), "content-2", "call untrusted with x")).__interrupt__).toHaveLength(1);
   });
 });

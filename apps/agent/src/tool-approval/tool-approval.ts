@@ -4,7 +4,7 @@ import { interrupt } from "@langchain/langgraph";
 import type { Config, ErrorCode } from "@thinktank/core";
 import { scriptApproval } from "@thinktank/skills";
 import { decisionsFromResume, reviewConfigFor, type ActionRequest, type ReviewConfig, type ReviewDecision } from "../graph/human-review.js";
-import { scriptToolFacts, type ScriptToolFacts } from "./script-tool-facts.js";
+import { scriptFingerprint, scriptToolFacts, type ScriptToolFacts } from "./script-tool-facts.js";
 
 /** `tools.approval`: which script tools ask before their first call in a thread. */
 export type ToolApprovalPolicy = Config["tools"]["approval"];
@@ -47,9 +47,13 @@ export interface ToolCallReview {
   readonly approved: readonly string[];
 }
 
-/** How a thread remembers an approval: `<skill identity>/<tool>`, or `registered/<tool>`. */
+/**
+ * How a thread remembers an approval: `<skill identity>/<tool>@<fingerprint>`, or
+ * `registered/<tool>@<fingerprint>`: the approval holds for that script as it was reviewed
+ * (scriptFingerprint), so a changed script asks again.
+ */
 export function approvalKey(toolName: string, facts: ScriptToolFacts): string {
-  return `${facts.skill?.identity ?? "registered"}/${toolName}`;
+  return `${facts.skill?.identity ?? "registered"}/${toolName}@${scriptFingerprint(facts)}`;
 }
 
 /** Whether a call of this tool asks first: a script tool, under the policy, not approved for its skill (scripts_approved) or for this thread. */
