@@ -1,5 +1,5 @@
 import path from "node:path";
-import { ExtensionsStore, hostConfinementFor, type Config, type ExtensionsSnapshot, type HostConfinement } from "@thinktank/core";
+import { ExtensionsStore, hostConfinementFor, serviceSecretVariables, type Config, type ExtensionsSnapshot, type HostConfinement } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
@@ -70,7 +70,7 @@ export class AgentRuntime {
     this.store = new ExtensionsStore(config.extensions_config, { schemas: { tools: registryToolEntrySchema } });
     const watch = options.watch ?? true;
     // Plugin stdio servers under host_programs: sandbox run in the sandbox (the MCP manager is given a stdio sandbox below).
-    this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.store, env: config.env, hostPrograms: config.plugins.host_programs, sandboxedStdio: true, watch });
+    this.plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, settings: this.store, env: config.env, hostPrograms: config.plugins.host_programs, serviceSecrets: serviceSecretVariables(config), sandboxedStdio: true, watch });
     const builtIn = defaultSkillSources(config.skills.path);
     this.skills = new SkillsSnapshotter({
       sources: async () => [...builtIn, ...(await this.plugins.snapshot()).skillSources],

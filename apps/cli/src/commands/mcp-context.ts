@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { ExtensionsStore, hostConfinementFor } from "@thinktank/core";
+import { ExtensionsStore, hostConfinementFor, serviceSecretVariables } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager } from "@thinktank/mcp";
 import type { ConnectProgress, McpServerEntry } from "@thinktank/mcp";
@@ -44,7 +44,7 @@ export async function openMcpContext(io: CliIo): Promise<McpCliContext> {
 async function readServers(config: Config): Promise<Record<string, McpServerEntry>> {
   const store = new ExtensionsStore(config.extensions_config);
   const configured = structuredClone((await store.read()).document.mcpServers) as Record<string, McpServerEntry>;
-  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, hostPrograms: config.plugins.host_programs, sandboxedStdio: true });
+  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, hostPrograms: config.plugins.host_programs, serviceSecrets: serviceSecretVariables(config), sandboxedStdio: true });
   try {
     const { servers } = await plugins.snapshot();
     return { ...structuredClone(servers.entries), ...configured };

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { ExtensionsStore, type Config } from "@thinktank/core";
+import { ExtensionsStore, serviceSecretVariables, type Config } from "@thinktank/core";
 import type { McpServerEntry } from "@thinktank/mcp";
 import { PluginSnapshotter } from "@thinktank/plugins";
 
@@ -17,9 +17,9 @@ export interface ServerEntriesSource {
  * unchanged) and the enabled plugins' `.mcp.json` files (the plugin snapshot). No file means no
  * servers, not an error: the gateway creates it on its first write.
  */
-export function serverEntriesSource(config: Pick<Config, "extensions_config" | "plugins" | "env">): ServerEntriesSource {
+export function serverEntriesSource(config: Pick<Config, "extensions_config" | "plugins" | "env" | "models" | "search" | "web_search">): ServerEntriesSource {
   const store = new ExtensionsStore(config.extensions_config);
-  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, hostPrograms: config.plugins.host_programs });
+  const plugins = new PluginSnapshotter({ pluginsDir: config.plugins.path, watch: false, settings: store, env: config.env, hostPrograms: config.plugins.host_programs, serviceSecrets: serviceSecretVariables(config) });
   let last: { document: unknown; plugins: unknown; entries: Readonly<Record<string, McpServerEntry>> } | undefined;
   return {
     async read() {

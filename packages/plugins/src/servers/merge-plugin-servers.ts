@@ -1,4 +1,4 @@
-import { protectedReference } from "@thinktank/core";
+import { protectedReference, serviceSecretVariables } from "@thinktank/core";
 import { resolveServerConfig, type McpServerEntry, type StdioSandboxAvailability } from "@thinktank/mcp";
 import type { LoadedPlugin, PluginServerTransport } from "../plugin-types.js";
 
@@ -77,6 +77,13 @@ export interface MergePluginServersOptions {
    * whether it can on this host (an availability with the reason, e.g. the deno backend). @default false
    */
   readonly sandboxedStdio?: boolean | StdioSandboxAvailability;
+  /**
+   * The service's secrets (serviceSecretVariables(config) of @thinktank/core: `THINKTANK_*` and the
+   * model, embeddings and web-search key variables). @default serviceSecretVariables()
+   */
+  readonly serviceSecrets?: (name: string) => boolean;
+  /** Whether an administrator marked the plugin trusted (`plugins.<name>.trusted`). @default none is */
+  readonly trusted?: (plugin: string) => boolean;
 }
 
 const deniedReason = "plugins.host_programs is 'deny' in config.yaml: stdio MCP servers from plugins never run on this host";
@@ -84,11 +91,14 @@ const deniedReason = "plugins.host_programs is 'deny' in config.yaml: stdio MCP 
 const rootPlaceholder = "${CLAUDE_PLUGIN_ROOT}";
 
 /**
- * Thinktank's own secrets (the services' API key, the OAuth token store's key): a plugin's server
- * entry that names one in a placeholder would have it expanded into its URL, headers, arguments or
- * env at connect time and sent to whoever the plugin's author chose, even with host_programs: deny.
+ * Which variables a plugin's server entry may not name in a placeholder: expanded into its URL,
+ * headers, arguments or env at connect time, a secret would go to whoever the plugin's author chose,
+ * even with host_programs: deny. Thinktank's own (`THINKTANK_*`) never; the model and other keys of
+ * the service only for a plugin an administrator marked trusted.
  */
-const isOwnSecret = (name: string): boolean => name === "THINKTANK_API_KEY" || name === "THINKTANK_SECRET_KEY";
+function refusedVariables(trusted: boolean, serviceSecrets: (name: string) => boolean): (name: string) => boolean {
+  return trusted ? (name) => name.startsWith("THINKTANK_") : serviceSecrets;
+}
 
 /**
  * Merges the MCP servers of (enabled) plugins into the agent's servers as `<plugin>:<server>`.
@@ -102,7 +112,9 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
   const servers: MergedPluginServer[] = [];
   const entries: Record<string, McpServerEntry> = {};
   const conflicts: PluginServerConflict[] = [];
+  const serviceSecrets = options.serviceSecrets ?? serviceSecretVariables();
   for (const plugin of plugins) {
+    const refused = refusedVariables(options.trusted?.(plugin.name) === true, serviceSecrets);
     for (const definition of plugin.servers) {
       const name = `${plugin.name}:${definition.name}`;
       const rooted = withPluginRoot(definition.entry, plugin.root, definition.transport);
@@ -129,9 +141,11 @@ export function mergePluginServers(plugins: readonly LoadedPlugin[], options: Me
         servers.push({ ...base, entry: entries[name], status: "denied", reason: deniedReason });
         continue;
       }
-      const ownSecret = protectedReference(definition.entry, isOwnSecret);
-      if (ownSecret !== undefined) {
-        const reason = `it refers to $${ownSecret}, Thinktank's own secret, which no plugin server is given`;
+      const secret = protectedReference(definition.entry, refused);
+      if (secret !== undefined) {
+        const reason = secret.startsWith("THINKTANK_")
+          ? `it refers to $${secret}, Thinktank's own secret, which no plugin server is given`
+          : `it refers to $${secret}, a secret of this service, which only a plugin an administrator marked trusted may be given`;
         entries[name] = { ...prepared, unavailable_reason: reason };
         servers.push({ ...base, entry: entries[name], status: "unavailable", reason });
         continue;

@@ -1,4 +1,4 @@
-import { archiveLimitsFromConfig, hostConfinementFor, type Config, type ExtensionsStore, type HostConfinement } from "@thinktank/core";
+import { archiveLimitsFromConfig, hostConfinementFor, serviceSecretVariables, type Config, type ExtensionsStore, type HostConfinement } from "@thinktank/core";
 import type { StdioSandboxAvailability } from "@thinktank/mcp";
 import { fetchOptionsFromConfig } from "../fetch/fetch-options.js";
 import { PluginManager } from "./plugin-manager.js";
@@ -20,6 +20,7 @@ export function pluginManagerFromConfig(
     store,
     env: config.env,
     hostPrograms: config.plugins.host_programs,
+    serviceSecrets: serviceSecretVariables(config),
     containerPath: config.skills.container_path,
     limits: archiveLimitsFromConfig(config),
     fetch: fetchOptionsFromConfig(config, options.hostConfinement ?? hostConfinementFor(config)),

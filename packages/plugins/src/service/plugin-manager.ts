@@ -34,6 +34,8 @@ export interface PluginManagerOptions {
    * answer: not on deno), so their status says so. @default none: such servers are unavailable
    */
   readonly sandboxedStdio?: () => Promise<StdioSandboxAvailability>;
+  /** The service's secrets, which only a trusted plugin's server may name (pass serviceSecretVariables(config)). @default serviceSecretVariables() */
+  readonly serviceSecrets?: (name: string) => boolean;
   /** Virtual root of skills as the model sees them. @default "/mnt/skills" */
   readonly containerPath?: string;
   /** Archive and folder limits (archiveLimitsFromConfig(config)). @default defaultArchiveLimits */
@@ -116,7 +118,14 @@ export class PluginManager {
 
   private async serverOptions(document: PluginSettingsDocument): Promise<MergePluginServersOptions> {
     const sandboxedStdio = this.options.hostPrograms === "sandbox" && this.options.sandboxedStdio ? await this.options.sandboxedStdio() : undefined;
-    return { env: this.options.env, configured: document.mcpServers ?? {}, ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}), ...(sandboxedStdio ? { sandboxedStdio } : {}) };
+    return {
+      env: this.options.env,
+      configured: document.mcpServers ?? {},
+      trusted: (name) => pluginTrust(document, name).trusted,
+      ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}),
+      ...(sandboxedStdio ? { sandboxedStdio } : {}),
+      ...(this.options.serviceSecrets ? { serviceSecrets: this.options.serviceSecrets } : {}),
+    };
   }
 
   /** The slash commands a user can type for one plugin (commands, then user-invocable skills). */

@@ -40,9 +40,11 @@ export interface PluginSnapshotterOptions extends InstalledPluginsOptions {
   readonly hostPrograms?: PluginHostPrograms;
   /** Whether the MCP manager this snapshot feeds runs stdio servers in the sandbox (it was given a stdio sandbox). @default false */
   readonly sandboxedStdio?: boolean;
+  /** The service's secrets, which only a trusted plugin's server may name (pass serviceSecretVariables(config)). @default serviceSecretVariables() */
+  readonly serviceSecrets?: (name: string) => boolean;
 }
 
-type ServerOptions = Pick<PluginSnapshotterOptions, "env" | "hostPrograms" | "sandboxedStdio">;
+type ServerOptions = Pick<PluginSnapshotterOptions, "env" | "hostPrograms" | "sandboxedStdio" | "serviceSecrets">;
 
 /**
  * Keeps the plugin side of the agent's request context current for almost nothing while
@@ -60,7 +62,7 @@ export class PluginSnapshotter {
 
   constructor(options: PluginSnapshotterOptions) {
     this.settings = options.settings;
-    this.serverOptions = { env: options.env, ...(options.hostPrograms ? { hostPrograms: options.hostPrograms } : {}), ...(options.sandboxedStdio ? { sandboxedStdio: true } : {}) };
+    this.serverOptions = { env: options.env, ...(options.hostPrograms ? { hostPrograms: options.hostPrograms } : {}), ...(options.sandboxedStdio ? { sandboxedStdio: true } : {}), ...(options.serviceSecrets ? { serviceSecrets: options.serviceSecrets } : {}) };
     this.installed = new InstalledPlugins(options);
   }
 
@@ -107,7 +109,7 @@ function build(installed: readonly LoadedPlugin[], document: PluginSettingsDocum
     invalid,
     skillSources,
     commands: new SlashCommands(plugins),
-    servers: mergePluginServers(plugins, { ...serverOptions, configured: document.mcpServers ?? {} }),
+    servers: mergePluginServers(plugins, { ...serverOptions, configured: document.mcpServers ?? {}, trusted: (name) => pluginTrust(document, name).trusted }),
     revision,
     version,
   });
