@@ -38,18 +38,41 @@ export interface ConfinementPlan {
 }
 
 /**
- * The unshare wrapper, run as the new pid namespace's first process (as root, before any program
- * code): it covers the hidden folders and files, replaces /dev with a minimal one (no raw disks),
- * enters the working folder through the new mounts, and runs the program with no capabilities and
- * no_new_privs. It stays as pid 1 (the program runs in the foreground, so it keeps its stdin), and
- * when it exits the kernel kills whatever the program left in the namespace. Any failure stops it
- * before the program starts. Its own commands never touch the program's stdin and stdout (an MCP
- * server speaks over them): they read /dev/null and write to stderr. The PWD and OLDPWD sh exports
- * are left out unless the program's environment had PWD. Arguments: the count and paths of the
- * folders, then of the files, the working folder, "keep-pwd" or "drop-pwd", then the program.
+ * The unshare wrapper's outer half, run by `unshare --pid --mount` without --fork: it is the process
+ * the caller started (so it gets the caller's signals, which `unshare --fork` would ignore), already
+ * in the new mount namespace, and its first child is pid 1 of the new pid namespace: the inner half,
+ * under `setpriv --pdeathsig KILL` so that the namespace dies with this shell however it ends. It
+ * passes TERM, INT and HUP on to that pid 1 as TERM, waits for it and exits with its status. It
+ * forks nothing before the inner half (that child must be the namespace's first), and once it has
+ * started says nothing more (a shell reports a child killed by a signal). Arguments:
+ * setpriv, sh, the inner script, then the inner script's own arguments.
+ */
+const outerScript = `setpriv=$1 sh=$2 inner=$3; shift 3
+c=
+trap 'if [ -n "$c" ]; then kill -TERM "$c" 2>/dev/null; fi' TERM INT HUP
+exec 3<&0
+"$setpriv" --pdeathsig KILL -- "$sh" -c "$inner" thinktank-confine "$@" <&3 3<&- &
+c=$!
+exec 3<&- 2>/dev/null
+wait "$c"; s=$?
+while kill -0 "$c" 2>/dev/null; do wait "$c"; s=$?; done
+exit $s`;
+
+/**
+ * The unshare wrapper's inner half, pid 1 of the new pid namespace (as root, before any program
+ * code): it mounts the namespace's own /proc, covers the hidden folders and files, replaces /dev
+ * with a minimal one (no raw disks), enters the working folder through the new mounts, and starts
+ * the program with no capabilities and no_new_privs. It stays as pid 1, passing TERM, INT and HUP on
+ * to the program as TERM (a pid 1 without handlers would ignore them), and when it exits the kernel
+ * kills whatever the program left in the namespace. Any failure stops it before the program starts.
+ * Its own commands never touch the program's stdin and stdout (an MCP server speaks over them): they
+ * read /dev/null and write to stderr until the program has started, nothing after. The PWD and OLDPWD sh exports are left out unless the
+ * program's environment had PWD. Arguments: the count and paths of the folders, then of the files,
+ * the working folder, "keep-pwd" or "drop-pwd", then the program.
  */
 const unshareScript = `set -eu
 exec 3<&0 4>&1 </dev/null >&2
+mount -t proc -o nosuid,nodev,noexec proc /proc
 n=$1; shift
 while [ "$n" -gt 0 ]; do mount -t tmpfs -o size=16k,mode=0755,nosuid,nodev tmpfs "$1"; shift; n=$((n-1)); done
 n=$1; shift
@@ -62,10 +85,15 @@ if mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts /dev/pts 2>/dev
 ln -s /proc/self/fd /dev/fd; ln -s /proc/self/fd/0 /dev/stdin; ln -s /proc/self/fd/1 /dev/stdout; ln -s /proc/self/fd/2 /dev/stderr
 cd "$1"; shift
 unset OLDPWD; if [ "$1" = drop-pwd ]; then unset PWD; fi; shift
-exec <&3 >&4 3<&- 4>&-
 set +e
-"$@"
-exit $?`;
+p=
+trap 'if [ -n "$p" ]; then kill -TERM "$p" 2>/dev/null; fi' TERM INT HUP
+"$@" <&3 >&4 3<&- 4>&- &
+p=$!
+exec 3<&- 4>&- 2>/dev/null
+wait "$p"; s=$?
+while kill -0 "$p" 2>/dev/null; do wait "$p"; s=$?; done
+exit $s`;
 
 /**
  * The command line that runs `program` confined by `plan.mechanism`, keeping the host's files,
@@ -75,8 +103,10 @@ exit $?`;
  *   hidden folders as `--tmpfs`, hidden files as `/dev/null`; as root also `--dev /dev` and
  *   `--cap-drop ALL`. bwrap sets no_new_privs; its pid 1 ends the namespace with the program. bwrap
  *   always sets PWD: `env -u PWD` takes it out again unless the program's environment had it.
- * - `unshare` (root): `setpriv --pdeathsig KILL -- unshare --pid --fork --kill-child --mount-proc
- *   --mount -- sh -c <unshareScript>`, then `setpriv --no-new-privs` with every capability dropped.
+ * - `unshare` (root): `setpriv --pdeathsig KILL -- unshare --pid --mount -- sh -c <outerScript>`,
+ *   whose first child is `setpriv --pdeathsig KILL -- sh -c <unshareScript>` (pid 1 of the new pid
+ *   namespace), then `setpriv --no-new-privs` with every capability dropped. Signals the caller
+ *   sends reach the program as TERM.
  * - `dedicated-user` (root): `setpriv --reuid --regid --clear-groups --no-new-privs --pdeathsig KILL`
  *   to `plan.dedicatedUser`, without capabilities; no namespace, so nothing is hidden by mounts
  *   (the data folder's modes keep that user out).
@@ -103,8 +133,8 @@ export function confineHostProgram(program: HostProgram, plan: ConfinementPlan):
     case "unshare": {
       if (!unshare || !setpriv || !sh) throw new Error("confineHostProgram: the unshare plan lacks unshare, setpriv or sh");
       const lists = [plan.hiddenFolders, plan.hiddenFiles].flatMap((list) => [String(list.length), ...list]);
-      const args = ["--pdeathsig", "KILL", "--", unshare, "--pid", "--fork", "--kill-child", "--mount-proc", "--mount", "--propagation", "private", "--"];
-      args.push(sh, "-c", unshareScript, "thinktank-confine", ...lists, cwd, env.PWD === undefined ? "drop-pwd" : "keep-pwd");
+      const args = ["--pdeathsig", "KILL", "--", unshare, "--pid", "--mount", "--propagation", "private", "--"];
+      args.push(sh, "-c", outerScript, "thinktank-confine-outer", setpriv, sh, unshareScript, ...lists, cwd, env.PWD === undefined ? "drop-pwd" : "keep-pwd");
       args.push(setpriv, "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all", "--", program.command, ...program.args);
       return { command: setpriv, args, env, cwd };
     }

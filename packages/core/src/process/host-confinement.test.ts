@@ -112,6 +112,24 @@ describe.each(pidNamespaces)("HostConfinement with $mechanism", ({ mechanism, av
     await vi.waitFor(() => expect(processesWithMarker(marker)).toEqual([]), { timeout: 10_000, interval: 50 });
   });
 
+  it.skipIf(!available)("a TERM or INT sent to the process the caller started ends the program at once (unshare passes it on, so it ends gracefully)", options, async () => {
+    const confinement = new HostConfinement({ mechanisms: [mechanism], searchPath });
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      const line = confinement.confine({ command: "sh", args: ["-c", 'trap "echo graceful; exit 7" TERM INT; echo ready; while :; do sleep 30 & wait $!; done'], env: { PATH: searchPath }, cwd: temp.dir });
+      if (!line.ok) throw line.error;
+      const child = spawn(line.command, [...line.args], { cwd: line.cwd, env: line.env, stdio: ["pipe", "pipe", "pipe"] });
+      let stdout = "";
+      const ready = new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => ((stdout += chunk.toString()), stdout.includes("ready") && resolve())));
+      const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+      await ready;
+      child.kill(signal);
+      // bwrap dies of the signal and its namespace with it; unshare's wrapper passes it on. (Before,
+      // unshare's --fork parent ignored TERM and INT: the program ran on until a KILL.)
+      expect(await closed, signal).toBe(mechanism === "unshare" ? 7 : null);
+      if (mechanism === "unshare") expect(stdout).toContain("graceful");
+    }
+  });
+
   it.skipIf(!available)("passes stdin and stdout through untouched, and a failing start says why before the program runs", options, async () => {
     const confinement = new HostConfinement({ hide: [path.join(temp.dir, "hidden")], mechanisms: [mechanism], searchPath });
     fs.mkdirSync(path.join(temp.dir, "hidden"));
