@@ -66,9 +66,10 @@ exit $s`;
  * to the program as TERM (a pid 1 without handlers would ignore them), and when it exits the kernel
  * kills whatever the program left in the namespace. Any failure stops it before the program starts.
  * Its own commands never touch the program's stdin and stdout (an MCP server speaks over them): they
- * read /dev/null and write to stderr until the program has started, nothing after. The PWD and OLDPWD sh exports are left out unless the
- * program's environment had PWD. Arguments: the count and paths of the folders, then of the files,
- * the working folder, "keep-pwd" or "drop-pwd", then the program.
+ * read /dev/null and write to stderr until the program has started, and say nothing after. The PWD
+ * and OLDPWD sh exports are left out unless the program's environment had PWD. Arguments: the count
+ * and paths of the folders, then of the files, the working folder, "keep-pwd" or "drop-pwd", then
+ * the program.
  */
 const unshareScript = `set -eu
 exec 3<&0 4>&1 </dev/null >&2

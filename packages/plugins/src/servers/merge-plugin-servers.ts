@@ -82,7 +82,7 @@ export interface MergePluginServersOptions {
    * model, embeddings and web-search key variables). @default serviceSecretVariables()
    */
   readonly serviceSecrets?: (name: string) => boolean;
-  /** Whether an administrator marked the plugin trusted (`plugins.<name>.trusted`). @default none is */
+  /** Whether an administrator marked the plugin trusted (`plugins.<name>.trusted`). @default no plugin is */
   readonly trusted?: (plugin: string) => boolean;
 }
 
