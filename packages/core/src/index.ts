@@ -51,6 +51,7 @@ export { isSecretName, looksLikeSecret, maskUrlSecrets, redactedMarker } from ".
 
 // processes
 export { killProcessTree, killChildren, killProcessGroup } from "./process/kill-process-tree.js";
+export { isProcessAlive } from "./store/process-alive.js";
 export { RunWork, trackRunWork } from "./process/run-work.js";
 export { reportListening, isServiceReadyMessage } from "./process/service-ready.js";
 export { findExecutable, defaultSearchPath } from "./process/find-executable.js";

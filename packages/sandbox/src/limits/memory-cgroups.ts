@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ExecutionCgroup, releaseParent, removeCgroup, type MemoryCgroups } from "./execution-cgroup.js";
-import { processAlive } from "../host/process-alive.js";
+import { isProcessAlive } from "@thinktank/core";
 
 /** How memory_mb holds: for each execution as a whole (a cgroup), or for each process (rlimits, the V8 heap). */
 export type MemoryMode = "cgroup-v2" | "cgroup-v1" | "per-process";
@@ -141,7 +141,7 @@ async function sweepStale(cgroups: MemoryCgroups): Promise<void> {
   }
   for (const name of entries) {
     const pid = Number(staleName.exec(name)?.[1]);
-    if (!pid || pid === process.pid || processAlive(pid)) continue;
+    if (!pid || pid === process.pid || isProcessAlive(pid)) continue;
     const dir = path.join(cgroups.baseDir, name);
     let children: string[] = [];
     try {

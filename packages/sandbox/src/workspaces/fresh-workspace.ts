@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { processAlive } from "../host/process-alive.js";
+import { isProcessAlive } from "@thinktank/core";
 
 /** `run-<pid>-<random>`: the pid of the process that made it, so a later process can tell a crashed one's leftovers. */
 const runFolder = /^run-(\d+)-[A-Za-z0-9]{6}$/;
@@ -40,7 +40,7 @@ export function removeStaleFreshWorkspaces(parentDir: string): void {
   }
   for (const name of names) {
     const pid = runFolder.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || processAlive(Number(pid))) continue;
+    if (pid === undefined || Number(pid) === process.pid || isProcessAlive(Number(pid))) continue;
     try {
       removeFreshWorkspace(path.join(parentDir, name));
     } catch {
