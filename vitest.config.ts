@@ -9,10 +9,6 @@ export default defineConfig({
     // Most suites wait on processes they start (servers, sandboxes, the agent), not on the CPU: two
     // workers even on two cores (vitest's default there is one) halve the wall clock of the suite.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
-    // A worker runs its files one after another in one module graph instead of importing the
-    // workspaces again for each file (that was 265 of the suite's 921 s on two cores). Tests keep no
-    // state in modules: each starts its own servers and folders, restores the environment it sets.
-    isolate: false,
     // Tests run the TypeScript sources: vite resolves the workspaces' "development" export condition
     // by itself, and the processes tests start (the bin, the servers, tsx scripts) inherit it here.
     env: { NODE_OPTIONS: [process.env.NODE_OPTIONS, "--conditions=development"].filter(Boolean).join(" ") },
