@@ -42,20 +42,21 @@ export interface ConfinementPlan {
  * the caller started (so it gets the caller's signals, which `unshare --fork` would ignore), already
  * in the new mount namespace, and its first child is pid 1 of the new pid namespace: the inner half,
  * under `setpriv --pdeathsig KILL` so that the namespace dies with this shell however it ends. It
- * passes TERM, INT and HUP on to that pid 1 as TERM, waits for it and exits with its status. It
+ * passes TERM, INT and HUP on to that pid 1 as TERM, waits for it and exits with its status (a
+ * wait a passed-on signal interrupted is waited again until the shell answers 127, no such child
+ * left to wait for, so the status is the child's own). It
  * forks nothing before the inner half (that child must be the namespace's first), and once it has
  * started says nothing more (a shell reports a child killed by a signal). Arguments:
  * setpriv, sh, the inner script, then the inner script's own arguments.
  */
 const outerScript = `setpriv=$1 sh=$2 inner=$3; shift 3
-c=
-trap 'if [ -n "$c" ]; then kill -TERM "$c" 2>/dev/null; fi' TERM INT HUP
+c= f=0
+trap 'f=1; if [ -n "$c" ]; then kill -TERM "$c" 2>/dev/null; fi' TERM INT HUP
 exec 3<&0
 "$setpriv" --pdeathsig KILL -- "$sh" -c "$inner" thinktank-confine "$@" <&3 3<&- &
 c=$!
 exec 3<&- 2>/dev/null
-wait "$c"; s=$?
-while kill -0 "$c" 2>/dev/null; do wait "$c"; s=$?; done
+s=0; while :; do f=0; wait "$c"; t=$?; [ "$t" = 127 ] && break; s=$t; [ "$f" = 1 ] || break; done
 exit $s`;
 
 /**
@@ -87,13 +88,12 @@ ln -s /proc/self/fd /dev/fd; ln -s /proc/self/fd/0 /dev/stdin; ln -s /proc/self/
 cd "$1"; shift
 unset OLDPWD; if [ "$1" = drop-pwd ]; then unset PWD; fi; shift
 set +e
-p=
-trap 'if [ -n "$p" ]; then kill -TERM "$p" 2>/dev/null; fi' TERM INT HUP
+p= f=0
+trap 'f=1; if [ -n "$p" ]; then kill -TERM "$p" 2>/dev/null; fi' TERM INT HUP
 "$@" <&3 >&4 3<&- 4>&- &
 p=$!
 exec 3<&- 4>&- 2>/dev/null
-wait "$p"; s=$?
-while kill -0 "$p" 2>/dev/null; do wait "$p"; s=$?; done
+s=0; while :; do f=0; wait "$p"; t=$?; [ "$t" = 127 ] && break; s=$t; [ "$f" = 1 ] || break; done
 exit $s`;
 
 /**
