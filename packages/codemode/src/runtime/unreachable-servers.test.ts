@@ -27,7 +27,7 @@ describe("a request with unreachable MCP servers", { timeout: 120_000 }, () => {
     );
     const config = folder.load();
     // A short connect timeout and backoff so the test runs quickly; a generous grace so the first request sees the stdio server under load.
-    const mcp = { ...config.mcp, connect_timeout_ms: 1500, discovery_retry_base_ms: 3000, discovery_retry_max_ms: 3000, first_connect_grace_ms: 20_000 };
+    const mcp = { ...config.mcp, connect_timeout_ms: 1500, discovery_retry_base_ms: 5000, discovery_retry_max_ms: 5000, first_connect_grace_ms: 20_000 };
     runtime = new CodeModeRuntime({ ...config, mcp, code_execution: { ...config.code_execution, mode: "direct" } });
   });
 
@@ -56,11 +56,13 @@ describe("a request with unreachable MCP servers", { timeout: 120_000 }, () => {
 
     const servers = Object.fromEntries(runtime.codeMode.listServers().map((server) => [server.name, server]));
     expect(servers.working).toMatchObject({ status: "connected", tool_count: 7 });
+    // Each missing server is listed with the reason of its last failure. On a loaded machine the first request can
+    // outlast the backoff, so a server may already be trying again ("connecting"), still with that reason.
     for (const name of ["dead-0", "dead-1", "dead-2", "hanging"]) {
-      expect(servers[name], name).toMatchObject({ status: "unavailable", transport: "http", reason: expect.stringMatching(/\S/) });
+      expect(servers[name], name).toMatchObject({ status: expect.stringMatching(/^(unavailable|connecting)$/), transport: "http", reason: expect.stringMatching(/\S/) });
     }
     expect(servers.hanging?.reason).toContain("1500 ms");
-    expect(second.unavailable.find((entry) => entry.server === "hanging")?.reason).toBe(servers.hanging?.reason);
+    expect(second.unavailable.find((entry) => entry.server === "hanging")?.reason).toContain(servers.hanging?.reason);
 
     // Auto mode measures only the known tool lists, without waiting either.
     const autoStarted = performance.now();

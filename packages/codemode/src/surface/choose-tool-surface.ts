@@ -73,6 +73,6 @@ export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Prom
 /** Why a server's tools are not offered on this request. */
 function whyNotReady(status: ServerStatus): string {
   if ((status.state === "unavailable" || status.state === "needs_auth") && status.reason) return status.reason;
-  if (status.state === "connecting") return "connecting in the background; its tools are not known yet";
+  if (status.state === "connecting") return status.reason ? `${status.reason}; trying again in the background` : "connecting in the background; its tools are not known yet";
   return "its tools are not known yet; it connects in the background";
 }
