@@ -68,6 +68,8 @@ export { unprivilegedIds } from "./process/unprivileged-ids.js";
 export { checkRequestFraming, checkRequestSource, isAllowedOrigin, isLoopbackAddress, mutatingMethods } from "./http/request-guard.js";
 export type { RequestGuardPolicy } from "./http/request-guard.js";
 export { presentedApiKey, apiKeyMatches } from "./http/api-key.js";
+export { localOperator, operatorId } from "./identity/caller.js";
+export type { AuthMethod, Caller, Role } from "./identity/caller.js";
 export { assertSafeBinding } from "./http/assert-safe-binding.js";
 export { maxPathParamLength } from "./http/max-path-param-length.js";
 export { requestIdFor } from "./http/request-id.js";

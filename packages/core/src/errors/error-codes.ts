@@ -14,6 +14,9 @@ export const errorCodes = {
   // a marketplace or plugin source that is malformed or unsafe to hand to git or npm (option injection, ext:: URLs, '..')
   INVALID_SOURCE: 400,
   // 401 / 403
+  // no valid credentials where a route needs a caller (the services' answer since users exist)
+  UNAUTHENTICATED: 401,
+  // the code-mode bridge's wrong token (and, before users existed, the services' 401)
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   // a request from a name or a browser origin the service does not answer to (DNS rebinding, cross-site forms)
