@@ -1,16 +1,11 @@
-import fs from "node:fs";
-import path from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import Database from "better-sqlite3";
-import { ThinktankError } from "@thinktank/core";
 import type { RunQueue, SharedRunQueueOptions } from "../runs/run-queue.js";
 import type { ItemStore } from "./item-store.js";
 import type { MetadataStore } from "./metadata-store.js";
 import { SqlItemStore } from "./sql-item-store.js";
 import { SqlMetadataStore } from "./sql-metadata-store.js";
 import { SqliteDatabase } from "./sqlite-database.js";
-import { cacheStatements } from "./statement-cache.js";
+import { openSqliteFile } from "./sqlite-file.js";
 import { TurnTakingSqliteSaver } from "./turn-taking-sqlite-saver.js";
 
 /** Where threads live: LangGraph checkpoints plus our thread/run records and store items, in one database. */
@@ -35,16 +30,7 @@ export interface AgentStore {
  * the main file's mode, so none of them is readable by other local users.
  */
 export async function openSqliteStore(file: string): Promise<AgentStore> {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  let db: Database.Database;
-  try {
-    fs.closeSync(fs.openSync(file, "a", 0o600));
-    fs.chmodSync(file, 0o600);
-    db = await openWal(file);
-    cacheStatements(db);
-  } catch (error) {
-    throw new ThinktankError("STORE_CORRUPT", `cannot open the threads database ${file}: ${(error as Error).message}`, { cause: error });
-  }
+  const db = await openSqliteFile(file);
   const database = new SqliteDatabase(db);
   return {
     checkpointer: new TurnTakingSqliteSaver(db),
@@ -64,25 +50,4 @@ export async function openSqliteStore(file: string): Promise<AgentStore> {
 export async function openPostgresStore(url: string): Promise<AgentStore> {
   const { openPostgresAgentStore } = await import("./postgres-agent-store.js");
   return openPostgresAgentStore(url);
-}
-
-/**
- * Opens the file in WAL mode, waiting up to 5 s for a lock another connection holds. Switching
- * a fresh file to WAL needs the file to itself and SQLite answers SQLITE_BUSY at once rather
- * than waiting (its busy handler does not cover it): when another agent process opens the same
- * new file at that moment, the switch is tried again shortly, within the same 5 s.
- */
-async function openWal(file: string): Promise<Database.Database> {
-  const deadline = Date.now() + 5_000;
-  for (let attempt = 1; ; attempt++) {
-    const db = new Database(file, { timeout: 5_000 });
-    try {
-      db.pragma("journal_mode = WAL");
-      return db;
-    } catch (error) {
-      db.close();
-      if ((error as { code?: string }).code !== "SQLITE_BUSY" || Date.now() > deadline) throw error;
-      await delay(Math.min(10 * attempt, 100));
-    }
-  }
 }

@@ -3,6 +3,7 @@ import pg from "pg";
 import { ThinktankError } from "@thinktank/core";
 import { PostgresRunQueue } from "../runs/postgres-run-queue.js";
 import type { AgentStore } from "./agent-store.js";
+import { safeHost } from "./postgres-connection.js";
 import { PostgresDatabase } from "./postgres-database.js";
 import { withSchemaLock } from "./schema-lock.js";
 import { SqlItemStore } from "./sql-item-store.js";
@@ -31,14 +32,5 @@ export async function openPostgresAgentStore(url: string): Promise<AgentStore> {
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new ThinktankError("SERVICE_UNAVAILABLE", `cannot open the Postgres threads database at ${safeHost(url)}: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-function safeHost(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname}:${parsed.port || "5432"}${parsed.pathname}`;
-  } catch {
-    return "(unparsable URL)";
   }
 }
