@@ -36,6 +36,9 @@ export const errorCodes = {
   THREAD_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
   MARKETPLACE_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  // a user's key id that is not theirs (DELETE /api/users/:id/keys/:key_id)
+  KEY_NOT_FOUND: 404,
   // 410: a finished run whose kept events were dropped (retention time or agent.run_events bounds)
   RUN_EVENTS_EXPIRED: 410,
   // 409 / 412
