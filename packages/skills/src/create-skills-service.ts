@@ -24,7 +24,8 @@ export interface CreateSkillsServiceOptions {
 
 /**
  * The usual wiring: a snapshotter over skills/public, skills/custom and any extra sources,
- * and a service that installs into skills/custom. Close the snapshotter when done.
+ * and a service that installs into skills/custom (a user's installs into skills/users/<folder>),
+ * with each user's view over it. Close the service when done.
  */
 export function createSkillsService(options: CreateSkillsServiceOptions): { service: SkillsService; snapshotter: SkillsSnapshotter } {
   const builtIn = defaultSkillSources(options.skillsRoot);
@@ -40,6 +41,7 @@ export function createSkillsService(options: CreateSkillsServiceOptions): { serv
     snapshotter,
     store: options.store,
     customRoot: path.join(options.skillsRoot, "custom"),
+    skillsRoot: options.skillsRoot,
     limits: options.limits,
     containerPath: options.containerPath,
   });

@@ -10,8 +10,10 @@ import { unpackSkillPackage } from "./unpack-skill-package.js";
 import type { SkillPackageSource } from "./unpack-skill-package.js";
 
 export interface InstallSkillOptions {
-  /** The custom skills folder (skills/custom); created when missing. */
+  /** The folder installs go to (skills/custom, or a user's own folder); created when missing. */
   readonly customRoot: string;
+  /** The installed skill's category: `custom`, or `user` for a user's own folder (identity `user:<name>`, under /mnt/skills/user/). @default "custom" */
+  readonly category?: "custom" | "user";
   readonly source: SkillPackageSource;
   /** Replace an installed custom skill of the same name. @default false */
   readonly overwrite?: boolean;
@@ -52,6 +54,7 @@ const stagingPrefix = ".staging-";
 export async function installSkill(options: InstallSkillOptions): Promise<ParsedSkill> {
   const { customRoot } = options;
   await fs.mkdir(customRoot, { recursive: true });
+  const category = options.category ?? "custom";
   await removeStaleStaging(customRoot, options.staleStagingMs ?? 3_600_000, (options.now ?? Date.now)());
   const staging = await fs.mkdtemp(path.join(customRoot, stagingPrefix));
   try {
@@ -66,11 +69,11 @@ export async function installSkill(options: InstallSkillOptions): Promise<Parsed
     const target = path.join(customRoot, name);
     const exists = await pathExists(target);
     if (exists && !options.overwrite) {
-      throw new ThinktankError("SKILL_NAME_CONFLICT", `a custom skill named "${name}" is already installed; pass overwrite=true to replace it`);
+      throw new ThinktankError("SKILL_NAME_CONFLICT", `${category === "user" ? "one of your skills" : "a custom skill"} named "${name}" is already installed; pass overwrite=true to replace it`);
     }
     if (exists) await swapIn(root, target, path.join(staging, "previous"));
     else await moveIn(root, target, name);
-    const source = { category: "custom" as const, root: customRoot, containerPrefix: "custom" };
+    const source = { category, root: customRoot, containerPrefix: category };
     const loaded = await readSkill(source, name, options.containerPath ?? "/mnt/skills");
     if (!loaded.ok) throw new ThinktankError("INTERNAL", `installed ${name} but cannot read it back: ${loaded.problem.message}`);
     // What the install accepted (a folder renamed after the skill) beside what the loader still sees.

@@ -2,7 +2,7 @@ import type { ParsedSkill, SkillProblem } from "./skill-types.js";
 
 /**
  * Puts the skills of several sources in one deterministic list: public first, then custom,
- * then plugins by plugin name; by name within a category. Two skills with one identity are
+ * then a user's own, then plugins by plugin name; by name within a category. Two skills with one identity are
  * never merged: the first by folder path is kept and every other one is reported.
  */
 export function mergeSkillLists(lists: readonly (readonly ParsedSkill[])[]): { skills: ParsedSkill[]; problems: SkillProblem[] } {
@@ -29,7 +29,7 @@ export function mergeSkillLists(lists: readonly (readonly ParsedSkill[])[]): { s
 }
 
 function categoryRank(category: string): number {
-  return category === "public" ? 0 : category === "custom" ? 1 : 2;
+  return category === "public" ? 0 : category === "custom" ? 1 : category === "user" ? 2 : 3;
 }
 
 export function compareSkills(a: ParsedSkill, b: ParsedSkill): number {

@@ -8,6 +8,8 @@ export interface SkillJson {
   readonly category: string;
   readonly description: string;
   readonly enabled: boolean;
+  /** Whether it is on for users who made no choice of their own (the administrator's default); equals `enabled` outside a user's view. */
+  readonly default_enabled: boolean;
   /** Why the skill is off whatever its own setting says (e.g. "the plugin 'sales' is disabled"), else null. */
   readonly disabled_reason: string | null;
   /** Whether the code the skill brings runs as trusted code (public skills always; see Skill.trusted). */
@@ -47,6 +49,7 @@ export function toSkillJson(skill: Skill): SkillJson {
     category: skill.category,
     description: skill.description,
     enabled: skill.enabled,
+    default_enabled: skill.defaultEnabled ?? skill.enabled,
     disabled_reason: skill.disabledReason ?? null,
     trusted: skill.trusted,
     scripts_approved: skill.scriptsApproved,
@@ -71,13 +74,14 @@ const nullableString = { type: ["string", "null"] } as const;
 /** JSON Schema of SkillJson, for route responses and the OpenAPI document. */
 export const skillJsonSchema = {
   type: "object",
-  required: ["identity", "name", "category", "description", "enabled", "trusted", "scripts_approved", "location", "relative_path", "allowed_tools", "metadata", "frontmatter", "warnings"],
+  required: ["identity", "name", "category", "description", "enabled", "default_enabled", "trusted", "scripts_approved", "location", "relative_path", "allowed_tools", "metadata", "frontmatter", "warnings"],
   properties: {
-    identity: { type: "string", description: "`<category>:<name>`, the key in extensions_config.json `skills`" },
+    identity: { type: "string", description: "`<category>:<name>`, the key in extensions_config.json `skills` (and in a user's `users.<id>.skills`)" },
     name: { type: "string" },
-    category: { type: "string", description: "public, custom or plugin:<plugin>" },
+    category: { type: "string", description: "public, custom, user (the caller's own skill) or plugin:<plugin>" },
     description: { type: "string" },
-    enabled: { type: "boolean" },
+    enabled: { type: "boolean", description: "whether it is on for the caller: their own choice, else the administrator's default" },
+    default_enabled: { type: "boolean", description: "the administrator's default, which applies to users who made no choice (a user's own skill: true)" },
     disabled_reason: { type: ["string", "null"], description: "why the skill is off whatever its own setting says (its plugin is disabled or has errors); null otherwise" },
     trusted: {
       type: "boolean",

@@ -1,5 +1,8 @@
-/** Where a skill comes from: shipped (`public`), installed (`custom`), or from an enabled plugin. */
-export type SkillCategory = "public" | "custom" | `plugin:${string}`;
+/**
+ * Where a skill comes from: shipped (`public`), installed by an administrator (`custom`), installed
+ * by one user for themselves (`user`: only that user sees it), or from an enabled plugin.
+ */
+export type SkillCategory = "public" | "custom" | "user" | `plugin:${string}`;
 
 /**
  * One folder the loader searches for SKILL.md files (nested folders included, dot-folders
@@ -89,6 +92,11 @@ export interface Skill extends ParsedSkill {
    * on the skill's or its plugin's entry): they run without asking first.
    */
   readonly scriptsApproved: boolean;
+  /**
+   * In one user's view (UserSkillViews): whether the skill is on for users who made no choice of
+   * their own (the administrator's default). Absent: the same as `enabled`.
+   */
+  readonly defaultEnabled?: boolean;
 }
 
 export type SkillProblemReason =
@@ -112,7 +120,11 @@ export interface SkillProblem {
   readonly column?: number;
 }
 
-/** The part of extensions_config.json skills read: `skills` keyed by identity or bare name. */
+/**
+ * The part of extensions_config.json skills read: `skills` keyed by identity or bare name (the
+ * administrator's defaults), and `users.<id>.skills` keyed by identity (each user's overlay).
+ */
 export interface SkillSettingsDocument {
   readonly skills?: Readonly<Record<string, unknown>>;
+  readonly users?: Readonly<Record<string, unknown>>;
 }

@@ -2,13 +2,24 @@ import fsSync from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ThinktankError, defaultArchiveLimits } from "@thinktank/core";
-import type { ArchiveLimits } from "@thinktank/core";
+import type { ArchiveLimits, Caller } from "@thinktank/core";
 import { findSkill } from "./find-skill.js";
 import { installSkill } from "./install-skill.js";
 import type { SkillSearchHit } from "./search/skill-search-index.js";
+import { userSkillsFolder } from "./skill-sources.js";
 import type { Skill } from "./skill-types.js";
 import type { SkillSettingsReader, SkillsSnapshot, SkillsSnapshotter } from "./skills-snapshotter.js";
 import type { SkillPackageSource } from "./unpack-skill-package.js";
+import { UserSkillViews } from "./user-skill-views.js";
+
+/**
+ * Who asks (the caller of docs/architecture.md, "Users"): a `user` reads their own view (the
+ * administrator's defaults under their overlay, plus their own skills), changes only their
+ * overlay and installs into their own folder; an `admin` reads and sets the defaults.
+ * Undefined: an anonymous read sees the defaults; the CLI and other callers without a caller
+ * act as the operator.
+ */
+export type SkillViewer = Pick<Caller, "id" | "role"> | undefined;
 
 /** What PUT /api/skills/:name changes: each field given is written to the skill's entry. */
 export interface SkillSettingsChange {
@@ -25,13 +36,15 @@ export interface SkillInstallOptions {
   readonly strict?: boolean;
   /** Record the skill as trusted (an administrator's decision). @default false: untrusted */
   readonly trusted?: boolean;
+  /** Who installs: a user's install goes to their own folder as `user:<name>` and may not be trusted. @default the operator */
+  readonly viewer?: SkillViewer;
 }
 
 /** The part of the extensions store the skills service writes (the core ExtensionsStore fits). */
 export interface SkillSettingsStore extends SkillSettingsReader {
   read(): Promise<{ readonly document: { readonly skills?: Readonly<Record<string, unknown>> }; readonly revision: number; readonly etag: string }>;
   update<T>(
-    mutate: (draft: { skills: Record<string, { enabled: boolean; [key: string]: unknown }> }) => T | Promise<T>,
+    mutate: (draft: { skills: Record<string, { enabled: boolean; [key: string]: unknown }>; users?: Record<string, UserStateEntry> }) => T | Promise<T>,
     options?: { readonly ifMatch?: string },
   ): Promise<{ readonly snapshot: { readonly revision: number; readonly etag: string } }>;
 }
@@ -40,8 +53,12 @@ export interface SkillsServiceOptions {
   /** Where lists and lookups come from; `close()` closes it. */
   readonly snapshotter: SkillsSnapshotter;
   readonly store: SkillSettingsStore;
-  /** skills/custom: where installs go and the only place deletes may touch. */
+  /** skills/custom: where administrators' installs go and the only place their deletes may touch. */
   readonly customRoot: string;
+  /** The skills folder, which holds each user's own folder (`users/<folder>`). @default the folder holding customRoot */
+  readonly skillsRoot?: string;
+  /** Each user's view. @default UserSkillViews over the snapshotter, the store and skillsRoot */
+  readonly views?: UserSkillViews;
   /** @default defaultArchiveLimits */
   readonly limits?: ArchiveLimits;
   /** Virtual root the model sees. @default "/mnt/skills" */
@@ -60,6 +77,9 @@ export class SkillsService {
   private readonly customRoot: string;
   private readonly limits: ArchiveLimits;
   private readonly containerPath: string;
+  private readonly skillsRoot: string;
+  /** Each user's view over the shared snapshot; `close()` closes it. */
+  readonly views: UserSkillViews;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: SkillsServiceOptions) {
@@ -68,28 +88,35 @@ export class SkillsService {
     this.customRoot = path.resolve(options.customRoot);
     this.limits = options.limits ?? defaultArchiveLimits;
     this.containerPath = options.containerPath ?? "/mnt/skills";
+    this.skillsRoot = path.resolve(options.skillsRoot ?? path.dirname(this.customRoot));
+    this.views = options.views ?? new UserSkillViews({ snapshotter: this.snapshotter, settings: this.store, skillsRoot: this.skillsRoot, containerPath: this.containerPath });
   }
 
-  list(): Promise<SkillsSnapshot> {
-    return this.snapshotter.snapshot();
+  /** Every skill as `viewer` sees it (a user: their overlay and own skills; otherwise the defaults). */
+  list(viewer?: SkillViewer): Promise<SkillsSnapshot> {
+    return this.views.viewFor(userOf(viewer));
   }
 
-  /** The skills the model may use that best match `query`, best first (see SkillSearchIndex). */
-  async search(query: string, options: { readonly limit?: number } = {}): Promise<SkillSearchHit[]> {
-    return (await this.snapshotter.snapshot()).search.search(query, options);
+  /** The skills the model may use that best match `query`, best first (see SkillSearchIndex), in `viewer`'s view. */
+  async search(query: string, options: { readonly limit?: number; readonly viewer?: SkillViewer } = {}): Promise<SkillSearchHit[]> {
+    return (await this.list(options.viewer)).search.search(query, { limit: options.limit });
   }
 
-  /** One skill by identity or name; `category` settles a name used in several categories. */
-  async get(name: string, category?: string): Promise<Skill> {
-    return findSkill((await this.snapshotter.snapshot()).skills, name, category);
+  /** One skill by identity or name in `viewer`'s view; `category` settles a name used in several categories. */
+  async get(name: string, category?: string, viewer?: SkillViewer): Promise<Skill> {
+    return findSkill((await this.list(viewer)).skills, name, category);
   }
 
   /**
-   * Writes `enabled`, `trusted` and `scripts_approved` (those given) to `skills["<identity>"]`;
-   * `ifMatch` makes it conditional on the store's ETag. A public skill is always trusted:
-   * `trusted: false` for one is FORBIDDEN.
+   * Writes `enabled`, `trusted` and `scripts_approved` (those given) to `skills["<identity>"]`:
+   * the defaults, an administrator's (or the operator's) decision. A `user` viewer changes only
+   * `enabled`, in their own overlay (`users["<id>"].skills["<identity>"]`); trust and approval
+   * from them are FORBIDDEN. `ifMatch` makes it conditional on the store's ETag. A public skill
+   * is always trusted: `trusted: false` for one is FORBIDDEN.
    */
-  async updateSettings(name: string, change: SkillSettingsChange, options: { category?: string; ifMatch?: string } = {}): Promise<{ skill: Skill; etag: string }> {
+  async updateSettings(name: string, change: SkillSettingsChange, options: { category?: string; ifMatch?: string; viewer?: SkillViewer } = {}): Promise<{ skill: Skill; etag: string }> {
+    const user = userOf(options.viewer);
+    if (user !== undefined) return this.updateOverlay(user, name, change, options);
     const skill = await this.get(name, options.category);
     if (skill.category === "public" && change.trusted === false) {
       throw new ThinktankError("FORBIDDEN", `${skill.identity} ships with Thinktank and is always trusted; disable it instead`);
@@ -110,8 +137,13 @@ export class SkillsService {
     return { skill: updated, etag: snapshot.etag };
   }
 
-  /** Deletes a custom skill's folder and its setting. Public and plugin skills are FORBIDDEN. */
-  remove(name: string, options: { category?: string } = {}): Promise<Skill> {
+  /**
+   * Deletes a custom skill's folder and its setting. Public and plugin skills are FORBIDDEN. A
+   * `user` viewer deletes only their own skills (`user:<name>`), and their choice about it.
+   */
+  remove(name: string, options: { category?: string; viewer?: SkillViewer } = {}): Promise<Skill> {
+    const user = userOf(options.viewer);
+    if (user !== undefined) return this.removeOwn(user, name, options.category);
     return this.serialize(async () => {
       const skill = await this.get(name, options.category);
       if (skill.category === "public") {
@@ -120,17 +152,7 @@ export class SkillsService {
       if (skill.category !== "custom") {
         throw new ThinktankError("FORBIDDEN", `${skill.identity} belongs to a plugin; disable or uninstall the plugin instead`);
       }
-      const relative = path.relative(this.customRoot, skill.dir);
-      if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
-        throw new ThinktankError("FORBIDDEN", `${skill.identity} is not inside ${this.customRoot}`);
-      }
-      // Rename first: the skill disappears at once and whole, then the files go.
-      const doomed = await fs.mkdtemp(path.join(this.customRoot, ".staging-delete-"));
-      try {
-        await fs.rename(skill.dir, path.join(doomed, "skill"));
-      } finally {
-        fsSync.rmSync(doomed, { recursive: true, force: true });
-      }
+      await removeInside(this.customRoot, skill);
       await this.store.update((draft) => {
         if (draft.skills) delete draft.skills[skill.identity];
       });
@@ -146,6 +168,8 @@ export class SkillsService {
    * the install accepted.
    */
   install(source: SkillPackageSource, options: SkillInstallOptions = {}): Promise<Skill> {
+    const user = userOf(options.viewer);
+    if (user !== undefined) return this.installOwn(user, source, options);
     return this.serialize(async () => {
       const installed = await installSkill({
         customRoot: this.customRoot,
@@ -175,9 +199,79 @@ export class SkillsService {
     });
   }
 
-  /** Stops the snapshotter's watchers (createSkillsService gives each service its own snapshotter). */
+  /** Stops the snapshotter's and the user views' watchers (createSkillsService gives each service its own snapshotter). */
   close(): void {
+    this.views.close();
     this.snapshotter.close();
+  }
+
+  /** A user's `enabled` choice in their overlay; the defaults and other users are untouched. */
+  private async updateOverlay(user: string, name: string, change: SkillSettingsChange, options: { category?: string; ifMatch?: string }): Promise<{ skill: Skill; etag: string }> {
+    if (change.trusted !== undefined || change.scriptsApproved !== undefined) {
+      throw new ThinktankError("FORBIDDEN", "only an administrator decides trust and script approval; a user may set only enabled");
+    }
+    const skill = await this.get(name, options.category, { id: user, role: "user" });
+    const { snapshot } = await this.store.update(
+      (draft) => {
+        if (change.enabled === undefined) return;
+        draft.users ??= {};
+        const entry = ownEntry(draft.users, user);
+        const skills = entry.skills && typeof entry.skills === "object" && !Array.isArray(entry.skills) ? entry.skills : {};
+        const previous = Object.hasOwn(skills, skill.identity) ? skills[skill.identity] : undefined;
+        skills[skill.identity] = { ...(previous && typeof previous === "object" ? previous : {}), enabled: change.enabled };
+        entry.skills = skills;
+      },
+      { ifMatch: options.ifMatch },
+    );
+    const updated = findSkill((await this.views.viewFor(user)).skills, skill.identity);
+    return { skill: updated, etag: snapshot.etag };
+  }
+
+  /** Deletes one of the user's own skills (`user:<name>`), and their choice about it. */
+  private removeOwn(user: string, name: string, category: string | undefined): Promise<Skill> {
+    return this.serialize(async () => {
+      const skill = await this.get(name, category, { id: user, role: "user" });
+      if (skill.category !== "user") {
+        throw new ThinktankError("FORBIDDEN", `${skill.identity} is shared by everyone; only an administrator may delete it (disable it for yourself instead)`);
+      }
+      const root = userSkillsFolder(this.skillsRoot, user);
+      await removeInside(root, skill);
+      await this.store.update((draft) => {
+        const skills = draft.users && Object.hasOwn(draft.users, user) ? draft.users[user]?.skills : undefined;
+        if (skills && typeof skills === "object" && Object.hasOwn(skills, skill.identity)) delete skills[skill.identity];
+      });
+      return skill;
+    });
+  }
+
+  /** Installs into the user's own folder as `user:<name>`: an archive only (never a path on this machine), never trusted. */
+  private installOwn(user: string, source: SkillPackageSource, options: SkillInstallOptions): Promise<Skill> {
+    if (options.trusted) return Promise.reject(new ThinktankError("FORBIDDEN", "only an administrator decides trust: install without trusted"));
+    if (source.kind !== "archive") return Promise.reject(new ThinktankError("FORBIDDEN", "a user installs skills by uploading an archive; installing from a path on the server is for administrators"));
+    const viewer = { id: user, role: "user" } as const;
+    return this.serialize(async () => {
+      const root = userSkillsFolder(this.skillsRoot, user);
+      const installed = await installSkill({
+        customRoot: root,
+        category: "user",
+        source,
+        overwrite: options.overwrite,
+        strict: options.strict,
+        limits: this.limits,
+        containerPath: this.containerPath,
+        identityTaken: async (name) => {
+          const other = (await this.list(viewer)).skills.find((skill) => skill.identity === `user:${name}`);
+          if (other && path.resolve(other.dir) !== path.join(root, name)) {
+            return `user:${name} is already defined by another of your skills; choose another name or delete that skill first`;
+          }
+          return undefined;
+        },
+      });
+      // The revision bump makes every reader re-list the user's folder.
+      await this.store.update(() => undefined);
+      const current = (await this.list(viewer)).skills.find((skill) => skill.identity === installed.identity);
+      return current ? { ...current, warnings: installed.warnings } : { ...installed, enabled: true, trusted: false, scriptsApproved: false };
+    });
   }
 
   private serialize<T>(task: () => Promise<T>): Promise<T> {
@@ -188,6 +282,35 @@ export class SkillsService {
 }
 
 type SkillEntry = { enabled: boolean; [key: string]: unknown };
+type UserStateEntry = { skills?: Record<string, SkillEntry>; [key: string]: unknown };
+
+/** The id whose view applies: a `user`'s; administrators and anonymous callers see the defaults. */
+function userOf(viewer: SkillViewer): string | undefined {
+  return viewer?.role === "user" ? viewer.id : undefined;
+}
+
+/** The user's entry in `users` (made when missing; other keys of it are kept). */
+function ownEntry(users: Record<string, UserStateEntry>, user: string): UserStateEntry {
+  const existing = Object.hasOwn(users, user) ? users[user] : undefined;
+  if (existing && typeof existing === "object" && !Array.isArray(existing)) return existing;
+  const created: UserStateEntry = {};
+  users[user] = created;
+  return created;
+}
+
+/** Removes a skill's folder, which must be inside `root`: renamed away first (it disappears at once and whole), then deleted. */
+async function removeInside(root: string, skill: Skill): Promise<void> {
+  const relative = path.relative(root, skill.dir);
+  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
+    throw new ThinktankError("FORBIDDEN", `${skill.identity} is not inside ${root}`);
+  }
+  const doomed = await fs.mkdtemp(path.join(root, ".staging-delete-"));
+  try {
+    await fs.rename(skill.dir, path.join(doomed, "skill"));
+  } finally {
+    fsSync.rmSync(doomed, { recursive: true, force: true });
+  }
+}
 
 /**
  * The skill's own entry to change, or a new one. The store needs `enabled` in every entry: a new

@@ -115,6 +115,14 @@ export const marketplaceRecordSchema = {
   },
 } as const;
 
+/** A `users` entry (one user's own state, keyed by their id): `skills` is their enablement overlay, keyed by skill identity. Other keys are kept. */
+export const userRecordEntrySchema = {
+  type: "object",
+  properties: {
+    skills: { type: "object", propertyNames: { minLength: 1, maxLength: 300 }, additionalProperties: enabledEntrySchema },
+  },
+} as const;
+
 /** The entry schema of each section, by section name. */
 export const extensionsEntrySchemas = {
   mcpServers: mcpServerEntrySchema,
@@ -122,6 +130,7 @@ export const extensionsEntrySchemas = {
   plugins: enabledEntrySchema,
   tools: toolEntrySchema,
   marketplaces: marketplaceRecordSchema,
+  users: userRecordEntrySchema,
 } as const;
 
 export type ExtensionsEntrySchemas = { readonly [Section in keyof typeof extensionsEntrySchemas]: object };

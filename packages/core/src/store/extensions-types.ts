@@ -10,6 +10,8 @@ export interface ExtensionsDocument {
   tools: Record<string, ToolEntry>;
   /** Plugin marketplaces added by name (optional: absent until the first is added). */
   marketplaces?: Record<string, MarketplaceRecord>;
+  /** Per-user state keyed by the caller's id (optional: absent until a user makes a choice). */
+  users?: Record<string, UserRecordEntry>;
   [key: string]: unknown;
 }
 
@@ -18,7 +20,7 @@ export const extensionsSections = ["mcpServers", "skills", "plugins", "tools"] a
 export type ExtensionsSection = (typeof extensionsSections)[number];
 
 /** Sections a document may have: validated like the others when present, never added. */
-export const optionalExtensionsSections = ["marketplaces"] as const;
+export const optionalExtensionsSections = ["marketplaces", "users"] as const;
 export type OptionalExtensionsSection = (typeof optionalExtensionsSections)[number];
 
 /**
@@ -64,6 +66,16 @@ export type McpServerEntry = StdioServerEntry | RemoteServerEntry;
 /** A skill or plugin switch, keyed by its identity. */
 export interface EnabledEntry {
   enabled: boolean;
+  [key: string]: unknown;
+}
+
+/**
+ * One user's own state (docs/architecture.md, "Users: who calls, what they own"): `skills` is
+ * their enablement overlay over the administrator's defaults, keyed by skill identity. Other
+ * keys are kept.
+ */
+export interface UserRecordEntry {
+  skills?: Record<string, EnabledEntry>;
   [key: string]: unknown;
 }
 
