@@ -1,2 +1,15 @@
 // Public API of @thinktank/identity: every export is listed here by name (README.md says what each is for).
-export {};
+export { openIdentity } from "./open-identity.js";
+export type { Identity, IdentityOptions } from "./open-identity.js";
+export type {
+  AuditEntry,
+  AuditLog,
+  AuditOutcome,
+  AuditQuery,
+  AuditRecordInput,
+  AuthOutcome,
+  CredentialHeaders,
+  UserDirectory,
+  UserRecord,
+} from "./identity-types.js";
+export { userKeyPrefix } from "./user-keys.js";

@@ -296,6 +296,42 @@ export const configSchema = {
         approval: { enum: ["untrusted", "always", "never"], default: "untrusted" },
       },
     },
+    // Who calls (packages/identity): JWTs from the frontend's identity provider, and the audit log.
+    auth: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        // Bearer JWTs: verified against the issuer's keys (jwks_url, else its OpenID discovery). Unset: no JWT is accepted.
+        jwt: {
+          type: "object",
+          additionalProperties: false,
+          required: ["issuer", "audience"],
+          properties: {
+            issuer: { type: "string", pattern: "^https?://[^\\s]+$" },
+            audience: { anyOf: [{ type: "string", minLength: 1 }, { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 }] },
+            jwks_url: { type: "string", pattern: "^https?://[^\\s]+$" },
+            user_claim: { type: "string", minLength: 1, default: "sub" },
+            name_claim: { type: "string", minLength: 1, default: "name" },
+            role_claim: { type: "string", minLength: 1, default: "role" },
+            admin_roles: { type: "array", items: { type: "string", minLength: 1 }, default: ["admin"] },
+            // Asymmetric only: "none" and HS* are refused at load (load-config.ts says why).
+            algorithms: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, uniqueItems: true, default: ["RS256", "ES256", "PS256", "EdDSA"] },
+            clock_skew_seconds: { type: "integer", minimum: 0, maximum: 300, default: 30 },
+          },
+        },
+        // Who changed what: kept in the threads database, pruned past either bound.
+        audit: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            retention_days: { ...positiveInt, default: 90 },
+            max_entries: { ...positiveInt, default: 100000 },
+          },
+        },
+      },
+    },
     web_search: {
       type: "object",
       additionalProperties: false,

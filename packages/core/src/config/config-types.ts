@@ -21,6 +21,28 @@ export interface ModelConfig {
   readonly script?: string;
 }
 
+/** `auth.jwt`: how a bearer JWT is verified and read into a caller. */
+export interface JwtConfig {
+  /** The `iss` every token must carry; also where OpenID discovery looks (`<issuer>/.well-known/openid-configuration`). */
+  readonly issuer: string;
+  /** The `aud` a token must carry (one of them, when a list). */
+  readonly audience: string | readonly string[];
+  /** The issuer's JWKS; unset: the `jwks_uri` of its discovery document. */
+  readonly jwks_url?: string;
+  /** The claim naming the user (the caller's id is `jwt:<value>`). @default "sub" */
+  readonly user_claim: string;
+  /** The claim with the display name (else the id). @default "name" */
+  readonly name_claim: string;
+  /** The claim with the role or roles (a string or a list; a dotted path reaches nested claims). @default "role" */
+  readonly role_claim: string;
+  /** Role claim values that make the caller an administrator. @default ["admin"] */
+  readonly admin_roles: readonly string[];
+  /** Accepted signature algorithms, asymmetric only (never "none" or HS*). @default ["RS256", "ES256", "PS256", "EdDSA"] */
+  readonly algorithms: readonly string[];
+  /** Leeway for exp and nbf. @default 30 */
+  readonly clock_skew_seconds: number;
+}
+
 export interface Config {
   /** Absolute path of the config.yaml that was loaded, or undefined for embedded defaults. */
   readonly config_path: string | undefined;
@@ -196,6 +218,18 @@ export interface Config {
     readonly log_retention_days: number;
     /** Human approval before a script tool first runs in a thread. @default "untrusted" */
     readonly approval: "untrusted" | "always" | "never";
+  };
+  /** Who calls (packages/identity). */
+  readonly auth: {
+    /** Bearer JWTs from the frontend's identity provider; unset: none is accepted. */
+    readonly jwt?: JwtConfig;
+    /** The audit log (threads database): entries older than retention_days, or past max_entries, are pruned. */
+    readonly audit: {
+      /** @default 90 */
+      readonly retention_days: number;
+      /** @default 100000 */
+      readonly max_entries: number;
+    };
   };
   readonly web_search: {
     readonly provider: "none" | "tavily" | "brave" | "searxng";

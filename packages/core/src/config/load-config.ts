@@ -45,6 +45,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     });
     throw new ThinktankError("CONFIG_INVALID", problems.join("\n"), { details: { problems } });
   }
+  checkJwtAlgorithms(raw as unknown as Config, exists ? configPath : "(embedded defaults)");
   const baseDir = exists ? path.dirname(configPath) : cwd;
   return deepFreeze({ ...resolvePaths(raw as unknown as Config, baseDir, exists ? configPath : undefined, env), deprecations });
 }
@@ -63,6 +64,26 @@ function applyDeprecatedKeys(raw: Record<string, unknown>, where: string): strin
     );
   }
   return warnings;
+}
+
+/** Signature algorithms auth.jwt may accept: asymmetric ones only. */
+const asymmetricAlgorithms = new Set(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "ES256K", "EdDSA", "Ed25519"]);
+
+/**
+ * `none` would accept unsigned tokens; an HS* (symmetric) algorithm verifies with a shared secret,
+ * and with keys from a JWKS it would let anyone sign with the provider's public key (key confusion).
+ */
+function checkJwtAlgorithms(config: Config, where: string): void {
+  for (const algorithm of config.auth.jwt?.algorithms ?? []) {
+    if (asymmetricAlgorithms.has(algorithm)) continue;
+    const why =
+      algorithm.toLowerCase() === "none"
+        ? "accepts unsigned tokens"
+        : /^HS/i.test(algorithm)
+          ? "is symmetric (a shared secret; with the issuer's published keys anyone could sign tokens: key confusion)"
+          : "is not a supported asymmetric signature algorithm";
+    throw new ThinktankError("CONFIG_INVALID", `${where}: auth.jwt.algorithms: '${algorithm}' ${why}; use RS*, PS*, ES* or EdDSA`);
+  }
 }
 
 function readYaml(file: string): Record<string, unknown> {

@@ -13,8 +13,8 @@ export function isSecretName(name: string): boolean {
   return secretNamePattern.test(name);
 }
 
-/** Prefixes of well-known key formats (OpenAI, Anthropic, GitHub, GitLab, Slack, AWS, Google, Stripe). */
-const knownKeyPattern = /^(sk-|sk_live_|sk_test_|rk_live_|pk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA[0-9A-Z]{12}|ASIA[0-9A-Z]{12}|AIza[0-9A-Za-z_-]{20})/;
+/** Prefixes of well-known key formats (Thinktank user keys, OpenAI, Anthropic, GitHub, GitLab, Slack, AWS, Google, Stripe). */
+const knownKeyPattern = /^(tt_u_|sk-|sk_live_|sk_test_|rk_live_|pk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-|AKIA[0-9A-Z]{12}|ASIA[0-9A-Z]{12}|AIza[0-9A-Za-z_-]{20})/;
 
 /**
  * A value that looks like a key even under an innocent name: a well-known key prefix, a JWT,

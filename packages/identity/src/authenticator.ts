@@ -1,0 +1,56 @@
+import { apiKeyMatches, localOperator, operatorId, presentedApiKey, type Caller } from "@thinktank/core";
+import type { IdentityStore } from "./identity-store.js";
+import type { AuthOutcome, CredentialHeaders } from "./identity-types.js";
+import type { JwtVerifier } from "./jwt-verifier.js";
+import { digestsMatch, parseUserKey, secretDigest, userKeyPrefix } from "./user-keys.js";
+
+/** The holder of THINKTANK_API_KEY. */
+const operatorByKey: Caller = Object.freeze({ id: operatorId, name: "admin", role: "admin", auth: "key" });
+
+/** Compared against when a key id is unknown, so an unknown id costs what a known one does. */
+const absentDigest = Buffer.alloc(32);
+
+const jwtShape = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+export interface AuthenticatorOptions {
+  readonly store: IdentityStore;
+  /** THINKTANK_API_KEY (config.api_key), if any. */
+  readonly operatorKey: string | undefined;
+  /** auth.jwt, when configured. */
+  readonly jwt: JwtVerifier | undefined;
+}
+
+/**
+ * Who the headers name. A presented value is tried as: a user key (`tt_u_` prefix), a JWT (its
+ * shape, when auth.jwt is configured), else THINKTANK_API_KEY. No query per request: keys come
+ * from the store's in-memory snapshot, JWTs from the verifier's cache after their first check.
+ */
+export class Authenticator {
+  readonly #options: AuthenticatorOptions;
+
+  constructor(options: AuthenticatorOptions) {
+    this.#options = options;
+  }
+
+  async authenticate(headers: CredentialHeaders, context: { keyless: boolean }): Promise<AuthOutcome> {
+    const direct = headers["x-api-key"];
+    if (Array.isArray(direct) && direct.length > 1) return { ok: false, reason: "more than one X-API-Key header" };
+    const presented = presentedApiKey({ "x-api-key": Array.isArray(direct) ? direct[0] : direct, authorization: headers.authorization });
+    if (presented === undefined) return { ok: true, caller: context.keyless ? localOperator : undefined };
+    if (presented.startsWith(userKeyPrefix)) return this.#userKey(presented);
+    const { jwt, operatorKey } = this.#options;
+    if (jwt && jwtShape.test(presented)) return jwt.verify(presented);
+    if (operatorKey !== undefined && apiKeyMatches(presented, operatorKey)) return { ok: true, caller: operatorByKey };
+    return { ok: false, reason: "unknown key" };
+  }
+
+  #userKey(presented: string): AuthOutcome {
+    const parsed = parseUserKey(presented);
+    if (!parsed) return { ok: false, reason: "malformed user key" };
+    const snapshot = this.#options.store.snapshot;
+    const key = snapshot.keys.get(parsed.keyId);
+    const matches = digestsMatch(secretDigest(parsed.secret), key?.digest ?? absentDigest);
+    const caller = key && matches ? snapshot.callers.get(key.userId) : undefined;
+    return caller ? { ok: true, caller } : { ok: false, reason: "unknown or revoked key" };
+  }
+}

@@ -1,0 +1,67 @@
+import type { Config, Logger } from "@thinktank/core";
+import { ThinktankError } from "@thinktank/core";
+import { openPostgresConnection, openSqliteConnection, type SqlConnection } from "@thinktank/runs/sql";
+import { Authenticator } from "./authenticator.js";
+import { IdentityStore } from "./identity-store.js";
+import type { AuditLog, AuthOutcome, CredentialHeaders, UserDirectory } from "./identity-types.js";
+import { IdentityWatch } from "./identity-watch.js";
+import { SqlUserDirectory } from "./user-directory.js";
+
+export interface IdentityOptions {
+  readonly logger?: Logger;
+  /** Timestamps of users, keys and audit entries, and JWT expiry checks. @default () => new Date() */
+  readonly clock?: () => Date;
+  /** How often other processes' changes are looked for. @default 250 (SQLite), 1000 (Postgres, besides LISTEN/NOTIFY) */
+  readonly pollMs?: number;
+}
+
+/** Who calls, and who may: authentication, the user directory and the audit log of one process. */
+export interface Identity {
+  /**
+   * Who the headers name. `keyless`: the service runs without THINKTANK_API_KEY (loopback only):
+   * no credentials then means localOperator. With a key configured, no credentials → { ok: true, caller: undefined }.
+   * Wrong, expired or revoked credentials → { ok: false, reason } (always, keyless or not).
+   */
+  authenticate(headers: CredentialHeaders, context: { keyless: boolean }): Promise<AuthOutcome>;
+  readonly users: UserDirectory;
+  readonly audit: AuditLog;
+  /** Where the tables are, for the start-up log (never a password). */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+/** Opens users, keys and the audit log in the threads database config.agent.threads names (the SQLite file, or Postgres at the URL in config.env[postgres_url_env]). */
+export async function openIdentity(config: Config, options: IdentityOptions = {}): Promise<Identity> {
+  const connection = await openConnection(config);
+  const clock = options.clock ?? (() => new Date());
+  let watch: IdentityWatch | undefined;
+  try {
+    const store = await IdentityStore.open(connection, options.logger);
+    watch = await IdentityWatch.start(store, { pollMs: options.pollMs, logger: options.logger });
+    const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt: undefined });
+    const running = watch;
+    let closed: Promise<void> | undefined;
+    return {
+      authenticate: (headers, context) => authenticator.authenticate(headers, context),
+      users: new SqlUserDirectory(store, clock),
+      audit: { record: async () => undefined, list: async () => ({ entries: [] }) },
+      description: connection.description,
+      close: () => {
+        closed ??= running.stop().then(() => connection.close());
+        return closed;
+      },
+    };
+  } catch (error) {
+    await watch?.stop().catch(() => undefined);
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openConnection(config: Config): Promise<SqlConnection> {
+  const threads = config.agent.threads;
+  if (threads.backend === "sqlite") return openSqliteConnection(threads.sqlite_path);
+  const url = config.env[threads.postgres_url_env];
+  if (!url) throw new ThinktankError("CONFIG_INVALID", `agent.threads.backend is postgres but ${threads.postgres_url_env} is not set (users and keys live in the threads database)`);
+  return openPostgresConnection(url);
+}
