@@ -1,6 +1,7 @@
 import type { Config, Logger } from "@thinktank/core";
 import { ThinktankError } from "@thinktank/core";
 import { openPostgresConnection, openSqliteConnection, type SqlConnection } from "@thinktank/runs/sql";
+import { SqlAuditLog } from "./audit-log.js";
 import { Authenticator } from "./authenticator.js";
 import { IdentityStore } from "./identity-store.js";
 import type { AuditLog, AuthOutcome, CredentialHeaders, UserDirectory } from "./identity-types.js";
@@ -39,12 +40,20 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
     const store = await IdentityStore.open(connection, options.logger);
     watch = await IdentityWatch.start(store, { pollMs: options.pollMs, logger: options.logger });
     const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt: undefined });
+    const audit = new SqlAuditLog({
+      database: connection.database,
+      clock,
+      logger: options.logger,
+      retentionDays: config.auth.audit.retention_days,
+      maxEntries: config.auth.audit.max_entries,
+    });
+    await audit.prune();
     const running = watch;
     let closed: Promise<void> | undefined;
     return {
       authenticate: (headers, context) => authenticator.authenticate(headers, context),
       users: new SqlUserDirectory(store, clock),
-      audit: { record: async () => undefined, list: async () => ({ entries: [] }) },
+      audit,
       description: connection.description,
       close: () => {
         closed ??= running.stop().then(() => connection.close());
