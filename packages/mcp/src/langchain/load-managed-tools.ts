@@ -22,6 +22,8 @@ export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
    * For the request path, which must not wait for servers. @default false
    */
   readonly knownOnly?: boolean;
+  /** Whose tools (McpManager's `user`): every call is made with their credentials. @default the operator */
+  readonly user?: string;
 }
 
 /**
@@ -32,15 +34,15 @@ export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
  * `{ server, tool }` (the MCP name, whatever the LangChain name).
  */
 export async function loadManagedTools(manager: McpManager, server: string, options: LoadManagedToolsOptions = {}): Promise<DynamicStructuredTool[]> {
-  const { toolName, fresh = false, knownOnly = false, ...adapterOptions } = options;
+  const { toolName, fresh = false, knownOnly = false, user, ...adapterOptions } = options;
   let listed: readonly { name: string }[] = [];
   const client = {
     async listTools() {
-      const known = fresh && !knownOnly ? undefined : manager.knownTools(server);
+      const known = fresh && !knownOnly ? undefined : manager.knownTools(server, user);
       if (known === undefined && knownOnly) {
         throw new ThinktankError("SERVICE_UNAVAILABLE", `the tools of MCP server '${server}' are not known yet (it has not connected, and no cached list matches its entry)`, { details: { server } });
       }
-      listed = known ?? (await manager.listTools(server));
+      listed = known ?? (await manager.listTools(server, user));
       // The adapters fill in missing `properties` in place: give them copies, not the manager's list.
       return { tools: structuredClone(listed) };
     },
@@ -48,10 +50,11 @@ export async function loadManagedTools(manager: McpManager, server: string, opti
       return manager.callTool(server, params.name, params.arguments ?? {}, {
         ...(requestOptions?.timeout ? { timeoutMs: requestOptions.timeout } : {}),
         ...(requestOptions?.signal ? { signal: requestOptions.signal } : {}),
+        ...(user !== undefined ? { user } : {}),
       });
     },
     readResource(params: ReadResourceRequest["params"]) {
-      return manager.readResource(server, params);
+      return manager.readResource(server, params, user !== undefined ? { user } : {});
     },
   };
   // Loaded on first use: the adapters bring LangChain, which the gateway never needs (start-up time).
@@ -77,7 +80,7 @@ export async function loadAllManagedTools(
   manager: McpManager,
   options: LoadManagedToolsOptions & { readonly servers?: readonly string[] } = {},
 ): Promise<{ tools: DynamicStructuredTool[]; unavailable: { server: string; reason: string }[] }> {
-  const { servers = manager.serverNames(), ...toolOptions } = options;
+  const { servers = manager.serverNames(options.user), ...toolOptions } = options;
   const tools: DynamicStructuredTool[] = [];
   const unavailable: { server: string; reason: string }[] = [];
   const results = await Promise.allSettled(servers.map((server) => loadManagedTools(manager, server, toolOptions)));

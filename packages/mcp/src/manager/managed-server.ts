@@ -39,6 +39,8 @@ export interface ManagedServerContext {
   readonly stdioSandbox?: StdioSandbox;
   /** Why stdio servers cannot run sandboxed here, once the stdio sandbox has said (undefined until then, or when they can). */
   readonly stdioSandboxProblem: () => string | undefined;
+  /** Offer the tool list cached on disk before the first connect (false for one user's sessions: their tools are known once they connected). @default true */
+  readonly readCache?: boolean;
 }
 
 /** A connect that failed, already classified. */
@@ -102,6 +104,12 @@ export class ManagedServer {
   private timedOut = false;
   /** OAuth: the token source and the needs_auth bookkeeping. */
   private readonly signIn: SignInWatch;
+  /**
+   * Its sessions carry a user's own credentials: a remote server that signs in with OAuth (no
+   * Authorization header of its own, not client_credentials) where the manager has a token store.
+   * Such a server gets one ManagedServer per user (UserServers); the others one for everyone.
+   */
+  readonly perUser: boolean;
 
   constructor(
     readonly name: string,
@@ -118,7 +126,14 @@ export class ManagedServer {
       this.reason = resolution.reason;
     }
     this.tools = new ServerToolList({ ...context, server: name, transport: this.transport, entry: () => this.entry });
-    this.signIn = new SignInWatch(name, resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined, context.logger, context.track);
+    const tokens = resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined;
+    this.signIn = new SignInWatch(name, tokens, context.logger, context.track);
+    this.perUser = tokens !== undefined && context.oauthStore !== undefined && resolution.ok && resolution.config.transport !== "stdio" && resolution.config.oauth?.grant !== "client_credentials";
+  }
+
+  /** The entry as configured now. */
+  get currentEntry(): McpServerEntry {
+    return this.entry;
   }
 
   /** Takes a new entry whose transport fields resolve to the same key (a new description, say). */

@@ -112,6 +112,8 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** Cancels the call (the server is sent notifications/cancelled); an aborted call is not retried. */
   readonly signal?: AbortSignal;
+  /** Who calls (a caller's id): a server that signs in per user is called with their tokens, on their own session. @default the operator */
+  readonly user?: string;
 }
 
 /** Emitted when a server's tool list differs from the one known before (live or cached), or the server goes away. */
@@ -139,6 +141,8 @@ export interface ConnectAllOptions {
   readonly once?: boolean;
   /** Stop waiting after this long; servers still connecting are answered as `connecting`. @default no limit */
   readonly deadlineMs?: number;
+  /** Whose sessions (McpManager's `user`). @default the operator */
+  readonly user?: string;
   readonly onProgress?: (progress: ConnectProgress) => void;
 }
 

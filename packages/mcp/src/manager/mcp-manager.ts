@@ -1,10 +1,11 @@
-import { HostConfinement, ThinktankError } from "@thinktank/core";
+import { HostConfinement, operatorId, ThinktankError } from "@thinktank/core";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { McpServerEntry } from "../servers/server-entry.js";
 import { ManagedServer } from "./managed-server.js";
 import { ServerDiscovery, within } from "./server-discovery.js";
 import type { ManagedServerContext } from "./managed-server.js";
+import { UserServers } from "./user-servers.js";
 import type { CallOptions, ConnectAllOptions, ManagerLogger, McpManagerOptions, ServerStatus, SyncReport, ToolsChangedEvent } from "./manager-types.js";
 
 const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -15,6 +16,11 @@ const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() 
  * (failed servers are retried there with backoff); a session is reused by every call and replaced only
  * when its resolved config changes (sync) or it dies. One failing server never affects the others.
  * Tool lists are cached in `mcp.catalog_dir` so search and code generation need no live server.
+ *
+ * Users: every method that reads or calls takes the caller's id (`user`, default the operator).
+ * A server whose sessions carry a user's credentials (a remote server that signs in with OAuth)
+ * has one session per user, with that user's tokens; the operator's is the shared one. A user's
+ * own remote servers (syncUser, named `~<name>`) are theirs alone. See UserServers.
  */
 export class McpManager {
   private readonly servers = new Map<string, ManagedServer>();
@@ -22,6 +28,9 @@ export class McpManager {
   private readonly background = new Set<Promise<unknown>>();
   private readonly context: ManagedServerContext;
   private readonly discovery: ServerDiscovery;
+  /** Each user's sessions and own servers, made on their first use. */
+  private readonly users = new Map<string, UserServers>();
+  private readonly oauthStore: McpManagerOptions["oauthStore"];
   private closed = false;
   private summarized = false;
   /** Why stdio servers marked `sandbox: true` cannot run here, once the stdio sandbox has said. */
@@ -29,6 +38,7 @@ export class McpManager {
 
   constructor(options: McpManagerOptions, entries: Readonly<Record<string, McpServerEntry>> = {}) {
     validateSettings(options);
+    this.oauthStore = options.oauthStore;
     const logger = options.logger ?? silentLogger;
     const { discovery_retry_base_ms: retryBase = 5000, discovery_retry_max_ms: retryMax = 300_000 } = options.mcp;
     this.context = {
@@ -78,6 +88,7 @@ export class McpManager {
     for (const [name, server] of this.servers) {
       if (wanted.has(name)) continue;
       this.servers.delete(name);
+      for (const user of this.users.values()) user.forget(name);
       this.track(server.dispose(true));
       report.removed.push(name);
     }
@@ -95,6 +106,7 @@ export class McpManager {
         continue;
       }
       report.changed.push(name);
+      for (const user of this.users.values()) user.forget(name);
       // Its tool list is known (live or cached) but may no longer be right: fetch it again.
       const refresh = current.status().state === "connected" || current.knownTools() !== undefined;
       this.track(current.dispose(false).then(() => (refresh ? next.connect() : undefined)));
@@ -103,23 +115,35 @@ export class McpManager {
     return { added: sorted(report.added), removed: sorted(report.removed), changed: sorted(report.changed), unchanged: sorted(report.unchanged) };
   }
 
-  /** Names of the managed servers, sorted. */
-  serverNames(): string[] {
-    return [...this.servers.keys()].sort();
+  /**
+   * Adopts a user's own remote servers (keyed `~<name>`, see userServerName), as sync does for
+   * the shared ones; only that user sees them. FORBIDDEN for a stdio entry or a name without `~`.
+   */
+  syncUser(user: string, entries: Readonly<Record<string, McpServerEntry>>): SyncReport {
+    this.assertOpen();
+    if (user === operatorId && Object.keys(entries).length > 0) throw new ThinktankError("VALIDATION_FAILED", "the operator's servers are the shared ones (sync), not own servers");
+    return this.userServers(user).sync(entries);
   }
 
-  /** Every server's status, sorted by name; never connects. */
-  status(): ServerStatus[] {
-    return this.serverNames().map((name) => this.require(name).status());
+  /** Names of the servers `user` sees (the shared ones, then their own `~` ones), sorted. */
+  serverNames(user?: string): string[] {
+    const shared = [...this.servers.keys()].sort();
+    const own = user === undefined || user === operatorId ? [] : (this.users.get(user)?.ownNames() ?? []);
+    return own.length > 0 ? [...shared, ...own] : shared;
   }
 
-  statusOf(server: string): ServerStatus {
-    return this.require(server).status();
+  /** Every server's status as `user` sees it, sorted by name; never connects. */
+  status(user?: string): ServerStatus[] {
+    return this.serverNames(user).map((name) => this.require(name, user).status());
+  }
+
+  statusOf(server: string, user?: string): ServerStatus {
+    return this.require(server, user).status();
   }
 
   /** Connects one server (with retries) and answers its status; never throws for a failing server. */
-  async connect(server: string): Promise<ServerStatus> {
-    const managed = this.require(server);
+  async connect(server: string, user?: string): Promise<ServerStatus> {
+    const managed = this.require(server, user);
     await managed.connect();
     return managed.status();
   }
@@ -131,8 +155,8 @@ export class McpManager {
    * stops waiting after that long, answering servers still connecting as they stand (`connecting`).
    */
   async connectAll(options: ConnectAllOptions = {}): Promise<ServerStatus[]> {
-    const names = options.servers ? [...options.servers] : this.serverNames();
-    const servers = names.map((name) => this.require(name));
+    const names = options.servers ? [...options.servers] : this.serverNames(options.user);
+    const servers = names.map((name) => this.require(name, options.user));
     const concurrency = Math.max(1, options.concurrency ?? 4);
     let next = 0;
     let done = 0;
@@ -159,8 +183,9 @@ export class McpManager {
    * up to `discovery_retry_max_ms`). One attempt each, no retry loop; never waits, never throws.
    * Answers the names queued now. Call it as often as you like (per request): it is a few checks per server.
    */
-  discoverInBackground(): string[] {
+  discoverInBackground(user?: string): string[] {
     if (this.closed) return [];
+    if (user !== undefined && user !== operatorId) return [...this.discoverInBackground(), ...this.userServers(user).discoverInBackground()];
     const queued = this.discovery.start();
     if (!this.summarized && queued.length > 0) {
       this.summarized = true;
@@ -192,26 +217,28 @@ export class McpManager {
    * `mcp.first_connect_grace_ms` (counted from when it was queued), so a request right after
    * start-up can offer a server that connects quickly; later requests never wait.
    */
-  firstConnectsSettled(): Promise<void> {
-    return this.discovery.firstConnectsSettled();
+  firstConnectsSettled(user?: string): Promise<void> {
+    if (user === undefined || user === operatorId) return this.discovery.firstConnectsSettled();
+    const mine = this.users.get(user);
+    return mine ? Promise.all([this.discovery.firstConnectsSettled(), mine.firstConnectsSettled()]).then(() => undefined) : this.discovery.firstConnectsSettled();
   }
 
   /**
    * Servers whose tools can be offered now, sorted: tools known (live, or cached for the current
    * entry), the entry usable, and no failed connect since. Never connects.
    */
-  readyServers(): string[] {
-    return this.serverNames().filter((name) => this.require(name).isReady());
+  readyServers(user?: string): string[] {
+    return this.serverNames(user).filter((name) => this.require(name, user).isReady());
   }
 
   /** A server's tools from its live session (connecting if needed, with retries). */
-  async listTools(server: string): Promise<CatalogTool[]> {
-    return this.require(server).listTools();
+  async listTools(server: string, user?: string): Promise<CatalogTool[]> {
+    return this.require(server, user).listTools();
   }
 
   /** A server's tools as last known (live, else its cached list on disk); never connects. */
-  knownTools(server: string): readonly CatalogTool[] | undefined {
-    return this.require(server).knownTools();
+  knownTools(server: string, user?: string): readonly CatalogTool[] | undefined {
+    return this.require(server, user).knownTools();
   }
 
   /**
@@ -220,11 +247,11 @@ export class McpManager {
    * MCP_PROTOCOL_ERROR, or SERVICE_UNAVAILABLE naming the server once retries are spent.
    */
   async callTool(server: string, tool: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.require(server).callTool(tool, args, options);
+    return this.require(server, options.user).callTool(tool, args, options);
   }
 
   async readResource(server: string, params: ReadResourceRequest["params"], options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.require(server).readResource(params, options);
+    return this.require(server, options.user).readResource(params, options);
   }
 
   /** Subscribes to tool-list changes (for code generation and search); answers the unsubscribe function. */
@@ -236,7 +263,7 @@ export class McpManager {
   /** Resolves once background work (closing replaced sessions, reconnecting, tool-list refreshes) is done. */
   async settled(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
-    await Promise.all([...this.servers.values()].map((server) => server.settled()));
+    await Promise.all([...[...this.servers.values()].map((server) => server.settled()), ...[...this.users.values()].map((user) => user.settled())]);
   }
 
   /** Closes every session (stdio children exit); the manager cannot be used afterwards. */
@@ -246,17 +273,37 @@ export class McpManager {
     this.discovery.close();
     const servers = [...this.servers.values()];
     this.servers.clear();
-    await Promise.allSettled(servers.map((server) => server.dispose(false)));
+    const users = [...this.users.values()];
+    this.users.clear();
+    await Promise.allSettled([...servers.map((server) => server.dispose(false)), ...users.map((user) => user.close())]);
     await this.settled();
   }
 
-  private require(server: string): ManagedServer {
+  /** The ManagedServer `user` reaches by this name: the shared one, their own session of it, or their own server. */
+  private require(server: string, user?: string): ManagedServer {
     this.assertOpen();
-    const managed = this.servers.get(server);
+    const mine = user === undefined || user === operatorId ? undefined : this.users.get(user);
+    const managed = this.servers.get(server) ?? mine?.ownServer(server);
     if (!managed) {
-      throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${server}' (configured: ${this.serverNames().join(", ") || "none"})`, { details: { server } });
+      throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${server}' (configured: ${this.serverNames(user).join(", ") || "none"})`, { details: { server } });
     }
-    return managed;
+    return managed.perUser && user !== undefined && user !== operatorId ? this.userServers(user).instanceOf(managed) : managed;
+  }
+
+  private userServers(user: string): UserServers {
+    let mine = this.users.get(user);
+    if (!mine) {
+      mine = new UserServers({
+        user,
+        context: this.context,
+        oauthStore: this.oauthStore,
+        shared: () => this.servers.values(),
+        concurrency: this.context.settings.discovery_concurrency ?? 8,
+        graceMs: this.context.settings.first_connect_grace_ms ?? 3000,
+      });
+      this.users.set(user, mine);
+    }
+    return mine;
   }
 
   private assertOpen(): void {

@@ -18,6 +18,8 @@ export interface ServerToolListContext {
   readonly logger: ManagerLogger;
   readonly now: () => number;
   readonly writeCatalog: boolean;
+  /** Offer the disk cache before the first live list. @default true */
+  readonly readCache?: boolean;
   readonly emitToolsChanged: (event: ToolsChangedEvent) => void;
   readonly track: (work: Promise<unknown>) => void;
 }
@@ -121,6 +123,7 @@ export class ServerToolList {
 
   /** The cached list on disk, when it was written for this very entry (read once). */
   private cached(): CachedToolList | undefined {
+    if (this.context.readCache === false) return undefined;
     if (this.cache === null) {
       const cached = readCachedToolList(this.context.settings.catalog_dir, this.context.server);
       this.cache = cached && cached.configHash === entryHash(this.context.entry()) ? cached : undefined;

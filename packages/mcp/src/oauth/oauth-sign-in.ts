@@ -3,7 +3,7 @@ import path from "node:path";
 import { auth, selectResourceURL } from "@modelcontextprotocol/sdk/client/auth.js";
 import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ThinktankError } from "@thinktank/core";
+import { operatorId, ThinktankError } from "@thinktank/core";
 import type { McpServerEntry } from "../servers/server-entry.js";
 import { checkDiscovery } from "./check-discovery.js";
 import type { OAuthTokenStore } from "./oauth-token-store.js";
@@ -45,6 +45,8 @@ export interface CallbackParams {
 
 export interface SignInStarted {
   readonly server: string;
+  /** Who signs in. */
+  readonly user: string;
   readonly authorizationUrl: string;
   /** Epoch ms: the callback must come before. */
   readonly expiresAt: number;
@@ -52,6 +54,8 @@ export interface SignInStarted {
 
 export interface SignInFinished {
   readonly server: string;
+  /** Whose tokens were stored (the user who started the sign-in). */
+  readonly user: string;
   readonly scopes: readonly string[];
   /** Where the sign-in asked to go back to (checked when it started). */
   readonly returnTo?: string;
@@ -64,7 +68,9 @@ export interface SignInFinished {
  * `start` answers the authorization URL; `finish` takes the callback, exchanges the code and only
  * then stores the tokens. A `state` is good for one callback within the sign-in timeout. Started
  * sign-ins are kept sealed beside the tokens (PendingSignIns), so the callback may reach any
- * process on the same folder (gateways behind one address), and still works only once.
+ * process on the same folder (gateways behind one address), and still works only once. Tokens
+ * are kept per (user, server): a sign-in is started for one user (`user`, the caller's id) and its
+ * callback, which carries no credentials of its own, stores the tokens for that user only.
  */
 export class OAuthSignIn {
   private readonly pending: PendingSignIns;
@@ -78,8 +84,9 @@ export class OAuthSignIn {
     this.pending = new PendingSignIns({ dir: path.join(options.store.dir, "pending"), key: () => options.store.secretKey(), max: options.maxPending ?? 100 });
   }
 
-  /** Starts a sign-in whose callback is `redirectUrl`; answers the URL to open in a browser. */
-  async start(server: string, entry: McpServerEntry, options: { readonly redirectUrl: string; readonly returnTo?: string }): Promise<SignInStarted> {
+  /** Starts `user`'s sign-in (default the operator) whose callback is `redirectUrl`; answers the URL to open in a browser. */
+  async start(server: string, entry: McpServerEntry, options: { readonly redirectUrl: string; readonly returnTo?: string; readonly user?: string }): Promise<SignInStarted> {
+    const user = options.user ?? operatorId;
     const target = signInTarget(server, entry, this.options.env);
     const settings = target.config.oauth;
     if (settings?.grant === "client_credentials") {
@@ -89,7 +96,7 @@ export class OAuthSignIn {
       throw unreachable(server, error);
     });
     const state = crypto.randomBytes(32).toString("base64url");
-    const stored = this.options.store.get(server);
+    const stored = this.options.store.forUser(user).get(server);
     const provider = new RecordOAuthProvider({
       redirectUrl: options.redirectUrl,
       clientName: this.options.clientName,
@@ -123,6 +130,7 @@ export class OAuthSignIn {
     await this.pending.put(
       {
         server,
+        ...(user !== operatorId ? { user } : {}),
         url: target.config.url,
         ...(settings ? { settings } : {}),
         redirect_url: options.redirectUrl,
@@ -136,24 +144,26 @@ export class OAuthSignIn {
       },
       now,
     );
-    return { server, authorizationUrl: authorizationUrl.href, expiresAt };
+    return { server, user, authorizationUrl: authorizationUrl.href, expiresAt };
   }
 
   /**
-   * Completes a sign-in from its callback. `lookup` answers the server's current entry: a server
-   * removed meanwhile is MCP_SERVER_NOT_FOUND, one whose URL changed OAUTH_SERVER_CHANGED. Nothing
-   * is stored unless the code exchange succeeds.
+   * Completes a sign-in from its callback, for the user who started it. `lookup` answers the
+   * server's current entry as that user sees it: a server removed meanwhile is
+   * MCP_SERVER_NOT_FOUND, one whose URL changed OAUTH_SERVER_CHANGED. Nothing is stored unless
+   * the code exchange succeeds.
    */
-  async finish(params: CallbackParams, lookup: (server: string) => Promise<McpServerEntry | undefined>): Promise<SignInFinished> {
+  async finish(params: CallbackParams, lookup: (server: string, user: string) => Promise<McpServerEntry | undefined>): Promise<SignInFinished> {
     const pending = params.state ? await this.pending.take(params.state, this.now()) : undefined;
     if (!pending) throw new ThinktankError("OAUTH_STATE_INVALID", "this sign-in callback's state is unknown, already used or expired: start the sign-in again");
     const { server } = pending;
+    const user = pending.user ?? operatorId;
     if (params.error) {
       const why = params.error_description ? `${params.error}: ${params.error_description}` : params.error;
       throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the sign-in was not granted (${why.slice(0, 200)})`, { details: { server, error: params.error.slice(0, 100) } });
     }
     if (!params.code) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the callback carries no code`, { details: { server } });
-    const entry = await lookup(server);
+    const entry = await lookup(server, user);
     if (!entry) throw new ThinktankError("MCP_SERVER_NOT_FOUND", `MCP server '${server}' is no longer configured; nothing was stored`, { details: { server } });
     const current = signInTarget(server, entry, this.options.env);
     if (current.config.url !== pending.url) {
@@ -176,7 +186,7 @@ export class OAuthSignIn {
     const resource = discovery?.resourceMetadata && (await selectResourceURL(pending.url, provider, discovery.resourceMetadata).catch(() => undefined)) ? discovery.resourceMetadata.resource : undefined;
     const client = provider.storableClient();
     const now = this.now();
-    await this.options.store.update(server, () => ({
+    await this.options.store.forUser(user).update(server, () => ({
       record: {
         server,
         url: pending.url,
@@ -189,7 +199,7 @@ export class OAuthSignIn {
       },
       result: undefined,
     }));
-    return { server, scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : [], ...(pending.return_to ? { returnTo: pending.return_to } : {}) };
+    return { server, user, scopes: tokens.scope ? tokens.scope.split(" ").filter(Boolean) : [], ...(pending.return_to ? { returnTo: pending.return_to } : {}) };
   }
 
   /** Whether a callback with this state would be taken (for answering with the right redirect). */

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { FileLock, ThinktankError, writeFileDurably } from "@thinktank/core";
+import { FileLock, operatorId, ThinktankError, writeFileDurably } from "@thinktank/core";
 import type { FileLockOptions } from "@thinktank/core";
 import type { OAuthRecord } from "./oauth-record.js";
 import { openSealedJson, readSealedFile, sealJson } from "./sealed-json.js";
@@ -14,6 +14,8 @@ export interface OAuthTokenStoreOptions {
   readonly secret?: string | undefined;
   /** The cross-process lock each change of a server's file takes (refreshes included). */
   readonly lock?: FileLockOptions;
+  /** Whose tokens this store holds (a caller's id): see forUser. @default operatorId ("admin") */
+  readonly user?: string;
 }
 
 /** A change made under the server's lock: the record to write (`undefined` deletes it, "keep" writes nothing) and what to answer. */
@@ -28,24 +30,51 @@ interface CachedRead {
 }
 
 /**
- * OAuth tokens of remote MCP servers, encrypted at rest (AES-256-GCM, one file per server, the
- * server's name as associated data so files cannot be swapped). The gateway writes sign-ins, the
- * agent and the CLI read them and write refreshes; every change runs under the file's
- * cross-process lock and re-reads the file first, so two processes refreshing at once never lose
- * a rotated refresh token. Reads are cached by the file's identity (one stat per read).
+ * OAuth tokens of remote MCP servers, kept per (user, server), encrypted at rest (AES-256-GCM, one
+ * file per user and server, both names as associated data so files cannot be swapped between
+ * servers or users). A store answers for one user (`user`); forUser gives another user's view of
+ * the same folder and key. The operator's (`admin`) records keep the layout they had before users
+ * existed (`servers/<hash of the server>.json`), so sign-ins made then stay the operator's; another
+ * user's live under `users/<hash of the user>/`. The gateway writes sign-ins, the agent and the
+ * CLI read them and write refreshes; every change runs under the file's cross-process lock and
+ * re-reads the file first, so two processes refreshing at once never lose a rotated refresh token.
+ * Reads are cached by the file's identity (one stat per read).
  */
 export class OAuthTokenStore {
   readonly dir: string;
-  private key: Buffer | undefined;
+  /** Whose tokens this store reads and writes. */
+  readonly user: string;
+  private readonly keyRef: { key?: Buffer };
   private readonly cache = new Map<string, CachedRead>();
+  /** Views of other users, made by forUser (on the operator's store; shared by every view). */
+  private readonly views: Map<string, OAuthTokenStore>;
 
-  constructor(private readonly options: OAuthTokenStoreOptions) {
+  constructor(
+    private readonly options: OAuthTokenStoreOptions,
+    shared?: { readonly keyRef: { key?: Buffer }; readonly views: Map<string, OAuthTokenStore> },
+  ) {
     this.dir = options.dir;
+    this.user = options.user ?? operatorId;
+    if (this.user === "" || this.user.length > 512) throw new ThinktankError("VALIDATION_FAILED", "an OAuth token store's user id must be 1 to 512 characters");
+    this.keyRef = shared?.keyRef ?? {};
+    this.views = shared?.views ?? new Map([[this.user, this]]);
   }
 
-  /** The file of one server's record. */
+  /** The same store (folder, key, lock) answering for `user`; made once per user and kept. */
+  forUser(user: string): OAuthTokenStore {
+    if (user === this.user) return this;
+    let view = this.views.get(user);
+    if (!view) {
+      view = new OAuthTokenStore({ ...this.options, user }, { keyRef: this.keyRef, views: this.views });
+      this.views.set(user, view);
+    }
+    return view;
+  }
+
+  /** The file of one server's record (this store's user). */
   fileOf(server: string): string {
-    return path.join(this.dir, "servers", `${crypto.createHash("sha256").update(server).digest("hex").slice(0, 40)}.json`);
+    const name = `${hash(server)}.json`;
+    return this.user === operatorId ? path.join(this.dir, "servers", name) : path.join(this.dir, "users", hash(this.user), name);
   }
 
   /** The server's record, or undefined; OAUTH_STORE_UNREADABLE when the file cannot be opened with this key. */
@@ -78,7 +107,7 @@ export class OAuthTokenStore {
       if (record === "keep") return result;
       await lock.assertHeld();
       if (record === undefined) await fs.promises.rm(file, { force: true });
-      else await writeFileDurably(file, sealJson(this.secretKey(), aadFor(server), record), { mode: 0o600 });
+      else await writeFileDurably(file, sealJson(this.secretKey(), this.aadFor(server), record), { mode: 0o600 });
       this.cache.delete(server);
       return result;
     } finally {
@@ -90,11 +119,11 @@ export class OAuthTokenStore {
     const text = readSealedFile(file);
     if (text === undefined) return undefined;
     try {
-      return openSealedJson(this.secretKey(), aadFor(server), text) as OAuthRecord;
+      return openSealedJson(this.secretKey(), this.aadFor(server), text) as OAuthRecord;
     } catch {
       throw new ThinktankError(
         "OAUTH_STORE_UNREADABLE",
-        `the OAuth tokens of MCP server '${server}' cannot be decrypted (${file}): THINKTANK_SECRET_KEY or the key file changed, or the file was altered; restore the key, or delete the file and sign in again`,
+        `the OAuth tokens of MCP server '${server}'${this.user === operatorId ? "" : ` (user ${this.user})`} cannot be decrypted (${file}): THINKTANK_SECRET_KEY or the key file changed, or the file was altered; restore the key, or delete the file and sign in again`,
         { details: { server, file } },
       );
     }
@@ -102,11 +131,16 @@ export class OAuthTokenStore {
 
   /** The AES-256 key the store seals with (also what seals started sign-ins beside the tokens). */
   secretKey(): Buffer {
-    this.key ??= loadSecretKey({ secret: this.options.secret, keyFile: path.join(this.dir, "secret.key") });
-    return this.key;
+    this.keyRef.key ??= loadSecretKey({ secret: this.options.secret, keyFile: path.join(this.dir, "secret.key") });
+    return this.keyRef.key;
+  }
+
+  /** The operator's files keep the associated data they had before users existed; a user's binds their id too. */
+  private aadFor(server: string): string {
+    return this.user === operatorId ? `thinktank-mcp-oauth:v1:${server}` : `thinktank-mcp-oauth:user:v1:${JSON.stringify([this.user, server])}`;
   }
 }
 
-function aadFor(server: string): string {
-  return `thinktank-mcp-oauth:v1:${server}`;
+function hash(text: string): string {
+  return crypto.createHash("sha256").update(text).digest("hex").slice(0, 40);
 }

@@ -14,6 +14,8 @@ import { openSealedJson, readSealedFile, sealJson } from "./sealed-json.js";
  */
 export interface PendingSignIn {
   readonly server: string;
+  /** Who signs in (a caller's id): the tokens are stored for them. Absent in sign-ins started before users existed: the operator. */
+  readonly user?: string;
   /** The server's URL when the sign-in started: a callback after a change is refused. */
   readonly url: string;
   /** The entry's resolved `oauth` block when it started. */

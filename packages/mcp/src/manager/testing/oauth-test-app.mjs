@@ -12,7 +12,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { TestAuthProvider } from "./oauth-test-provider.mjs";
 
 const tools = [
-  { name: "whoami", description: "The OAuth client and scopes of the caller's token.", inputSchema: { type: "object", properties: {} } },
+  { name: "whoami", description: "The OAuth client, scopes and account of the caller's token.", inputSchema: { type: "object", properties: {} } },
   { name: "add", description: "Adds two numbers.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
 ];
 
@@ -23,7 +23,7 @@ function mcpServer(authInfo, counters) {
     counters.toolCalls += 1;
     const args = request.params.arguments ?? {};
     if (request.params.name === "whoami") {
-      const who = { client_id: authInfo?.clientId, scopes: authInfo?.scopes ?? [] };
+      const who = { client_id: authInfo?.clientId, scopes: authInfo?.scopes ?? [], ...(authInfo?.extra?.account ? { account: authInfo.extra.account } : {}) };
       return { content: [{ type: "text", text: JSON.stringify(who) }], structuredContent: who };
     }
     if (request.params.name === "add") {
@@ -78,7 +78,7 @@ export async function startOAuthTestApp(options = {}) {
     });
   }
   app.get("/consent", (req, res) => {
-    const target = provider.consent(String(req.query.request ?? ""), req.query.answer === "approve");
+    const target = provider.consent(String(req.query.request ?? ""), req.query.answer === "approve", typeof req.query.account === "string" ? req.query.account : undefined);
     if (!target) return res.status(400).send("unknown or answered request");
     res.redirect(302, target);
   });

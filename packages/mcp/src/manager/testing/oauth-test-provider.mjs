@@ -53,7 +53,7 @@ export class TestAuthProvider {
   }
 
   /** The consent page's answer: a redirect back to the client with a code (or an error) and the state. */
-  consent(requestId, approve) {
+  consent(requestId, approve, account) {
     const request = this.requests.get(requestId);
     if (!request) return undefined;
     this.requests.delete(requestId);
@@ -65,7 +65,7 @@ export class TestAuthProvider {
       return target.href;
     }
     const code = randomToken("code");
-    this.codes.set(code, { clientId: request.client.client_id, params: request.params, used: false });
+    this.codes.set(code, { clientId: request.client.client_id, params: request.params, account, used: false });
     target.searchParams.set("code", code);
     return target.href;
   }
@@ -83,7 +83,7 @@ export class TestAuthProvider {
     if (redirectUri !== undefined && redirectUri !== grant.params.redirectUri) throw new InvalidGrantError("redirect_uri does not match");
     grant.used = true;
     this.stats.codeExchanges += 1;
-    return this.issue(client.client_id, grant.params.scopes ?? [], resource?.href ?? grant.params.resource?.href, crypto.randomUUID(), true);
+    return this.issue(client.client_id, grant.params.scopes ?? [], resource?.href ?? grant.params.resource?.href, crypto.randomUUID(), true, grant.account);
   }
 
   async exchangeRefreshToken(client, refreshToken, _scopes, resource) {
@@ -96,7 +96,7 @@ export class TestAuthProvider {
     }
     record.spent = true;
     this.stats.refreshes += 1;
-    return this.issue(client.client_id, record.scopes, resource?.href ?? record.resource, record.family, true);
+    return this.issue(client.client_id, record.scopes, resource?.href ?? record.resource, record.family, true, record.account);
   }
 
   /** client_credentials (the SDK's token handler leaves this grant to the application). */
@@ -111,7 +111,7 @@ export class TestAuthProvider {
       this.stats.rejectedTokens += 1;
       throw new InvalidTokenError("the access token is not valid");
     }
-    return { token, clientId: record.clientId, scopes: record.scopes, expiresAt: record.expiresAt, ...(record.resource ? { resource: new URL(record.resource) } : {}) };
+    return { token, clientId: record.clientId, scopes: record.scopes, expiresAt: record.expiresAt, ...(record.resource ? { resource: new URL(record.resource) } : {}), ...(record.account ? { extra: { account: record.account } } : {}) };
   }
 
   async revokeToken(_client, request) {
@@ -124,15 +124,16 @@ export class TestAuthProvider {
     for (const record of [...this.accessTokens.values(), ...this.refreshTokens.values()]) if (record.family === family) record.revoked = true;
   }
 
-  issue(clientId, scopes, resource, family, withRefresh) {
+  /** `account`: who approved on the consent page (the test's end user), carried by every token of the grant. */
+  issue(clientId, scopes, resource, family, withRefresh, account) {
     const ttl = this.options.accessTokenTtlSeconds;
     const accessToken = randomToken("at");
-    this.accessTokens.set(accessToken, { clientId, scopes, resource, family, expiresAt: Math.floor(Date.now() / 1000) + ttl, revoked: false });
+    this.accessTokens.set(accessToken, { clientId, scopes, resource, family, account, expiresAt: Math.floor(Date.now() / 1000) + ttl, revoked: false });
     this.issued.push(accessToken);
     const tokens = { access_token: accessToken, token_type: "bearer", expires_in: ttl, scope: scopes.join(" ") };
     if (!withRefresh) return tokens;
     const refreshToken = randomToken("rt");
-    this.refreshTokens.set(refreshToken, { clientId, scopes, resource, family, spent: false, revoked: false });
+    this.refreshTokens.set(refreshToken, { clientId, scopes, resource, family, account, spent: false, revoked: false });
     this.issued.push(refreshToken);
     return { ...tokens, refresh_token: refreshToken };
   }

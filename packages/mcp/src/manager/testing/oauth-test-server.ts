@@ -61,8 +61,12 @@ export interface OAuthTestServer {
   /** Every access and refresh token issued so far (to prove none leaks anywhere). */
   issuedTokens(): readonly string[];
   addClient(client: PreRegisteredClient): void;
-  /** Opens the authorization URL, approves on the consent page, and answers the redirect back to the client (not followed). */
-  approve(authorizationUrl: string): Promise<string>;
+  /**
+   * Opens the authorization URL, approves on the consent page, and answers the redirect back to the
+   * client (not followed). `account` names who approved: every token of that grant carries it, and
+   * the `whoami` tool answers it (so a test sees whose token a call came with).
+   */
+  approve(authorizationUrl: string, options?: { readonly account?: string }): Promise<string>;
   deny(authorizationUrl: string): Promise<string>;
   /** Makes every access token issued so far invalid (the MCP endpoints answer 401). */
   expireAccessTokens(): void;
@@ -99,14 +103,16 @@ const appModule = new URL("./oauth-test-app.mjs", import.meta.url).href;
 export async function startOAuthTestServer(options: OAuthTestServerOptions = {}): Promise<OAuthTestServer> {
   const { startOAuthTestApp } = (await import(appModule)) as { startOAuthTestApp: (options: OAuthTestServerOptions) => Promise<RunningApp> };
   const app = await startOAuthTestApp(options);
-  const consent = async (authorizationUrl: string, answer: "approve" | "deny"): Promise<string> => {
+  const consent = async (authorizationUrl: string, answer: "approve" | "deny", account?: string): Promise<string> => {
     const page = await fetch(authorizationUrl, { redirect: "manual" });
     const redirected = page.headers.get("location");
     if (redirected) return redirected;
     const html = await page.text();
     const link = new RegExp(`id="${answer}" href="([^"]+)"`).exec(html)?.[1];
     if (!link) throw new Error(`the authorization page did not offer to ${answer} (HTTP ${page.status}): ${html.slice(0, 300)}`);
-    const answered = await fetch(new URL(link, app.origin), { redirect: "manual" });
+    const target = new URL(link.replaceAll("&amp;", "&"), app.origin);
+    if (account !== undefined) target.searchParams.set("account", account);
+    const answered = await fetch(target, { redirect: "manual" });
     const location = answered.headers.get("location");
     if (!location) throw new Error(`the consent answer did not redirect (HTTP ${answered.status})`);
     return location;
@@ -119,7 +125,7 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
     stats: () => ({ ...app.provider.stats, ...app.counters }),
     issuedTokens: () => [...app.provider.issued],
     addClient: (client) => app.provider.addClient({ token_endpoint_auth_method: client.client_secret ? "client_secret_post" : "none", ...client }),
-    approve: (url) => consent(url, "approve"),
+    approve: (url, options) => consent(url, "approve", options?.account),
     deny: (url) => consent(url, "deny"),
     expireAccessTokens: () => {
       for (const record of app.provider.accessTokens.values()) record.revoked = true;
