@@ -6,6 +6,7 @@ import { Authenticator } from "./authenticator.js";
 import { IdentityStore } from "./identity-store.js";
 import type { AuditLog, AuthOutcome, CredentialHeaders, UserDirectory } from "./identity-types.js";
 import { IdentityWatch } from "./identity-watch.js";
+import { JwtVerifier, type JwtVerifierOptions } from "./jwt-verifier.js";
 import { SqlUserDirectory } from "./user-directory.js";
 
 export interface IdentityOptions {
@@ -14,6 +15,8 @@ export interface IdentityOptions {
   readonly clock?: () => Date;
   /** How often other processes' changes are looked for. @default 250 (SQLite), 1000 (Postgres, besides LISTEN/NOTIFY) */
   readonly pollMs?: number;
+  /** JWKS and token-cache timings (tests shorten them); see JwtVerifierOptions for the defaults. */
+  readonly jwt?: Pick<JwtVerifierOptions, "jwksCooldownMs" | "jwksMaxAgeMs" | "tokenCacheMs" | "tokenCacheSize" | "fetchTimeoutMs">;
 }
 
 /** Who calls, and who may: authentication, the user directory and the audit log of one process. */
@@ -39,7 +42,9 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
   try {
     const store = await IdentityStore.open(connection, options.logger);
     watch = await IdentityWatch.start(store, { pollMs: options.pollMs, logger: options.logger });
-    const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt: undefined });
+    const jwtConfig = config.auth.jwt;
+    const jwt = jwtConfig ? new JwtVerifier({ ...options.jwt, config: jwtConfig, clock, logger: options.logger }) : undefined;
+    const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt });
     const audit = new SqlAuditLog({
       database: connection.database,
       clock,

@@ -24,3 +24,5 @@ export type { RawHttpAnswer } from "./raw-http-request.js";
 export { hostProbeScript } from "./host-probe.js";
 export type { HostProbeReport, HostProbeRequest } from "./host-probe.js";
 export { probeMcpServerScript } from "./probe-mcp-server.js";
+export { startOpenIdProvider } from "./openid-provider.js";
+export type { OpenIdProvider } from "./openid-provider.js";
