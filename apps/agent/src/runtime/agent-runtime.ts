@@ -1,10 +1,10 @@
 import path from "node:path";
-import { ExtensionsStore, hostConfinementFor, serviceSecretVariables, type Config, type ExtensionsSnapshot, type HostConfinement } from "@thinktank/core";
+import { ExtensionsStore, hostConfinementFor, operatorId, serviceSecretVariables, type Config, type ExtensionsSnapshot, type HostConfinement } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
 import { createSandboxExecutor, createSandboxScriptRunner, createStdioServerSandbox, type SandboxExecutor } from "@thinktank/sandbox";
-import { defaultSkillSources, SkillListing, SkillsSnapshotter, type ScriptToolRunner, type SkillsSnapshot } from "@thinktank/skills";
+import { defaultSkillSources, SkillListing, SkillsSnapshotter, UserSkillViews, type ScriptToolRunner, type SkillsSnapshot, type SkillViewFiles } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
 import { runtimeServerEntries } from "./runtime-server-entries.js";
 
@@ -28,6 +28,7 @@ export interface AgentRuntimeOptions {
 /** What one request sees of extensions: the same frozen objects while nothing changed. */
 export interface AgentSnapshot {
   readonly settings: ExtensionsSnapshot;
+  /** The skills as the run's owner sees them (the shared snapshot itself for the operator and for users without choices of their own). */
   readonly skills: SkillsSnapshot;
   readonly plugins: PluginSnapshot;
   /** Plugin commands and user-invocable skills as slash commands. */
@@ -50,13 +51,16 @@ export class AgentRuntime {
   readonly store: ExtensionsStore;
   readonly plugins: PluginSnapshotter;
   readonly skills: SkillsSnapshotter;
+  /** Each user's view over `skills`: their overlay and own skills, cached per user. */
+  readonly skillViews: UserSkillViews;
   readonly codeMode: CodeModeRuntime;
   readonly tools: ToolsService | undefined;
   readonly logger: ManagerLogger;
   /** Confines every program this server starts on the host; its `info` is /healthz's `host_programs`. */
   readonly hostConfinement: HostConfinement;
   private readonly perRequest = new WeakMap<object, Promise<AgentSnapshot>>();
-  private commands: { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing } | undefined;
+  /** The slash commands and listing of each skills view (the shared one, and each user's), while its plugins snapshot holds. */
+  private readonly commands = new WeakMap<SkillsSnapshot, { plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing }>();
   private closed = false;
 
   constructor(
@@ -75,6 +79,14 @@ export class AgentRuntime {
     this.skills = new SkillsSnapshotter({
       sources: async () => [...builtIn, ...(await this.plugins.snapshot()).skillSources],
       settings: this.store,
+      containerPath: config.skills.container_path,
+      watch,
+      onProblem: (problem) => logger.warn({ problem: problem.reason, file: problem.file, identity: problem.identity }, problem.message),
+    });
+    this.skillViews = new UserSkillViews({
+      snapshotter: this.skills,
+      settings: this.store,
+      skillsRoot: config.skills.path,
       containerPath: config.skills.container_path,
       watch,
       onProblem: (problem) => logger.warn({ problem: problem.reason, file: problem.file, identity: problem.identity }, problem.message),
@@ -121,27 +133,43 @@ export class AgentRuntime {
     return this.snapshot();
   }
 
-  /** The current snapshot of settings, skills, plugins and commands; also brings the MCP manager in line. */
-  async snapshot(): Promise<AgentSnapshot> {
-    const [settings, skills, plugins] = await Promise.all([this.store.read(), this.skills.snapshot(), this.plugins.snapshot(), this.codeMode.refresh()]);
-    const cached = this.commands;
-    const current = cached && cached.skills === skills && cached.plugins === plugins ? cached : this.commandsFor(skills, plugins);
-    this.commands = current;
+  /**
+   * The current snapshot of settings, skills, plugins and commands as `ownerId` sees them (the
+   * shared snapshot is taken once; a user's overlay and own skills go on top, cached per user);
+   * also brings the MCP manager in line.
+   */
+  async snapshot(ownerId?: string): Promise<AgentSnapshot> {
+    const [settings, skills, plugins] = await Promise.all([this.store.read(), this.skillsFor(ownerId), this.plugins.snapshot(), this.codeMode.refresh()]);
+    let current = this.commands.get(skills);
+    if (!current || current.plugins !== plugins) {
+      current = this.commandsFor(skills, plugins);
+      this.commands.set(skills, current);
+    }
     return { settings, skills, plugins, commands: current.commands, listing: current.listing };
   }
 
-  /** The slash commands and the skill listing of a snapshot pair; both compute what they need on first use. */
-  private commandsFor(skills: SkillsSnapshot, plugins: PluginSnapshot): { skills: SkillsSnapshot; plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing } {
-    const commands = new SlashCommands(plugins.plugins, { skills });
-    const { listing, auto_threshold_tokens: autoThresholdTokens, relevant_limit: relevantLimit, container_path: containerPath } = this.config.skills;
-    return { skills, plugins, commands, listing: new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens }) };
+  /** The skills as `ownerId` sees them now; the operator (and no owner) sees the defaults. */
+  skillsFor(ownerId: string | undefined): Promise<SkillsSnapshot> {
+    return this.skillViews.viewFor(ownerId === operatorId ? undefined : ownerId);
   }
 
-  /** One snapshot per request object: every provider of a run sees the same one. */
-  snapshotFor(request: object): Promise<AgentSnapshot> {
+  /** `/mnt/skills` for `ownerId`'s runs: only the skills enabled in their view resolve and mount. */
+  skillFilesFor(ownerId: string | undefined): SkillViewFiles {
+    return this.skillViews.filesFor(ownerId === operatorId ? undefined : ownerId);
+  }
+
+  /** The slash commands and the skill listing of a snapshot pair; both compute what they need on first use. */
+  private commandsFor(skills: SkillsSnapshot, plugins: PluginSnapshot): { plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing } {
+    const commands = new SlashCommands(plugins.plugins, { skills });
+    const { listing, auto_threshold_tokens: autoThresholdTokens, relevant_limit: relevantLimit, container_path: containerPath } = this.config.skills;
+    return { plugins, commands, listing: new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens }) };
+  }
+
+  /** One snapshot per request object (as its owner sees it): every provider of a run sees the same one. */
+  snapshotFor(request: { readonly ownerId?: string }): Promise<AgentSnapshot> {
     let snapshot = this.perRequest.get(request);
     if (!snapshot) {
-      snapshot = this.snapshot();
+      snapshot = this.snapshot(request.ownerId);
       this.perRequest.set(request, snapshot);
     }
     return snapshot;
@@ -151,6 +179,7 @@ export class AgentRuntime {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.skillViews.close();
     this.skills.close();
     this.plugins.close();
     await this.codeMode.close();
