@@ -102,7 +102,7 @@ export class IdentityStore {
   async write(statements: readonly SqlStatement[]): Promise<number[]> {
     const { database } = this.connection;
     const bump: SqlStatement[] = [{ sql: `UPDATE ${generationTable.name} SET generation = generation + 1 WHERE id = ?`, parameters: [generationRowId] }];
-    if (database.dialect.name === "postgres") bump.push({ sql: "SELECT pg_notify(?, '')", parameters: [identityChannel] });
+    if (database.dialect.name === "postgres") bump.push({ sql: "SELECT pg_notify(?, 'changed')", parameters: [identityChannel] });
     const changes = await database.transaction([...statements, ...bump]);
     await this.reload();
     return changes.slice(0, statements.length);
