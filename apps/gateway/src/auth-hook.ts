@@ -1,34 +1,127 @@
-import { apiKeyMatches, mutatingMethods, presentedApiKey, ThinktankError } from "@thinktank/core";
+import { ThinktankError } from "@thinktank/core";
+import type { Caller } from "@thinktank/core";
+import type { Identity } from "@thinktank/identity";
 import type { FastifyRequest } from "fastify";
 
 /**
- * A route that only reads but still needs the key (it returns sensitive data, e.g. tool
- * arguments and outputs) sets `config: { requiresApiKey: true }`.
+ * Who may use a route (docs/architecture.md, "Users: who calls, what they own"): `public` answers
+ * anyone (an anonymous caller gets the shared defaults), `user` needs a caller (any role; the
+ * answer is theirs), `admin` needs an administrator. Every route declares one in its config
+ * (`config: { access: "user" }`); a route that does not is `admin`.
  */
-export interface AuthRouteConfig {
-  readonly requiresApiKey?: boolean;
+export type RouteAccess = "public" | "user" | "admin";
+
+/** Where a route's access is read when it declares none: the safe side. */
+export const defaultAccess: RouteAccess = "admin";
+
+/**
+ * What a request adds to its audit record (audit-hook.ts writes it): routes that know more than
+ * their params (the skill an upload installed, the user a POST made) set `request.audit`.
+ * Never a secret: no key, token or header value.
+ */
+export interface AuditNote {
+  /** What was changed. @default the route's `:id` or `:name` param */
+  readonly target?: string;
+  readonly detail?: Record<string, unknown>;
+  /** @default from the status: ok below 400, denied for 401/403, failed otherwise */
+  readonly outcome?: "ok" | "denied" | "failed";
+  /** Who acted, when the request's own caller is not who it acts for (a sign-in's callback). @default request.caller */
+  readonly actor?: Caller;
+  /** Already recorded (the auth hook records its own refusals). */
+  readonly recorded?: boolean;
 }
 
 declare module "fastify/types/context.js" {
   interface FastifyContextConfig {
-    requiresApiKey?: boolean;
+    /** Who may use the route. @default "admin" */
+    access?: RouteAccess;
+    /** The audit action a call of this route records (e.g. `plugin.install`); routes that change something name one. */
+    audit?: string;
+    /** Body fields copied into the audit record's detail (booleans, short strings; never a secret). */
+    auditFields?: readonly string[];
+    /** Body fields only an administrator may send on a `user` route (trust decisions): a user sending one gets 403 FORBIDDEN. */
+    adminFields?: readonly string[];
+  }
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Who calls, set by the auth hook: undefined for an anonymous caller of a public route. */
+    caller: Caller | undefined;
+    /** What this request adds to its audit record (see AuditNote). */
+    audit: AuditNote | undefined;
+  }
+}
+
+export interface AuthHookOptions {
+  /** The users, keys and audit log (opened when the app gets ready). */
+  readonly identity: () => Identity;
+  /** The service runs without THINKTANK_API_KEY (loopback only): no credentials then means the local operator. */
+  readonly keyless: boolean;
+}
+
+const credentialsHint = "send X-API-Key: <key> or Authorization: Bearer <key or token>";
+
+/**
+ * The onRequest check (before any body is read, so an unauthenticated upload is never consumed):
+ * resolves the caller from `X-API-Key` or `Authorization: Bearer` (identity.authenticate), sets
+ * `request.caller`, and refuses by the route's access: wrong credentials are always 401
+ * UNAUTHENTICATED; missing ones are 401 on user and admin routes (unless the service is key-less,
+ * where they mean the local operator); a user on an admin route is 403 FORBIDDEN. Refusals go to
+ * the audit log with the request's source address (never the credential).
+ */
+export function createAuthHook(options: AuthHookOptions): (request: FastifyRequest) => Promise<void> {
+  const { identity, keyless } = options;
+  return async (request) => {
+    const access = accessOf(request);
+    const outcome = await identity().authenticate(request.headers, { keyless });
+    if (!outcome.ok) {
+      await refuse(request, undefined, "auth.failed", "failed", { reason: outcome.reason });
+      throw new ThinktankError("UNAUTHENTICATED", `the credentials are not valid (${outcome.reason}): ${credentialsHint}`);
+    }
+    const caller = outcome.caller;
+    request.caller = caller;
+    if (access === "public") return;
+    if (caller === undefined) {
+      await refuse(request, undefined, "auth.missing", "denied", { access });
+      throw new ThinktankError("UNAUTHENTICATED", `this route needs a caller: ${credentialsHint}`, { details: { access } });
+    }
+    if (access === "admin" && caller.role !== "admin") {
+      await refuse(request, caller, "access.denied", "denied", { access });
+      throw new ThinktankError("FORBIDDEN", `this route is for administrators; ${caller.id} has the role ${caller.role}`, { details: { access } });
+    }
+  };
+
+  async function refuse(request: FastifyRequest, actor: Caller | undefined, action: string, outcome: "failed" | "denied", detail: Record<string, unknown>): Promise<void> {
+    request.audit = { recorded: true };
+    await identity().audit.record({ actor, action, target: `${request.method} ${routeOf(request)}`, outcome, source: request.ip, detail });
   }
 }
 
 /**
- * The onRequest check of docs/architecture.md ("Auth" under contracts): with an API key configured, a mutating request must
- * carry it as `X-API-Key: <key>` or `Authorization: Bearer <key>`, compared in constant time
- * (`apiKeyMatches`), so neither the content nor the length of the key leaks through timing.
- * Runs before the body is read, so an unauthenticated upload is never consumed.
+ * The preValidation check of `adminFields` (a JSON body is parsed by then; a multipart one is read
+ * by its route, which checks its own fields): a user's body naming one is 403 FORBIDDEN, recorded.
  */
-export function createAuthHook(apiKey: string | undefined): (request: FastifyRequest) => Promise<void> {
-  if (apiKey === undefined || apiKey === "") return async () => undefined;
+export function createAdminFieldsHook(identity: () => Identity): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
-    if (!mutatingMethods.has(request.method) && request.routeOptions.config.requiresApiKey !== true) return;
-    const presented = presentedApiKey(request.headers);
-    if (presented === undefined) {
-      throw new ThinktankError("UNAUTHORIZED", "this route changes data or returns sensitive data and needs the API key: send X-API-Key: <key> or Authorization: Bearer <key>");
-    }
-    if (!apiKeyMatches(presented, apiKey)) throw new ThinktankError("UNAUTHORIZED", "the API key is not valid");
+    const fields = request.routeOptions.config.adminFields;
+    const caller = request.caller;
+    if (!fields || caller === undefined || caller.role === "admin" || !request.body || typeof request.body !== "object") return;
+    const sent = fields.filter((field) => Object.hasOwn(request.body as object, field));
+    if (sent.length === 0) return;
+    request.audit = { recorded: true };
+    await identity().audit.record({ actor: caller, action: "access.denied", target: `${request.method} ${routeOf(request)}`, outcome: "denied", source: request.ip, detail: { fields: sent } });
+    throw new ThinktankError("FORBIDDEN", `${sent.join(" and ")} ${sent.length === 1 ? "is an administrator's decision" : "are administrators' decisions"}: send the request without ${sent.length === 1 ? "it" : "them"}`, { details: { fields: sent } });
   };
+}
+
+/** The route's declared access; a URL no route matches is public (its answer is a 404). */
+function accessOf(request: FastifyRequest): RouteAccess {
+  if (request.routeOptions.url === undefined) return "public";
+  return request.routeOptions.config.access ?? defaultAccess;
+}
+
+/** The route pattern (never the URL itself: its query may carry a secret). */
+function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? "(no route)";
 }

@@ -6,15 +6,20 @@
  * params/query/body/response (they become the OpenAPI document), throw ThinktankError for
  * failures (the error handler turns them into `{ code, message }`), then add ONE line to
  * `routePlugins` below. Host/Origin checks, auth, request ids, logging, multipart, limits and errors already apply.
+ * Every route says who may use it in its config, `access: "public" | "user" | "admin"` (auth-hook.ts; admin
+ * when it says nothing), and a route that changes something names its audit action (`audit: "area.verb"`).
  * Put the area's service on `GatewayDeps` (gateway-deps.ts) rather than building it in the route.
  */
 import multipart from "@fastify/multipart";
 import { jsonNestingLimits, jsonTextNesting, maxPathParamLength, requestIdFor, ThinktankError } from "@thinktank/core";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
+import { openIdentity } from "@thinktank/identity";
+import type { Identity } from "@thinktank/identity";
 import type { Config } from "@thinktank/core";
 import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { createAuthHook } from "./auth-hook.js";
+import { createAuditHook } from "./audit-hook.js";
+import { createAdminFieldsHook, createAuthHook } from "./auth-hook.js";
 import { errorResponseSchema, toErrorResponse } from "./error-response.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { registerOpenApi } from "./openapi.js";
@@ -25,7 +30,9 @@ import mcpRoutes from "./routes/mcp.js";
 import mcpOAuthRoutes from "./routes/mcp-oauth.js";
 import pluginsRoutes from "./routes/plugins.js";
 import skillsRoutes from "./routes/skills.js";
+import auditRoutes from "./routes/audit.js";
 import toolsRoutes from "./routes/tools.js";
+import usersRoutes from "./routes/users.js";
 
 const routePlugins: readonly RoutePlugin[] = [
   healthRoutes,
@@ -35,6 +42,8 @@ const routePlugins: readonly RoutePlugin[] = [
   pluginsRoutes,
   toolsRoutes,
   marketplacesRoutes,
+  usersRoutes,
+  auditRoutes,
   // any later area: one line each
 ];
 
@@ -52,7 +61,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   const { status, body, internal } = toErrorResponse(error, request.id);
   if (internal) request.log.error({ err: error }, "request failed");
   else request.log.info({ code: body.code, status }, body.message);
-  if (body.code === "UNAUTHORIZED") reply.header("www-authenticate", 'Bearer realm="thinktank"');
+  if (body.code === "UNAUTHENTICATED") reply.header("www-authenticate", 'Bearer realm="thinktank"');
   // Router errors skip the onRequest hooks, which set this header for every other answer.
   reply.header("x-request-id", request.id);
   return reply.status(status).type("application/json; charset=utf-8").send(body);
@@ -91,7 +100,23 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
     allowedOrigins: config.gateway.allowed_origins,
     exposedHeaders: ["etag", "location", "x-request-id"],
   });
-  app.addHook("onRequest", createAuthHook(config.api_key));
+  // Users, keys and the audit log: the deps' own, else opened from config once the app gets ready (closed with it).
+  let identity: Identity | undefined = deps.identity;
+  const identityOf = (): Identity => {
+    if (!identity) throw new ThinktankError("NOT_CONFIGURED", "the identity service is not open yet");
+    return identity;
+  };
+  app.register(async (scope) => {
+    if (identity) return;
+    const opened = await openIdentity(config, { logger: deps.logger });
+    identity = opened;
+    scope.addHook("onClose", async () => opened.close());
+  });
+  app.decorateRequest("caller", undefined);
+  app.decorateRequest("audit", undefined);
+  app.addHook("onRequest", createAuthHook({ identity: identityOf, keyless: !config.api_key }));
+  app.addHook("preValidation", createAdminFieldsHook(identityOf));
+  app.addHook("onSend", createAuditHook(identityOf));
 
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => {
@@ -104,7 +129,7 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
     limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: mebibyte, parts: 40, headerPairs: 200 },
   });
   registerOpenApi(app);
-  for (const plugin of routePlugins) app.register(plugin, { config, deps });
+  for (const plugin of routePlugins) app.register(plugin, { config, deps, identity: identityOf });
   // The sandbox the skill and plugin answers asked (made on first use): its workers go with the app.
   app.addHook("onClose", async () => deps.sandbox?.close());
   return app;

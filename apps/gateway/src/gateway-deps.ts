@@ -1,6 +1,7 @@
 import type { Config, HostConfinement, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore, hostConfinementFor } from "@thinktank/core";
 import { createOAuthTokenStore, OAuthSignIn } from "@thinktank/mcp";
+import type { Identity } from "@thinktank/identity";
 import type { OAuthTokenStore } from "@thinktank/mcp";
 import { pluginManagerFromConfig, type PluginManager } from "@thinktank/plugins";
 import { createSkillsService } from "@thinktank/skills";
@@ -53,6 +54,8 @@ export interface GatewayDeps {
   readonly sandbox?: GatewaySandboxSupport;
   /** Every script tool and hook a package brings, with where and whether it runs (skill and plugin answers). */
   readonly codeListing?: CodeListing;
+  /** Users, keys, authentication and the audit log. @default opened from config when the app gets ready (openIdentity), closed with it */
+  readonly identity?: Identity;
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */

@@ -1,4 +1,5 @@
 import type { Config } from "@thinktank/core";
+import type { Identity } from "@thinktank/identity";
 import type { FastifyPluginAsync } from "fastify";
 import type { GatewayDeps } from "./gateway-deps.js";
 
@@ -6,6 +7,8 @@ import type { GatewayDeps } from "./gateway-deps.js";
 export interface RouteContext {
   readonly config: Config;
   readonly deps: GatewayDeps;
+  /** Users, keys and the audit log (deps.identity, or the one the app opened from config). */
+  readonly identity: () => Identity;
 }
 
 /** A route module: routes/<area>.ts default-exports one of these (a Fastify plugin). */

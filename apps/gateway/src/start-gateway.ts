@@ -51,7 +51,7 @@ export async function startGateway(config: Config, deps: GatewayDeps): Promise<R
   const address = app.server.address();
   const actualPort = typeof address === "object" && address ? address.port : port;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
-  if (config.api_key) app.log.info({ url }, `gateway listening on ${url}; mutating routes need the API key`);
-  else app.log.warn({ url }, `gateway listening on ${url} (loopback only): THINKTANK_API_KEY is not set, so any local process may change extensions; set it to listen on other addresses`);
+  if (config.api_key) app.log.info({ url }, `gateway listening on ${url}; routes other than the public ones need a key or token`);
+  else app.log.warn({ url }, `gateway listening on ${url} (loopback only): THINKTANK_API_KEY is not set, so any local process without credentials acts as the administrator; set it to listen on other addresses`);
   return { app, url, port: actualPort, close: () => app.close() };
 }

@@ -22,7 +22,7 @@ describe("API key on mutating routes", () => {
       for (const headers of [{}, { "x-api-key": "wrong" }, { authorization: `Bearer ${key}x` }, { authorization: `Basic ${key}` }, { "x-api-key": "" }]) {
         const response = await gateway.app.inject({ method, url, headers: { ...headers, "content-type": "application/json" }, payload: { command: "node" } });
         expect(response.statusCode, `${method} ${url} with ${JSON.stringify(headers)}`).toBe(401);
-        expect(response.json()).toMatchObject({ code: "UNAUTHORIZED" });
+        expect(response.json()).toMatchObject({ code: "UNAUTHENTICATED" });
         expect(response.headers["www-authenticate"]).toContain("Bearer");
       }
     }
@@ -52,7 +52,7 @@ describe("API key on mutating routes", () => {
     const url = "/api/tools/hello_world/executions";
     const without = await gateway.app.inject({ method: "GET", url });
     expect(without.statusCode).toBe(401);
-    expect(without.json()).toMatchObject({ code: "UNAUTHORIZED" });
+    expect(without.json()).toMatchObject({ code: "UNAUTHENTICATED" });
     expect((await gateway.app.inject({ method: "GET", url, headers: { "x-api-key": key } })).statusCode).not.toBe(401);
     expect((await gateway.app.inject({ method: "GET", url: "/api/tools" })).statusCode).not.toBe(401);
   });

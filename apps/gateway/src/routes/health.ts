@@ -9,6 +9,7 @@ const healthRoutes: RoutePlugin = async (app, { deps }) => {
   app.get(
     "/healthz",
     {
+      config: { access: "public" },
       schema: {
         summary: "Liveness check",
         tags: ["meta"],

@@ -44,13 +44,14 @@ const marketplacesRoutes: RoutePlugin = async (app, { deps }) => {
 
   app.get(
     "/api/marketplaces",
-    { schema: { summary: "List the marketplaces added", tags: ["marketplaces"], response: { 200: { type: "object", required: ["marketplaces"], properties: { marketplaces: { type: "array", items: marketplaceSchema } } }, ...errorResponses(500) } } },
+    { config: { access: "public" }, schema: { summary: "List the marketplaces added", tags: ["marketplaces"], response: { 200: { type: "object", required: ["marketplaces"], properties: { marketplaces: { type: "array", items: marketplaceSchema } } }, ...errorResponses(500) } } },
     async () => ({ marketplaces: await plugins().listMarketplaces() }),
   );
 
   app.post<{ Body: { source: unknown; name?: string } }>(
     "/api/marketplaces",
     {
+      config: { access: "admin", audit: "marketplace.add" },
       schema: {
         summary: "Add a marketplace: fetch it (shallow and pinned), check it, and keep it under `marketplaces`",
         description:
@@ -63,6 +64,7 @@ const marketplacesRoutes: RoutePlugin = async (app, { deps }) => {
     async (request, reply) => {
       const added = await plugins().addMarketplace(request.body.source, request.body.name);
       request.log.info({ marketplace: added.name, source: added.source.source, pinned: added.pinned }, "marketplace added");
+      request.audit = { target: added.name, detail: { source: added.source.source } };
       return reply.status(201).send(added);
     },
   );
@@ -70,6 +72,7 @@ const marketplacesRoutes: RoutePlugin = async (app, { deps }) => {
   app.get<{ Params: { name: string } }>(
     "/api/marketplaces/:name/plugins",
     {
+      config: { access: "public" },
       schema: {
         summary: "The plugins a marketplace offers: name, description, version, source type, and whether each is installed",
         tags: ["marketplaces"],
@@ -100,6 +103,7 @@ const marketplacesRoutes: RoutePlugin = async (app, { deps }) => {
   app.post<{ Params: { name: string } }>(
     "/api/marketplaces/:name/update",
     {
+      config: { access: "admin", audit: "marketplace.update" },
       schema: {
         summary: "Fetch a marketplace again (its ref's newest commit, the package's version or tag) and swap its copy in atomically",
         tags: ["marketplaces"],
@@ -117,6 +121,7 @@ const marketplacesRoutes: RoutePlugin = async (app, { deps }) => {
   app.delete<{ Params: { name: string } }>(
     "/api/marketplaces/:name",
     {
+      config: { access: "admin", audit: "marketplace.remove" },
       schema: {
         summary: "Remove a marketplace (plugins installed from it stay installed, but no longer update)",
         tags: ["marketplaces"],

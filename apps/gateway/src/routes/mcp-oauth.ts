@@ -41,6 +41,7 @@ const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.post<{ Params: { name: string }; Body: { return_to?: string } | undefined }>(
     "/api/mcp/servers/:name/auth",
     {
+      config: { access: "user", audit: "mcp.sign_in.start" },
       schema: {
         summary: "Start an OAuth sign-in to a remote MCP server",
         description: "Answers the authorization URL to open in the user's browser. `return_to` (an allowed origin's page) is where the callback sends the browser afterwards.",
@@ -68,7 +69,7 @@ const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
 
   app.get<{ Params: { name: string } }>(
     "/api/mcp/servers/:name/auth",
-    { schema: { summary: "Sign-in status of a remote MCP server (never a token)", tags: ["mcp"], params: nameParams, response: { 200: statusSchema, ...errorResponses(400, 404, 500) } } },
+    { config: { access: "user" }, schema: { summary: "Sign-in status of a remote MCP server (never a token)", tags: ["mcp"], params: nameParams, response: { 200: statusSchema, ...errorResponses(400, 404, 500) } } },
     async (request) => {
       const { name } = request.params;
       const entry = await lookup(name);
@@ -80,6 +81,7 @@ const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.delete<{ Params: { name: string } }>(
     "/api/mcp/servers/:name/auth",
     {
+      config: { access: "user", audit: "mcp.sign_out" },
       schema: {
         summary: "Sign out of a remote MCP server: forget its tokens, and revoke them where the server supports RFC 7009",
         tags: ["mcp"],
@@ -102,6 +104,8 @@ const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
     {
       // The query carries the authorization code: keep this route's request lines out of the log.
       logLevel: "warn",
+      // A browser comes back here without credentials; the one-time state says whose sign-in it is.
+      config: { access: "public", audit: "mcp.sign_in" },
       schema: {
         summary: "Where the authorization server sends the browser back after a sign-in",
         description: "Exchanges the code, stores the tokens, and answers a small page (or redirects to mcp.oauth.frontend_url / the sign-in's return_to with mcp_server and mcp_auth=connected|failed).",
@@ -126,12 +130,14 @@ async function answerCallback(
   try {
     const done = await signIn.finish({ state, code, error, error_description: description, iss }, lookup);
     log.info({ server: done.server, scopes: done.scopes }, "MCP sign-in completed");
+    request.audit = { target: done.server, outcome: "ok" };
     if (back) return reply.redirect(withOutcome(back, { mcp_server: done.server, mcp_auth: "connected" }), 303);
     return reply.type("text/html; charset=utf-8").send(signInPage({ ok: true, server: done.server }));
   } catch (failure) {
     if (!(failure instanceof ThinktankError)) throw failure;
     const server = typeof failure.details?.server === "string" ? failure.details.server : undefined;
     log.info({ code: failure.code, ...(server ? { server } : {}) }, "MCP sign-in failed");
+    request.audit = { ...(server ? { target: server } : {}), outcome: "failed", detail: { code: failure.code } };
     if (back) return reply.redirect(withOutcome(back, { ...(server ? { mcp_server: server } : {}), mcp_auth: "failed", code: failure.code }), 303);
     if (!(request.headers.accept ?? "").includes("text/html")) throw failure;
     return reply.status(httpStatusFor(failure.code)).type("text/html; charset=utf-8").send(signInPage({ ok: false, code: failure.code, message: failure.message }));

@@ -98,6 +98,7 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.get(
     "/api/mcp/servers",
     {
+      config: { access: "public" },
       schema: {
         summary: "List configured and plugin-provided MCP servers (secrets masked)",
         tags: ["mcp"],
@@ -114,6 +115,7 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.get<{ Params: { name: string } }>(
     "/api/mcp/servers/:name",
     {
+      config: { access: "public" },
       schema: {
         summary: "One MCP server (secrets masked)",
         tags: ["mcp"],
@@ -133,6 +135,7 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.put<{ Params: { name: string }; Body: McpServerEntry; Headers: { "if-match"?: string; "if-none-match"?: string } }>(
     "/api/mcp/servers/:name",
     {
+      config: { access: "user", audit: "mcp.server.put" },
       schema: {
         summary: "Create or replace one MCP server entry",
         description: "Placeholders (`$VAR`, `${VAR}`) are stored as written and resolved only when the agent connects. Answers 201 when created, 200 when replaced.",
@@ -145,6 +148,11 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     },
     async (request, reply) => {
       const { name } = request.params;
+      // A stdio server runs a program on the host: an administrator's decision. Users add remote servers.
+      const transport = transportOf(request.body as Readonly<Record<string, unknown>>);
+      if (request.caller?.role !== "admin" && transport !== "http" && transport !== "sse") {
+        throw new ThinktankError("FORBIDDEN", "a stdio server runs a program on the gateway's host, an administrator's decision: add a remote server (type http or sse, with a url)", { details: { fields: ["type", "command"] } });
+      }
       const createOnly = request.headers["if-none-match"]?.trim() === "*";
       const { snapshot, result: existed } = await deps.store.update(
         (draft) => {
@@ -165,6 +173,7 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.delete<{ Params: { name: string }; Headers: { "if-match"?: string } }>(
     "/api/mcp/servers/:name",
     {
+      config: { access: "user", audit: "mcp.server.delete" },
       schema: {
         summary: "Remove one MCP server entry",
         tags: ["mcp"],

@@ -97,13 +97,14 @@ const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
 
   app.get(
     "/api/plugins",
-    { schema: { summary: "List installed plugins", tags: ["plugins"], response: { 200: { type: "object", required: ["plugins"], properties: { plugins: list(summarySchema), revision: { type: "integer" } } }, ...errorResponses(500) } } },
+    { config: { access: "public" }, schema: { summary: "List installed plugins", tags: ["plugins"], response: { 200: { type: "object", required: ["plugins"], properties: { plugins: list(summarySchema), revision: { type: "integer" } } }, ...errorResponses(500) } } },
     async () => plugins().list(),
   );
 
   app.get<{ Params: { name: string } }>(
     "/api/plugins/:name",
     {
+      config: { access: "public" },
       schema: {
         summary: "One plugin: manifest, skills, commands, agents, hooks, MCP servers with status, and every script tool and hook it brings with where and whether it runs",
         tags: ["plugins"],
@@ -117,6 +118,7 @@ const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.get<{ Params: { name: string } }>(
     "/api/plugins/:name/commands",
     {
+      config: { access: "public" },
       schema: {
         summary: "The slash commands of one plugin: its commands and user-invocable skills, as /<plugin>:<name>",
         tags: ["plugins"],
@@ -130,6 +132,7 @@ const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.post(
     "/api/plugins/install",
     {
+      config: { access: "admin", audit: "plugin.install", auditFields: ["path", "marketplace", "plugin", "trusted"] },
       schema: {
         summary: "Install a plugin from an uploaded zip, a server path, or a marketplace entry",
         description: `${installBodyDescription}. Answers 201 with the plugin, enabled. Every marketplace source type but command is fetched: relative paths, github, url and git-subdir (git, shallow, pinned to the exact commit), npm (dist.integrity verified) and archive (a .tar.gz or .zip over https, its sha256 checked when given); within plugins.fetch limits. A command source is refused (422 UNSUPPORTED_SOURCE): it would run a program on this host.`,
@@ -167,6 +170,7 @@ const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
       const strict = (request.query as { strict?: boolean }).strict ?? false;
       const result = await withCode(request.isMultipart() ? await installUpload(request, plugins(), strict) : await installJson(request.body, plugins(), strict));
       request.log.info({ plugin: result.name, source: result.source.type, trusted: result.trusted, script_tools: result.script_tools.length, hooks: result.hooks.handlers.length }, "plugin installed");
+      request.audit = { target: result.name, detail: { source: result.source.type, trusted: result.trusted } };
       return reply.status(201).send(result);
     },
   );
@@ -174,6 +178,7 @@ const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.post<{ Params: { name: string }; Querystring: { strict?: boolean } }>(
     "/api/plugins/:name/update",
     {
+      config: { access: "admin", audit: "plugin.update" },
       schema: {
         summary: "Update a plugin to its marketplace's current version, swapped in atomically (the old version stays if anything fails)",
         description:
@@ -194,6 +199,7 @@ const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.put<{ Params: { name: string }; Body: { enabled?: boolean; trusted?: boolean; scripts_approved?: boolean } }>(
     "/api/plugins/:name",
     {
+      config: { access: "admin", audit: "plugin.settings", auditFields: ["enabled", "trusted", "scripts_approved"] },
       schema: {
         summary: "Enable or disable a plugin (its skills, commands and servers come and go on the agent's next request), mark it trusted or approve its scripts",
         tags: ["plugins"],
@@ -226,6 +232,7 @@ const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.delete<{ Params: { name: string } }>(
     "/api/plugins/:name",
     {
+      config: { access: "admin", audit: "plugin.uninstall" },
       schema: { summary: "Uninstall a plugin", tags: ["plugins"], params: nameParams, response: { 204: { type: "null", description: "Removed" }, ...errorResponses(400, 401, 404, 500, 503) } },
     },
     async (request, reply) => {

@@ -94,6 +94,7 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
   app.get(
     "/api/tools",
     {
+      config: { access: "public" },
       schema: {
         summary: "List registered tools",
         description: "`problems` lists entries of extensions_config.json left out because they are malformed (hand edits).",
@@ -112,7 +113,7 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
 
   app.get<{ Params: { name: string } }>(
     "/api/tools/:name",
-    { schema: { summary: "One registered tool", tags: ["tools"], params: nameParams, response: { 200: toolSchema, ...errorResponses(400, 404, 500) } } },
+    { config: { access: "public" }, schema: { summary: "One registered tool", tags: ["tools"], params: nameParams, response: { 200: toolSchema, ...errorResponses(400, 404, 500) } } },
     async (request) => maskToolDefinition(await tools().registry.get(request.params.name)),
   );
 
@@ -120,6 +121,7 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
     "/api/tools",
     {
       ...libraryValidates,
+      config: { access: "admin", audit: "tool.register" },
       schema: {
         summary: "Register a tool",
         description: `${uploadDescription} Answers 201 with the tool. The schemas must compile (ajv, strict), the name must be new (409 TOOL_NAME_CONFLICT) and not a built-in's; a bad field answers 400 with its path in details.problems and changes nothing. The agent offers the tool from its next request.`,
@@ -132,6 +134,7 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
     async (request, reply) => {
       const tool = await tools().registry.register(await readUpload(request));
       request.log.info({ tool: tool.name, runtime: tool.runtime, script: tool.script }, "tool registered");
+      request.audit = { target: tool.name, detail: { runtime: tool.runtime } };
       return reply.status(201).send(maskToolDefinition(tool));
     },
   );
@@ -140,6 +143,7 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
     "/api/tools/:name",
     {
       ...libraryValidates,
+      config: { access: "admin", audit: "tool.change" },
       schema: {
         summary: "Change a tool",
         description: `Any of the definition's fields: those given replace the current ones, the others stay (the script too, unless one is sent). ${uploadDescription} An invalid change answers 400 and changes nothing.`,
@@ -160,6 +164,7 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
   app.delete<{ Params: { name: string } }>(
     "/api/tools/:name",
     {
+      config: { access: "admin", audit: "tool.remove" },
       schema: { summary: "Remove a tool and its script", tags: ["tools"], params: nameParams, response: { 204: { type: "null", description: "Removed" }, ...errorResponses(400, 401, 404, 500, 503) } },
     },
     async (request, reply) => {
@@ -172,8 +177,8 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
   app.get<{ Params: { name: string }; Querystring: { limit?: number } }>(
     "/api/tools/:name/executions",
     {
-      // The log holds arguments and outputs: with an API key configured, reading it needs the key too.
-      config: { requiresApiKey: true },
+      // The log holds arguments and outputs: administrators only.
+      config: { access: "admin" },
       schema: {
         summary: "A tool's recent calls, newest first, from the execution log",
         description: "Also answers for built-in tools (web_search) and for removed tools whose calls are still in the log.",
