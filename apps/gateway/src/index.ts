@@ -9,4 +9,5 @@ export type { RunGatewayOptions } from "./run-gateway.js";
 export { errorResponses, errorResponseSchema, toErrorResponse } from "./error-response.js";
 export type { ErrorBody } from "./error-response.js";
 export { createAuthHook } from "./auth-hook.js";
+export type { AuditNote, RouteAccess } from "./auth-hook.js";
 export type { RoutePlugin, RouteContext, RouteSummary } from "./route-plugin.js";

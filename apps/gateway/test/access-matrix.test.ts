@@ -1,4 +1,6 @@
+import crypto from "node:crypto";
 import { mutatingMethods } from "@thinktank/core";
+import { startOpenIdProvider, type OpenIdProvider } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteAccess } from "../src/auth-hook.js";
 import { createTestGateway } from "./test-gateway.js";
@@ -74,6 +76,8 @@ interface Operation {
 }
 
 const adminKey = "matrix-admin-key-0123456789abcdef";
+const audience = "https://thinktank-gateway.test";
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const samples: Record<string, string> = { name: "matrix-sample", id: "usr_0000000000000000", key_id: "000000000000" };
 
 function expected(holder: Holder, access: RouteAccess, keyless: boolean): Outcome {
@@ -114,10 +118,13 @@ async function attempt(gateway: TestGateway, operation: Operation, headers: Reco
 
 describe("access matrix: every route of the OpenAPI document × every kind of credential", () => {
   let gateway: TestGateway;
+  let provider: OpenIdProvider;
   const credentials: Credential[] = [];
 
   beforeAll(async () => {
-    gateway = await createTestGateway({ apiKey: adminKey });
+    // JWTs from a real OpenID provider (oidc-provider), found through its discovery document.
+    provider = await startOpenIdProvider();
+    gateway = await createTestGateway({ apiKey: adminKey, configYaml: JSON.stringify({ auth: { jwt: { issuer: provider.issuer, audience } } }) });
     const make = async (name: string, role: "user" | "admin"): Promise<{ id: string; key: string; keyId: string }> => {
       const response = await gateway.app.inject({ method: "POST", url: "/api/users", headers: { "x-api-key": adminKey }, payload: { name, role } });
       expect(response.statusCode).toBe(201);
@@ -130,8 +137,20 @@ describe("access matrix: every route of the OpenAPI document × every kind of cr
     const revoked = await make("revoked", "user");
     const deleted = await gateway.app.inject({ method: "DELETE", url: `/api/users/${revoked.id}/keys/${revoked.keyId}`, headers: { "x-api-key": adminKey } });
     expect(deleted.statusCode).toBe(204);
+    const now = Math.floor(Date.now() / 1000);
+    const claims = (extra: Record<string, unknown> = {}) => ({ iss: provider.issuer, aud: audience, sub: "user-a", iat: now, exp: now + 600, ...extra });
+    const { pem, jwk } = provider.publicKey();
+    const hsInput = `${encode({ alg: "HS256", typ: "JWT", kid: jwk.kid })}.${encode(claims({ role: "admin" }))}`;
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
     credentials.push(
       { name: "no credentials", headers: {}, holder: "anonymous" },
+      { name: "A's JWT", headers: bearer(await provider.token({ subject: "user-a", audience, name: "User A", role: "member" })), holder: "user" },
+      { name: "an administrator's JWT", headers: bearer(await provider.token({ subject: "boss", audience, role: "admin" })), holder: "admin" },
+      { name: "an expired JWT", headers: bearer(provider.sign(claims({ iat: now - 7200, exp: now - 3600 }))), holder: "invalid" },
+      { name: "a JWT for another audience", headers: bearer(await provider.token({ subject: "user-a", audience: "https://elsewhere.test" })), holder: "invalid" },
+      { name: "a JWT from another issuer", headers: bearer(provider.sign(claims({ iss: "http://127.0.0.1:1" }))), holder: "invalid" },
+      { name: "a JWT with alg none", headers: bearer(`${encode({ alg: "none", typ: "JWT" })}.${encode(claims({ role: "admin" }))}.`), holder: "invalid" },
+      { name: "an HS256 JWT signed with the provider's public key", headers: bearer(`${hsInput}.${crypto.createHmac("sha256", pem).update(hsInput).digest("base64url")}`), holder: "invalid" },
       { name: "user A's key", headers: { "x-api-key": userA.key }, holder: "user" },
       { name: "user B's key (Bearer)", headers: { authorization: `Bearer ${userB.key}` }, holder: "user" },
       { name: "the operator's key", headers: { "x-api-key": adminKey }, holder: "admin" },
@@ -141,7 +160,10 @@ describe("access matrix: every route of the OpenAPI document × every kind of cr
       { name: "a made-up user key", headers: { "x-api-key": `tt_u_${userA.keyId}_${"A".repeat(43)}` }, holder: "invalid" },
     );
   });
-  afterAll(async () => gateway?.close());
+  afterAll(async () => {
+    await gateway?.close();
+    await provider?.stop();
+  });
 
   it("names every operation in the table, and the document says the same access and an audit action for every change", async () => {
     const listed = await operations(gateway);
