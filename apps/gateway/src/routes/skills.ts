@@ -12,7 +12,7 @@ const nameParams = { type: "object", required: ["name"], properties: { name: { t
 const categoryQuery = {
   type: "object",
   additionalProperties: false,
-  properties: { category: { type: "string", description: "public, custom or plugin:<plugin>: picks one skill when a name is used in several categories" } },
+  properties: { category: { type: "string", description: "public, custom, user (your own) or plugin:<plugin>: picks one skill when a name is used in several categories" } },
 } as const;
 const listSchema = {
   type: "object",
@@ -66,7 +66,7 @@ const searchSchema = {
         required: ["identity", "name", "description", "location", "score"],
         additionalProperties: false,
         properties: {
-          identity: { type: "string", description: "public:<name>, custom:<name> or plugin:<plugin>:<name>" },
+          identity: { type: "string", description: "public:<name>, custom:<name>, user:<name> (the caller's own) or plugin:<plugin>:<name>" },
           name: { type: "string" },
           description: { type: "string", description: "The description's first sentence, at most 160 characters" },
           location: { type: "string", description: "The SKILL.md path the model reads, e.g. /mnt/skills/public/pdf/SKILL.md" },
@@ -102,9 +102,10 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
 
   app.get(
     "/api/skills",
-    { schema: { summary: "List every skill (public, custom, plugin), with skipped files and setting problems", tags: ["skills"], response: { 200: listSchema, ...errorResponses(500) } } },
-    async (_request, reply) => {
-      const snapshot = await skills.list();
+    { config: { access: "public" }, schema: { summary: "List every skill as it applies to the caller (public, custom, plugin, and a user's own `user:` skills): `enabled` is theirs, `default_enabled` the administrator's default; with skipped files and setting problems", tags: ["skills"], response: { 200: listSchema, ...errorResponses(500) } } },
+    async (request, reply) => {
+      // The caller's view: their overlay and own skills over the defaults (an anonymous caller sees the defaults).
+      const snapshot = await skills.list(request.caller);
       setEtag(reply, snapshot.etag);
       let body = listBodies.get(snapshot);
       if (!body) {
@@ -120,6 +121,7 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.get<{ Querystring: { q: string; limit: number } }>(
     "/api/skills/search",
     {
+      config: { access: "public" },
       schema: {
         summary: "Search the skills the model may use: identity, one-line description, location and score, best first",
         tags: ["skills"],
@@ -127,12 +129,13 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
         response: { 200: searchSchema, ...errorResponses(400, 500) },
       },
     },
-    async (request) => ({ query: request.query.q, results: await skills.search(request.query.q, { limit: request.query.limit }) }),
+    async (request) => ({ query: request.query.q, results: await skills.search(request.query.q, { limit: request.query.limit, viewer: request.caller }) }),
   );
 
   app.get<{ Params: { name: string }; Querystring: { category?: string } }>(
     "/api/skills/:name",
     {
+      config: { access: "public" },
       schema: {
         summary: "One skill by name or identity (`custom:pdf`); ?category= when the name is used in several categories",
         description:
@@ -144,8 +147,8 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       },
     },
     async (request, reply) => {
-      const skill = await skills.get(request.params.name, request.query.category);
-      setEtag(reply, (await skills.list()).etag);
+      const skill = await skills.get(request.params.name, request.query.category, request.caller);
+      setEtag(reply, (await skills.list(request.caller)).etag);
       return skillDetail(skill, code.listing);
     },
   );
@@ -153,8 +156,11 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.put<{ Params: { name: string }; Querystring: { category?: string }; Body: { enabled?: boolean; trusted?: boolean; scripts_approved?: boolean }; Headers: { "if-match"?: string } }>(
     "/api/skills/:name",
     {
+      config: { access: "user", audit: "skill.settings", auditFields: ["enabled", "trusted", "scripts_approved"], adminFields: ["trusted", "scripts_approved"] },
       schema: {
         summary: "Enable or disable a skill, mark it trusted or approve its scripts (written to extensions_config.json under its identity)",
+        description:
+          "An administrator's change sets the default for everyone (`skills.<identity>`). A user's `enabled` changes only their own view (`users.<id>.skills.<identity>`): other users and the default are untouched; `trusted` and `scripts_approved` from a user answer 403.",
         tags: ["skills"],
         params: nameParams,
         querystring: categoryQuery,
@@ -168,7 +174,7 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       const change = { ...(enabled === undefined ? {} : { enabled }), ...(trusted === undefined ? {} : { trusted }), ...(scriptsApproved === undefined ? {} : { scriptsApproved }) };
       // Unknown fields are dropped by the schema; a body left empty changes nothing and says so.
       if (Object.keys(change).length === 0) throw new ThinktankError("BAD_REQUEST", "send at least one of enabled, trusted, scripts_approved (true or false)");
-      const { skill, etag } = await skills.updateSettings(request.params.name, change, { category: request.query.category, ifMatch: request.headers["if-match"] });
+      const { skill, etag } = await skills.updateSettings(request.params.name, change, { category: request.query.category, ifMatch: request.headers["if-match"], viewer: request.caller });
       request.log.info({ skill: skill.identity, enabled: skill.enabled, trusted: skill.trusted, scripts_approved: skill.scriptsApproved }, "skill setting changed");
       setEtag(reply, etag);
       return toSkillJson(skill);
@@ -178,8 +184,9 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.delete<{ Params: { name: string }; Querystring: { category?: string } }>(
     "/api/skills/:name",
     {
+      config: { access: "user", audit: "skill.delete" },
       schema: {
-        summary: "Delete a custom skill (public and plugin skills answer 403)",
+        summary: "Delete a custom skill (public and plugin skills answer 403); a user deletes only their own `user:` skills",
         tags: ["skills"],
         params: nameParams,
         querystring: categoryQuery,
@@ -187,7 +194,7 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       },
     },
     async (request, reply) => {
-      const skill = await skills.remove(request.params.name, { category: request.query.category });
+      const skill = await skills.remove(request.params.name, { category: request.query.category, viewer: request.caller });
       request.log.info({ skill: skill.identity }, "custom skill deleted");
       return reply.status(204).send();
     },
@@ -196,10 +203,11 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
   app.post<{ Querystring: { overwrite?: boolean; strict?: boolean }; Body: { path: string; overwrite?: boolean; strict?: boolean; trusted?: boolean } | undefined }>(
     "/api/skills/install",
     {
+      config: { access: "user", audit: "skill.install", auditFields: ["path", "trusted"] },
       schema: {
-        summary: "Install a skill into skills/custom from an uploaded archive (multipart field `file`) or a path on the server (JSON `{ path }`)",
+        summary: "Install a skill into skills/custom from an uploaded archive (multipart field `file`) or a path on the server (JSON `{ path }`); a user's upload becomes their own `user:<name>`",
         description:
-          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio); after any failure nothing is left behind. The skill is accepted as Claude Code loads it: departures from the Agent Skills spec (a name that differs from its folder, a description past 1,024 characters or with '<' '>', YAML a strict parser refuses, read line by line) are `warnings` in the answer, and `strict=true` (query, body or form field) refuses them instead. A skill without a usable description is refused. `overwrite=true` replaces an installed custom skill atomically. The skill is untrusted (its script tools run in the sandbox) unless the body or form says `trusted: true`; installing again without it drops an earlier trust and script approval. The answer lists its script tools (`script_tools`) as GET /api/skills/:name does.",
+          "The archive is checked entry by entry (paths, links, devices, sizes counted while extracting, compression ratio); after any failure nothing is left behind. The skill is accepted as Claude Code loads it: departures from the Agent Skills spec (a name that differs from its folder, a description past 1,024 characters or with '<' '>', YAML a strict parser refuses, read line by line) are `warnings` in the answer, and `strict=true` (query, body or form field) refuses them instead. A skill without a usable description is refused. `overwrite=true` replaces an installed custom skill atomically. The skill is untrusted (its script tools run in the sandbox) unless the body or form says `trusted: true`; installing again without it drops an earlier trust and script approval. The answer lists its script tools (`script_tools`) as GET /api/skills/:name does. A user (role `user`) uploads an archive only, never trusted: the skill goes to their own folder as `user:<name>`, visible to them alone (another user may have a skill of the same name).",
         tags: ["skills"],
         querystring: { type: "object", additionalProperties: false, properties: { overwrite: { type: "boolean" }, strict: { type: "boolean" } } },
         body: { content: { "application/json": { schema: installJsonBody }, "multipart/form-data": { schema: installMultipartBody } } },
@@ -207,10 +215,15 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       },
     },
     async (request, reply) => {
+      const admin = request.caller?.role === "admin";
+      // A path names the gateway's own files, and trust is an administrator's decision: a user uploads, untrusted.
+      if (!admin && !request.isMultipart()) throw new ThinktankError("FORBIDDEN", "installing from a path on the gateway's machine is an administrator's decision: upload the archive (multipart field `file`)", { details: { fields: ["path"] } });
       const { source, overwrite, strict, trusted } = request.isMultipart() ? await readUpload(request) : fromJson(request.body, config.base_dir);
-      const skill = await skills.install(source, { overwrite: overwrite ?? request.query.overwrite ?? false, strict: strict ?? request.query.strict ?? false, trusted: trusted ?? false });
+      if (!admin && trusted !== undefined) throw new ThinktankError("FORBIDDEN", "trusted is an administrator's decision: install without it (the skill's script tools then run in the sandbox)", { details: { fields: ["trusted"] } });
+      const skill = await skills.install(source, { overwrite: overwrite ?? request.query.overwrite ?? false, strict: strict ?? request.query.strict ?? false, trusted: trusted ?? false, viewer: request.caller });
       const detail = await skillDetail(skill, code.listing);
       request.log.info({ skill: skill.identity, trusted: skill.trusted, script_tools: detail.script_tools.length }, "skill installed");
+      request.audit = { target: skill.identity, detail: { trusted: skill.trusted } };
       return reply.status(201).send(detail);
     },
   );
