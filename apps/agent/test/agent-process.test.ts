@@ -106,7 +106,7 @@ describe("the agent server process", { timeout: 180_000 }, () => {
     expect((await fetch(`${agent.url}/healthz`)).status).toBe(200);
     const denied = await fetch(`${agent.url}/threads/search`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(denied.status).toBe(401);
-    expect(((await denied.json()) as { code: string }).code).toBe("UNAUTHORIZED");
+    expect(((await denied.json()) as { code: string }).code).toBe("UNAUTHENTICATED");
     expect((await fetch(`${agent.url}/info`, { headers: { "x-api-key": "wrong" } })).status).toBe(401);
     expect((await fetch(`${agent.url}/info`, { headers: { authorization: "Bearer s3cret-key" } })).status).toBe(200);
     const client = new Client({ apiUrl: agent.url, apiKey: "s3cret-key", callerOptions: { maxRetries: 0 } });

@@ -35,7 +35,7 @@ describe("Postgres threads backend", needs("postgres"), () => {
   it("keeps thread and run records, filters by metadata and closes stale runs", async () => {
     const owner = crypto.randomUUID();
     const now = new Date().toISOString();
-    const base = { created_at: now, updated_at: now, state_updated_at: now, status: "idle" as const, values: null, interrupts: {}, error: null };
+    const base = { created_at: now, updated_at: now, state_updated_at: now, status: "idle" as const, values: null, interrupts: {}, error: null, owner_id: "admin" };
     await store.metadata.createThread({ ...base, thread_id: `${owner}-a`, metadata: { owner, kind: "x" } });
     await store.metadata.createThread({ ...base, thread_id: `${owner}-b`, metadata: { owner }, values: { done: true } });
     const search = { limit: 10, offset: 0, sort_by: "thread_id" as const, sort_order: "asc" as const };
@@ -45,7 +45,7 @@ describe("Postgres threads backend", needs("postgres"), () => {
     expect(await store.metadata.countThreads({ metadata: { owner } })).toBe(2);
     const updated = await store.metadata.updateThread(`${owner}-a`, { status: "interrupted", interrupts: { t: [{ value: 1 }] } }, now);
     expect(updated?.interrupts).toEqual({ t: [{ value: 1 }] });
-    await store.metadata.createRun({ run_id: `${owner}-r`, thread_id: `${owner}-a`, assistant_id: "x", created_at: now, updated_at: "2000-01-01T00:00:00.000Z", status: "running", metadata: {}, kwargs: { a: 1 }, multitask_strategy: "reject" });
+    await store.metadata.createRun({ run_id: `${owner}-r`, thread_id: `${owner}-a`, assistant_id: "x", created_at: now, updated_at: "2000-01-01T00:00:00.000Z", status: "running", metadata: {}, kwargs: { a: 1 }, multitask_strategy: "reject", owner_id: "admin" });
     expect((await store.metadata.listRuns(`${owner}-a`, { limit: 5, offset: 0 }))[0]?.kwargs).toEqual({ a: 1 });
     expect(await store.metadata.closeStaleRuns(now)).toBeGreaterThanOrEqual(1);
     expect((await store.metadata.getRun(`${owner}-r`))?.status).toBe("error");

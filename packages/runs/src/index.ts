@@ -37,5 +37,7 @@ export { withUnansweredToolCallsClosed } from "./threads/cancelled-tool-calls.js
 export type { ThreadServiceOptions, ThreadStateGraph } from "./threads/thread-service.js";
 export { checkThreadId } from "./threads/thread-id.js";
 export { StoreService } from "./store/store-service.js";
+export { accessOf, ownerLabel, reaches, scopeHeader, serverAccess } from "./owners/access.js";
+export type { Access } from "./owners/access.js";
 export { openSqliteConnection, openPostgresConnection, columnList, createTablesSql, placeholders, recordOf, rowParameters, PostgresListener } from "./sql.js";
 export type { SqlConnection, SqlDatabase, SqlDialect, SqlStatement, Column, Table, PostgresListenerOptions } from "./sql.js";

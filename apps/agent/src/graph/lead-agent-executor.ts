@@ -26,7 +26,7 @@ export function leadAgentExecutor(options: LeadAgentExecutorOptions): RunExecuto
     graphFor: async ({ run, startedAt }) => {
       // Inside the run, so a thread id that is no safe folder name fails the run with its code.
       const folders = threadFolders(config, run.thread_id);
-      const context = await prepareRequest({ config, threadId: run.thread_id, runId: run.run_id, now: startedAt, folders }, providers, options.prepare);
+      const context = await prepareRequest({ config, threadId: run.thread_id, runId: run.run_id, ownerId: run.owner_id, now: startedAt, folders }, providers, options.prepare);
       return { graph: buildLeadAgentGraph(context, checkpointer, { toolApproval: config.tools.approval }), metadata: { graph_id: leadAgentGraphId, model: context.modelName } };
     },
   });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { CodeExecutionMode, Config } from "@thinktank/core";
-import { ThinktankError } from "@thinktank/core";
+import { operatorId, ThinktankError } from "@thinktank/core";
 import type { ToolDefinition } from "@thinktank/codemode";
 import { countTokens, readCatalog, type ManagerLogger } from "@thinktank/mcp";
 import { renderRelevantSkills, type SkillListingSetting } from "@thinktank/skills";
@@ -85,7 +85,7 @@ export async function openPromptInspector(config: Config, options: InspectPrompt
     let choice: { mode: "direct" | "code"; reason: string } | undefined;
     const mcpSurface = servers ? catalogSurfaceProvider(runtime, servers, (description) => (choice = description)) : createCodeModeProvider(runtime, { onChoice: (chosen) => (choice = chosen) });
     const threadId = "new-thread";
-    const request = { config: effective, threadId, runId: "inspect", now: options.now ?? new Date(), folders: threadFolders(effective, threadId) };
+    const request = { config: effective, threadId, runId: "inspect", ownerId: operatorId, now: options.now ?? new Date(), folders: threadFolders(effective, threadId) };
     const surface = await assembleRequest(request, agentRequestProviders(runtime, { mcpSurface }));
     const { listing } = await runtime.snapshotFor(request);
     const tools = surface.tools.map(toolDefinition);

@@ -10,7 +10,7 @@ const temp = makeTempDir("tt-prepare-");
 afterAll(() => temp.cleanup());
 writeTree(temp.dir, { "config.yaml": "models:\n  providers:\n    s:\n      provider: scripted\n" });
 const config = loadConfig({ cwd: temp.dir, env: {} });
-const info: RequestInfo = { config, threadId: "t", runId: "r", now: new Date("2026-05-04T12:00:00Z"), folders: { workspace: temp.dir, uploads: temp.dir, outputs: temp.dir } };
+const info: RequestInfo = { config, threadId: "t", runId: "r", ownerId: "admin", now: new Date("2026-05-04T12:00:00Z"), folders: { workspace: temp.dir, uploads: temp.dir, outputs: temp.dir } };
 const noop = (name: string) => tool(async () => name, { name, description: name, schema: { type: "object", properties: {} } });
 
 describe("prepareRequest", () => {

@@ -50,6 +50,12 @@ export interface RequestInfo {
   readonly config: Config;
   readonly threadId: string;
   readonly runId: string;
+  /**
+   * Whom the run executes for: the id of the caller who created it (`RunRecord.owner_id`; `admin`
+   * for the operator). Per-user state (MCP sign-ins, the enablement overlay, a user's own skills
+   * and servers) is read for this id.
+   */
+  readonly ownerId: string;
   readonly now: Date;
   /** The thread's folders on the host (made on first use, not by providers). */
   readonly folders: ThreadFolders;

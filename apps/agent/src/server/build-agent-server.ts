@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
-import { apiKeyMatches, createLogger, hostConfinementFor, httpStatusFor, isThinktankError, maxPathParamLength, presentedApiKey, requestIdFor, secureDataFolder, type Config, type HostConfinement } from "@thinktank/core";
+import { createLogger, hostConfinementFor, httpStatusFor, isThinktankError, maxPathParamLength, requestIdFor, secureDataFolder, type Config, type HostConfinement, type Logger } from "@thinktank/core";
+import { openIdentity, type Identity } from "@thinktank/identity";
 import { RunManager, StoreService, ThreadService, type RunEventStore, type RunQueue } from "@thinktank/runs";
 import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
@@ -13,6 +14,7 @@ import type { PrepareRequestOptions } from "../request/prepare-request.js";
 import type { RequestProvider } from "../request/request-context.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
+import { registerCallerHook } from "./caller-hook.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
 import { registerCronRoutes } from "./routes/cron-routes.js";
@@ -24,6 +26,8 @@ import { registerThreadRoutes } from "./routes/thread-routes.js";
 export interface AgentServerDeps {
   /** Threads and checkpoints. @default openAgentStore(config): SQLite, or Postgres when configured */
   readonly store?: AgentStore;
+  /** Users, keys and the audit log: who calls. @default openIdentity(config) (the threads database), closed with the server */
+  readonly identity?: Identity;
   /**
    * The long-lived state behind each request: snapshots of extensions_config.json, skills and
    * plugins, the MCP manager, the sandbox and code mode. Closed with the server when created here.
@@ -50,7 +54,7 @@ export interface AgentServerDeps {
   readonly logger?: boolean | { level: string };
   /**
    * Mounts the MCP endpoint (streamable HTTP at /mcp) on the same server. Called after the
-   * authentication hook is in place, so /mcp needs THINKTANK_API_KEY when it is set.
+   * authentication hook is in place, so /mcp needs a caller as every route but /healthz does.
    * @default the runtime's code mode endpoint (list_servers, search_tools, execute_code over the same MCP manager)
    */
   readonly mountMcpEndpoint?: (app: FastifyInstance) => Promise<void> | void;
@@ -61,7 +65,9 @@ export interface AgentServer {
   readonly runs: RunManager;
   readonly store: AgentStore;
   readonly runtime: AgentRuntime;
-  /** Stops runs, closes the HTTP server, the runtime (MCP servers, sandbox workers) and the store. */
+  /** Users, keys and the audit log the server authenticates with. */
+  readonly identity: Identity;
+  /** Stops runs, closes the HTTP server, the runtime (MCP servers, sandbox workers), identity and the store. */
   close(): Promise<void>;
 }
 
@@ -91,8 +97,10 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
  * The agent server without listening: the LangGraph Platform HTTP API for graph lead_agent
  * (assistants, threads, runs with SSE streaming, interrupts), GET /healthz, and the /mcp seam.
  *
- * Auth: with THINKTANK_API_KEY set every route except /healthz needs it (X-API-Key or Bearer).
- * Without it the server must listen on loopback (start.ts refuses other hosts). Either way it
+ * Auth: every route except /healthz needs a caller (caller-hook.ts: a user key, a JWT, or
+ * THINKTANK_API_KEY, as X-API-Key or Bearer; without a key configured, the local operator), and
+ * answers with their own threads, runs and store items (@thinktank/runs, Access).
+ * Without THINKTANK_API_KEY the server must listen on loopback (start.ts refuses other hosts). Either way it
  * answers only requests whose Host names it (DNS rebinding), and takes mutating requests from a
  * browser only from `agent.allowed_origins`, which also get CORS (e.g. agent-chat-ui on
  * http://localhost:3000): docs/architecture.md, "Requests from browsers".
@@ -119,6 +127,18 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   if (secured.problems.length > 0) app.log.warn({ problems: secured.problems }, "could not tighten the modes of some private files");
   const closedRuns = await store.metadata.closeStaleRuns(clock().toISOString());
   if (closedRuns > 0) app.log.warn({ runs: closedRuns }, "runs left pending or running by a previous process were marked as error");
+  let identity: Identity;
+  try {
+    // app.log is core's logger (createLogger) or Fastify's silent one: both have the levels identity logs at.
+    identity = deps.identity ?? (await openIdentity(config, { logger: app.log as unknown as Logger, clock }));
+  } catch (error) {
+    await app.close();
+    if (!deps.store) await store.close();
+    throw error;
+  }
+  const closeIdentity = async () => {
+    if (!deps.identity) await identity.close();
+  };
 
   const threads = new ThreadService({
     store,
@@ -137,6 +157,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     } catch (error) {
       if (!deps.runtime) await runtime.close();
       await app.close();
+      await closeIdentity();
       if (!deps.store) await store.close();
       throw error;
     }
@@ -153,6 +174,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     await events?.close?.();
     if (!deps.runtime) await runtime.close();
     await app.close();
+    await closeIdentity();
     if (!deps.store) await store.close();
     throw error;
   }
@@ -178,12 +200,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     // GET .../stream?cancel_on_disconnect=true cancels the run when the client goes: a mutation.
     changesState: cancelsOnDisconnect,
   });
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.method === "OPTIONS" || config.api_key === undefined || request.url === "/healthz") return;
-    if (!apiKeyMatches(presentedApiKey(request.headers), config.api_key)) {
-      return reply.code(401).send({ code: "UNAUTHORIZED", message: "missing or wrong API key: send X-API-Key: <key> or Authorization: Bearer <key>" });
-    }
-  });
+  registerCallerHook(app, { identity, keyless: config.api_key === undefined });
 
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
@@ -198,17 +215,19 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     registerStoreRoutes(api, context);
     registerCronRoutes(api);
   });
-  await (deps.mountMcpEndpoint ?? ((fastify: FastifyInstance) => runtime.codeMode.mountMcpEndpoint(fastify)))(app);
+  await (deps.mountMcpEndpoint ?? ((fastify: FastifyInstance) => runtime.codeMode.mountMcpEndpoint(fastify, { authenticate: (headers) => identity.authenticate(headers, { keyless: config.api_key === undefined }) })))(app);
 
   return {
     app,
     runs,
     store,
     runtime,
+    identity,
     close: async () => {
       await runs.shutdown();
       await app.close();
       if (!deps.runtime) await runtime.close();
+      await closeIdentity();
       await store.close();
     },
   };

@@ -90,7 +90,7 @@ describe("the /mcp endpoint", () => {
     expect((await bearer.listTools()).tools).toHaveLength(3);
     const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ code: "UNAUTHORIZED" });
+    expect(await response.json()).toMatchObject({ code: "UNAUTHENTICATED" });
   });
 
   it("answers 404 for an unknown session and 400 for a first request that is not initialize", async () => {

@@ -1,6 +1,9 @@
-import { apiKeyMatches, presentedApiKey } from "@thinktank/core";
-import type { FastifyInstance } from "fastify";
+import { apiKeyMatches, presentedApiKey, type Caller } from "@thinktank/core";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { CodeModeMcpEndpoint } from "./code-mode-mcp-endpoint.js";
+
+/** Who the request's headers name: a caller, none (no credentials), or wrong credentials with the reason. */
+export type EndpointAuthentication = (headers: FastifyRequest["headers"]) => Promise<{ ok: true; caller: Caller | undefined } | { ok: false; reason: string }>;
 
 export interface MountCodeModeEndpointOptions {
   /** @default "/mcp" */
@@ -11,6 +14,12 @@ export interface MountCodeModeEndpointOptions {
    * endpoint is safe wherever it is mounted, not only behind the agent server's own hook.
    */
   readonly apiKey?: string;
+  /**
+   * Who calls (the agent server's identity.authenticate): every request needs a caller, else 401
+   * UNAUTHENTICATED. Checked here too, for the same reason as apiKey, which it replaces when given.
+   * @default the apiKey check
+   */
+  readonly authenticate?: EndpointAuthentication;
   /** Called when the Fastify app closes, after the sessions (e.g. to close the runtime behind them). */
   readonly onClose?: () => Promise<void>;
 }
@@ -22,8 +31,12 @@ export function mountCodeModeEndpoint(app: FastifyInstance, endpoint: CodeModeMc
     method: ["GET", "POST", "DELETE"],
     url: options.path ?? "/mcp",
     handler: async (request, reply) => {
-      if (apiKey !== undefined && !apiKeyMatches(presentedApiKey(request.headers), apiKey)) {
-        return reply.code(401).send({ code: "UNAUTHORIZED", message: "missing or wrong API key: send X-API-Key: <key> or Authorization: Bearer <key>" });
+      if (options.authenticate) {
+        const outcome = await options.authenticate(request.headers);
+        const problem = !outcome.ok ? `the credentials are not valid (${outcome.reason})` : outcome.caller === undefined ? "this endpoint needs a caller" : undefined;
+        if (problem) return reply.code(401).send({ code: "UNAUTHENTICATED", message: `${problem}: send X-API-Key: <key> or Authorization: Bearer <key or token>` });
+      } else if (apiKey !== undefined && !apiKeyMatches(presentedApiKey(request.headers), apiKey)) {
+        return reply.code(401).send({ code: "UNAUTHENTICATED", message: "missing or wrong API key: send X-API-Key: <key> or Authorization: Bearer <key>" });
       }
       // The SDK transport writes the response itself (JSON or an SSE stream).
       reply.hijack();

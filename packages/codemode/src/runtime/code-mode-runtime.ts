@@ -7,7 +7,7 @@ import type { ExecutionPlace } from "../code-mode-types.js";
 import { McpToolInvoker } from "../invoker/mcp-tool-invoker.js";
 import type { ToolInvoker } from "../invoker/tool-invoker.js";
 import { CodeModeMcpEndpoint } from "../mcp-endpoint/code-mode-mcp-endpoint.js";
-import { mountCodeModeEndpoint } from "../mcp-endpoint/mount-code-mode-endpoint.js";
+import { mountCodeModeEndpoint, type EndpointAuthentication } from "../mcp-endpoint/mount-code-mode-endpoint.js";
 import { chooseToolSurface, type ToolSurfaceChoice } from "../surface/choose-tool-surface.js";
 import { serverEntriesSource, type ServerEntriesSource } from "./server-entries-source.js";
 
@@ -90,14 +90,17 @@ export class CodeModeRuntime {
     return chooseToolSurface({ codeMode: this.codeMode, manager: this.manager, mode, autoThresholdTokens, place });
   }
 
-  /** Mounts the MCP endpoint at /mcp (THINKTANK_API_KEY enforced when set); the runtime closes with the app. */
-  mountMcpEndpoint(app: FastifyInstance): void {
+  /**
+   * Mounts the MCP endpoint at /mcp; the runtime closes with the app. Who may call it:
+   * `options.authenticate` (the agent server's callers), else THINKTANK_API_KEY when set.
+   */
+  mountMcpEndpoint(app: FastifyInstance, options: { readonly authenticate?: EndpointAuthentication } = {}): void {
     const endpoint = new CodeModeMcpEndpoint({
       codeMode: this.codeMode,
       beforeRequest: () => this.refresh(),
       ...(this.mcpSessionPrefix ? { sessionIdPrefix: this.mcpSessionPrefix } : {}),
     });
-    mountCodeModeEndpoint(app, endpoint, { ...(this.config.api_key ? { apiKey: this.config.api_key } : {}), onClose: () => this.close() });
+    mountCodeModeEndpoint(app, endpoint, { ...(this.config.api_key ? { apiKey: this.config.api_key } : {}), ...(options.authenticate ? { authenticate: options.authenticate } : {}), onClose: () => this.close() });
   }
 
   async close(): Promise<void> {

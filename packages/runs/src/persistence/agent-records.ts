@@ -20,6 +20,8 @@ export interface ThreadRecord {
   /** Pending interrupts by task id. */
   readonly interrupts: Readonly<Record<string, unknown[]>>;
   readonly error: { readonly error: string; readonly message: string } | null;
+  /** Who owns the thread: a caller's id (`admin` for the operator and for threads from before owners). */
+  readonly owner_id: string;
 }
 
 export interface RunRecord {
@@ -33,9 +35,16 @@ export interface RunRecord {
   /** The request as given (input, command, config, stream modes ...), kept for the queue and for GET. */
   readonly kwargs: JsonObject;
   readonly multitask_strategy: MultitaskStrategy;
+  /**
+   * Whom the run executes for: the id of the caller who created it (the thread's owner, or an
+   * administrator acting on it). Who may see the run follows its thread.
+   */
+  readonly owner_id: string;
 }
 
 export interface ThreadSearch {
+  /** Only this owner's threads. @default everyone's */
+  readonly owner?: string;
   readonly metadata?: JsonObject;
   readonly values?: JsonObject;
   readonly status?: ThreadStatus;

@@ -48,7 +48,7 @@ describe("openPostgresAgentStore on a fresh database", needs("postgres"), () => 
           const now = new Date().toISOString();
           await Promise.all(
             stores.map((store, index) =>
-              store.metadata.createThread({ thread_id: `t${index}`, created_at: now, updated_at: now, state_updated_at: now, metadata: {}, status: "idle", values: null, interrupts: {}, error: null }),
+              store.metadata.createThread({ thread_id: `t${index}`, created_at: now, updated_at: now, state_updated_at: now, metadata: {}, status: "idle", values: null, interrupts: {}, error: null, owner_id: "admin" }),
             ),
           );
           expect(await stores[0]?.metadata.countThreads({})).toBe(openersPerRound);

@@ -1,3 +1,4 @@
+import { operatorId } from "@thinktank/core";
 import type { SqlDialect } from "./sql-database.js";
 
 /** `json` columns hold JSON text (SQLite) or JSONB (Postgres); the stores read and write them as values. */
@@ -8,6 +9,8 @@ export interface Column {
   readonly type: ColumnType;
   /** @default false */
   readonly nullable?: boolean;
+  /** A SQL literal the column takes when an INSERT leaves it out (and existing rows take when it is added). @default none */
+  readonly default?: string;
 }
 
 export interface Table {
@@ -19,6 +22,13 @@ export interface Table {
 
 const text = (name: string, nullable = false): Column => ({ name, type: "text", nullable });
 const json = (name: string, nullable = false): Column => ({ name, type: "json", nullable });
+
+/**
+ * Who owns a thread (docs/architecture.md, "Users"), or whom a run executes for: a caller's id.
+ * Rows from before owners existed, and rows an older replica inserts, belong to the operator.
+ * Not `owner`: thinktank_runs has that column already on Postgres (the replica holding a run).
+ */
+export const ownerColumn: Column = { name: "owner_id", type: "text", default: `'${operatorId}'` };
 
 /**
  * The one definition of the tables beside the checkpoints, for SQLite and Postgres alike: thread
@@ -37,6 +47,7 @@ export const threadsTable: Table = {
     json("values", true),
     json("interrupts"),
     json("error", true),
+    ownerColumn,
   ],
   primaryKey: ["thread_id"],
 };
@@ -53,6 +64,7 @@ export const runsTable: Table = {
     json("metadata"),
     json("kwargs"),
     text("multitask_strategy"),
+    ownerColumn,
   ],
   primaryKey: ["run_id"],
   indexes: [{ name: "thinktank_runs_thread", columns: ["thread_id", "created_at"] }],
@@ -77,6 +89,9 @@ export const runQueueColumns: readonly Column[] = [
   // How an `error` run failed ({ error, message }): what join answers on any replica.
   json("end_error", true),
 ];
+
+/** Created once the owner columns exist (tables from before owners get them added first): a user's threads, newest first. */
+export const ownerIndexes: NonNullable<Table["indexes"]> = [{ name: "thinktank_threads_owner", columns: ["owner_id", "updated_at"] }];
 
 /** Indexes the run queue's claims and admissions read by: a thread's runs in flight, in order. */
 export const runQueueIndexes: NonNullable<Table["indexes"]> = [
@@ -108,7 +123,7 @@ export function placeholders(table: Table): string {
 export function createTablesSql(dialect: SqlDialect, tables: readonly Table[]): string {
   return tables
     .map((table) => {
-      const columns = table.columns.map((column) => `  ${quote(column.name)} ${columnType(dialect, column.type)}${column.nullable ? "" : " NOT NULL"}`);
+      const columns = table.columns.map((column) => `  ${quote(column.name)} ${columnDefinition(dialect, column)}`);
       const create = `CREATE TABLE IF NOT EXISTS ${table.name} (\n${[...columns, `  PRIMARY KEY (${table.primaryKey.map(quote).join(", ")})`].join(",\n")}\n);`;
       const indexes = (table.indexes ?? []).map((index) => createIndexSql(table, index));
       return [create, ...indexes].join("\n");
@@ -116,17 +131,22 @@ export function createTablesSql(dialect: SqlDialect, tables: readonly Table[]): 
     .join("\n");
 }
 
+/** A column's type, NOT NULL unless nullable, and its default. */
+export function columnDefinition(dialect: SqlDialect, column: Column): string {
+  return `${columnType(dialect, column.type)}${column.nullable ? "" : " NOT NULL"}${column.default === undefined ? "" : ` DEFAULT ${column.default}`}`;
+}
+
 function columnType(dialect: SqlDialect, type: ColumnType): string {
   return type === "json" ? dialect.jsonType : type === "real" ? dialect.realType : "TEXT";
 }
 
-function createIndexSql(table: Table, index: NonNullable<Table["indexes"]>[number]): string {
+export function createIndexSql(table: Table, index: NonNullable<Table["indexes"]>[number]): string {
   return `CREATE INDEX IF NOT EXISTS ${index.name} ON ${table.name} (${index.columns.map(quote).join(", ")})${index.where ? ` WHERE ${index.where}` : ""};`;
 }
 
 /** ALTER TABLE statements adding `columns` where missing (Postgres: ADD COLUMN IF NOT EXISTS), then `indexes`: additive migrations. */
 export function addColumnsSql(dialect: SqlDialect, table: Table, columns: readonly Column[], indexes: NonNullable<Table["indexes"]> = []): string {
-  const alters = columns.map((column) => `ALTER TABLE ${table.name} ADD COLUMN IF NOT EXISTS ${quote(column.name)} ${columnType(dialect, column.type)}${column.nullable ? "" : " NOT NULL"};`);
+  const alters = columns.map((column) => `ALTER TABLE ${table.name} ADD COLUMN IF NOT EXISTS ${quote(column.name)} ${columnDefinition(dialect, column)};`);
   return [...alters, ...indexes.map((index) => createIndexSql(table, index))].join("\n");
 }
 

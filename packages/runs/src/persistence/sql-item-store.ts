@@ -1,5 +1,8 @@
+import { operatorId } from "@thinktank/core";
+import { ownerLabel } from "../owners/access.js";
 import { decodeNamespace, encodeNamespace, type ItemStore, type StoredItem } from "./item-store.js";
 import { columnList, createTablesSql, itemsTable, placeholders, recordOf, rowParameters } from "./schema.js";
+import { migrateOnce } from "./migrations.js";
 import type { SqlDatabase } from "./sql-database.js";
 
 const columns = columnList(itemsTable);
@@ -17,9 +20,22 @@ export class SqlItemStore implements ItemStore {
     this.#db = db;
   }
 
-  /** Creates the table when missing. */
+  /**
+   * Creates the table when missing. Items live under their owner's label (StoreService): items from
+   * before owners existed are moved under the operator's, once per database. Two steps, so no moved
+   * namespace meets one not yet moved: "." first (no namespace starts with one), then the label.
+   */
   static async open(db: SqlDatabase): Promise<SqlItemStore> {
     await db.exec(createTablesSql(db.dialect, [itemsTable]));
+    await migrateOnce(
+      db,
+      "store_items_under_owner",
+      [
+        { sql: "UPDATE thinktank_store_items SET namespace = '.' || namespace", parameters: [] },
+        { sql: "UPDATE thinktank_store_items SET namespace = CAST(? AS TEXT) || namespace", parameters: [ownerLabel(operatorId)] },
+      ],
+      new Date().toISOString(),
+    );
     return new SqlItemStore(db);
   }
 

@@ -47,6 +47,7 @@ const thread = (id: string, extra: Partial<ThreadRecord> = {}): ThreadRecord => 
   values: null,
   interrupts: {},
   error: null,
+  owner_id: "admin",
   ...extra,
 });
 
@@ -60,6 +61,7 @@ const run = (id: string, threadId: string, extra: Partial<RunRecord> = {}): RunR
   metadata: {},
   kwargs: { input: { messages: [] } },
   multitask_strategy: "reject",
+  owner_id: "admin",
   ...extra,
 });
 

@@ -1,6 +1,7 @@
 import type { RunPatch, RunRecord, RunStatus, ThreadPatch, ThreadRecord, ThreadSearch } from "./agent-records.js";
 import { containsAll, type MetadataStore, type ThreadFilter } from "./metadata-store.js";
-import { addColumnsSql, columnList, createTablesSql, placeholders, recordOf, rowParameters, runQueueColumns, runQueueIndexes, runsTable, threadsTable } from "./schema.js";
+import { addMissingColumns } from "./migrations.js";
+import { addColumnsSql, columnList, createTablesSql, ownerColumn, ownerIndexes, placeholders, recordOf, rowParameters, runQueueColumns, runQueueIndexes, runsTable, threadsTable } from "./schema.js";
 import type { SqlDatabase } from "./sql-database.js";
 
 export interface SqlMetadataStoreOptions {
@@ -31,6 +32,9 @@ export class SqlMetadataStore implements MetadataStore {
   /** Creates the tables when missing. */
   static async open(db: SqlDatabase, options: SqlMetadataStoreOptions): Promise<SqlMetadataStore> {
     await db.exec(createTablesSql(db.dialect, [threadsTable, runsTable]));
+    // Owners (issue 25) came after the tables: older databases get the column, their rows the operator's id.
+    await addMissingColumns(db, threadsTable, [ownerColumn], ownerIndexes);
+    await addMissingColumns(db, runsTable, [ownerColumn]);
     // Replicas coordinate runs through more columns of the same rows (postgres-run-queue.ts); added to tables made before them.
     if (options.shared) await db.exec(addColumnsSql(db.dialect, runsTable, runQueueColumns, runQueueIndexes));
     return new SqlMetadataStore(db, options);
@@ -95,6 +99,10 @@ export class SqlMetadataStore implements MetadataStore {
   #filter(search: ThreadFilter): { where: string; parameters: unknown[]; inCode?: (thread: ThreadRecord) => boolean } | undefined {
     const clauses: string[] = [];
     const parameters: unknown[] = [];
+    if (search.owner !== undefined) {
+      clauses.push("owner_id = ?");
+      parameters.push(search.owner);
+    }
     if (search.status) {
       clauses.push("status = ?");
       parameters.push(search.status);

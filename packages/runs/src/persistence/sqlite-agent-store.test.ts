@@ -62,7 +62,7 @@ describe("the SQLite threads database", () => {
     for (const file of [fresh, old]) {
       const store = await openSqliteStore(file);
       const now = new Date().toISOString();
-      await store.metadata.createThread({ thread_id: crypto.randomUUID(), created_at: now, updated_at: now, state_updated_at: now, metadata: {}, status: "idle", values: null, interrupts: {}, error: null });
+      await store.metadata.createThread({ thread_id: crypto.randomUUID(), created_at: now, updated_at: now, state_updated_at: now, metadata: {}, status: "idle", values: null, interrupts: {}, error: null, owner_id: "admin" });
       for (const each of [file, `${file}-wal`, `${file}-shm`]) expect([each, (fs.statSync(each).mode & 0o777).toString(8)]).toEqual([each, "600"]);
       await store.close();
     }

@@ -10,6 +10,7 @@ import { openPostgresAgentStore } from "../persistence/postgres-agent-store.js";
 import { ThreadService } from "../threads/thread-service.js";
 import { KeptRunEvents } from "./kept-run-events.js";
 import type { RunExecutor } from "./run-executor.js";
+import { serverAccess } from "../owners/access.js";
 import { RunManager } from "./run-manager.js";
 import type { RunRequest } from "./run-request.js";
 
@@ -108,45 +109,45 @@ describe("PostgresRunQueue: runs shared by two replicas", { timeout: 60_000, ...
 
   it("runs a thread's runs one at a time in creation order, wherever they were created; reject sees the other replica's run", async () => {
     const thread = `t-order-${crypto.randomUUID()}`;
-    const first = await a.runs.create(thread, request({ if_not_exists: "create" }));
+    const first = await a.runs.create(thread, request({ if_not_exists: "create" }), { access: serverAccess });
     expect(await startOf(first.run.run_id)).toBe("a");
-    await expect(b.runs.create(thread, request())).rejects.toMatchObject({ code: "THREAD_BUSY" });
+    await expect(b.runs.create(thread, request(), { access: serverAccess })).rejects.toMatchObject({ code: "THREAD_BUSY" });
     const queued: RunRecord[] = [];
-    for (let index = 0; index < 6; index++) queued.push((await (index % 2 ? a : b).runs.create(thread, request({ multitask_strategy: "enqueue", input: { finish: true } }))).run);
-    expect(await b.runs.inFlightRuns(thread)).toEqual([first.run.run_id, ...queued.map((run) => run.run_id)]);
+    for (let index = 0; index < 6; index++) queued.push((await (index % 2 ? a : b).runs.create(thread, request({ multitask_strategy: "enqueue", input: { finish: true } }), { access: serverAccess })).run);
+    expect(await b.runs.inFlightRuns(thread, serverAccess)).toEqual([first.run.run_id, ...queued.map((run) => run.run_id)]);
     finishers.get(first.run.run_id)?.();
-    await a.runs.join(thread, queued.at(-1)?.run_id as string);
+    await a.runs.join(thread, queued.at(-1)?.run_id as string, serverAccess);
     const order = executions.filter((execution) => [first.run, ...queued].some((run) => run.run_id === execution.runId));
     const byCreation = [first.run, ...queued].sort((x, y) => x.created_at.localeCompare(y.created_at)).map((run) => run.run_id);
     expect(order.map((execution) => execution.runId)).toEqual(byCreation);
     // Each run executed on the replica that admitted it.
     expect(order.map((execution) => execution.replica)).toEqual(["a", "b", "a", "b", "a", "b", "a"]);
     expect(mostAtOnce).toBe(1);
-    expect((await a.runs.list(thread, { limit: 10, offset: 0 })).map((run) => run.status)).toEqual(Array(7).fill("success"));
+    expect((await a.runs.list(thread, { limit: 10, offset: 0 }, serverAccess)).map((run) => run.status)).toEqual(Array(7).fill("success"));
     expect((await a.store.metadata.getThread(thread))?.status).toBe("idle");
   });
 
   it("cancels from one replica a run executing on the other, and joins it there", async () => {
     const thread = `t-cancel-${crypto.randomUUID()}`;
-    const { run } = await b.runs.create(thread, request({ if_not_exists: "create" }));
+    const { run } = await b.runs.create(thread, request({ if_not_exists: "create" }), { access: serverAccess });
     expect(await startOf(run.run_id)).toBe("b");
     expect(a.runs.isActive(run.run_id)).toBe(false);
-    const joined = a.runs.join(thread, run.run_id);
-    await a.runs.cancel(thread, run.run_id, "interrupt", true);
-    expect((await a.runs.get(thread, run.run_id)).status).toBe("interrupted");
+    const joined = a.runs.join(thread, run.run_id, serverAccess);
+    await a.runs.cancel(thread, run.run_id, "interrupt", true, serverAccess);
+    expect((await a.runs.get(thread, run.run_id, serverAccess)).status).toBe("interrupted");
     await joined;
     // interrupt: the next run on a cancels b's running one
-    const { run: second } = await b.runs.create(thread, request());
+    const { run: second } = await b.runs.create(thread, request(), { access: serverAccess });
     await startOf(second.run_id);
-    const { run: third } = await a.runs.create(thread, request({ multitask_strategy: "rollback", input: { finish: true } }));
-    await a.runs.join(thread, third.run_id);
-    await expect(a.runs.get(thread, second.run_id)).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
-    expect((await b.runs.get(thread, third.run_id)).status).toBe("success");
+    const { run: third } = await a.runs.create(thread, request({ multitask_strategy: "rollback", input: { finish: true } }), { access: serverAccess });
+    await a.runs.join(thread, third.run_id, serverAccess);
+    await expect(a.runs.get(thread, second.run_id, serverAccess)).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+    expect((await b.runs.get(thread, third.run_id, serverAccess)).status).toBe("success");
   });
 
   it("marks a running run error when its replica stops heartbeating, and takes over the pending runs that replica held", async () => {
     const thread = `t-stale-${crypto.randomUUID()}`;
-    const { run } = await a.runs.create(thread, request({ if_not_exists: "create" }));
+    const { run } = await a.runs.create(thread, request({ if_not_exists: "create" }), { access: serverAccess });
     await startOf(run.run_id);
     // A replica that admitted a run, then stopped: its rows as it left them, owned by a heartbeat that went silent.
     const pool = new pg.Pool({ connectionString: databaseUrl });
@@ -162,13 +163,13 @@ describe("PostgresRunQueue: runs shared by two replicas", { timeout: 60_000, ...
     const taken = startOf(orphan);
     finishers.get(run.run_id)?.();
     expect(await taken).toMatch(/^[ab]$/);
-    await a.runs.join(thread, orphan);
-    expect((await b.runs.get(thread, orphan)).status).toBe("success");
+    await a.runs.join(thread, orphan, serverAccess);
+    expect((await b.runs.get(thread, orphan, serverAccess)).status).toBe("success");
 
     const silent = crypto.randomUUID();
     await dead(silent, "running", new Date(Date.parse(now) + 2000).toISOString());
-    expect(await b.runs.join(thread, silent)).toEqual({ __error__: { error: "REPLICA_STOPPED", message: expect.stringMatching(/^the agent server executing it stopped: no heartbeat for \d+ s$/) } });
-    expect((await a.runs.get(thread, silent)).status).toBe("error");
+    expect(await b.runs.join(thread, silent, serverAccess)).toEqual({ __error__: { error: "REPLICA_STOPPED", message: expect.stringMatching(/^the agent server executing it stopped: no heartbeat for \d+ s$/) } });
+    expect((await a.runs.get(thread, silent, serverAccess)).status).toBe("error");
     expect((await a.store.metadata.getThread(thread))?.status).toBe("error");
     await pool.end();
   });
@@ -176,40 +177,40 @@ describe("PostgresRunQueue: runs shared by two replicas", { timeout: 60_000, ...
   it("waits after_seconds before a run starts, and ends a delayed run cancelled meanwhile at once", async () => {
     const thread = `t-after-${crypto.randomUUID()}`;
     const admitted = performance.now();
-    const { run } = await b.runs.create(thread, request({ if_not_exists: "create", after_seconds: 0.5, input: { finish: true } }));
+    const { run } = await b.runs.create(thread, request({ if_not_exists: "create", after_seconds: 0.5, input: { finish: true } }), { access: serverAccess });
     await startOf(run.run_id);
     expect(performance.now() - admitted).toBeGreaterThanOrEqual(500);
-    await b.runs.join(thread, run.run_id);
-    const { run: delayed } = await a.runs.create(thread, request({ after_seconds: 600 }));
-    await b.runs.cancel(thread, delayed.run_id, "interrupt", true);
-    expect((await a.runs.get(thread, delayed.run_id)).status).toBe("interrupted");
+    await b.runs.join(thread, run.run_id, serverAccess);
+    const { run: delayed } = await a.runs.create(thread, request({ after_seconds: 600 }), { access: serverAccess });
+    await b.runs.cancel(thread, delayed.run_id, "interrupt", true, serverAccess);
+    expect((await a.runs.get(thread, delayed.run_id, serverAccess)).status).toBe("interrupted");
     expect(executions.some((execution) => execution.runId === delayed.run_id)).toBe(false);
   });
 
   it("a replica that shuts down ends the runs it holds pending at once, interrupted, without waiting their turn", async () => {
     const c = await openReplica("c", { heartbeatSeconds: 0.2, staleAfterSeconds: 1 });
     const thread = `t-shutdown-${crypto.randomUUID()}`;
-    const { run } = await a.runs.create(thread, request({ if_not_exists: "create" }));
+    const { run } = await a.runs.create(thread, request({ if_not_exists: "create" }), { access: serverAccess });
     await startOf(run.run_id);
-    const { run: waiting } = await c.runs.create(thread, request({ multitask_strategy: "enqueue" }));
+    const { run: waiting } = await c.runs.create(thread, request({ multitask_strategy: "enqueue" }), { access: serverAccess });
     await c.runs.shutdown();
     await c.store.close();
-    expect((await a.runs.get(thread, waiting.run_id)).status).toBe("interrupted");
+    expect((await a.runs.get(thread, waiting.run_id, serverAccess)).status).toBe("interrupted");
     expect((await a.store.metadata.getThread(thread))?.status).toBe("busy");
     finishers.get(run.run_id)?.();
-    await a.runs.join(thread, run.run_id);
-    expect((await a.runs.get(thread, run.run_id)).status).toBe("success");
+    await a.runs.join(thread, run.run_id, serverAccess);
+    expect((await a.runs.get(thread, run.run_id, serverAccess)).status).toBe("success");
     expect((await a.store.metadata.getThread(thread))?.status).toBe("idle");
   });
 
   it("stops a run taken from its replica (marked error elsewhere) and records nothing over it", async () => {
     const thread = `t-lost-${crypto.randomUUID()}`;
-    const { run } = await b.runs.create(thread, request({ if_not_exists: "create" }));
+    const { run } = await b.runs.create(thread, request({ if_not_exists: "create" }), { access: serverAccess });
     await startOf(run.run_id);
     const pool = new pg.Pool({ connectionString: databaseUrl });
     await pool.query("UPDATE thinktank_runs SET status = 'error', owner = NULL WHERE run_id = $1", [run.run_id]);
     await pool.end();
     await expect.poll(() => b.runs.isActive(run.run_id), { timeout: 5_000 }).toBe(false);
-    expect((await b.runs.get(thread, run.run_id)).status).toBe("error");
+    expect((await b.runs.get(thread, run.run_id, serverAccess)).status).toBe("error");
   });
 });

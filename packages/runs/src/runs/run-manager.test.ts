@@ -8,6 +8,7 @@ import { openSqliteStore, type AgentStore } from "../persistence/agent-store.js"
 import { ThreadService } from "../threads/thread-service.js";
 import { KeptRunEvents } from "./kept-run-events.js";
 import type { RunExecutor } from "./run-executor.js";
+import { serverAccess } from "../owners/access.js";
 import { RunManager } from "./run-manager.js";
 import type { RunRequest } from "./run-request.js";
 
@@ -58,21 +59,21 @@ afterEach(async () => {
 describe("RunManager", () => {
   it("runs a thread's runs one at a time in order: reject refuses a busy thread, enqueue waits its turn", async () => {
     const first = nextStart();
-    const a = await runs.create("t1", request({ if_not_exists: "create" }));
+    const a = await runs.create("t1", request({ if_not_exists: "create" }), { access: serverAccess });
     expect(await first).toBe(a.run.run_id);
     expect(a.run).toMatchObject({ assistant_id: "assistant-1", status: "pending", multitask_strategy: "reject" });
-    await expect(runs.create("t1", request())).rejects.toMatchObject({ code: "THREAD_BUSY" });
-    const b = await runs.create("t1", request({ multitask_strategy: "enqueue" }));
+    await expect(runs.create("t1", request(), { access: serverAccess })).rejects.toMatchObject({ code: "THREAD_BUSY" });
+    const b = await runs.create("t1", request({ multitask_strategy: "enqueue" }), { access: serverAccess });
     expect(runs.inFlight("t1")).toEqual([a.run.run_id, b.run.run_id]);
-    expect((await runs.get("t1", b.run.run_id)).status).toBe("pending");
+    expect((await runs.get("t1", b.run.run_id, serverAccess)).status).toBe("pending");
 
     const second = nextStart();
     finishers.get(a.run.run_id)?.();
     expect(await second).toBe(b.run.run_id);
-    expect((await runs.get("t1", a.run.run_id)).status).toBe("success");
+    expect((await runs.get("t1", a.run.run_id, serverAccess)).status).toBe("success");
     finishers.get(b.run.run_id)?.();
-    await runs.join("t1", b.run.run_id);
-    expect((await runs.get("t1", b.run.run_id)).status).toBe("success");
+    await runs.join("t1", b.run.run_id, serverAccess);
+    expect((await runs.get("t1", b.run.run_id, serverAccess)).status).toBe("success");
     expect(runs.inFlight("t1")).toEqual([]);
     const events: string[] = [];
     for await (const event of runs.events(b.run.run_id)?.follow() ?? []) events.push(event.event);
@@ -81,19 +82,19 @@ describe("RunManager", () => {
 
   it("interrupt stops the running run; rollback stops it and deletes its record", async () => {
     const first = nextStart();
-    const a = await runs.create("t2", request({ if_not_exists: "create" }));
+    const a = await runs.create("t2", request({ if_not_exists: "create" }), { access: serverAccess });
     await first;
     const second = nextStart();
-    const b = await runs.create("t2", request({ multitask_strategy: "interrupt" }));
+    const b = await runs.create("t2", request({ multitask_strategy: "interrupt" }), { access: serverAccess });
     expect(await second).toBe(b.run.run_id);
-    expect((await runs.get("t2", a.run.run_id)).status).toBe("interrupted");
+    expect((await runs.get("t2", a.run.run_id, serverAccess)).status).toBe("interrupted");
 
     const third = nextStart();
-    const c = await runs.create("t2", request({ multitask_strategy: "rollback" }));
+    const c = await runs.create("t2", request({ multitask_strategy: "rollback" }), { access: serverAccess });
     expect(await third).toBe(c.run.run_id);
-    await expect(runs.get("t2", b.run.run_id)).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
-    await runs.cancel("t2", c.run.run_id, "interrupt", true);
-    expect((await runs.get("t2", c.run.run_id)).status).toBe("interrupted");
+    await expect(runs.get("t2", b.run.run_id, serverAccess)).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+    await runs.cancel("t2", c.run.run_id, "interrupt", true, serverAccess);
+    expect((await runs.get("t2", c.run.run_id, serverAccess)).status).toBe("interrupted");
     expect((await store.metadata.getThread("t2"))?.status).toBe("idle");
   });
 });

@@ -3,6 +3,7 @@ import { ThinktankError } from "@thinktank/core";
 import type { JsonObject, MultitaskStrategy, RunRecord, RunStatus } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/agent-store.js";
 import { isUuid } from "../persistence/is-uuid.js";
+import { reaches, type Access } from "../owners/access.js";
 import { checkThreadId } from "../threads/thread-id.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import type { RunExecutor } from "./run-executor.js";
@@ -62,9 +63,11 @@ export class RunManager {
   /**
    * Validates and records a run, then starts it in the background. `threadId` undefined: a
    * stateless run on a temporary thread. `events` is the run's log (for a stream of this request).
-   * `requestId` (the creating request's) goes on the run's log lines.
+   * `requestId` (the creating request's) goes on the run's log lines. The run executes for
+   * `access.owner` (its `owner_id`), on a thread the caller reaches (a new one is theirs).
    */
-  async create(threadId: string | undefined, request: RunRequest, origin: { requestId?: string } = {}): Promise<{ run: RunRecord; temporary: boolean; events: RunEvents }> {
+  async create(threadId: string | undefined, request: RunRequest, origin: { requestId?: string; access: Access }): Promise<{ run: RunRecord; temporary: boolean; events: RunEvents }> {
+    const { access } = origin;
     // The id rule first: nothing is read or stored for an id that POST /threads would refuse.
     if (threadId !== undefined) checkThreadId(threadId);
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
@@ -73,10 +76,14 @@ export class RunManager {
     const threads = this.#options.threads;
     const temporary = threadId === undefined && (request.on_completion ?? "delete") === "delete";
     if (threadId === undefined) {
-      threadId = (await threads.create({ metadata: request.metadata })).thread_id;
-    } else if (!(await this.#options.store.metadata.getThread(threadId))) {
-      if (request.if_not_exists !== "create") throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId} (pass if_not_exists: "create" to create it)`);
-      await threads.create({ threadId, ifExists: "do_nothing" });
+      threadId = (await threads.create({ metadata: request.metadata }, access)).thread_id;
+    } else {
+      const thread = await this.#options.store.metadata.getThread(threadId);
+      // Another owner's thread is missing to the caller; it cannot be created either (create answers CONFLICT).
+      if (!thread || !reaches(access, thread.owner_id)) {
+        if (request.if_not_exists !== "create") throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId} (pass if_not_exists: "create" to create it)`);
+        await threads.create({ threadId, ifExists: "do_nothing" }, access);
+      }
     }
     const strategy: MultitaskStrategy = request.multitask_strategy ?? "reject";
     const runId = crypto.randomUUID();
@@ -91,6 +98,7 @@ export class RunManager {
       metadata: request.metadata ?? {},
       kwargs: { ...request } as JsonObject,
       multitask_strategy: strategy,
+      owner_id: access.owner,
     };
     // Held before admission, so a cancel finds it as soon as the run exists (dropped again when it is refused).
     this.#active.set(runId, { controller: new AbortController(), who: { reqId: origin.requestId, runId, threadId }, started: performance.now() });
@@ -108,25 +116,28 @@ export class RunManager {
     return { run: admitted.run, temporary, events: log };
   }
 
-  async get(threadId: string, runId: string): Promise<RunRecord> {
+  /** A run of a thread the caller reaches (a run is seen by whoever reaches its thread); else RUN_NOT_FOUND, as for a missing run. */
+  async get(threadId: string, runId: string, access: Access): Promise<RunRecord> {
     checkThreadId(threadId);
     const run = await this.#record(runId);
-    if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
+    if (!run || run.thread_id !== threadId || !(await this.#reachesThread(threadId, access))) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
     return run;
   }
 
-  async find(runId: string): Promise<RunRecord> {
+  async find(runId: string, access: Access): Promise<RunRecord> {
     const run = await this.#record(runId);
-    if (!run) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId}`);
+    if (!run || !(await this.#reachesThread(run.thread_id, access))) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId}`);
     return run;
   }
 
-  list(threadId: string, options: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]> {
+  /** The runs of a thread the caller reaches (THREAD_NOT_FOUND otherwise), newest first. */
+  async list(threadId: string, options: { limit: number; offset: number; status?: RunStatus }, access: Access): Promise<RunRecord[]> {
+    await this.#options.threads.get(threadId, access);
     return this.#options.store.metadata.listRuns(threadId, options);
   }
 
-  async delete(threadId: string, runId: string): Promise<void> {
-    const run = await this.get(threadId, runId);
+  async delete(threadId: string, runId: string, access: Access): Promise<void> {
+    const run = await this.get(threadId, runId, access);
     if (this.isActive(runId) || run.status === "pending" || run.status === "running") throw new ThinktankError("THREAD_BUSY", `run ${runId} is pending or running: cancel it first`);
     await this.#options.store.metadata.deleteRun(runId);
   }
@@ -156,14 +167,15 @@ export class RunManager {
     return this.#queue.held(threadId);
   }
 
-  /** Runs of a thread that are pending or running, on any replica, oldest first. */
-  inFlightRuns(threadId: string): Promise<string[]> {
+  /** Runs of a thread the caller reaches that are pending or running, on any replica, oldest first. */
+  async inFlightRuns(threadId: string, access: Access): Promise<string[]> {
+    await this.#options.threads.get(threadId, access);
     return this.#queue.inFlight(threadId);
   }
 
   /** Waits until the run ends; returns the thread's values (with __interrupt__ / __error__ as the API does). */
-  async join(threadId: string, runId: string, signal?: AbortSignal): Promise<JsonObject> {
-    await this.get(threadId, runId);
+  async join(threadId: string, runId: string, access: Access, signal?: AbortSignal): Promise<JsonObject> {
+    await this.get(threadId, runId, access);
     // The entry itself, not a lookup after the end: the run may be dropped as soon as it finishes.
     const kept = this.#events.get(runId) ?? (await this.#events.lookup?.(runId));
     if (kept) for await (const _event of kept.log.follow(undefined, signal));
@@ -176,19 +188,17 @@ export class RunManager {
   }
 
   /** Cancels a pending or running run; `rollback` also deletes it once stopped. */
-  async cancel(threadId: string, runId: string, action: "interrupt" | "rollback", wait: boolean): Promise<void> {
-    checkThreadId(threadId);
-    const run = await this.#record(runId);
-    if (!run || run.thread_id !== threadId) throw new ThinktankError("RUN_NOT_FOUND", `no run ${runId} on thread ${threadId}`);
+  async cancel(threadId: string, runId: string, action: "interrupt" | "rollback", wait: boolean, access: Access): Promise<void> {
+    await this.get(threadId, runId, access);
     const held = this.isActive(runId);
     if (!(await this.#queue.cancel(threadId, runId, action)) && !held) return;
     this.#cancelActive(runId, action);
     if (wait) await this.#queue.settled(threadId, [runId]);
   }
 
-  /** Cancels every run of the thread and waits for them to stop (before deleting the thread). */
-  async cancelThread(threadId: string): Promise<void> {
-    const runIds = await this.#queue.inFlight(threadId);
+  /** Cancels every run of a thread the caller reaches and waits for them to stop (before deleting the thread). */
+  async cancelThread(threadId: string, access: Access): Promise<void> {
+    const runIds = await this.inFlightRuns(threadId, access);
     for (const runId of runIds) {
       await this.#queue.cancel(threadId, runId, "interrupt");
       this.#cancelActive(runId, "interrupt");
@@ -202,6 +212,13 @@ export class RunManager {
     await this.#queue.settledAll();
     if (this.#events.close) await this.#events.close();
     else this.#events.clear();
+  }
+
+  /** Whether the caller reaches the thread (an administrator reaches every one without a read). */
+  async #reachesThread(threadId: string, access: Access): Promise<boolean> {
+    if (access.anyById) return true;
+    const thread = await this.#options.store.metadata.getThread(threadId);
+    return thread !== undefined && reaches(access, thread.owner_id);
   }
 
   /** Run ids are UUIDs this server made: any other id names no run and never reaches the store. */

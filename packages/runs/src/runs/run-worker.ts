@@ -1,5 +1,6 @@
 import type { JsonObject, RunRecord, RunStatus, ThreadRecord } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/agent-store.js";
+import { serverAccess } from "../owners/access.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import type { RunExecutor } from "./run-executor.js";
 import type { KeptRun, RunEventStore } from "./run-event-store.js";
@@ -124,7 +125,7 @@ export class RunWorker {
     kept.result = error ? { __error__: error } : thread ? resultOf(thread) : {};
     if (stillQueued.length > 0 && thread) await store.metadata.updateThread(run.thread_id, { status: "busy" }, now);
     await queue.end(run, status === "success" && thread?.status === "interrupted" ? "interrupted" : status, error, now);
-    if (temporary && stillQueued.length === 0) await threads.delete(run.thread_id).catch(() => undefined);
+    if (temporary && stillQueued.length === 0) await threads.delete(run.thread_id, serverAccess).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,7 @@
 import { ThinktankError } from "@thinktank/core";
 import type { JsonObject } from "../persistence/agent-records.js";
 import { encodeNamespace, type ItemStore, type StoredItem } from "../persistence/item-store.js";
+import { ownerLabel, type Access } from "../owners/access.js";
 import { checkItemFilter, matchesItemFilter, matchesItemQuery } from "./item-filter.js";
 
 /** An item as the LangGraph API returns it. */
@@ -37,6 +38,11 @@ const minuteMs = 60_000;
  * over ItemStore's rows, the same on SQLite and Postgres. Namespaces are lists of non-empty labels
  * without "."; `*` in a listing's prefix or suffix matches any one label. Items may live for `ttl`
  * minutes after their last write, or after a read that refreshes them (the default).
+ *
+ * Owners: every item lives under its owner's label (`ownerLabel`, the first label as kept), which
+ * the owner never sees: a user's `["memories"]` is kept as `["usr_…", "memories"]`, so no namespace
+ * a user can name reaches another's items. An administrator with `everyone` access (the header
+ * `X-Thinktank-Scope: all`) addresses the items as kept, owner label first.
  */
 export class StoreService {
   readonly #items: ItemStore;
@@ -47,15 +53,16 @@ export class StoreService {
     this.#clock = clock;
   }
 
-  async put(input: { readonly namespace: readonly string[]; readonly key: string; readonly value: JsonObject; readonly ttl?: number | null }): Promise<void> {
+  async put(input: { readonly namespace: readonly string[]; readonly key: string; readonly value: JsonObject; readonly ttl?: number | null }, access: Access): Promise<void> {
     checkNamespace(input.namespace, "namespace");
     checkKey(input.key);
+    if (access.everyone && input.namespace.length < 2) throw invalid("namespace", "with X-Thinktank-Scope: all the first label is the owner's (e.g. [\"usr_…\", \"memories\"]): give at least two labels");
     const now = this.#clock();
     const at = now.toISOString();
     await this.#items.sweep(at);
     const ttl = input.ttl ?? null;
     await this.#items.put({
-      namespace: input.namespace,
+      namespace: kept(input.namespace, access),
       key: input.key,
       value: input.value,
       created_at: at,
@@ -65,43 +72,45 @@ export class StoreService {
     });
   }
 
-  async get(namespace: readonly string[], key: string, options: { readonly refreshTtl?: boolean } = {}): Promise<ApiStoreItem | null> {
+  async get(namespace: readonly string[], key: string, options: { readonly refreshTtl?: boolean }, access: Access): Promise<ApiStoreItem | null> {
     checkNamespace(namespace, "namespace");
     checkKey(key);
-    const item = await this.#items.get(namespace, key, this.#clock().toISOString());
+    const item = await this.#items.get(kept(namespace, access), key, this.#clock().toISOString());
     if (!item) return null;
     if (options.refreshTtl ?? true) await this.#refresh([item]);
-    return toApiItem(item);
+    return toApiItem(item, access);
   }
 
   /** Deleting an item that is not there is not an error (the API answers 204 either way). */
-  async delete(namespace: readonly string[], key: string): Promise<void> {
+  async delete(namespace: readonly string[], key: string, access: Access): Promise<void> {
     checkNamespace(namespace, "namespace");
     checkKey(key);
-    await this.#items.delete(namespace, key);
+    await this.#items.delete(kept(namespace, access), key);
   }
 
-  async search(search: StoreSearch): Promise<ApiStoreItem[]> {
+  async search(search: StoreSearch, access: Access): Promise<ApiStoreItem[]> {
     checkNamespace(search.namespacePrefix, "namespace_prefix", { allowEmpty: true });
     if (search.filter) checkItemFilter(search.filter);
     const now = this.#clock().toISOString();
     const filtered = (search.filter && Object.keys(search.filter).length > 0) || (search.query ?? "").trim() !== "";
+    const prefix = kept(search.namespacePrefix, access);
     // Without a filter or query the database pages; otherwise the rules here pick the items first.
     const items = filtered
-      ? (await this.#items.list(search.namespacePrefix, now))
+      ? (await this.#items.list(prefix, now))
           .filter((item) => matchesItemFilter(item.value, search.filter) && matchesItemQuery(item.value, search.query))
           .slice(search.offset, search.offset + search.limit)
-      : await this.#items.list(search.namespacePrefix, now, { limit: search.limit, offset: search.offset });
+      : await this.#items.list(prefix, now, { limit: search.limit, offset: search.offset });
     if (search.refreshTtl ?? true) await this.#refresh(items);
-    return items.map(toApiItem);
+    return items.map((item) => toApiItem(item, access));
   }
 
-  async listNamespaces(listing: NamespaceListing): Promise<string[][]> {
+  async listNamespaces(listing: NamespaceListing, access: Access): Promise<string[][]> {
     if (listing.prefix) checkNamespace(listing.prefix, "prefix", { allowEmpty: true });
     if (listing.suffix) checkNamespace(listing.suffix, "suffix", { allowEmpty: true });
     const prefix = listing.prefix ?? [];
     const literal = prefix.includes("*") ? prefix.slice(0, prefix.indexOf("*")) : prefix;
-    const matching = (await this.#items.namespaces(literal, this.#clock().toISOString())).filter(
+    const namespaces = (await this.#items.namespaces(kept(literal, access), this.#clock().toISOString())).map((namespace) => shown(namespace, access));
+    const matching = namespaces.filter(
       (namespace) => fits(namespace, prefix, 0) && fits(namespace, listing.suffix ?? [], namespace.length - (listing.suffix?.length ?? 0)),
     );
     const cut = listing.maxDepth === undefined ? matching : matching.map((namespace) => namespace.slice(0, listing.maxDepth));
@@ -117,8 +126,18 @@ export class StoreService {
   }
 }
 
-function toApiItem(item: StoredItem): ApiStoreItem {
-  return { namespace: item.namespace, key: item.key, value: item.value, created_at: item.created_at, updated_at: item.updated_at };
+function toApiItem(item: StoredItem, access: Access): ApiStoreItem {
+  return { namespace: shown(item.namespace, access), key: item.key, value: item.value, created_at: item.created_at, updated_at: item.updated_at };
+}
+
+/** A namespace as the caller names it, as kept: under the caller's own label, unless they address everyone's. */
+function kept(namespace: readonly string[], access: Access): readonly string[] {
+  return access.everyone ? namespace : [ownerLabel(access.owner), ...namespace];
+}
+
+/** A kept namespace as the caller sees it (the inverse of kept: the owner's label dropped). */
+function shown(namespace: readonly string[], access: Access): string[] {
+  return access.everyone ? [...namespace] : namespace.slice(1);
 }
 
 /** `pattern` lies in `namespace` from label `start` on, `*` matching any one label. */

@@ -6,6 +6,7 @@ import { ThinktankError } from "@thinktank/core";
 import type { JsonObject, ThreadRecord, ThreadSearch } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/agent-store.js";
 import { isUuid } from "../persistence/is-uuid.js";
+import { reaches, type Access } from "../owners/access.js";
 import type { ThreadFilter } from "../persistence/metadata-store.js";
 import { cancelledToolMessages } from "./cancelled-tool-calls.js";
 import { copyThreadCheckpoints } from "./copy-thread-checkpoints.js";
@@ -34,7 +35,11 @@ export interface ThreadServiceOptions {
   readonly threadMetadata: JsonObject;
 }
 
-/** Reads and writes of threads that do not run the model: records, state, history, state updates. */
+/**
+ * Reads and writes of threads that do not run the model: records, state, history, state updates.
+ * Every method a route calls takes the caller's Access: a thread they may not reach is answered
+ * THREAD_NOT_FOUND, exactly as a missing one, so ids cannot be probed.
+ */
 export class ThreadService {
   readonly #store: AgentStore;
   readonly #clock: () => Date;
@@ -53,11 +58,16 @@ export class ThreadService {
     return (await this.#stateGraph.getGraphAsync()).toJSON();
   }
 
-  async create(options: { threadId?: string; metadata?: JsonObject; ifExists?: "raise" | "do_nothing" }): Promise<ThreadRecord> {
+  /**
+   * A new thread owned by `access.owner`. An id that is taken answers CONFLICT, also when another
+   * owner holds it (`do_nothing` returns only a thread the caller reaches): thread ids are one
+   * space for everyone, so clients that want theirs private use the server's UUIDs.
+   */
+  async create(options: { threadId?: string; metadata?: JsonObject; ifExists?: "raise" | "do_nothing" }, access: Access): Promise<ThreadRecord> {
     const threadId = options.threadId === undefined ? crypto.randomUUID() : checkThreadId(options.threadId);
     const existing = await this.#store.metadata.getThread(threadId);
     if (existing) {
-      if (options.ifExists === "do_nothing") return existing;
+      if (options.ifExists === "do_nothing" && reaches(access, existing.owner_id)) return existing;
       throw new ThinktankError("CONFLICT", `thread ${threadId} already exists`);
     }
     const now = this.#clock().toISOString();
@@ -71,20 +81,24 @@ export class ThreadService {
       values: null,
       interrupts: {},
       error: null,
+      owner_id: access.owner,
     };
     await this.#store.metadata.createThread(thread);
     return thread;
   }
 
-  /** Every route that addresses a thread reads it through here (or RunManager), so the id rule applies before the store is asked. */
-  async get(threadId: string): Promise<ThreadRecord> {
+  /**
+   * Every route that addresses a thread reads it through here (or RunManager), so the id rule
+   * applies before the store is asked, and another owner's thread is missing to the caller.
+   */
+  async get(threadId: string, access: Access): Promise<ThreadRecord> {
     const thread = await this.#store.metadata.getThread(checkThreadId(threadId));
-    if (!thread) throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId}`);
+    if (!thread || !reaches(access, thread.owner_id)) throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId}`);
     return thread;
   }
 
-  async patchMetadata(threadId: string, metadata: JsonObject): Promise<ThreadRecord> {
-    const thread = await this.get(threadId);
+  async patchMetadata(threadId: string, metadata: JsonObject, access: Access): Promise<ThreadRecord> {
+    const thread = await this.get(threadId, access);
     const updated = await this.#store.metadata.updateThread(threadId, { metadata: { ...thread.metadata, ...metadata } }, this.#clock().toISOString());
     if (!updated) throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId}`);
     return updated;
@@ -94,42 +108,43 @@ export class ThreadService {
    * POST /threads/:id/copy: a new thread (new UUID) with the source's metadata (plus `thread_id`:
    * the copy's id) and every checkpoint with its pending writes, so state, history
    * and a pending interrupt carry over; status and values follow from the copied state. Runs and
-   * the thread's folders (workspace, uploads, outputs) are not copied.
+   * the thread's folders (workspace, uploads, outputs) are not copied. The copy is the caller's.
    */
-  async copy(threadId: string): Promise<ThreadRecord> {
-    const source = await this.get(threadId);
+  async copy(threadId: string, access: Access): Promise<ThreadRecord> {
+    const source = await this.get(threadId, access);
     const copyId = crypto.randomUUID();
     try {
       await copyThreadCheckpoints(this.#store.checkpointer, source.thread_id, copyId);
       const now = this.#clock().toISOString();
       // As LangGraph's own server does, the copy's metadata names the copy.
       const metadata = { ...source.metadata, thread_id: copyId };
-      await this.#store.metadata.createThread({ ...source, thread_id: copyId, created_at: now, updated_at: now, state_updated_at: now, metadata, status: "idle", error: null });
+      await this.#store.metadata.createThread({ ...source, thread_id: copyId, created_at: now, updated_at: now, state_updated_at: now, metadata, status: "idle", error: null, owner_id: access.owner });
     } catch (error) {
       // Leave nothing half-copied behind: checkpoints without a record would never be listed or deleted.
       await this.#store.checkpointer.deleteThread(copyId).catch(() => undefined);
       throw error;
     }
-    return (await this.refresh(copyId)) ?? this.get(copyId);
+    return (await this.refresh(copyId)) ?? this.get(copyId, access);
   }
 
   /** Removes the record, its runs and its checkpoints. The caller cancels running runs first. */
-  async delete(threadId: string): Promise<void> {
-    await this.get(threadId);
+  async delete(threadId: string, access: Access): Promise<void> {
+    await this.get(threadId, access);
     await this.#store.checkpointer.deleteThread(threadId);
     await this.#store.metadata.deleteThread(threadId);
   }
 
-  search(search: ThreadSearch): Promise<ThreadRecord[]> {
-    return this.#store.metadata.searchThreads(search);
+  /** The caller's threads; everyone's for `everyone` access (an administrator asking for all). */
+  search(search: ThreadSearch, access: Access): Promise<ThreadRecord[]> {
+    return this.#store.metadata.searchThreads(access.everyone ? search : { ...search, owner: access.owner });
   }
 
-  count(search: ThreadFilter): Promise<number> {
-    return this.#store.metadata.countThreads(search);
+  count(search: ThreadFilter, access: Access): Promise<number> {
+    return this.#store.metadata.countThreads(access.everyone ? search : { ...search, owner: access.owner });
   }
 
-  async state(threadId: string, checkpoint?: { checkpoint_id?: string; checkpoint_ns?: string }): Promise<ApiThreadState> {
-    await this.get(threadId);
+  async state(threadId: string, checkpoint: { checkpoint_id?: string; checkpoint_ns?: string } | undefined, access: Access): Promise<ApiThreadState> {
+    await this.get(threadId, access);
     checkCheckpointId(threadId, checkpoint?.checkpoint_id);
     const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId, ...checkpoint } });
     if (checkpoint?.checkpoint_id && snapshot.config?.configurable?.checkpoint_id !== checkpoint.checkpoint_id) {
@@ -138,8 +153,8 @@ export class ThreadService {
     return toApiThreadState(snapshot);
   }
 
-  async history(threadId: string, options: { limit: number; before?: string; metadata?: JsonObject; checkpoint?: JsonObject }): Promise<ApiThreadState[]> {
-    await this.get(threadId);
+  async history(threadId: string, options: { limit: number; before?: string; metadata?: JsonObject; checkpoint?: JsonObject }, access: Access): Promise<ApiThreadState[]> {
+    await this.get(threadId, access);
     checkCheckpointId(threadId, options.before);
     checkCheckpointId(threadId, options.checkpoint?.checkpoint_id);
     const states: ApiThreadState[] = [];
@@ -152,8 +167,8 @@ export class ThreadService {
   }
 
   /** Writes values as if node `asNode` had returned them; returns the new checkpoint. */
-  async updateState(threadId: string, values: unknown, options: { asNode?: string; checkpointId?: string }): Promise<{ checkpoint: unknown }> {
-    const thread = await this.get(threadId);
+  async updateState(threadId: string, values: unknown, options: { asNode?: string; checkpointId?: string }, access: Access): Promise<{ checkpoint: unknown }> {
+    const thread = await this.get(threadId, access);
     if (thread.status === "busy") throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running; update its state when the run ends`);
     checkCheckpointId(threadId, options.checkpointId);
     const config = { configurable: { thread_id: threadId, ...(options.checkpointId ? { checkpoint_id: options.checkpointId } : {}) } };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { HostIsolationInfo } from "@thinktank/core";
 import type { SandboxBackendInfo } from "@thinktank/sandbox";
+import { ThinktankError } from "@thinktank/core";
 import { leadAgentGraphId } from "../../graph/build-lead-agent-graph.js";
 
 export interface MetaRoutesOptions {
@@ -16,7 +17,8 @@ export const healthzFallback = "bubblewrap is not usable here, so code runs on t
 /**
  * GET /healthz (no key needed; says which sandbox backend runs code and how host programs are
  * confined, and nothing of the host: no paths, no PATH, no reasons that quote them), GET /ok,
- * GET /info (agent-chat-ui checks it on connect).
+ * GET /info (agent-chat-ui checks it on connect), GET /me (who the credentials name: `{ id, name,
+ * role, auth }`, as the gateway's GET /api/me answers).
  */
 export function registerMetaRoutes(app: FastifyInstance, options: MetaRoutesOptions): void {
   app.get("/healthz", async () => {
@@ -29,6 +31,11 @@ export function registerMetaRoutes(app: FastifyInstance, options: MetaRoutesOpti
     };
   });
   app.get("/ok", async () => ({ ok: true }));
+  app.get("/me", async (request) => {
+    const caller = request.caller;
+    if (!caller) throw new ThinktankError("UNAUTHENTICATED", "this server needs a caller: send X-API-Key: <key> or Authorization: Bearer <key or token>");
+    return { id: caller.id, name: caller.name, role: caller.role, auth: caller.auth };
+  });
   app.get("/info", async () => ({
     name: "thinktank-agent",
     graphs: [leadAgentGraphId],

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { ThinktankError } from "@thinktank/core";
 import { checkThreadId, runRequestSchema, type RunRequest, type RunStatus } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
+import { accessFor } from "../caller-hook.js";
 import { writeEmptyStream, writeRunEvents } from "../write-sse.js";
 
 interface ThreadParams {
@@ -18,7 +19,8 @@ export const truthy = (value: string | undefined | null): boolean => value === "
 
 /**
  * Runs: create (background), stream (SSE), wait; list, get, delete, cancel, join, join-stream;
- * and the stateless forms under /runs that use a temporary thread.
+ * and the stateless forms under /runs that use a temporary thread. Each as the caller (accessFor):
+ * a run is reached through its thread, another's answered as missing; a run executes for its creator.
  */
 export function registerRunRoutes(app: FastifyInstance, context: AgentRouteContext): void {
   const { runs } = context;
@@ -26,24 +28,26 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   const runPath = (threadId: string, runId: string) => `/threads/${threadId}/runs/${runId}`;
 
   const stream = async (threadId: string | undefined, request: RunRequest, reply: FastifyReply) => {
-    const { run, events } = await runs.create(threadId, request, { requestId: reply.request.id });
+    const access = accessFor(reply.request);
+    const { run, events } = await runs.create(threadId, request, { requestId: reply.request.id, access });
     const headers = { "content-location": runPath(run.thread_id, run.run_id), ...(threadId ? { location: `${runPath(run.thread_id, run.run_id)}/stream` } : {}) };
     await writeRunEvents(reply, events, {
       headers,
       onDisconnect: () => {
-        if (request.on_disconnect === "cancel") void runs.cancel(run.thread_id, run.run_id, "interrupt", false);
+        if (request.on_disconnect === "cancel") void runs.cancel(run.thread_id, run.run_id, "interrupt", false, access).catch(() => undefined);
       },
     });
   };
 
   const wait = async (threadId: string | undefined, request: RunRequest, reply: FastifyReply) => {
-    const { run } = await runs.create(threadId, request, { requestId: reply.request.id });
+    const access = accessFor(reply.request);
+    const { run } = await runs.create(threadId, request, { requestId: reply.request.id, access });
     reply.header("content-location", runPath(run.thread_id, run.run_id));
-    return runs.join(run.thread_id, run.run_id);
+    return runs.join(run.thread_id, run.run_id, access);
   };
 
   app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs", { schema: body }, async (request, reply) => {
-    const { run } = await runs.create(request.params.thread_id, request.body, { requestId: request.id });
+    const { run } = await runs.create(request.params.thread_id, request.body, { requestId: request.id, access: accessFor(request) });
     reply.header("content-location", runPath(run.thread_id, run.run_id));
     return run;
   });
@@ -51,7 +55,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs/wait", { schema: body }, (request, reply) => wait(request.params.thread_id, request.body, reply));
 
   app.post<{ Body: RunRequest }>("/runs", { schema: body }, async (request, reply) => {
-    const { run } = await runs.create(undefined, request.body, { requestId: request.id });
+    const { run } = await runs.create(undefined, request.body, { requestId: request.id, access: accessFor(request) });
     reply.header("content-location", runPath(run.thread_id, run.run_id));
     return run;
   });
@@ -61,16 +65,13 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   app.get<{ Params: ThreadParams; Querystring: { limit?: number; offset?: number; status?: RunStatus } }>(
     "/threads/:thread_id/runs",
     { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, offset: { type: "integer", minimum: 0 }, status: runStatus, select: {} } } } },
-    async (request) => {
-      await context.threads.get(request.params.thread_id);
-      return runs.list(request.params.thread_id, { limit: request.query.limit ?? 10, offset: request.query.offset ?? 0, status: request.query.status });
-    },
+    async (request) => runs.list(request.params.thread_id, { limit: request.query.limit ?? 10, offset: request.query.offset ?? 0, status: request.query.status }, accessFor(request)),
   );
 
-  app.get<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id", async (request) => runs.get(request.params.thread_id, request.params.run_id));
+  app.get<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id", async (request) => runs.get(request.params.thread_id, request.params.run_id, accessFor(request)));
 
   app.delete<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id", async (request, reply) => {
-    await runs.delete(request.params.thread_id, request.params.run_id);
+    await runs.delete(request.params.thread_id, request.params.run_id, accessFor(request));
     return reply.code(204).send();
   });
 
@@ -79,7 +80,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     { schema: { querystring: cancelQuery } },
     async (request, reply) => {
       const wait = truthy(request.query.wait);
-      await runs.cancel(request.params.thread_id, request.params.run_id, request.query.action ?? "interrupt", wait);
+      await runs.cancel(request.params.thread_id, request.params.run_id, request.query.action ?? "interrupt", wait, accessFor(request));
       return reply.code(wait ? 204 : 202).send();
     },
   );
@@ -90,13 +91,15 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     async (request, reply) => {
       const { thread_id: threadId, run_ids: runIds } = request.body ?? {};
       if (!threadId) throw new ThinktankError("VALIDATION_FAILED", "body.thread_id is required");
-      for (const runId of runIds ?? (await runs.inFlightRuns(checkThreadId(threadId)))) await runs.cancel(threadId, runId, request.query.action ?? "interrupt", false);
+      const access = accessFor(request);
+      for (const runId of runIds ?? (await runs.inFlightRuns(checkThreadId(threadId), access))) await runs.cancel(threadId, runId, request.query.action ?? "interrupt", false, access);
       return reply.code(204).send();
     },
   );
 
-  app.get<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id/join", async (request) => runs.join(request.params.thread_id, request.params.run_id));
+  app.get<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id/join", async (request) => runs.join(request.params.thread_id, request.params.run_id, accessFor(request)));
 
+  /** The run's events (the caller reached the run before this). */
   const joinStream = async (threadId: string, runId: string, lastEventId: string | undefined, cancelOnDisconnect: boolean, reply: FastifyReply) => {
     const log = await runs.findEvents(runId);
     if (!log) {
@@ -109,26 +112,25 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     await writeRunEvents(reply, log, {
       afterId: lastEventId,
       onDisconnect: () => {
-        if (cancelOnDisconnect) void runs.cancel(threadId, runId, "interrupt", false);
+        if (cancelOnDisconnect) void runs.cancel(threadId, runId, "interrupt", false, accessFor(reply.request)).catch(() => undefined);
       },
     });
   };
 
   app.get<{ Params: RunParams; Querystring: { cancel_on_disconnect?: string } }>("/threads/:thread_id/runs/:run_id/stream", async (request, reply) => {
-    await runs.get(request.params.thread_id, request.params.run_id);
+    await runs.get(request.params.thread_id, request.params.run_id, accessFor(request));
     const lastEventId = request.headers["last-event-id"];
     await joinStream(request.params.thread_id, request.params.run_id, typeof lastEventId === "string" ? lastEventId : undefined, truthy(request.query.cancel_on_disconnect), reply);
   });
 
   app.get<{ Params: { run_id: string }; Querystring: { cancel_on_disconnect?: string } }>("/runs/:run_id/stream", async (request, reply) => {
-    const run = await runs.find(request.params.run_id);
+    const run = await runs.find(request.params.run_id, accessFor(request));
     const lastEventId = request.headers["last-event-id"];
     await joinStream(run.thread_id, run.run_id, typeof lastEventId === "string" ? lastEventId : undefined, truthy(request.query.cancel_on_disconnect), reply);
   });
 
   app.get<{ Params: ThreadParams }>("/threads/:thread_id/stream", async (request, reply) => {
-    await context.threads.get(request.params.thread_id);
-    const [current] = await runs.inFlightRuns(request.params.thread_id);
+    const [current] = await runs.inFlightRuns(request.params.thread_id, accessFor(request));
     if (!current) return writeEmptyStream(reply);
     const lastEventId = request.headers["last-event-id"];
     await joinStream(request.params.thread_id, current, typeof lastEventId === "string" ? lastEventId : undefined, false, reply);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { JsonObject } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
+import { accessFor } from "../caller-hook.js";
 
 const labels = { type: "array", items: { type: "string" } };
 const optionalLabels = { type: ["array", "null"], items: { type: "string" } };
@@ -36,7 +37,8 @@ interface NamespacesBody {
 
 /**
  * The LangGraph store API as the SDK's `client.store` calls it: PUT/GET/DELETE /store/items,
- * POST /store/items/search, POST /store/namespaces. The rules are StoreService's.
+ * POST /store/items/search, POST /store/namespaces. The rules are StoreService's; each call is
+ * the caller's (accessFor): their namespaces are kept under their own label, invisible to them.
  */
 export function registerStoreRoutes(app: FastifyInstance, context: AgentRouteContext): void {
   const { store } = context;
@@ -54,7 +56,7 @@ export function registerStoreRoutes(app: FastifyInstance, context: AgentRouteCon
     },
     async (request, reply) => {
       // `index` picks fields for semantic search; with no embedding index here it is accepted and has no effect.
-      await store.put({ namespace: request.body.namespace, key: request.body.key, value: request.body.value, ttl: request.body.ttl });
+      await store.put({ namespace: request.body.namespace, key: request.body.key, value: request.body.value, ttl: request.body.ttl }, accessFor(request));
       return reply.code(204).send();
     },
   );
@@ -63,7 +65,7 @@ export function registerStoreRoutes(app: FastifyInstance, context: AgentRouteCon
     "/store/items",
     { schema: { querystring: { type: "object", required: ["key"], properties: { namespace: { type: "string" }, key: { type: "string" }, refresh_ttl: { type: "boolean" } } } } },
     async (request, reply) => {
-      const item = await store.get((request.query.namespace ?? "").split("."), request.query.key, { refreshTtl: request.query.refresh_ttl });
+      const item = await store.get((request.query.namespace ?? "").split("."), request.query.key, { refreshTtl: request.query.refresh_ttl }, accessFor(request));
       // A missing item is `null` (200), which the SDK's getItem returns as null.
       return reply.type("application/json; charset=utf-8").send(JSON.stringify(item));
     },
@@ -73,7 +75,7 @@ export function registerStoreRoutes(app: FastifyInstance, context: AgentRouteCon
     "/store/items",
     { schema: { body: { type: "object", required: ["namespace", "key"], properties: { namespace: labels, key: { type: "string" } } } } },
     async (request, reply) => {
-      await store.delete(request.body.namespace, request.body.key);
+      await store.delete(request.body.namespace, request.body.key, accessFor(request));
       return reply.code(204).send();
     },
   );
@@ -104,7 +106,7 @@ export function registerStoreRoutes(app: FastifyInstance, context: AgentRouteCon
         limit: body.limit ?? 10,
         offset: body.offset ?? 0,
         refreshTtl: body.refresh_ttl ?? undefined,
-      });
+      }, accessFor(request));
       return { items };
     },
   );
@@ -133,7 +135,7 @@ export function registerStoreRoutes(app: FastifyInstance, context: AgentRouteCon
         maxDepth: body.max_depth ?? undefined,
         limit: body.limit ?? 100,
         offset: body.offset ?? 0,
-      });
+      }, accessFor(request));
       return { namespaces };
     },
   );

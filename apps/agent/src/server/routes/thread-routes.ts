@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { checkThreadId, type JsonObject, type ThreadSearch, type ThreadStatus } from "@thinktank/runs";
+import { checkThreadId, type Access, type JsonObject, type ThreadSearch, type ThreadStatus } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
+import { accessFor } from "../caller-hook.js";
 
 interface ThreadParams {
   thread_id: string;
@@ -36,14 +37,18 @@ interface HistoryBody {
   checkpoint?: JsonObject;
 }
 
-/** Threads: create, search, count, get, patch, delete, prune, copy; state (get, update, at a checkpoint) and history. */
+/**
+ * Threads: create, search, count, get, patch, delete, prune, copy; state (get, update, at a
+ * checkpoint) and history. Each as the caller (accessFor): their own threads, another's answered
+ * as missing; lists are theirs unless an administrator asks for everyone's.
+ */
 export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteContext): void {
   const { threads, runs } = context;
 
   app.post<{ Body: { thread_id?: string; metadata?: JsonObject; if_exists?: "raise" | "do_nothing" } }>(
     "/threads",
     { schema: { body: { type: "object", properties: { thread_id: { type: "string" }, metadata: { type: "object" }, if_exists: { enum: ["raise", "do_nothing"] } } } } },
-    async (request) => threads.create({ threadId: request.body?.thread_id, metadata: request.body?.metadata, ifExists: request.body?.if_exists }),
+    async (request) => threads.create({ threadId: request.body?.thread_id, metadata: request.body?.metadata, ifExists: request.body?.if_exists }, accessFor(request)),
   );
 
   app.post<{ Body: SearchBody }>("/threads/search", { schema: { body: { type: "object", properties: searchProperties } } }, async (request) => {
@@ -57,22 +62,24 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
       offset: body.offset ?? 0,
       sort_by: body.sort_by ?? "updated_at",
       sort_order: body.sort_order ?? "desc",
-    });
+    }, accessFor(request));
   });
 
   app.post<{ Body: SearchBody }>("/threads/count", { schema: { body: { type: "object", properties: searchProperties } } }, async (request) =>
-    threads.count({ metadata: request.body?.metadata ?? undefined, values: request.body?.values ?? undefined, status: request.body?.status ?? undefined }),
+    threads.count({ metadata: request.body?.metadata ?? undefined, values: request.body?.values ?? undefined, status: request.body?.status ?? undefined }, accessFor(request)),
   );
 
   app.post<{ Body: { thread_ids: string[]; strategy?: "delete" } }>(
     "/threads/prune",
     { schema: { body: { type: "object", required: ["thread_ids"], properties: { thread_ids: { type: "array", items: { type: "string" } }, strategy: { enum: ["delete"] } } } } },
     async (request) => {
+      const access = accessFor(request);
       let pruned = 0;
-      // All ids checked before any is pruned: a bad id refuses the whole request.
+      // All ids checked before any is pruned: a bad id refuses the whole request. Another's thread is not pruned (as a missing one).
       for (const threadId of request.body.thread_ids.map(checkThreadId)) {
-        await runs.cancelThread(threadId);
-        pruned += await threads.delete(threadId).then(
+        if (!(await threads.get(threadId, access).then(() => true, () => false))) continue;
+        await runs.cancelThread(threadId, access);
+        pruned += await threads.delete(threadId, access).then(
           () => 1,
           () => 0,
         );
@@ -81,33 +88,34 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
     },
   );
 
-  app.get<{ Params: ThreadParams }>("/threads/:thread_id", async (request) => threads.get(request.params.thread_id));
+  app.get<{ Params: ThreadParams }>("/threads/:thread_id", async (request) => threads.get(request.params.thread_id, accessFor(request)));
 
   app.patch<{ Params: ThreadParams; Body: { metadata: JsonObject } }>(
     "/threads/:thread_id",
     { schema: { body: { type: "object", properties: { metadata: { type: "object" } } } } },
-    async (request) => threads.patchMetadata(request.params.thread_id, request.body?.metadata ?? {}),
+    async (request) => threads.patchMetadata(request.params.thread_id, request.body?.metadata ?? {}, accessFor(request)),
   );
 
   app.delete<{ Params: ThreadParams }>("/threads/:thread_id", async (request, reply) => {
-    await threads.get(request.params.thread_id);
-    await runs.cancelThread(request.params.thread_id);
-    await threads.delete(request.params.thread_id);
+    const access = accessFor(request);
+    await threads.get(request.params.thread_id, access);
+    await runs.cancelThread(request.params.thread_id, access);
+    await threads.delete(request.params.thread_id, access);
     return reply.code(204).send();
   });
 
-  app.post<{ Params: ThreadParams }>("/threads/:thread_id/copy", async (request) => threads.copy(request.params.thread_id));
+  app.post<{ Params: ThreadParams }>("/threads/:thread_id/copy", async (request) => threads.copy(request.params.thread_id, accessFor(request)));
 
-  app.get<{ Params: ThreadParams }>("/threads/:thread_id/state", async (request) => threads.state(request.params.thread_id));
+  app.get<{ Params: ThreadParams }>("/threads/:thread_id/state", async (request) => threads.state(request.params.thread_id, undefined, accessFor(request)));
 
   app.get<{ Params: ThreadParams & { checkpoint_id: string } }>("/threads/:thread_id/state/:checkpoint_id", async (request) =>
-    threads.state(request.params.thread_id, { checkpoint_id: request.params.checkpoint_id }),
+    threads.state(request.params.thread_id, { checkpoint_id: request.params.checkpoint_id }, accessFor(request)),
   );
 
   app.post<{ Params: ThreadParams; Body: { checkpoint?: { checkpoint_id?: string; checkpoint_ns?: string } } }>(
     "/threads/:thread_id/state/checkpoint",
     { schema: { body: { type: "object", properties: { checkpoint: { type: ["object", "null"] } } } } },
-    async (request) => threads.state(request.params.thread_id, request.body?.checkpoint ?? undefined),
+    async (request) => threads.state(request.params.thread_id, request.body?.checkpoint ?? undefined, accessFor(request)),
   );
 
   app.post<{ Params: ThreadParams; Body: { values?: unknown; as_node?: string; checkpoint_id?: string; checkpoint?: { checkpoint_id?: string } } }>(
@@ -117,21 +125,21 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
       threads.updateState(request.params.thread_id, request.body?.values ?? null, {
         asNode: request.body?.as_node ?? undefined,
         checkpointId: request.body?.checkpoint_id ?? request.body?.checkpoint?.checkpoint_id ?? undefined,
-      }),
+      }, accessFor(request)),
   );
 
-  const history = (threadId: string, body: HistoryBody) => {
+  const history = (threadId: string, body: HistoryBody, access: Access) => {
     const before = typeof body.before === "string" ? body.before : body.before?.configurable?.checkpoint_id;
-    return threads.history(threadId, { limit: body.limit ?? 10, before, metadata: body.metadata ?? undefined, checkpoint: body.checkpoint ?? undefined });
+    return threads.history(threadId, { limit: body.limit ?? 10, before, metadata: body.metadata ?? undefined, checkpoint: body.checkpoint ?? undefined }, access);
   };
   app.post<{ Params: ThreadParams; Body: HistoryBody }>(
     "/threads/:thread_id/history",
     { schema: { body: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, before: {}, metadata: { type: ["object", "null"] }, checkpoint: { type: ["object", "null"] } } } } },
-    async (request) => history(request.params.thread_id, request.body ?? {}),
+    async (request) => history(request.params.thread_id, request.body ?? {}, accessFor(request)),
   );
   app.get<{ Params: ThreadParams; Querystring: { limit?: number; before?: string } }>(
     "/threads/:thread_id/history",
     { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, before: { type: "string" } } } } },
-    async (request) => history(request.params.thread_id, request.query),
+    async (request) => history(request.params.thread_id, request.query, accessFor(request)),
   );
 }
