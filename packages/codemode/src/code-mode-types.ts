@@ -63,6 +63,11 @@ export interface ExecutionPlace {
   readonly workspaceDir?: string;
   /** Stops the program (and its pending tool calls) early. */
   readonly signal?: AbortSignal;
+  /**
+   * Whom the program runs for (the run's owner, a caller's id): its tool calls use that user's
+   * MCP sessions and sign-ins, and may call their own servers (`~<name>`). @default the operator
+   */
+  readonly userId?: string;
 }
 
 /** One tool call a program made through the bridge (the audit trail). */

@@ -13,6 +13,7 @@ import { bundleProgram } from "./execute/bundle-program.js";
 import { serversNamedIn } from "./execute/servers-named-in.js";
 import { validateExecuteInput } from "./execute/validate-execute-input.js";
 import type { DiscoverOptions, ToolInvoker } from "./invoker/tool-invoker.js";
+import { userBoundInvoker } from "./invoker/user-bound-invoker.js";
 import type { CodeModeToolSettings } from "./surface/code-mode-tool-specs.js";
 import { presentSearchHit } from "./surface/present-search-hit.js";
 
@@ -111,10 +112,13 @@ export class CodeMode {
     await this.catalog.codeApiReady();
   }
 
-  /** list_servers: every enabled server with its transport, status and tool count; no schemas, never connects. */
-  listServers(): ServerSummary[] {
+  /**
+   * list_servers: every enabled server with its transport, status and tool count; no schemas, never
+   * connects. With `user` (a caller's id): as they see them (their sign-ins), their own servers included.
+   */
+  listServers(user?: string): ServerSummary[] {
     this.catalog.refresh();
-    return this.catalog.serverNames().map((server) => (this.catalog.invokerFor(server) as ToolInvoker).describe(server));
+    return this.serverNamesOf(user).map((server) => (this.invokerOf(server, user) as ToolInvoker).describe(server));
   }
 
   /**
@@ -182,8 +186,9 @@ export class CodeMode {
         source = bundle.source;
       }
       const workspaceDir = this.workspaceOf(place);
+      const user = place.userId;
       const bridge = await ToolBridge.open({
-        router: { find: (server) => this.catalog.invokerFor(server), serverNames: () => this.catalog.serverNames() },
+        router: { find: (server) => this.invokerOf(server, user), serverNames: () => this.serverNamesOf(user) },
         validator: this.validator,
         socketPath: path.join(this.runtimeDir, `${crypto.randomBytes(8).toString("hex")}.sock`),
         now: this.now,
@@ -246,6 +251,24 @@ export class CodeMode {
     } catch (error) {
       this.logger.warn({ err: String(error) }, "prewarming the sandbox failed");
     }
+  }
+
+  /**
+   * The invoker that answers for `server` as `user` sees it, bound to them: the catalog's for a
+   * shared server, else the one that lists it among the user's own. Without a user, the catalog's.
+   */
+  private invokerOf(server: string, user: string | undefined): ToolInvoker | undefined {
+    const invoker = this.catalog.invokerFor(server) ?? (user === undefined ? undefined : this.options.invokers.find((candidate) => candidate.serverNames(user).includes(server)));
+    return invoker && user !== undefined ? userBoundInvoker(invoker, user) : invoker;
+  }
+
+  /** The shared servers, then the user's own (which the search index and the generated code API leave out: they are called with callMCPTool). */
+  private serverNamesOf(user: string | undefined): string[] {
+    const shared = this.catalog.serverNames();
+    if (user === undefined) return shared;
+    const known = new Set(shared);
+    const own = this.options.invokers.flatMap((invoker) => invoker.serverNames(user).filter((server) => !known.has(server)));
+    return own.length > 0 ? [...shared, ...own.sort()] : shared;
   }
 
   /** Finds servers never listed (see ToolInvoker.discover); a server known to be down is retried only after its backoff. */

@@ -18,12 +18,12 @@ export class McpToolInvoker implements ToolInvoker {
     private readonly options: McpToolInvokerOptions = {},
   ) {}
 
-  serverNames(): readonly string[] {
-    return this.manager.serverNames();
+  serverNames(user?: string): readonly string[] {
+    return this.manager.serverNames(user);
   }
 
-  describe(server: string): ServerSummary {
-    const status = this.manager.statusOf(server);
+  describe(server: string, user?: string): ServerSummary {
+    const status = this.manager.statusOf(server, user);
     return {
       name: status.name,
       ...(status.description ? { description: status.description } : {}),
@@ -34,16 +34,16 @@ export class McpToolInvoker implements ToolInvoker {
     };
   }
 
-  knownTools(server: string): readonly CatalogTool[] | undefined {
-    return this.manager.knownTools(server);
+  knownTools(server: string, user?: string): readonly CatalogTool[] | undefined {
+    return this.manager.knownTools(server, user);
   }
 
-  listTools(server: string): Promise<readonly CatalogTool[]> {
-    return this.manager.listTools(server);
+  listTools(server: string, user?: string): Promise<readonly CatalogTool[]> {
+    return this.manager.listTools(server, user);
   }
 
   async callTool(server: string, tool: string, args: Record<string, unknown>, options: ToolInvocationOptions = {}): Promise<ToolCallResult> {
-    const result = await this.manager.callTool(server, tool, args, options.signal ? { signal: options.signal } : {});
+    const result = await this.manager.callTool(server, tool, args, { ...(options.signal ? { signal: options.signal } : {}), ...(options.user !== undefined ? { user: options.user } : {}) });
     return result as ToolCallResult;
   }
 

@@ -12,6 +12,8 @@ export interface ToolCallResult {
 export interface ToolInvocationOptions {
   /** Stops the call (the execution ended or timed out). */
   readonly signal?: AbortSignal;
+  /** Who calls (a caller's id): an invoker with per-user state (MCP sign-ins) calls as them. @default the operator */
+  readonly user?: string;
 }
 
 export interface DiscoverOptions {
@@ -26,17 +28,22 @@ export interface DiscoverOptions {
  * with a code (MCP_SERVER_NOT_FOUND, MCP_TOOL_NOT_FOUND, SERVICE_UNAVAILABLE, MCP_CALL_TIMEOUT...).
  */
 export interface ToolInvoker {
-  /** Names of the enabled servers this invoker answers for, sorted. */
-  serverNames(): readonly string[];
+  /**
+   * Names of the enabled servers this invoker answers for, sorted. With `user`, also the servers
+   * that are that user's own (MCP servers a user added, `~<name>`); without, the shared ones only.
+   * Every method's `user` (a caller's id) is whose view and credentials to use; invokers without
+   * per-user state ignore it. @default the operator
+   */
+  serverNames(user?: string): readonly string[];
   /** list_servers' view of one server; never connects. */
-  describe(server: string): ServerSummary;
+  describe(server: string, user?: string): ServerSummary;
   /**
    * The server's tools as last known (live, or cached); undefined when never listed. The same array
    * is returned while the list is unchanged, so callers can detect changes by identity.
    */
-  knownTools(server: string): readonly CatalogTool[] | undefined;
+  knownTools(server: string, user?: string): readonly CatalogTool[] | undefined;
   /** The server's tools, connecting when needed. */
-  listTools(server: string): Promise<readonly CatalogTool[]>;
+  listTools(server: string, user?: string): Promise<readonly CatalogTool[]>;
   /** Calls a tool; a tool-level failure is a result with isError, not a throw. */
   callTool(server: string, tool: string, args: Record<string, unknown>, options?: ToolInvocationOptions): Promise<ToolCallResult>;
   /** Subscribes to tool-list changes; answers the unsubscribe function. @default no notifications */

@@ -9,6 +9,12 @@ const noServers: Readonly<Record<string, McpServerEntry>> = Object.freeze({});
 export interface ServerEntriesSource {
   /** The configured servers plus the enabled plugins' servers (`<plugin>:<server>`; a configured name wins). The same object while nothing changed. */
   read(): Promise<Readonly<Record<string, McpServerEntry>>>;
+  /**
+   * One user's own remote servers (`users.<id>.mcpServers` in extensions_config.json), keyed
+   * `~<name>` (userServerName), stdio entries left out; the same object while they are unchanged.
+   * @default none: users have no servers of their own
+   */
+  readUser?(user: string): Promise<Readonly<Record<string, McpServerEntry>>>;
   close(): void;
 }
 

@@ -47,10 +47,12 @@ export interface ToolSurfaceChoice {
  */
 export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Promise<ToolSurfaceChoice> {
   const { codeMode, manager } = options;
+  // Whose sessions and sign-ins (the run's owner); the operator's when none.
+  const user = options.place.userId;
   const settings = codeMode.toolSettings();
-  manager.discoverInBackground();
+  manager.discoverInBackground(user);
   // Code mode's tools do not depend on the tool lists; direct and auto do.
-  if (options.mode !== "code") await manager.firstConnectsSettled();
+  if (options.mode !== "code") await manager.firstConnectsSettled(user);
   codeMode.catalog.refresh();
   const description = codeMode.catalog.derived(`surface:${options.mode}:${options.autoThresholdTokens}`, (servers) =>
     describeToolSurface(servers, { ...settings, mode: options.mode, autoThresholdTokens: options.autoThresholdTokens }),
@@ -59,13 +61,14 @@ export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Prom
     return { mode: "code", reason: description.reason, tools: createCodeModeTools(codeMode, options.place), sections: description.sections, description, unavailable: [] };
   }
   const naming = codeMode.catalog.derived("naming", (servers) => modelToolNames(servers));
-  const ready = manager.readyServers();
+  const ready = manager.readyServers(user);
   const loaded = await loadAllManagedTools(manager, {
     servers: ready,
     knownOnly: true,
+    ...(user !== undefined ? { user } : {}),
     toolName: (server, tool) => naming.nameOf(server, tool) ?? modelToolNames([{ server, tools: [{ name: tool }] }]).nameOf(server, tool) ?? `${server}__${tool}`,
   });
-  const notReady = manager.status().filter((status) => !ready.includes(status.name));
+  const notReady = manager.status(user).filter((status) => !ready.includes(status.name));
   const unavailable = [...loaded.unavailable, ...notReady.map((status) => ({ server: status.name, reason: whyNotReady(status) }))].sort((a, b) => (a.server < b.server ? -1 : 1));
   return { mode: "direct", reason: description.reason, tools: loaded.tools, sections: [], description, unavailable };
 }

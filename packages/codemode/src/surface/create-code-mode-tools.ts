@@ -13,7 +13,7 @@ import { executeInput, searchInput } from "./tool-inputs.js";
  */
 export function createCodeModeTools(codeMode: CodeMode, place: ExecutionPlace): StructuredToolInterface[] {
   const specs = codeModeToolSpecs(codeMode.toolSettings());
-  const listServers = tool(async () => answer(() => ({ servers: codeMode.listServers() })), {
+  const listServers = tool(async () => answer(() => ({ servers: codeMode.listServers(place.userId) })), {
     name: specs.listServers.name,
     description: specs.listServers.description,
     schema: z.object(specs.listServers.shape),

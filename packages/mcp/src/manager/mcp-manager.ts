@@ -283,11 +283,11 @@ export class McpManager {
   private require(server: string, user?: string): ManagedServer {
     this.assertOpen();
     const mine = user === undefined || user === operatorId ? undefined : this.users.get(user);
-    const managed = this.servers.get(server) ?? mine?.ownServer(server);
-    if (!managed) {
-      throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${server}' (configured: ${this.serverNames(user).join(", ") || "none"})`, { details: { server } });
-    }
-    return managed.perUser && user !== undefined && user !== operatorId ? this.userServers(user).instanceOf(managed) : managed;
+    const shared = this.servers.get(server);
+    if (shared) return shared.perUser && user !== undefined && user !== operatorId ? this.userServers(user).instanceOf(shared) : shared;
+    const own = mine?.ownServer(server);
+    if (!own) throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${server}' (configured: ${this.serverNames(user).join(", ") || "none"})`, { details: { server } });
+    return own;
   }
 
   private userServers(user: string): UserServers {
