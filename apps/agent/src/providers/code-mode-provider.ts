@@ -11,15 +11,17 @@ import type { AgentRuntime } from "../runtime/agent-runtime.js";
  * threshold. Specialist contexts inherit code mode's tools and section, not direct-mode MCP tools
  * (a skill names the MCP tools it needs in tools.json). Servers that need sign-in offer no tools;
  * a short section names them, so the model can tell the user instead of looking for their tools.
+ * All of it as the run's owner sees it: their sign-ins, their sessions, their own servers.
  */
 export function createCodeModeProvider(runtime: AgentRuntime, options: { onChoice?: (choice: ToolSurfaceChoice) => void } = {}): RequestProvider {
   return {
     name: "code-mode",
     async contribute(request) {
       await runtime.snapshotFor(request);
-      const choice = await runtime.codeMode.surface({ threadId: request.threadId });
+      // As the run's owner: their MCP sessions and sign-ins, and their own servers.
+      const choice = await runtime.codeMode.surface({ threadId: request.threadId, ...(request.ownerId !== undefined ? { userId: request.ownerId } : {}) });
       options.onChoice?.(choice);
-      const signIn = signInSection(runtime.codeMode.manager.status());
+      const signIn = signInSection(runtime.codeMode.manager.status(request.ownerId));
       const sections = [...choice.sections.map((section) => ({ ...section, inherit: true })), ...(signIn ? [signIn] : [])];
       return { tools: choice.tools, sections, inheritTools: choice.mode === "code" };
     },

@@ -65,7 +65,7 @@ async function specialistSurface(runtime: AgentRuntime, request: RequestInfo, sk
   }
   // plugins.host_programs: deny runs no program a plugin brings: its skills' script tools are not offered.
   const scriptsDenied = hostProgramsDenial(skill, runtime.config.plugins.host_programs);
-  const scoped = await createScopedTools(spec.tools, { manager: runtime.codeMode.manager, scriptTools: runtime.scriptTools, threadId: request.threadId, runId: request.runId, ...(scriptsDenied ? { scriptsDenied } : {}) });
+  const scoped = await createScopedTools(spec.tools, { manager: runtime.codeMode.manager, scriptTools: runtime.scriptTools, threadId: request.threadId, runId: request.runId, user: request.ownerId, ...(scriptsDenied ? { scriptsDenied } : {}) });
   unavailable.push(...scoped.unavailable);
   markSkillScriptTools(scoped.tools, spec.tools, skill);
   const permitted = permittedTools(skill.allowedTools);
@@ -78,7 +78,7 @@ async function specialistSurface(runtime: AgentRuntime, request: RequestInfo, sk
   };
   scoped.tools.forEach(add);
   add(createLeaveSkillTool());
-  if (spec.resources.length > 0) add(createReadResourceTool(spec.resources, runtime.codeMode.manager));
+  if (spec.resources.length > 0) add(createReadResourceTool(spec.resources, runtime.codeMode.manager, request.ownerId));
   for (const tool of inherited.tools) if (!permitted || permitted.has(tool.name)) add(tool);
   const text = specialistPrompt({
     skill,

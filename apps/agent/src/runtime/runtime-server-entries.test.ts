@@ -45,4 +45,19 @@ describe("runtimeServerEntries", () => {
     });
     expect(Object.keys(await source.read()).sort()).toEqual(["local", "remote"]);
   });
+
+  it("answers a user's own remote servers as ~<name>, never a stdio one, and the same object while they are unchanged", async () => {
+    await store.update((draft) => {
+      draft.users = { usr_a: { mcpServers: { notes: { type: "http", url: "http://127.0.0.1:1/mcp" }, shell: { command: "sh", args: ["-c", "id"] } } } };
+    });
+    const mine = await source.readUser?.("usr_a");
+    expect(mine).toEqual({ "~notes": { type: "http", url: "http://127.0.0.1:1/mcp" } });
+    expect(await source.readUser?.("usr_b")).toEqual({});
+    // The shared servers do not include them.
+    expect(Object.keys(await source.read())).not.toContain("~notes");
+    await store.update((draft) => {
+      (draft.skills as Record<string, unknown>)["public:y"] = { enabled: false };
+    });
+    expect(await source.readUser?.("usr_a")).toBe(mine);
+  });
 });

@@ -1,6 +1,6 @@
 import type { ServerEntriesSource } from "@thinktank/codemode";
 import type { ExtensionsStore } from "@thinktank/core";
-import { stableStringify, type McpServerEntry } from "@thinktank/mcp";
+import { stableStringify, transportKindOf, userServerName, type McpServerEntry } from "@thinktank/mcp";
 import type { PluginSnapshotter } from "@thinktank/plugins";
 
 /**
@@ -11,7 +11,24 @@ import type { PluginSnapshotter } from "@thinktank/plugins";
  */
 export function runtimeServerEntries(store: ExtensionsStore, plugins: PluginSnapshotter): ServerEntriesSource {
   let last: { document: unknown; plugins: unknown; key: string; entries: Readonly<Record<string, McpServerEntry>> } | undefined;
+  const users = new Map<string, { section: unknown; entries: Readonly<Record<string, McpServerEntry>> }>();
   return {
+    /** A user's own servers (`users.<id>.mcpServers`) as `~<name>`; a stdio entry (a hand edit: the gateway refuses them) is left out. */
+    async readUser(user) {
+      const { document } = await store.read();
+      const section = (document.users as Readonly<Record<string, { readonly mcpServers?: unknown }>> | undefined)?.[user]?.mcpServers;
+      const cached = users.get(user);
+      if (cached && cached.section === section) return cached.entries;
+      const entries: Record<string, McpServerEntry> = {};
+      if (section && typeof section === "object") {
+        for (const [name, entry] of Object.entries(structuredClone(section) as Record<string, McpServerEntry>)) {
+          if (entry && typeof entry === "object" && transportKindOf(entry) !== "stdio") entries[userServerName(name)] = entry;
+        }
+      }
+      const frozen = cached && stableStringify(cached.entries) === stableStringify(entries) ? cached.entries : Object.freeze(entries);
+      users.set(user, { section, entries: frozen });
+      return frozen;
+    },
     async read() {
       const [{ document }, snapshot] = await Promise.all([store.read(), plugins.snapshot()]);
       if (last && last.document === document && last.plugins === snapshot) return last.entries;

@@ -9,6 +9,8 @@ export interface ScopedToolsOptions {
   readonly scriptTools: ScriptToolRunner | undefined;
   readonly threadId: string;
   readonly runId: string;
+  /** Whom the run calls MCP servers for (the run's owner): their sessions, sign-ins and own servers. @default the operator */
+  readonly user?: string;
   /** Why no script tool of this skill may run at all (hostProgramsDenial: a plugin's skill under `plugins.host_programs: deny`); each is then unavailable with it. @default undefined */
   readonly scriptsDenied?: string;
 }
@@ -35,13 +37,13 @@ export async function createScopedTools(references: readonly ScopedToolReference
   const loaded = new Map<string, StructuredToolInterface>();
   await Promise.all(
     [...byServer.entries()].map(async ([server, wanted]) => {
-      if (!options.manager.serverNames().includes(server)) {
+      if (!options.manager.serverNames(options.user).includes(server)) {
         for (const reference of wanted) unavailable.push({ name: reference.name, reason: `no MCP server named '${server}' is configured or enabled` });
         return;
       }
       try {
         const names = new Map(wanted.map((reference) => [reference.tool, reference]));
-        const serverTools = await loadManagedTools(options.manager, server, { toolName: (_server, mcpName) => names.get(mcpName)?.name ?? `\u0000${mcpName}` });
+        const serverTools = await loadManagedTools(options.manager, server, { toolName: (_server, mcpName) => names.get(mcpName)?.name ?? `\u0000${mcpName}`, ...(options.user !== undefined ? { user: options.user } : {}) });
         for (const serverTool of serverTools) loaded.set(`${server}\u0000${serverTool.name}`, serverTool);
       } catch (error) {
         for (const reference of wanted) unavailable.push({ name: reference.name, reason: `MCP server '${server}' is unavailable: ${(error as Error).message}` });

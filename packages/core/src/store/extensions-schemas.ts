@@ -115,11 +115,17 @@ export const marketplaceRecordSchema = {
   },
 } as const;
 
-/** A `users` entry (one user's own state, keyed by their id): `skills` is their enablement overlay, keyed by skill identity. Other keys are kept. */
+/**
+ * A `users` entry (one user's own state, keyed by their id): `skills` is their enablement overlay,
+ * keyed by skill identity; `mcpServers` their own remote servers (named like configured ones; the
+ * agent offers them to that user only, as `~<name>`; a stdio entry is never started for a user).
+ * Other keys are kept.
+ */
 export const userRecordEntrySchema = {
   type: "object",
   properties: {
     skills: { type: "object", propertyNames: { minLength: 1, maxLength: 300 }, additionalProperties: enabledEntrySchema },
+    mcpServers: { type: "object", propertyNames: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" }, additionalProperties: mcpServerEntrySchema },
   },
 } as const;
 

@@ -76,6 +76,8 @@ export interface EnabledEntry {
  */
 export interface UserRecordEntry {
   skills?: Record<string, EnabledEntry>;
+  /** Their own remote MCP servers (streamable HTTP or SSE), offered to them alone as `~<name>`. */
+  mcpServers?: Record<string, McpServerEntry>;
   [key: string]: unknown;
 }
 
