@@ -191,8 +191,11 @@ describe("access matrix: every route of the OpenAPI document × every kind of cr
     expect(wrong).toEqual([]);
   });
 
-  it("serves the docs UI to anyone", async () => {
+  it("serves the docs UI to anyone; a URL no route matches is 404 to anyone, and wrong credentials are still 401 there", async () => {
     expect((await gateway.app.inject({ method: "GET", url: "/docs/" })).statusCode).toBe(200);
+    expect((await gateway.app.inject({ method: "GET", url: "/api/nothing-here" })).statusCode).toBe(404);
+    expect((await gateway.app.inject({ method: "DELETE", url: "/api/nothing-here" })).statusCode).toBe(404);
+    expect((await gateway.app.inject({ method: "GET", url: "/api/nothing-here", headers: { "x-api-key": "wrong" } })).statusCode).toBe(401);
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { multipartUpload } from "./multipart-upload.js";
 import { createTestGateway } from "./test-gateway.js";
 import type { TestGateway } from "./test-gateway.js";
 
@@ -152,13 +153,19 @@ describe("audit log", () => {
     expect(install).toMatchObject({ status: 403, body: { code: "FORBIDDEN", details: { fields: ["path"] } } });
     const stdio = await call("PUT", "/api/mcp/servers/shell", ada.key, { command: "sh", args: ["-c", "id"] });
     expect(stdio).toMatchObject({ status: 403, body: { code: "FORBIDDEN" } });
+    // The form's trusted field is refused too (the upload is read, nothing is installed).
+    const upload = multipartUpload("file", "notes.skill", Buffer.from("not even a zip"), "application/zip", { fields: { trusted: "true" } });
+    const form = await gateway.app.inject({ method: "POST", url: "/api/skills/install", headers: { ...upload.headers, "x-api-key": ada.key }, payload: upload.payload });
+    expect(form.statusCode).toBe(403);
+    expect(form.json()).toMatchObject({ code: "FORBIDDEN", details: { fields: ["trusted"] } });
     expect((await gateway.deps.store.read()).etag).toBe(before.etag);
     const entries = (await call("GET", "/api/audit", adminKey)).body.entries as Record<string, unknown>[];
-    expect(entries.slice(0, 3).map((entry) => [entry.action, entry.outcome])).toEqual([
+    expect(entries.slice(0, 4).map((entry) => [entry.action, entry.outcome])).toEqual([
+      ["skill.install", "denied"],
       ["mcp.server.put", "denied"],
       ["skill.install", "denied"],
       ["access.denied", "denied"],
     ]);
-    expect(entries[2]).toMatchObject({ actor: { id: ada.id }, detail: expect.objectContaining({ fields: ["trusted"] }) });
+    expect(entries[3]).toMatchObject({ actor: { id: ada.id }, detail: expect.objectContaining({ fields: ["trusted"] }) });
   });
 });
