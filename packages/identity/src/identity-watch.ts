@@ -1,5 +1,5 @@
 import type { Logger } from "@thinktank/core";
-import { PostgresListener } from "@thinktank/runs/sql";
+import { listenOnPostgres, type PostgresListener } from "@thinktank/runs/sql";
 import { identityChannel } from "./identity-tables.js";
 import type { IdentityStore } from "./identity-store.js";
 
@@ -38,21 +38,19 @@ export class IdentityWatch {
     const url = store.connection.url;
     const watch = new IdentityWatch(store, options.pollMs ?? (url ? 1000 : 250), options.logger);
     if (url) {
-      const listener = new PostgresListener({
-        url,
-        channel: identityChannel,
-        applicationName: "thinktank identity",
-        onPayload: () => void watch.check(),
-        onReconnect: () => void watch.check(),
-        onError: (error, what) => options.logger?.warn({ err: error }, `identity: the LISTEN connection ${what === "dropped" ? "dropped; reopening" : "could not be reopened; trying again"}`),
-      });
       try {
-        await listener.open();
+        watch.#listener = await listenOnPostgres({
+          url,
+          channel: identityChannel,
+          applicationName: "thinktank identity",
+          onPayload: () => void watch.check(),
+          onReconnect: () => void watch.check(),
+          onError: (error, what) => options.logger?.warn({ err: error }, `identity: the LISTEN connection ${what === "dropped" ? "dropped; reopening" : "could not be reopened; trying again"}`),
+        });
       } catch (error) {
         clearInterval(watch.#timer);
         throw error;
       }
-      watch.#listener = listener;
     }
     return watch;
   }

@@ -13,5 +13,5 @@ export type {
   UserRecord,
 } from "./identity-types.js";
 export { userKeyPrefix } from "./user-keys.js";
-export { maxTokenBytes } from "./jwt-verifier.js";
+export { maxTokenBytes } from "./jwt-limits.js";
 export type { JwtVerifierOptions } from "./jwt-verifier.js";

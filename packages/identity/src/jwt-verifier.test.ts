@@ -120,7 +120,7 @@ describe("JWTs from the frontend's identity provider", () => {
     expect((await identity.authenticate(bearer(fresh), keyed)).ok).toBe(true);
     expect((await identity.authenticate(bearer(old), keyed)).ok).toBe(true);
     await provider.retireOldKeys();
-    await expect.poll(async () => (await identity.authenticate(bearer(old), keyed)).ok, { interval: 50, timeout: 3000 }).toBe(false);
+    await expect.poll(async () => (await identity.authenticate(bearer(old), keyed)).ok, { interval: 50, timeout: 5000 }).toBe(false);
     expect(await identity.authenticate(bearer(old), keyed)).toEqual({ ok: false, reason: "token signed by an unknown key" });
     expect((await identity.authenticate(bearer(fresh), keyed)).ok).toBe(true);
   });

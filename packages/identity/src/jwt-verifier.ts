@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Caller, JwtConfig, Logger } from "@thinktank/core";
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
+import { maxTokenBytes } from "./jwt-limits.js";
 import { fetchDiscoveredJwksUrl } from "./openid-discovery.js";
 import type { AuthOutcome } from "./identity-types.js";
 
@@ -20,8 +21,6 @@ export interface JwtVerifierOptions {
   readonly fetchTimeoutMs?: number;
 }
 
-/** Longer tokens are refused before any parsing (real access tokens are a few kilobytes at most). */
-export const maxTokenBytes = 12 * 1024;
 /** After discovery failed, requests are refused at once for this long before it is tried again. */
 const discoveryRetryMs = 10_000;
 

@@ -6,7 +6,7 @@ import { Authenticator } from "./authenticator.js";
 import { IdentityStore } from "./identity-store.js";
 import type { AuditLog, AuthOutcome, CredentialHeaders, UserDirectory } from "./identity-types.js";
 import { IdentityWatch } from "./identity-watch.js";
-import { JwtVerifier, type JwtVerifierOptions } from "./jwt-verifier.js";
+import type { JwtVerifierOptions } from "./jwt-verifier.js";
 import { SqlUserDirectory } from "./user-directory.js";
 
 export interface IdentityOptions {
@@ -43,7 +43,8 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
     const store = await IdentityStore.open(connection, options.logger);
     watch = await IdentityWatch.start(store, { pollMs: options.pollMs, logger: options.logger });
     const jwtConfig = config.auth.jwt;
-    const jwt = jwtConfig ? new JwtVerifier({ ...options.jwt, config: jwtConfig, clock, logger: options.logger }) : undefined;
+    // jose is loaded only when JWTs are configured.
+    const jwt = jwtConfig ? new (await import("./jwt-verifier.js")).JwtVerifier({ ...options.jwt, config: jwtConfig, clock, logger: options.logger }) : undefined;
     const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt });
     const audit = new SqlAuditLog({
       database: connection.database,

@@ -39,5 +39,5 @@ export { checkThreadId } from "./threads/thread-id.js";
 export { StoreService } from "./store/store-service.js";
 export { accessOf, ownerLabel, reaches, scopeHeader, serverAccess } from "./owners/access.js";
 export type { Access } from "./owners/access.js";
-export { openSqliteConnection, openPostgresConnection, columnList, createTablesSql, placeholders, recordOf, rowParameters, PostgresListener } from "./sql.js";
-export type { SqlConnection, SqlDatabase, SqlDialect, SqlStatement, Column, Table, PostgresListenerOptions } from "./sql.js";
+export { openSqliteConnection, openPostgresConnection, listenOnPostgres, columnList, createTablesSql, placeholders, recordOf, rowParameters } from "./sql.js";
+export type { SqlConnection, SqlDatabase, SqlDialect, SqlStatement, Column, Table, PostgresListener, PostgresListenerOptions } from "./sql.js";

@@ -50,7 +50,9 @@ const clientSecret = "thinktank-test-client-secret";
  * endpoints stay where they are. oidc-provider warns about Node versions it does not list: harmless.
  */
 export async function startOpenIdProvider(): Promise<OpenIdProvider> {
-  const { default: Provider } = (await import("oidc-provider")) as unknown as { default: ProviderClass };
+  // oidc-provider ships no types: imported by a name TypeScript does not resolve, described by ProviderClass.
+  const moduleName = "oidc-provider";
+  const { default: Provider } = (await import(moduleName)) as { default: ProviderClass };
   const storage = new Map<string, Record<string, unknown>>();
   const people = new Map<string, { name?: string; role?: string | string[]; ttl: number }>();
   let keys: SigningKey[] = [newKey()];

@@ -1,3 +1,4 @@
+import type { PostgresListener, PostgresListenerOptions } from "./postgres-listener.js";
 import type { SqlDatabase } from "./sql-database.js";
 import { openSqliteFile } from "./sqlite-file.js";
 import { SqliteDatabase } from "./sqlite-database.js";
@@ -34,4 +35,12 @@ export async function openSqliteConnection(file: string): Promise<SqlConnection>
 export async function openPostgresConnection(url: string, options: { poolSize?: number } = {}): Promise<SqlConnection> {
   const { openPostgresPool } = await import("./postgres-connection.js");
   return openPostgresPool(url, options.poolSize ?? 4);
+}
+
+/** LISTEN on a channel of a Postgres database, opened (rejects when the first connection fails); pg is loaded here, on first use. */
+export async function listenOnPostgres(options: PostgresListenerOptions): Promise<PostgresListener> {
+  const { PostgresListener: Listener } = await import("./postgres-listener.js");
+  const listener = new Listener(options);
+  await listener.open();
+  return listener;
 }
