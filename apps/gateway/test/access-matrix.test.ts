@@ -109,7 +109,7 @@ async function attempt(gateway: TestGateway, operation: Operation, headers: Reco
     headers: { ...headers, ...(withBody ? { "content-type": "application/json" } : {}) },
     ...(withBody ? { payload: "{}" } : {}),
   });
-  const body = (response.headers["content-type"] ?? "").includes("json") ? (response.json() as { code?: string; details?: { access?: string } }) : {};
+  const body = String(response.headers["content-type"] ?? "").includes("json") ? (response.json() as { code?: string; details?: { access?: string } }) : {};
   const challenged = String(response.headers["www-authenticate"] ?? "").startsWith("Bearer");
   if (response.statusCode === 401) return { outcome: 401, code: body.code, challenged };
   if (response.statusCode === 403 && body.details?.access !== undefined) return { outcome: 403, code: body.code, challenged };
