@@ -38,7 +38,7 @@ export function createHooksProvider(runtime: AgentRuntime): RequestProvider {
         return {};
       }
       const files = new VirtualFileSystem({
-        skills: runtime.skills,
+        skills: runtime.skillFilesFor(request.ownerId),
         containerPath: config.skills.container_path,
         folders: request.folders,
         ensureWorkspace: () => runtime.executor.workspaceFor(request.threadId),

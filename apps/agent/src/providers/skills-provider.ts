@@ -33,7 +33,7 @@ export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
           { id: "skills", text: listing.skillsSection, order: 10 },
           { id: "skill_contexts", text: listed ? viewSkillHint : "", order: 11 },
         ],
-        tools: [...(listed ? [createViewSkillTool(() => runtime.skills.snapshot(), { compact })] : []), ...(listing.searchable ? [createSearchSkillsTool(listing)] : [])],
+        tools: [...(listed ? [createViewSkillTool(() => runtime.skillsFor(request.ownerId), { compact })] : []), ...(listing.searchable ? [createSearchSkillsTool(listing)] : [])],
         ...(compact && runtime.config.skills.relevant_limit > 0 ? { skillContextFor: (message: string) => listing.relevantTo(message) } : {}),
         surfaceFor: (activeSkill, inherited) => {
           let surface = specialists.get(activeSkill);

@@ -15,7 +15,7 @@ export function createUniversalToolsProvider(runtime: AgentRuntime): RequestProv
     name: "universal-tools",
     contribute(request) {
       const files = new VirtualFileSystem({
-        skills: runtime.skills,
+        skills: runtime.skillFilesFor(request.ownerId),
         containerPath: config.skills.container_path,
         folders: request.folders,
         ensureWorkspace: () => runtime.executor.workspaceFor(request.threadId),
