@@ -4,15 +4,15 @@
 // by id, and lists everyone's only with X-Thinktank-Scope: all.
 import { Client } from "@langchain/langgraph-sdk";
 import { loadConfig } from "@thinktank/core";
-import { freePort, makeTempDir, writeTree } from "@thinktank/testing";
+import { freePort, makeTempDir, needs, writeTree } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestProvider } from "../src/request/request-context.js";
 import { buildAgentServer, type AgentServer } from "../src/server/build-agent-server.js";
 import { testScript } from "./support/agent-fixture.js";
+import { createFreshDatabase, type FreshDatabase } from "./support/fresh-postgres.js";
 
 const adminKey = "admin-key-for-the-ownership-test";
 const human = (content: string) => ({ messages: [{ type: "human", content }] });
-const temp = makeTempDir("tt-agent-owners-");
 /** Whom each run was prepared for (RequestInfo.ownerId), by thread. */
 const preparedFor = new Map<string, string[]>();
 const recorder: RequestProvider = {
@@ -51,28 +51,41 @@ async function drain(stream: AsyncIterable<unknown>): Promise<void> {
   for await (const _part of stream);
 }
 
-beforeAll(async () => {
-  writeTree(temp.dir, {
-    "config.yaml": ["data_dir: data", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", ""].join("\n"),
-    "script.yaml": testScript,
-    "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
+const backends = [
+  { name: "sqlite", options: {} },
+  // A database of its own: the administrator's "everyone" is exactly this suite's.
+  { name: "postgres", options: needs("postgres") },
+] as const;
+
+for (const backend of backends) describe(`ownership on the agent server (${backend.name}), through the LangGraph SDK as two users and an administrator`, { ...backend.options, timeout: 120_000 }, () => {
+  const temp = makeTempDir("tt-agent-owners-");
+  let database: FreshDatabase | undefined;
+
+  beforeAll(async () => {
+    database = backend.name === "postgres" ? await createFreshDatabase("tt_owners") : undefined;
+    const threads = database ? ["agent:", "  threads:", "    backend: postgres", "    postgres_url_env: TEST_PG"] : [];
+    writeTree(temp.dir, {
+      "config.yaml": ["data_dir: data", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", ...threads, ""].join("\n"),
+      "script.yaml": testScript,
+      "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
+    });
+    const env = { THINKTANK_API_KEY: adminKey, ...(database ? { TEST_PG: database.url } : {}) };
+    server = await buildAgentServer(loadConfig({ cwd: temp.dir, env }), { logger: false, extraProviders: [recorder] });
+    const port = await freePort();
+    await server.app.listen({ host: "127.0.0.1", port });
+    url = `http://127.0.0.1:${port}`;
+    const made = await Promise.all(["alice", "bob"].map((name) => server.identity.users.create({ name, role: "user" })));
+    [alice, bob] = made.map(({ user, apiKey }) => ({ id: user.id, key: apiKey, client: client(apiKey) })) as [typeof alice, typeof bob];
+    admin = client(adminKey);
+    adminAll = client(adminKey, { "X-Thinktank-Scope": "all" });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.drop();
+    temp.cleanup();
   });
-  server = await buildAgentServer(loadConfig({ cwd: temp.dir, env: { THINKTANK_API_KEY: adminKey } }), { logger: false, extraProviders: [recorder] });
-  const port = await freePort();
-  await server.app.listen({ host: "127.0.0.1", port });
-  url = `http://127.0.0.1:${port}`;
-  const made = await Promise.all(["alice", "bob"].map((name) => server.identity.users.create({ name, role: "user" })));
-  [alice, bob] = made.map(({ user, apiKey }) => ({ id: user.id, key: apiKey, client: client(apiKey) })) as [typeof alice, typeof bob];
-  admin = client(adminKey);
-  adminAll = client(adminKey, { "X-Thinktank-Scope": "all" });
-}, 120_000);
 
-afterAll(async () => {
-  await server?.close();
-  temp.cleanup();
-});
-
-describe("ownership on the agent server, through the LangGraph SDK as two users and an administrator", { timeout: 120_000 }, () => {
   // Alice's resources, made in the first test and probed by the others.
   let thread: string;
   let run: string;
