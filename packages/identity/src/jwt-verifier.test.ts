@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { loadConfig } from "@thinktank/core";
-import { makeTempDir, startOpenIdProvider, writeTree, type OpenIdProvider } from "@thinktank/testing";
+import { makeTempDir, startFloodServer, startHangingServer, startOpenIdProvider, writeTree, type OpenIdProvider } from "@thinktank/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openIdentity, type Identity, type IdentityOptions } from "./index.js";
 
@@ -130,5 +130,23 @@ describe("JWTs from the frontend's identity provider", () => {
     const token = await provider.token({ subject: "alice", audience });
     expect(await identity.authenticate(bearer(token), keyed)).toEqual({ ok: false, reason: "the identity provider's keys are unavailable" });
     expect((await identity.authenticate({ "x-api-key": "operator-key-123" }, keyed)).ok).toBe(true);
+  });
+  it("discovery is bounded: a document naming another issuer, one too large, a provider that hangs, a JWKS that hangs", async () => {
+    const token = await provider.token({ subject: "alice", audience });
+    const refused = { ok: false, reason: "the identity provider's keys are unavailable" };
+    // The same discovery URL, but the configured issuer differs from the one the document names.
+    expect(await (await open({ issuer: `${provider.issuer}/` })).authenticate(bearer(token), keyed)).toEqual(refused);
+    const flood = await startFloodServer();
+    const hanging = await startHangingServer();
+    try {
+      expect(await (await open({ issuer: flood.url })).authenticate(bearer(token), keyed)).toEqual(refused);
+      expect(flood.bytesSent).toBeLessThan(64 * 1024 * 1024);
+      const started = Date.now();
+      expect(await (await open({ issuer: hanging.url }, { jwt: { fetchTimeoutMs: 300 } })).authenticate(bearer(token), keyed)).toEqual(refused);
+      expect(await (await open({ jwks_url: `${hanging.url}/jwks` }, { jwt: { fetchTimeoutMs: 300 } })).authenticate(bearer(token), keyed)).toEqual(refused);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await Promise.all([flood.close(), hanging.close()]);
+    }
   });
 });
