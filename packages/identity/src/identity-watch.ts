@@ -26,6 +26,7 @@ export class IdentityWatch {
   #listener: PostgresListener | undefined;
   #checking = false;
   #failing = false;
+  #stopped = false;
 
   private constructor(store: IdentityStore, pollMs: number, logger: Logger | undefined) {
     this.#store = store;
@@ -57,14 +58,14 @@ export class IdentityWatch {
 
   /** Reloads when the stored generation changed; one check at a time (a notice during one is covered by it or the next tick). */
   async check(): Promise<void> {
-    if (this.#checking) return;
+    if (this.#checking || this.#stopped) return;
     this.#checking = true;
     try {
       await this.#store.refreshIfChanged();
       if (this.#failing) this.#logger?.info("identity: reading users and keys works again");
       this.#failing = false;
     } catch (error) {
-      if (!this.#failing) this.#logger?.warn({ err: error }, "identity: cannot read users and keys; keeping the last ones read");
+      if (!this.#failing && !this.#stopped) this.#logger?.warn({ err: error }, "identity: cannot read users and keys; keeping the last ones read");
       this.#failing = true;
     } finally {
       this.#checking = false;
@@ -72,6 +73,7 @@ export class IdentityWatch {
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     clearInterval(this.#timer);
     await this.#listener?.close();
   }
