@@ -10,6 +10,7 @@ export type { McpServerEntry, McpTransportKind } from "./servers/server-entry.js
 export type { StdioSandbox, StdioSandboxAvailability, SandboxedStdioServer, SandboxedStdioLaunch } from "./servers/stdio-sandbox.js";
 export { McpManager } from "./manager/mcp-manager.js";
 export { userServerName, userServerPrefix } from "./manager/user-servers.js";
+export { userServerEntries } from "./servers/user-server-entries.js";
 export type { McpManagerOptions, McpSettings, ManagerLogger, ServerState, ServerStatus, CallOptions, ToolsChangedEvent, ConnectProgress } from "./manager/manager-types.js";
 export { loadManagedTools, loadAllManagedTools } from "./langchain/load-managed-tools.js";
 export { ToolSearchIndex } from "./search/tool-search-index.js";

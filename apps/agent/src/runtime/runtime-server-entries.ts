@@ -1,6 +1,6 @@
 import type { ServerEntriesSource } from "@thinktank/codemode";
 import type { ExtensionsStore } from "@thinktank/core";
-import { stableStringify, transportKindOf, userServerName, type McpServerEntry } from "@thinktank/mcp";
+import { stableStringify, userServerEntries, type McpServerEntry } from "@thinktank/mcp";
 import type { PluginSnapshotter } from "@thinktank/plugins";
 
 /**
@@ -19,12 +19,7 @@ export function runtimeServerEntries(store: ExtensionsStore, plugins: PluginSnap
       const section = (document.users as Readonly<Record<string, { readonly mcpServers?: unknown }>> | undefined)?.[user]?.mcpServers;
       const cached = users.get(user);
       if (cached && cached.section === section) return cached.entries;
-      const entries: Record<string, McpServerEntry> = {};
-      if (section && typeof section === "object") {
-        for (const [name, entry] of Object.entries(structuredClone(section) as Record<string, McpServerEntry>)) {
-          if (entry && typeof entry === "object" && transportKindOf(entry) !== "stdio") entries[userServerName(name)] = entry;
-        }
-      }
+      const entries = structuredClone(userServerEntries(document.users, user));
       const frozen = cached && stableStringify(cached.entries) === stableStringify(entries) ? cached.entries : Object.freeze(entries);
       users.set(user, { section, entries: frozen });
       return frozen;

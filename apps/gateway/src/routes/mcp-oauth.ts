@@ -1,7 +1,7 @@
-import { httpStatusFor, ThinktankError } from "@thinktank/core";
+import { httpStatusFor, operatorId, ThinktankError } from "@thinktank/core";
 import type { Config } from "@thinktank/core";
-import { oauthStatus, signInPage, signOut } from "@thinktank/mcp";
-import type { McpServerEntry, OAuthSignIn } from "@thinktank/mcp";
+import { oauthStatus, signInPage, signOut, userServerEntries, userServerPrefix } from "@thinktank/mcp";
+import type { McpServerEntry, OAuthSignIn, OAuthTokenStore } from "@thinktank/mcp";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
 import type { GatewayDeps } from "../gateway-deps.js";
@@ -32,11 +32,15 @@ const statusSchema = {
  * (a GET: it changes nothing a page could forge, the one-time `state` is what it trusts), which
  * stores the tokens and answers a small page or redirects to mcp.oauth.frontend_url. GET is the
  * status (never a token); DELETE forgets the tokens and revokes them where the server can.
+ * Sign-ins are the caller's own (tokens per user and server): each route acts for
+ * `request.caller` (the operator when the service is key-less), and the callback, which carries no
+ * credentials, stores the tokens for whoever started that sign-in.
  */
 const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
   const oauth = deps.mcpOAuth;
   if (!oauth) return;
-  const lookup = (name: string): Promise<McpServerEntry | undefined> => findEntry(deps, name);
+  const lookup = (name: string, user: string): Promise<McpServerEntry | undefined> => findEntry(deps, name, user);
+  const userOf = (request: FastifyRequest): string => request.caller?.id ?? operatorId;
 
   app.post<{ Params: { name: string }; Body: { return_to?: string } | undefined }>(
     "/api/mcp/servers/:name/auth",
@@ -56,12 +60,13 @@ const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
     },
     async (request) => {
       const { name } = request.params;
-      const entry = await lookup(name);
+      const user = userOf(request);
+      const entry = await lookup(name, user);
       if (!entry) throw notFound(name);
       const returnTo = request.body?.return_to;
       if (returnTo !== undefined) checkReturnTo(returnTo, config);
       const redirectUrl = config.mcp.oauth.callback_url ?? `${request.protocol}://${request.host}${callbackPath}`;
-      const started = await oauth.signIn.start(name, entry, { redirectUrl, ...(returnTo ? { returnTo } : {}) });
+      const started = await oauth.signIn.start(name, entry, { redirectUrl, user, ...(returnTo ? { returnTo } : {}) });
       request.log.info({ server: name }, "MCP sign-in started");
       return { server: name, authorization_url: started.authorizationUrl, expires_at: new Date(started.expiresAt).toISOString() };
     },
@@ -72,9 +77,10 @@ const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
     { config: { access: "user" }, schema: { summary: "Sign-in status of a remote MCP server (never a token)", tags: ["mcp"], params: nameParams, response: { 200: statusSchema, ...errorResponses(400, 404, 500) } } },
     async (request) => {
       const { name } = request.params;
-      const entry = await lookup(name);
-      if (!entry && !oauth.store.get(name)) throw notFound(name);
-      return oauthStatus(oauth.store, name, entry, config.env);
+      const entry = await lookup(name, userOf(request));
+      const store = tokensOf(oauth.store, entry, userOf(request));
+      if (!entry && !store.get(name)) throw notFound(name);
+      return oauthStatus(store, name, entry, config.env);
     },
   );
 
@@ -91,9 +97,11 @@ const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
     },
     async (request) => {
       const { name } = request.params;
-      const entry = await lookup(name);
-      if (!entry && !oauth.store.get(name)) throw notFound(name);
-      const result = await signOut({ store: oauth.store, server: name, entry, env: config.env, fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(config.mcp.connect_timeout_ms) }) });
+      const entry = await lookup(name, userOf(request));
+      // Only the caller's own sign-in: another user's, and the operator's client-credentials tokens, stay.
+      const store = oauth.store.forUser(userOf(request));
+      if (!entry && !store.get(name)) throw notFound(name);
+      const result = await signOut({ store, server: name, entry, env: config.env, fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(config.mcp.connect_timeout_ms) }) });
       request.log.info({ server: name, revoked: result.revoked }, "MCP sign-out");
       return result;
     },
@@ -122,15 +130,15 @@ async function answerCallback(
   reply: FastifyReply,
   signIn: OAuthSignIn,
   config: Config,
-  lookup: (name: string) => Promise<McpServerEntry | undefined>,
+  lookup: (name: string, user: string) => Promise<McpServerEntry | undefined>,
   log: { info(details: object, message: string): void },
 ): Promise<FastifyReply> {
   const { state, code, error, error_description: description, iss } = request.query;
   const back = signIn.returnToOf(state) ?? config.mcp.oauth.frontend_url;
   try {
     const done = await signIn.finish({ state, code, error, error_description: description, iss }, lookup);
-    log.info({ server: done.server, scopes: done.scopes }, "MCP sign-in completed");
-    request.audit = { target: done.server, outcome: "ok" };
+    log.info({ server: done.server, user: done.user, scopes: done.scopes }, "MCP sign-in completed");
+    request.audit = { target: done.server, outcome: "ok", detail: { user: done.user } };
     if (back) return reply.redirect(withOutcome(back, { mcp_server: done.server, mcp_auth: "connected" }), 303);
     return reply.type("text/html; charset=utf-8").send(signInPage({ ok: true, server: done.server }));
   } catch (failure) {
@@ -144,12 +152,23 @@ async function answerCallback(
   }
 }
 
-/** A configured server, else a plugin's `<plugin>:<server>`. */
-async function findEntry(deps: GatewayDeps, name: string): Promise<McpServerEntry | undefined> {
-  const configured = (await deps.store.read()).document.mcpServers;
+/** A server as `user` sees it: one of their own (`~<name>`), a configured one, else a plugin's `<plugin>:<server>`. */
+async function findEntry(deps: GatewayDeps, name: string, user: string): Promise<McpServerEntry | undefined> {
+  const { document } = await deps.store.read();
+  if (name.startsWith(userServerPrefix)) return user === operatorId ? undefined : userServerEntries(document.users, user)[name];
+  const configured = document.mcpServers;
   if (Object.hasOwn(configured, name)) return configured[name] as McpServerEntry;
   const plugin = ((await deps.listPluginServers?.()) ?? []).find((server) => server.name === name);
   return plugin?.entry as McpServerEntry | undefined;
+}
+
+/**
+ * Whose tokens a status reads: the user's own, except for a client_credentials server, whose
+ * tokens are the service's (fetched by the operator's session, one for everyone).
+ */
+function tokensOf(store: OAuthTokenStore, entry: McpServerEntry | undefined, user: string): OAuthTokenStore {
+  const grant = (entry?.oauth as { grant?: unknown } | undefined)?.grant;
+  return grant === "client_credentials" ? store : store.forUser(user);
 }
 
 /** Only back to the frontend's own origin or an allowed one: never an open redirect. */

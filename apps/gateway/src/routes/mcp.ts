@@ -1,20 +1,20 @@
-import { maskServerEntry, mcpServerEntrySchema, ThinktankError } from "@thinktank/core";
+import { maskServerEntry, mcpServerEntrySchema, operatorId, ThinktankError } from "@thinktank/core";
 import type { ExtensionsSnapshot, McpServerEntry } from "@thinktank/core";
-import { oauthStatus } from "@thinktank/mcp";
+import { oauthStatus, userServerEntries, userServerName, userServerPrefix } from "@thinktank/mcp";
 import type { OAuthStatus } from "@thinktank/mcp";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
 import type { RoutePlugin } from "../route-plugin.js";
 
-/** Names a PUT may create: no `:` (plugin servers are `<plugin>:<server>`), no `/`. */
-const configNamePattern = "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$";
+/** Names a PUT may create: no `:` (plugin servers are `<plugin>:<server>`), no `/`; a user may write their own server's name as `~<name>`. */
+const configNamePattern = "^~?[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$";
 
 const serverViewSchema = {
   type: "object",
   required: ["name", "source", "transport", "enabled", "config"],
   properties: {
     name: { type: "string" },
-    source: { type: "string", description: '"config" (extensions_config.json) or "plugin:<plugin>"' },
+    source: { type: "string", description: '"config" (extensions_config.json), "plugin:<plugin>", or "user": the caller\'s own remote server (named `~<name>`, seen by them alone)' },
     transport: { type: "string", enum: ["stdio", "sse", "http", "unknown"] },
     enabled: { type: "boolean" },
     config: { type: "object", additionalProperties: true, description: "The entry as written, secrets masked, placeholders shown as written" },
@@ -53,11 +53,16 @@ interface ServerView {
   auth?: { signed_in: boolean; grant: string; expires_at?: string };
 }
 
-/** GET/PUT/DELETE /api/mcp/servers: the `mcpServers` section of extensions_config.json, plus plugin servers (read-only). */
+/**
+ * GET/PUT/DELETE /api/mcp/servers: the `mcpServers` section of extensions_config.json, plus plugin
+ * servers (read-only). As a user (role `user`): PUT and DELETE write their own remote servers
+ * (`users.<id>.mcpServers`, never stdio: 403), listed to them alone as `~<name>`; GET lists the
+ * shared servers and theirs, each with the caller's own sign-in state.
+ */
 const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
   // Snapshots are immutable, so the masked views of one can be kept until the file changes.
   const configuredViews = new WeakMap<ExtensionsSnapshot, ServerView[]>();
-  const listAll = async (snapshot: ExtensionsSnapshot): Promise<ServerView[]> => {
+  const listAll = async (snapshot: ExtensionsSnapshot, user: string): Promise<ServerView[]> => {
     let configured = configuredViews.get(snapshot);
     if (!configured) {
       configured = Object.entries(snapshot.document.mcpServers).map(([name, entry]) => view(name, "config", entry as Readonly<Record<string, unknown>>));
@@ -69,21 +74,25 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
       ...(server.status ? { status: server.status } : {}),
       ...(server.reason ? { reason: server.reason } : {}),
     }))];
-    const entries: Record<string, unknown> = { ...Object.fromEntries(fromPlugins.map((server) => [server.name, server.entry])), ...snapshot.document.mcpServers };
+    const own = user === operatorId ? {} : userServerEntries(snapshot.document.users, user);
+    views.push(...Object.entries(own).map(([name, entry]) => view(name, "user", entry as Readonly<Record<string, unknown>>)));
+    const entries: Record<string, unknown> = { ...Object.fromEntries(fromPlugins.map((server) => [server.name, server.entry])), ...snapshot.document.mcpServers, ...own };
     const sandboxed = await sandboxedAvailability(configured);
-    return views.map((server) => withAuth(server.source === "config" && server.transport === "stdio" && server.config.sandbox === true && sandboxed && !sandboxed.ok ? { ...server, status: "unavailable", reason: sandboxed.reason } : server, entries[server.name]));
+    return views.map((server) => withAuth(server.source === "config" && server.transport === "stdio" && server.config.sandbox === true && sandboxed && !sandboxed.ok ? { ...server, status: "unavailable", reason: sandboxed.reason } : server, entries[server.name], user));
   };
   // A configured stdio server marked sandbox: true runs only where the agent's sandbox backend runs servers (plugin servers carry it already).
   const sandboxedAvailability = async (configured: readonly ServerView[]) => {
     if (!deps.sandbox || !configured.some((server) => server.transport === "stdio" && server.config.sandbox === true)) return undefined;
     return deps.sandbox.stdioServers();
   };
-  // Sign-in state comes from the token store (the agent notes there when a server asks for sign-in).
-  const withAuth = (server: ServerView, entry: unknown): ServerView => {
+  // Sign-in state comes from the token store (the agent notes there when a server asks for sign-in): the caller's own
+  // tokens, except a client_credentials server's, which are the service's.
+  const withAuth = (server: ServerView, entry: unknown, user: string): ServerView => {
     if (!deps.mcpOAuth || (server.transport !== "http" && server.transport !== "sse") || !entry) return server;
+    const shared = ((entry as McpServerEntry).oauth as { grant?: unknown } | undefined)?.grant === "client_credentials";
     let status: OAuthStatus;
     try {
-      status = oauthStatus(deps.mcpOAuth.store, server.name, entry as McpServerEntry, config.env);
+      status = oauthStatus(shared ? deps.mcpOAuth.store : deps.mcpOAuth.store.forUser(user), server.name, entry as McpServerEntry, config.env);
     } catch (error) {
       return { ...server, status: "needs_auth", reason: (error as Error).message };
     }
@@ -105,10 +114,10 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
         response: { 200: { type: "object", required: ["servers"], properties: { servers: { type: "array", items: serverViewSchema } } }, ...errorResponses(500) },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const snapshot = await deps.store.read();
       reply.header("etag", snapshot.etag);
-      return { servers: await listAll(snapshot) };
+      return { servers: await listAll(snapshot, userOf(request)) };
     },
   );
 
@@ -126,7 +135,7 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     async (request, reply) => {
       const snapshot = await deps.store.read();
       reply.header("etag", snapshot.etag);
-      const found = (await listAll(snapshot)).find((server) => server.name === request.params.name);
+      const found = (await listAll(snapshot, userOf(request))).find((server) => server.name === request.params.name);
       if (!found) throw notFound(request.params.name);
       return found;
     },
@@ -154,6 +163,25 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
         throw new ThinktankError("FORBIDDEN", "a stdio server runs a program on the gateway's host, an administrator's decision: add a remote server (type http or sse, with a url)", { details: { fields: ["type", "command"] } });
       }
       const createOnly = request.headers["if-none-match"]?.trim() === "*";
+      const own = ownName(request, name);
+      if (own !== undefined) {
+        // A user's own server: under their section, seen by them alone as ~<name>.
+        const user = userOf(request);
+        const { snapshot, result: existed } = await deps.store.update(
+          (draft) => {
+            const servers = ownServers(draft, user, true) as Record<string, McpServerEntry>;
+            const existed = Object.hasOwn(servers, own);
+            if (existed && createOnly) throw new ThinktankError("PRECONDITION_FAILED", `MCP server '${userServerName(own)}' already exists (If-None-Match: *)`);
+            servers[own] = request.body;
+            return existed;
+          },
+          { ifMatch: request.headers["if-match"] },
+        );
+        request.log.info({ server: userServerName(own), user, revision: snapshot.revision }, existed ? "user's MCP server replaced" : "user's MCP server created");
+        setEtag(reply, snapshot);
+        const stored = snapshot.document.users?.[user]?.mcpServers?.[own] as Readonly<Record<string, unknown>>;
+        return reply.status(existed ? 200 : 201).send(view(userServerName(own), "user", stored));
+      }
       const { snapshot, result: existed } = await deps.store.update(
         (draft) => {
           const existed = Object.hasOwn(draft.mcpServers, name);
@@ -184,8 +212,18 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     },
     async (request, reply) => {
       const { name } = request.params;
+      const own = ownName(request, name);
+      const user = userOf(request);
       const { snapshot } = await deps.store.update(
         (draft) => {
+          if (own !== undefined) {
+            // Only the caller's own server: a user never removes a shared one.
+            const servers = ownServers(draft, user, false);
+            if (!servers || !Object.hasOwn(servers, own)) throw notFound(userServerName(own));
+            delete servers[own];
+            if (Object.keys(servers).length === 0) delete draft.users?.[user]?.mcpServers;
+            return;
+          }
           if (!Object.hasOwn(draft.mcpServers, name)) throw notFound(name);
           delete draft.mcpServers[name];
         },
@@ -197,6 +235,38 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     },
   );
 };
+
+/** Who the routes act for: the caller, else (a key-less service, an anonymous read) the operator. */
+function userOf(request: FastifyRequest): string {
+  return request.caller?.id ?? operatorId;
+}
+
+/**
+ * The name of the caller's own server a PUT or DELETE is for (without `~`), or undefined when it
+ * is for a shared one (an administrator's call). A user always writes their own; an administrator
+ * writes the shared section, and may not name a `~` server (VALIDATION_FAILED).
+ */
+function ownName(request: FastifyRequest, name: string): string | undefined {
+  const bare = name.startsWith(userServerPrefix) ? name.slice(userServerPrefix.length) : name;
+  if (request.caller === undefined || request.caller.role === "admin") {
+    if (bare !== name) throw new ThinktankError("VALIDATION_FAILED", `'${name}': ${userServerPrefix}<name> is a user's own server; an administrator writes the shared servers (no ${userServerPrefix})`, { details: { name } });
+    return undefined;
+  }
+  return bare;
+}
+
+/** The `users` section of an extensions_config.json draft, as far as servers go. */
+interface UsersDraft {
+  users?: Record<string, { mcpServers?: Record<string, McpServerEntry>; [key: string]: unknown }>;
+}
+
+/** A user's `mcpServers` in a draft (made when `create`), or undefined. */
+function ownServers(draft: UsersDraft, user: string, create: boolean): Record<string, McpServerEntry> | undefined {
+  if (!create) return draft.users?.[user]?.mcpServers;
+  draft.users ??= {};
+  const record = (draft.users[user] ??= {});
+  return (record.mcpServers ??= {});
+}
 
 function view(name: string, source: string, entry: Readonly<Record<string, unknown>>, enabled?: boolean): ServerView {
   return {
