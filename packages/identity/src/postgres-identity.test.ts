@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import pg from "pg";
 import { loadConfig, type Config } from "@thinktank/core";
 import { makeTempDir, needs, writeTree } from "@thinktank/testing";
+import { openPostgresConnection } from "@thinktank/runs/sql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIdentity, type Identity } from "./index.js";
 
@@ -15,10 +15,9 @@ let config: Config;
 
 describe("identity on Postgres", needs("postgres"), () => {
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
+    const admin = await openPostgresConnection(url);
+    await admin.database.exec(`CREATE DATABASE ${name}`);
+    await admin.close();
     const databaseUrl = new URL(url);
     databaseUrl.pathname = `/${name}`;
     temp = makeTempDir("tt-identity-pg-");
@@ -27,12 +26,12 @@ describe("identity on Postgres", needs("postgres"), () => {
   });
   afterAll(async () => {
     temp?.cleanup();
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
+    const admin = await openPostgresConnection(url);
+    const left = async () => (await admin.database.all<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ?", [name]))[0]?.n ?? 0;
     // A closed pool's connections end just after pool.end() resolves.
-    for (let waited = 0; waited < 10_000 && (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name])).rows[0].n > 0; waited += 50) await delay(50);
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.end();
+    for (let waited = 0; waited < 10_000 && (await left()) > 0; waited += 50) await delay(50);
+    await admin.database.exec(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.close();
   });
 
   it("two replicas opening together each set up once; a user, a key and a revocation reach the other within a second", async () => {
@@ -61,18 +60,17 @@ describe("identity on Postgres", needs("postgres"), () => {
   });
   it("a change made while the LISTEN connection is down is still seen (the reconnect's check, else the 1 s poll)", async () => {
     const [one, two] = (await Promise.all([openIdentity(config), openIdentity(config)])) as [Identity, Identity];
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
+    const admin = await openPostgresConnection(url);
     try {
       const { apiKey } = await one.users.create({ name: "Bo", role: "user" });
       await expect.poll(async () => (await two.authenticate({ "x-api-key": apiKey }, { keyless: false })).ok, { interval: 10, timeout: 1000 }).toBe(true);
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'thinktank identity'", [name]);
+      await admin.database.all("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ? AND application_name = 'thinktank identity'", [name]);
       const started = Date.now();
       const { apiKey: later } = await one.users.create({ name: "Cy", role: "user" });
       await expect.poll(async () => (await two.authenticate({ "x-api-key": later }, { keyless: false })).ok, { interval: 10, timeout: 2000 }).toBe(true);
       expect(Date.now() - started).toBeLessThan(1500);
     } finally {
-      await admin.end();
+      await admin.close();
       await Promise.all([one.close(), two.close()]);
     }
   });
