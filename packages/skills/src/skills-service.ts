@@ -1,10 +1,9 @@
-import fsSync from "node:fs";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { ThinktankError, defaultArchiveLimits } from "@thinktank/core";
 import type { ArchiveLimits, Caller } from "@thinktank/core";
 import { findSkill } from "./find-skill.js";
 import { installSkill } from "./install-skill.js";
+import { removeSkillFolder } from "./remove-skill-folder.js";
 import type { SkillSearchHit } from "./search/skill-search-index.js";
 import { userSkillsFolder } from "./skill-sources.js";
 import type { Skill } from "./skill-types.js";
@@ -152,7 +151,7 @@ export class SkillsService {
       if (skill.category !== "custom") {
         throw new ThinktankError("FORBIDDEN", `${skill.identity} belongs to a plugin; disable or uninstall the plugin instead`);
       }
-      await removeInside(this.customRoot, skill);
+      await removeSkillFolder(this.customRoot, skill);
       await this.store.update((draft) => {
         if (draft.skills) delete draft.skills[skill.identity];
       });
@@ -235,7 +234,7 @@ export class SkillsService {
         throw new ThinktankError("FORBIDDEN", `${skill.identity} is shared by everyone; only an administrator may delete it (disable it for yourself instead)`);
       }
       const root = userSkillsFolder(this.skillsRoot, user);
-      await removeInside(root, skill);
+      await removeSkillFolder(root, skill);
       await this.store.update((draft) => {
         const skills = draft.users && Object.hasOwn(draft.users, user) ? draft.users[user]?.skills : undefined;
         if (skills && typeof skills === "object" && Object.hasOwn(skills, skill.identity)) delete skills[skill.identity];
@@ -296,20 +295,6 @@ function ownEntry(users: Record<string, UserStateEntry>, user: string): UserStat
   const created: UserStateEntry = {};
   users[user] = created;
   return created;
-}
-
-/** Removes a skill's folder, which must be inside `root`: renamed away first (it disappears at once and whole), then deleted. */
-async function removeInside(root: string, skill: Skill): Promise<void> {
-  const relative = path.relative(root, skill.dir);
-  if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) {
-    throw new ThinktankError("FORBIDDEN", `${skill.identity} is not inside ${root}`);
-  }
-  const doomed = await fs.mkdtemp(path.join(root, ".staging-delete-"));
-  try {
-    await fs.rename(skill.dir, path.join(doomed, "skill"));
-  } finally {
-    fsSync.rmSync(doomed, { recursive: true, force: true });
-  }
 }
 
 /**
