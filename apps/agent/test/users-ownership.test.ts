@@ -100,13 +100,26 @@ for (const backend of backends) describe(`ownership on the agent server (${backe
     expect(await raw("tt_u_nokey_wrong", "POST", "/threads/search", {})).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED" } });
     expect((await raw(undefined, "GET", "/healthz")).status).toBe(200);
     const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
-    const mcp = (key?: string) =>
-      fetch(`${url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(key ? { "x-api-key": key } : {}) }, body: JSON.stringify(initialize) });
-    const anonymous = await mcp();
+    const mcp = (key: string | undefined, message: object, session?: string) =>
+      fetch(`${url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(key ? { "x-api-key": key } : {}), ...(session ? { "mcp-session-id": session, "mcp-protocol-version": "2025-03-26" } : {}) },
+        body: JSON.stringify(message),
+      });
+    const anonymous = await mcp(undefined, initialize);
     expect([anonymous.status, ((await anonymous.json()) as { code: string }).code]).toEqual([401, "UNAUTHENTICATED"]);
-    const signedIn = await mcp(bob.key);
+    const signedIn = await mcp(bob.key, initialize);
     expect(signedIn.status).toBe(200);
     await signedIn.body?.cancel();
+    // Bob's MCP session is his: Alice naming its id is told there is no such session.
+    const session = signedIn.headers.get("mcp-session-id") as string;
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    const hers = await mcp(alice.key, list, session);
+    expect(hers.status).toBe(404);
+    await hers.body?.cancel();
+    const his = await mcp(bob.key, list, session);
+    expect(his.status).toBe(200);
+    expect(await his.text()).toContain("execute_code");
   });
 
   it("gives what a user makes to them: threads, runs (executed for them) and store items", async () => {

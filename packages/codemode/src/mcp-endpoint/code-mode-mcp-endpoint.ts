@@ -9,8 +9,8 @@ import { createCodeModeMcpServer } from "./create-code-mode-mcp-server.js";
 
 export interface CodeModeMcpEndpointOptions {
   readonly codeMode: CodeMode;
-  /** Where a session's programs run. @default the workspace of thread `mcp-<session id>` */
-  readonly placeFor?: (sessionId: string) => ExecutionPlace;
+  /** Where a session's programs run. @default the workspace of thread `mcp-<session id>`, for the session's caller (`userId`) */
+  readonly placeFor?: (sessionId: string, caller?: string) => ExecutionPlace;
   /** Sessions kept at once; the least recently used is closed to make room. @default 64 */
   readonly maxSessions?: number;
   /** A session unused this long is closed. @default 1,800,000 ms (30 minutes) */
@@ -31,14 +31,18 @@ export interface CodeModeMcpEndpointOptions {
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: McpServer;
+  /** Who opened it (a caller's id; undefined without callers): only they may use it. */
+  readonly caller: string | undefined;
   lastUsed: number;
 }
 
 /**
  * The streamable HTTP side of the MCP endpoint: one SDK transport and McpServer per session
  * (created by an initialize request, named by the `mcp-session-id` header, ended by DELETE or
- * after being idle). Framework-free: `handle(request, response, parsedBody)` takes Node's
+ * after being idle). Framework-free: `handle(request, response, parsedBody, caller)` takes Node's
  * request and response, so Fastify (mountCodeModeEndpoint) or a plain http server can host it.
+ * A session belongs to the caller who opened it: its programs run for them (ExecutionPlace.userId),
+ * and another caller naming its id is answered as for an unknown session.
  */
 export class CodeModeMcpEndpoint {
   private readonly sessions = new Map<string, Session>();
@@ -56,7 +60,8 @@ export class CodeModeMcpEndpoint {
     return this.sessions.size;
   }
 
-  async handle(request: IncomingMessage, response: ServerResponse, body?: unknown): Promise<void> {
+  /** `caller`: the id of who sends the request (the agent server's callers), undefined where there are none. */
+  async handle(request: IncomingMessage, response: ServerResponse, body?: unknown, caller?: string): Promise<void> {
     await this.closeIdle();
     await this.options.beforeRequest?.();
     if (this.closed) return reject(response, 503, -32000, "the MCP endpoint is shutting down");
@@ -64,7 +69,7 @@ export class CodeModeMcpEndpoint {
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
       const session = this.sessions.get(sessionId);
-      if (!session) return reject(response, 404, -32001, "Session not found: start a new one with an initialize request");
+      if (!session || session.caller !== caller) return reject(response, 404, -32001, "Session not found: start a new one with an initialize request");
       session.lastUsed = this.now();
       return session.transport.handleRequest(request, response, body);
     }
@@ -73,11 +78,11 @@ export class CodeModeMcpEndpoint {
     }
     await this.makeRoom();
     const id = this.options.sessionIdPrefix ? `${this.options.sessionIdPrefix}.${crypto.randomUUID()}` : crypto.randomUUID();
-    const place = this.options.placeFor?.(id) ?? { threadId: `mcp-${id}` };
+    const place = this.options.placeFor?.(id, caller) ?? { threadId: `mcp-${id}`, ...(caller === undefined ? {} : { userId: caller }) };
     const server = createCodeModeMcpServer(this.options.codeMode, { place, ...(this.options.serverInfo ? { serverInfo: this.options.serverInfo } : {}) });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: (initialized) => void this.sessions.set(initialized, { transport, server, lastUsed: this.now() }),
+      onsessioninitialized: (initialized) => void this.sessions.set(initialized, { transport, server, caller, lastUsed: this.now() }),
       onsessionclosed: (closed) => void this.sessions.delete(closed),
     });
     transport.onclose = () => void this.sessions.delete(id);

@@ -31,17 +31,20 @@ export function mountCodeModeEndpoint(app: FastifyInstance, endpoint: CodeModeMc
     method: ["GET", "POST", "DELETE"],
     url: options.path ?? "/mcp",
     handler: async (request, reply) => {
+      let caller: Caller | undefined;
       if (options.authenticate) {
         const outcome = await options.authenticate(request.headers);
         const problem = !outcome.ok ? `the credentials are not valid (${outcome.reason})` : outcome.caller === undefined ? "this endpoint needs a caller" : undefined;
-        if (problem) return reply.code(401).send({ code: "UNAUTHENTICATED", message: `${problem}: send X-API-Key: <key> or Authorization: Bearer <key or token>` });
+        if (problem || !outcome.ok) return reply.code(401).send({ code: "UNAUTHENTICATED", message: `${problem}: send X-API-Key: <key> or Authorization: Bearer <key or token>` });
+        caller = outcome.caller;
       } else if (apiKey !== undefined && !apiKeyMatches(presentedApiKey(request.headers), apiKey)) {
         return reply.code(401).send({ code: "UNAUTHENTICATED", message: "missing or wrong API key: send X-API-Key: <key> or Authorization: Bearer <key>" });
       }
       // The SDK transport writes the response itself (JSON or an SSE stream).
       reply.hijack();
       try {
-        await endpoint.handle(request.raw, reply.raw, request.body);
+        // A session is its caller's: their programs run for them, nobody else may use its id.
+        await endpoint.handle(request.raw, reply.raw, request.body, caller?.id);
       } catch (error) {
         request.log.error({ err: error }, "the MCP endpoint failed");
         if (!reply.raw.headersSent) reply.raw.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ code: "INTERNAL", message: "the MCP endpoint failed (see the log)" }));
