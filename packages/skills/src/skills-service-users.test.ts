@@ -135,6 +135,25 @@ describe("SkillsService per user", () => {
     expect((await service.list(admin)).skills.map((s) => s.identity)).not.toContain("custom:evil");
   });
 
+  it("a skill name with path tricks never leaves the user's folder", async () => {
+    const tricks = [
+      buildZip([{ name: "evil/SKILL.md", data: "---\nname: ../../custom/evil\ndescription: Tries to climb out.\n---\n" }]),
+      buildZip([{ name: "SKILL.md", data: "---\nname: ../custom/evil\ndescription: No wrapper folder.\n---\n" }]),
+      buildZip([{ name: "../custom/evil/SKILL.md", data: skillText("evil") }]),
+    ];
+    for (const data of tricks) {
+      const outcome = await service.install({ kind: "archive", data }, { viewer: alice }).then(
+        (skill) => skill.dir,
+        (error: unknown) => (error instanceof ThinktankError ? error.code : String(error)),
+      );
+      if (path.isAbsolute(outcome)) expect(path.dirname(outcome)).toBe(userSkillsFolder(path.join(temp.dir, "skills"), "usr_a1"));
+      else expect(outcome).toMatch(/^[A-Z_]+$/);
+    }
+    expect(fs.existsSync(path.join(temp.dir, "skills/custom/evil"))).toBe(false);
+    expect(fs.readdirSync(path.join(temp.dir, "skills"))).toEqual(["custom", "public", "users"]);
+    expect((await service.list(admin)).skills.map((s) => s.identity)).toEqual(["public:pdf", "custom:off"]);
+  });
+
   it("keeps a user's view object while nothing changes, and rebuilds it when their overlay changes", async () => {
     await service.install(archive("mine"), { viewer: alice });
     const first = await service.list(alice);
