@@ -21,8 +21,8 @@ export interface AuthenticatorOptions {
 }
 
 /**
- * Who the headers name. A presented value is tried as: a user key (`tt_u_` prefix), a JWT (its
- * shape, when auth.jwt is configured), else THINKTANK_API_KEY. No query per request: keys come
+ * Who the headers name. A presented value is tried as: a user key (`tt_u_` prefix), else
+ * THINKTANK_API_KEY, else a JWT (by its shape, when auth.jwt is configured). No query per request: keys come
  * from the store's in-memory snapshot, JWTs from the verifier's cache after their first check.
  */
 export class Authenticator {
@@ -39,8 +39,9 @@ export class Authenticator {
     if (presented === undefined) return { ok: true, caller: context.keyless ? localOperator : undefined };
     if (presented.startsWith(userKeyPrefix)) return this.#userKey(presented);
     const { jwt, operatorKey } = this.#options;
-    if (jwt && jwtShape.test(presented)) return jwt.verify(presented);
+    // The operator's key first (constant time): a THINKTANK_API_KEY that happens to have a JWT's shape still works.
     if (operatorKey !== undefined && apiKeyMatches(presented, operatorKey)) return { ok: true, caller: operatorByKey };
+    if (jwt && jwtShape.test(presented)) return jwt.verify(presented);
     return { ok: false, reason: "unknown key" };
   }
 

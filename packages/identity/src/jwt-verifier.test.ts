@@ -27,10 +27,10 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-async function open(jwt: Record<string, unknown> = {}, options: IdentityOptions = {}): Promise<Identity> {
+async function open(jwt: Record<string, unknown> = {}, options: IdentityOptions = {}, operatorKey = "operator-key-123"): Promise<Identity> {
   const settings = { issuer: provider.issuer, audience, ...jwt };
   writeTree(temp.dir, { "config.yaml": JSON.stringify({ auth: { jwt: settings } }) });
-  const config = loadConfig({ cwd: temp.dir, env: { THINKTANK_DATA_DIR: path.join(temp.dir, "data"), THINKTANK_API_KEY: "operator-key-123" } });
+  const config = loadConfig({ cwd: temp.dir, env: { THINKTANK_DATA_DIR: path.join(temp.dir, "data"), THINKTANK_API_KEY: operatorKey } });
   const identity = await openIdentity(config, { clock: () => new Date(Date.now() + offsetMs), ...options });
   opened.push(identity);
   return identity;
@@ -148,5 +148,12 @@ describe("JWTs from the frontend's identity provider", () => {
     } finally {
       await Promise.all([flood.close(), hanging.close()]);
     }
+  });
+
+  it("an operator key that has a JWT's shape is still the operator's, with auth.jwt configured", async () => {
+    const jwtShaped = `${encode({ alg: "RS256" })}.${encode({ sub: "operator" })}.c2lnbmF0dXJl`;
+    const identity = await open({}, {}, jwtShaped);
+    expect(await identity.authenticate(bearer(jwtShaped), keyed)).toMatchObject({ ok: true, caller: { id: "admin", auth: "key" } });
+    expect(await identity.authenticate(bearer(`${jwtShaped}x`), keyed)).toMatchObject({ ok: false });
   });
 });
