@@ -3,6 +3,7 @@
 // snapshot taken once, each user's view merged on top and cached), beside the single-operator
 // path measured in the same run on the same server, interleaved.
 import fs from "node:fs";
+import os from "node:os";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
@@ -113,7 +114,7 @@ async function measure(context: BenchContext): Promise<Measurement[]> {
         name: `POST /threads/:id/runs → first model call, ${users} users (each an overlay and an own skill; ${sharedSkills + 1} shared skills)`,
         value: round(user.median),
         unit: "ms",
-        stats: { p95: round(user.p95), min: round(user.min), samples: user.samples, "a user's first run (view built) p50": round(first.median), "first run p95": round(first.p95) },
+        stats: { p95: round(user.p95), min: round(user.min), samples: user.samples, "a user's first run (view built) p50": round(first.median), "first run p95": round(first.p95), "load average (1 min) at the end": round(os.loadavg()[0] ?? 0, 1) },
         baseline: { name: "the operator (no overlay), interleaved", value: round(single.median), unit: "ms" },
         target: "p50 <= 10 ms",
         pass: user.median <= 10,
