@@ -81,6 +81,15 @@ describe("the audit log", () => {
     expect((await audit.list({})).entries.map((entry) => entry.target)).toEqual(["late"]);
   });
 
+  it("keeps a flood of failed authentications (no actor) to a tenth of max_entries: it never pushes out who changed what", async () => {
+    const audit = (await open("auth:\n  audit:\n    max_entries: 20\n")).audit;
+    for (let index = 0; index < 3; index++) await audit.record({ actor: ada, action: "skill.settings", target: `kept-${index}`, outcome: "ok" });
+    for (let index = 0; index < 40; index++) await audit.record({ actor: undefined, action: "auth.failed", target: `flood-${index}`, outcome: "failed", source: "203.0.113.9" });
+    await (audit as unknown as { prune(): Promise<void> }).prune();
+    const targets = (await audit.list({ limit: 100 })).entries.map((entry) => entry.target);
+    expect(targets).toEqual(["flood-39", "flood-38", "kept-2", "kept-1", "kept-0"]);
+  });
+
   it("never throws: a failed write is logged", async () => {
     const opened = await open();
     await opened.close();

@@ -40,7 +40,7 @@ const maxText = 1000;
 /**
  * The audit log in the threads database: one row per entry, never updated; secrets masked before
  * writing (secret-named keys, credentials in strings, values that look like keys); pruned by age
- * and count every so often. Ids sort by time (hex milliseconds, a per-process counter, random), so
+ * and count every so often (entries without an actor to a tenth of the count). Ids sort by time (hex milliseconds, a per-process counter, random), so
  * `list` pages newest first by id.
  */
 export class SqlAuditLog implements AuditLog {
@@ -109,6 +109,10 @@ export class SqlAuditLog implements AuditLog {
     try {
       const cutoff = new Date(clock().getTime() - retentionDays * 86_400_000).toISOString();
       await database.run(`DELETE FROM ${auditTable.name} WHERE at < ?`, [cutoff]);
+      // Entries without an actor (failed authentications, which anyone who reaches the port can cause) keep to a tenth of
+      // the bound, so a flood of them never pushes out the record of who changed what.
+      const [oldestAnonymous] = await database.all<{ id: string }>(`SELECT id FROM ${auditTable.name} WHERE actor_id IS NULL ORDER BY id ${database.dialect.bytewise} DESC LIMIT 1 OFFSET ?`, [anonymousBound(maxEntries) - 1]);
+      if (oldestAnonymous) await database.run(`DELETE FROM ${auditTable.name} WHERE actor_id IS NULL AND id < ?`, [oldestAnonymous.id]);
       const [oldestKept] = await database.all<{ id: string }>(`SELECT id FROM ${auditTable.name} ORDER BY id ${database.dialect.bytewise} DESC LIMIT 1 OFFSET ?`, [maxEntries - 1]);
       if (oldestKept) await database.run(`DELETE FROM ${auditTable.name} WHERE id < ?`, [oldestKept.id]);
     } catch (error) {
@@ -120,6 +124,11 @@ export class SqlAuditLog implements AuditLog {
     this.#sequence = (this.#sequence + 1) % 0x10000;
     return `aud_${now.getTime().toString(16).padStart(12, "0")}${this.#sequence.toString(16).padStart(4, "0")}${this.#suffix}`;
   }
+}
+
+/** How many entries without an actor are kept: a tenth of max_entries (at least one). */
+function anonymousBound(maxEntries: number): number {
+  return Math.max(1, Math.floor(maxEntries / 10));
 }
 
 function entryOf(row: AuditRow): AuditEntry {
