@@ -67,6 +67,8 @@ export interface AgentServer {
   readonly runtime: AgentRuntime;
   /** Users, keys and the audit log the server authenticates with. */
   readonly identity: Identity;
+  /** Every route it serves (method and URL pattern, HEAD and OPTIONS aside): for tests that must cover each. */
+  readonly routes: readonly { readonly method: string; readonly url: string }[];
   /** Stops runs, closes the HTTP server, the runtime (MCP servers, sandbox workers), identity and the store. */
   close(): Promise<void>;
 }
@@ -122,6 +124,10 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     logController: new AccessLogController({ slowMs: config.agent.slow_request_ms }),
     genReqId: requestIdFor,
     requestIdHeader: false,
+  });
+  const routes: { method: string; url: string }[] = [];
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) if (method !== "HEAD" && method !== "OPTIONS") routes.push({ method, url: route.url });
   });
   if (secured.changed.length > 0) app.log.info({ paths: secured.changed }, "tightened the modes of the data folder and its private files (nothing in them is for other local users)");
   if (secured.problems.length > 0) app.log.warn({ problems: secured.problems }, "could not tighten the modes of some private files");
@@ -223,6 +229,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     store,
     runtime,
     identity,
+    routes,
     close: async () => {
       await runs.shutdown();
       await app.close();
