@@ -61,6 +61,8 @@ export class AgentRuntime {
   private readonly perRequest = new WeakMap<object, Promise<AgentSnapshot>>();
   /** The slash commands and listing of each skills view (the shared one, and each user's), while its plugins snapshot holds. */
   private readonly commands = new WeakMap<SkillsSnapshot, { plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing }>();
+  /** Token counts of listing pieces (one skill's entry is the same piece in every user's listing), so a user's listing counts only what is theirs. */
+  private readonly listingTokens = new Map<string, number>();
   private closed = false;
 
   constructor(
@@ -162,7 +164,17 @@ export class AgentRuntime {
   private commandsFor(skills: SkillsSnapshot, plugins: PluginSnapshot): { plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing } {
     const commands = new SlashCommands(plugins.plugins, { skills });
     const { listing, auto_threshold_tokens: autoThresholdTokens, relevant_limit: relevantLimit, container_path: containerPath } = this.config.skills;
-    return { plugins, commands, listing: new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens }) };
+    const counted = (text: string): number => {
+      let tokens = this.listingTokens.get(text);
+      if (tokens === undefined) {
+        tokens = countTokens(text);
+        // Bounded: a catalog that changes all day starts afresh now and then.
+        if (this.listingTokens.size >= 20_000) this.listingTokens.clear();
+        this.listingTokens.set(text, tokens);
+      }
+      return tokens;
+    };
+    return { plugins, commands, listing: new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens: counted }) };
   }
 
   /** One snapshot per request object (as its owner sees it): every provider of a run sees the same one. */

@@ -59,11 +59,13 @@ describe("SkillListing", () => {
   });
 
   it("auto is full while skills and commands together cost at most the threshold, compact above", () => {
-    const cost = Math.ceil(`${renderSkillSystem(base)}\n\n<slash_commands>\nevery command\n</slash_commands>`.length / 4);
-    const at = listingOf(base, { listing: "auto", autoThresholdTokens: cost });
+    // A counter that adds up over pieces, as o200k does at the pieces' boundaries (one token a character).
+    const countTokens = (text: string) => text.length;
+    const cost = `${renderSkillSystem(base)}\n\n<slash_commands>\nevery command\n</slash_commands>`.length;
+    const at = listingOf(base, { listing: "auto", autoThresholdTokens: cost, countTokens });
     expect(at.mode).toBe("full");
     expect(at.reason).toBe(`auto: listing 4 skills and 7 slash commands costs ${cost} tokens, not more than skills.auto_threshold_tokens (${cost})`);
-    const above = listingOf(base, { listing: "auto", autoThresholdTokens: cost - 1 });
+    const above = listingOf(base, { listing: "auto", autoThresholdTokens: cost - 1, countTokens });
     expect(above.mode).toBe("compact");
     expect(above.reason).toContain(`costs ${cost} tokens, more than skills.auto_threshold_tokens (${cost - 1})`);
   });

@@ -190,18 +190,20 @@ export class SkillListing {
 
 
 /**
- * The tokens of `text` while they stay within `limit`: counted a few kilobytes at a time, stopping
- * as soon as the count passes the limit (the full listing of 1,000 skills is ~120,000 tokens, and
- * only the first ~limit matter). Pieces end at a line break followed by a character that starts a
- * pre-token of its own (not whitespace, not '/'), so the pieces' counts add up to the whole's.
+ * The tokens of `text` while they stay within `limit`: counted a piece at a time, stopping as soon
+ * as the count passes the limit (the full listing of 1,000 skills is ~120,000 tokens, and only the
+ * first ~limit matter). Pieces end at a line break followed by a character that starts a pre-token
+ * of its own (not whitespace, not '/'), so the pieces' counts add up to the whole's: before each
+ * `<skill>` entry, so one skill's entry is the same piece in every user's listing (a caching
+ * `countTokens` counts it once), and otherwise every few kilobytes.
  */
 function tokensUpTo(text: string, limit: number, countTokens: (text: string) => number): { tokens: number; over: boolean; complete: boolean } {
   let tokens = 0;
   let start = 0;
   while (start < text.length) {
     let end = text.length;
-    for (let at = text.indexOf("\n", start + 4096); at !== -1; at = text.indexOf("\n", at + 1)) {
-      if (/^[^\s/]/.test(text.charAt(at + 1))) {
+    for (let at = text.indexOf("\n", start); at !== -1; at = text.indexOf("\n", at + 1)) {
+      if (/^[^\s/]/.test(text.charAt(at + 1)) && (at >= start + 4096 || text.startsWith("<skill>", at + 1))) {
         end = at + 1;
         break;
       }
