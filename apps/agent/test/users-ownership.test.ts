@@ -4,7 +4,7 @@
 // by id, and lists everyone's only with X-Thinktank-Scope: all.
 import { Client } from "@langchain/langgraph-sdk";
 import { loadConfig } from "@thinktank/core";
-import { freePort, makeTempDir, needs, writeTree } from "@thinktank/testing";
+import { freePort, makeTempDir, needs, startOpenIdProvider, writeTree, type OpenIdProvider } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestProvider } from "../src/request/request-context.js";
 import { buildAgentServer, type AgentServer } from "../src/server/build-agent-server.js";
@@ -12,6 +12,7 @@ import { testScript } from "./support/agent-fixture.js";
 import { createFreshDatabase, type FreshDatabase } from "./support/fresh-postgres.js";
 
 const adminKey = "admin-key-for-the-ownership-test";
+const audience = "https://agent.thinktank.test";
 const human = (content: string) => ({ messages: [{ type: "human", content }] });
 /** Whom each run was prepared for (RequestInfo.ownerId), by thread. */
 const preparedFor = new Map<string, string[]>();
@@ -60,12 +61,15 @@ const backends = [
 for (const backend of backends) describe(`ownership on the agent server (${backend.name}), through the LangGraph SDK as two users and an administrator`, { ...backend.options, timeout: 120_000 }, () => {
   const temp = makeTempDir("tt-agent-owners-");
   let database: FreshDatabase | undefined;
+  let provider: OpenIdProvider;
 
   beforeAll(async () => {
     database = backend.name === "postgres" ? await createFreshDatabase("tt_owners") : undefined;
+    provider = await startOpenIdProvider();
     const threads = database ? ["agent:", "  threads:", "    backend: postgres", "    postgres_url_env: TEST_PG"] : [];
+    const jwt = ["auth:", "  jwt:", `    issuer: ${provider.issuer}`, `    audience: ${audience}`];
     writeTree(temp.dir, {
-      "config.yaml": ["data_dir: data", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", ...threads, ""].join("\n"),
+      "config.yaml": ["data_dir: data", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", ...threads, ...jwt, ""].join("\n"),
       "script.yaml": testScript,
       "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
     });
@@ -82,6 +86,7 @@ for (const backend of backends) describe(`ownership on the agent server (${backe
 
   afterAll(async () => {
     await server?.close();
+    await provider?.stop();
     await database?.drop();
     temp.cleanup();
   });
@@ -254,6 +259,26 @@ for (const backend of backends) describe(`ownership on the agent server (${backe
     expect((await admin.store.listNamespaces()).namespaces).toEqual([]);
     expect((await adminAll.store.listNamespaces()).namespaces).toEqual(expect.arrayContaining([[alice.id, "memories"], [bob.id, "memories"]]));
     expect(await adminAll.store.getItem([alice.id, "memories"], "favourite")).toMatchObject({ value: { colour: "teal" } });
+  });
+
+  it("takes the frontend's JWT users as users of their own, through the SDK unchanged", async () => {
+    const token = await provider.token({ subject: "dana", audience, name: "Dana" });
+    const dana = new Client({ apiUrl: url, defaultHeaders: { authorization: `Bearer ${token}` }, callerOptions: { maxRetries: 0 } });
+    const me = await fetch(`${url}/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await me.json()).toEqual({ id: "jwt:dana", name: "Dana", role: "user", auth: "jwt" });
+    const own = (await dana.threads.create()).thread_id;
+    await dana.runs.wait(own, "lead_agent", { input: human("from dana") });
+    expect((await dana.threads.search()).map((t) => t.thread_id)).toEqual([own]);
+    await dana.store.putItem(["memories"], "favourite", { colour: "green" });
+    expect(await dana.store.getItem(["memories"], "favourite")).toMatchObject({ value: { colour: "green" } });
+    await failsWith(dana.threads.get(thread), 404);
+    await failsWith(alice.client.threads.get(own), 404);
+    expect(await alice.client.store.getItem(["memories"], "favourite")).toMatchObject({ value: { colour: "teal" } });
+    expect((await adminAll.store.listNamespaces()).namespaces).toContainEqual(["jwt:dana", "memories"]);
+    // A token for another audience is refused, as wrong credentials always are.
+    const elsewhere = await provider.token({ subject: "dana", audience: "https://other.example", name: "Dana" });
+    const refused = await fetch(`${url}/threads/search`, { method: "POST", headers: { authorization: `Bearer ${elsewhere}`, "content-type": "application/json" }, body: "{}" });
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([401, "UNAUTHENTICATED"]);
   });
 
   it("stops a removed user's key at once", async () => {
