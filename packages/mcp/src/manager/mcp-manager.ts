@@ -128,7 +128,8 @@ export class McpManager {
   /** Names of the servers `user` sees (the shared ones, then their own `~` ones), sorted. */
   serverNames(user?: string): string[] {
     const shared = [...this.servers.keys()].sort();
-    const own = user === undefined || user === operatorId ? [] : (this.users.get(user)?.ownNames() ?? []);
+    if (user === undefined || user === operatorId) return shared;
+    const own = this.users.get(user)?.ownNames() ?? [];
     return own.length > 0 ? [...shared, ...own] : shared;
   }
 
@@ -282,10 +283,9 @@ export class McpManager {
   /** The ManagedServer `user` reaches by this name: the shared one, their own session of it, or their own server. */
   private require(server: string, user?: string): ManagedServer {
     this.assertOpen();
-    const mine = user === undefined || user === operatorId ? undefined : this.users.get(user);
     const shared = this.servers.get(server);
-    if (shared) return shared.perUser && user !== undefined && user !== operatorId ? this.userServers(user).instanceOf(shared) : shared;
-    const own = mine?.ownServer(server);
+    if (shared) return user === undefined || !shared.perUser || user === operatorId ? shared : this.userServers(user).instanceOf(shared);
+    const own = user === undefined || user === operatorId ? undefined : this.users.get(user)?.ownServer(server);
     if (!own) throw new ThinktankError("MCP_SERVER_NOT_FOUND", `no MCP server named '${server}' (configured: ${this.serverNames(user).join(", ") || "none"})`, { details: { server } });
     return own;
   }

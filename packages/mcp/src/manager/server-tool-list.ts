@@ -123,9 +123,8 @@ export class ServerToolList {
 
   /** The cached list on disk, when it was written for this very entry (read once). */
   private cached(): CachedToolList | undefined {
-    if (this.context.readCache === false) return undefined;
     if (this.cache === null) {
-      const cached = readCachedToolList(this.context.settings.catalog_dir, this.context.server);
+      const cached = this.context.readCache === false ? undefined : readCachedToolList(this.context.settings.catalog_dir, this.context.server);
       this.cache = cached && cached.configHash === entryHash(this.context.entry()) ? cached : undefined;
     }
     return this.cache;
