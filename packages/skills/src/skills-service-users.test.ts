@@ -154,6 +154,19 @@ describe("SkillsService per user", () => {
     expect((await service.list(admin)).skills.map((s) => s.identity)).toEqual(["public:pdf", "custom:off"]);
   });
 
+  it("forgets a removed user: their folder and their choices go, other users' and other keys stay", async () => {
+    await service.install(archive("mine"), { viewer: alice });
+    await service.updateSettings("pdf", { enabled: false }, { viewer: alice });
+    await service.updateSettings("pdf", { enabled: false }, { viewer: bob });
+    expect(await service.forgetUser("usr_a1")).toBe(true);
+    expect(fs.existsSync(userSkillsFolder(path.join(temp.dir, "skills"), "usr_a1"))).toBe(false);
+    const users = (await store.read()).document.users;
+    expect(users?.usr_a1).toEqual({ note: "kept" });
+    expect(users?.usr_b2).toEqual({ skills: { "public:pdf": { enabled: false } } });
+    expect((await service.list(alice)).skills.map((s) => s.identity)).toEqual(["public:pdf", "custom:off"]);
+    expect(await service.forgetUser("usr_a1")).toBe(false);
+  });
+
   it("keeps a user's view object while nothing changes, and rebuilds it when their overlay changes", async () => {
     await service.install(archive("mine"), { viewer: alice });
     const first = await service.list(alice);

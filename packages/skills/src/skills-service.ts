@@ -5,10 +5,10 @@ import { findSkill } from "./find-skill.js";
 import { installSkill } from "./install-skill.js";
 import { removeSkillFolder } from "./remove-skill-folder.js";
 import type { SkillSearchHit } from "./search/skill-search-index.js";
-import { userSkillsFolder } from "./skill-sources.js";
 import type { Skill } from "./skill-types.js";
 import type { SkillSettingsReader, SkillsSnapshot, SkillsSnapshotter } from "./skills-snapshotter.js";
 import type { SkillPackageSource } from "./unpack-skill-package.js";
+import { UserSkillChanges } from "./user-skill-changes.js";
 import { UserSkillViews } from "./user-skill-views.js";
 
 /**
@@ -79,6 +79,7 @@ export class SkillsService {
   private readonly skillsRoot: string;
   /** Each user's view over the shared snapshot; `close()` closes it. */
   readonly views: UserSkillViews;
+  private readonly users: UserSkillChanges;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: SkillsServiceOptions) {
@@ -89,6 +90,14 @@ export class SkillsService {
     this.containerPath = options.containerPath ?? "/mnt/skills";
     this.skillsRoot = path.resolve(options.skillsRoot ?? path.dirname(this.customRoot));
     this.views = options.views ?? new UserSkillViews({ snapshotter: this.snapshotter, settings: this.store, skillsRoot: this.skillsRoot, containerPath: this.containerPath });
+    this.users = new UserSkillChanges({
+      store: this.store,
+      views: this.views,
+      skillsRoot: this.skillsRoot,
+      limits: this.limits,
+      containerPath: this.containerPath,
+      serialize: (task) => this.serialize(task),
+    });
   }
 
   /** Every skill as `viewer` sees it (a user: their overlay and own skills; otherwise the defaults). */
@@ -115,7 +124,7 @@ export class SkillsService {
    */
   async updateSettings(name: string, change: SkillSettingsChange, options: { category?: string; ifMatch?: string; viewer?: SkillViewer } = {}): Promise<{ skill: Skill; etag: string }> {
     const user = userOf(options.viewer);
-    if (user !== undefined) return this.updateOverlay(user, name, change, options);
+    if (user !== undefined) return this.users.updateSettings(user, name, change, options);
     const skill = await this.get(name, options.category);
     if (skill.category === "public" && change.trusted === false) {
       throw new ThinktankError("FORBIDDEN", `${skill.identity} ships with Thinktank and is always trusted; disable it instead`);
@@ -142,7 +151,7 @@ export class SkillsService {
    */
   remove(name: string, options: { category?: string; viewer?: SkillViewer } = {}): Promise<Skill> {
     const user = userOf(options.viewer);
-    if (user !== undefined) return this.removeOwn(user, name, options.category);
+    if (user !== undefined) return this.users.remove(user, name, options.category);
     return this.serialize(async () => {
       const skill = await this.get(name, options.category);
       if (skill.category === "public") {
@@ -168,7 +177,7 @@ export class SkillsService {
    */
   install(source: SkillPackageSource, options: SkillInstallOptions = {}): Promise<Skill> {
     const user = userOf(options.viewer);
-    if (user !== undefined) return this.installOwn(user, source, options);
+    if (user !== undefined) return this.users.install(user, source, options);
     return this.serialize(async () => {
       const installed = await installSkill({
         customRoot: this.customRoot,
@@ -198,79 +207,19 @@ export class SkillsService {
     });
   }
 
+  /**
+   * Forgets a removed user: deletes their own skills' folder and their choices
+   * (`users["<id>"].skills`; other keys of their entry are kept for their owners). Returns whether
+   * there was anything to forget.
+   */
+  forgetUser(userId: string): Promise<boolean> {
+    return this.users.forget(userId);
+  }
+
   /** Stops the snapshotter's and the user views' watchers (createSkillsService gives each service its own snapshotter). */
   close(): void {
     this.views.close();
     this.snapshotter.close();
-  }
-
-  /** A user's `enabled` choice in their overlay; the defaults and other users are untouched. */
-  private async updateOverlay(user: string, name: string, change: SkillSettingsChange, options: { category?: string; ifMatch?: string }): Promise<{ skill: Skill; etag: string }> {
-    if (change.trusted !== undefined || change.scriptsApproved !== undefined) {
-      throw new ThinktankError("FORBIDDEN", "only an administrator decides trust and script approval; a user may set only enabled");
-    }
-    const skill = await this.get(name, options.category, { id: user, role: "user" });
-    const { snapshot } = await this.store.update(
-      (draft) => {
-        if (change.enabled === undefined) return;
-        draft.users ??= {};
-        const entry = ownEntry(draft.users, user);
-        const skills = entry.skills && typeof entry.skills === "object" && !Array.isArray(entry.skills) ? entry.skills : {};
-        const previous = Object.hasOwn(skills, skill.identity) ? skills[skill.identity] : undefined;
-        skills[skill.identity] = { ...(previous && typeof previous === "object" ? previous : {}), enabled: change.enabled };
-        entry.skills = skills;
-      },
-      { ifMatch: options.ifMatch },
-    );
-    const updated = findSkill((await this.views.viewFor(user)).skills, skill.identity);
-    return { skill: updated, etag: snapshot.etag };
-  }
-
-  /** Deletes one of the user's own skills (`user:<name>`), and their choice about it. */
-  private removeOwn(user: string, name: string, category: string | undefined): Promise<Skill> {
-    return this.serialize(async () => {
-      const skill = await this.get(name, category, { id: user, role: "user" });
-      if (skill.category !== "user") {
-        throw new ThinktankError("FORBIDDEN", `${skill.identity} is shared by everyone; only an administrator may delete it (disable it for yourself instead)`);
-      }
-      const root = userSkillsFolder(this.skillsRoot, user);
-      await removeSkillFolder(root, skill);
-      await this.store.update((draft) => {
-        const skills = draft.users && Object.hasOwn(draft.users, user) ? draft.users[user]?.skills : undefined;
-        if (skills && typeof skills === "object" && Object.hasOwn(skills, skill.identity)) delete skills[skill.identity];
-      });
-      return skill;
-    });
-  }
-
-  /** Installs into the user's own folder as `user:<name>`: an archive only (never a path on this machine), never trusted. */
-  private installOwn(user: string, source: SkillPackageSource, options: SkillInstallOptions): Promise<Skill> {
-    if (options.trusted) return Promise.reject(new ThinktankError("FORBIDDEN", "only an administrator decides trust: install without trusted"));
-    if (source.kind !== "archive") return Promise.reject(new ThinktankError("FORBIDDEN", "a user installs skills by uploading an archive; installing from a path on the server is for administrators"));
-    const viewer = { id: user, role: "user" } as const;
-    return this.serialize(async () => {
-      const root = userSkillsFolder(this.skillsRoot, user);
-      const installed = await installSkill({
-        customRoot: root,
-        category: "user",
-        source,
-        overwrite: options.overwrite,
-        strict: options.strict,
-        limits: this.limits,
-        containerPath: this.containerPath,
-        identityTaken: async (name) => {
-          const other = (await this.list(viewer)).skills.find((skill) => skill.identity === `user:${name}`);
-          if (other && path.resolve(other.dir) !== path.join(root, name)) {
-            return `user:${name} is already defined by another of your skills; choose another name or delete that skill first`;
-          }
-          return undefined;
-        },
-      });
-      // The revision bump makes every reader re-list the user's folder.
-      await this.store.update(() => undefined);
-      const current = (await this.list(viewer)).skills.find((skill) => skill.identity === installed.identity);
-      return current ? { ...current, warnings: installed.warnings } : { ...installed, enabled: true, trusted: false, scriptsApproved: false };
-    });
   }
 
   private serialize<T>(task: () => Promise<T>): Promise<T> {
@@ -280,21 +229,13 @@ export class SkillsService {
   }
 }
 
-type SkillEntry = { enabled: boolean; [key: string]: unknown };
-type UserStateEntry = { skills?: Record<string, SkillEntry>; [key: string]: unknown };
+export type SkillEntry = { enabled: boolean; [key: string]: unknown };
+/** One user's entry in `users`: their overlay in `skills`, other keys kept. */
+export type UserStateEntry = { skills?: Record<string, SkillEntry>; [key: string]: unknown };
 
 /** The id whose view applies: a `user`'s; administrators and anonymous callers see the defaults. */
 function userOf(viewer: SkillViewer): string | undefined {
   return viewer?.role === "user" ? viewer.id : undefined;
-}
-
-/** The user's entry in `users` (made when missing; other keys of it are kept). */
-function ownEntry(users: Record<string, UserStateEntry>, user: string): UserStateEntry {
-  const existing = Object.hasOwn(users, user) ? users[user] : undefined;
-  if (existing && typeof existing === "object" && !Array.isArray(existing)) return existing;
-  const created: UserStateEntry = {};
-  users[user] = created;
-  return created;
 }
 
 /**
