@@ -18,8 +18,8 @@ export interface CodeModeMcpEndpointOptions {
   /** @default Date.now */
   readonly now?: () => number;
   readonly serverInfo?: { readonly name: string; readonly version: string };
-  /** Runs before each request (the runtime re-reads the server entries here). */
-  readonly beforeRequest?: () => Promise<void>;
+  /** Runs before each request, with its caller's id (the runtime re-reads the server entries here, the caller's own included). */
+  readonly beforeRequest?: (caller?: string) => Promise<void>;
   /**
    * Starts every session id this endpoint makes (`<prefix>.<uuid>`): with several agent servers
    * behind one proxy, the proxy sends a session's requests to the server holding it by this prefix
@@ -63,7 +63,7 @@ export class CodeModeMcpEndpoint {
   /** `caller`: the id of who sends the request (the agent server's callers), undefined where there are none. */
   async handle(request: IncomingMessage, response: ServerResponse, body?: unknown, caller?: string): Promise<void> {
     await this.closeIdle();
-    await this.options.beforeRequest?.();
+    await this.options.beforeRequest?.(caller);
     if (this.closed) return reject(response, 503, -32000, "the MCP endpoint is shutting down");
     const header = request.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;

@@ -25,7 +25,7 @@ export function createCodeModeMcpServer(codeMode: CodeMode, options: CodeModeMcp
   });
   const specs = codeModeToolSpecs(codeMode.toolSettings());
   server.registerTool(specs.listServers.name, { description: specs.listServers.description, inputSchema: specs.listServers.shape, annotations: { readOnlyHint: true } }, () =>
-    answer(() => ({ servers: codeMode.listServers() })),
+    answer(() => ({ servers: codeMode.listServers(options.place.userId) })),
   );
   server.registerTool(specs.searchTools.name, { description: specs.searchTools.description, inputSchema: specs.searchTools.shape, annotations: { readOnlyHint: true } }, (input) =>
     answer(async () => ({ tools: await codeMode.searchTools(searchInput(input)) })),

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { hostConfinementFor, type Config, type HostConfinement } from "@thinktank/core";
+import { hostConfinementFor, operatorId, type Config, type HostConfinement } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager, type ManagerLogger, type McpServerEntry, type StdioSandbox } from "@thinktank/mcp";
 import { createSandboxExecutor, type SandboxExecutor } from "@thinktank/sandbox";
 import { CodeMode } from "../code-mode.js";
@@ -71,21 +71,24 @@ export class CodeModeRuntime {
   /**
    * Brings the manager in line with the current server entries, and starts background connects of
    * servers whose tools are unknown (or that failed, once their backoff has passed); never waits
-   * for a server. Cheap when nothing changed.
+   * for a server. Cheap when nothing changed. With `user` (a caller's id), also their own remote
+   * servers and their sessions of servers that sign in per user.
    */
-  async refresh(): Promise<void> {
+  async refresh(user?: string): Promise<void> {
     const entries = await this.servers.read();
     if (entries !== this.entries) {
       this.entries = entries;
       this.manager.sync(entries);
       this.codeMode.catalog.refresh();
     }
-    this.manager.discoverInBackground();
+    // A user's own remote servers (`~<name>`): the same object while unchanged, so syncUser costs a comparison.
+    if (user !== undefined && user !== operatorId && this.servers.readUser) this.manager.syncUser(user, await this.servers.readUser(user));
+    this.manager.discoverInBackground(user);
   }
 
   /** The MCP part of a request's tool surface (direct or code mode per config.code_execution). */
   async surface(place: ExecutionPlace): Promise<ToolSurfaceChoice> {
-    await this.refresh();
+    await this.refresh(place.userId);
     const { mode, auto_threshold_tokens: autoThresholdTokens } = this.config.code_execution;
     return chooseToolSurface({ codeMode: this.codeMode, manager: this.manager, mode, autoThresholdTokens, place });
   }
@@ -97,7 +100,7 @@ export class CodeModeRuntime {
   mountMcpEndpoint(app: FastifyInstance, options: { readonly authenticate?: EndpointAuthentication } = {}): void {
     const endpoint = new CodeModeMcpEndpoint({
       codeMode: this.codeMode,
-      beforeRequest: () => this.refresh(),
+      beforeRequest: (caller) => this.refresh(caller),
       ...(this.mcpSessionPrefix ? { sessionIdPrefix: this.mcpSessionPrefix } : {}),
     });
     mountCodeModeEndpoint(app, endpoint, { ...(this.config.api_key ? { apiKey: this.config.api_key } : {}), ...(options.authenticate ? { authenticate: options.authenticate } : {}), onClose: () => this.close() });
