@@ -107,6 +107,7 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       // The caller's view: their overlay and own skills over the defaults (an anonymous caller sees the defaults).
       const snapshot = await skills.list(request.caller);
       setEtag(reply, snapshot.etag);
+      varyByCaller(reply);
       let body = listBodies.get(snapshot);
       if (!body) {
         const list: { skills: SkillSummaryJson[]; problems: SkillsSnapshot["problems"] } = { skills: snapshot.skills.map(toSkillSummaryJson), problems: snapshot.problems };
@@ -129,7 +130,10 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
         response: { 200: searchSchema, ...errorResponses(400, 500) },
       },
     },
-    async (request) => ({ query: request.query.q, results: await skills.search(request.query.q, { limit: request.query.limit, viewer: request.caller }) }),
+    async (request, reply) => {
+      varyByCaller(reply);
+      return { query: request.query.q, results: await skills.search(request.query.q, { limit: request.query.limit, viewer: request.caller }) };
+    },
   );
 
   app.get<{ Params: { name: string }; Querystring: { category?: string } }>(
@@ -149,6 +153,7 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
     async (request, reply) => {
       const skill = await skills.get(request.params.name, request.query.category, request.caller);
       setEtag(reply, (await skills.list(request.caller)).etag);
+      varyByCaller(reply);
       return skillDetail(skill, code.listing);
     },
   );
@@ -267,6 +272,11 @@ async function skillDetail(skill: Skill, listing: CodeListing): Promise<ReturnTy
   const { script_tools: scriptTools, problems } = await listing.skill(skill);
   const json = toSkillJson(skill);
   return { ...json, warnings: [...json.warnings, ...problems], script_tools: scriptTools };
+}
+
+/** The answer is the caller's view: a cache must not hand one caller's answer to another. */
+function varyByCaller(reply: FastifyReply): void {
+  reply.header("vary", "Authorization, X-API-Key");
 }
 
 function setEtag(reply: FastifyReply, etag: string | undefined): void {
