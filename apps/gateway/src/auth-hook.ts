@@ -77,7 +77,7 @@ export function createAuthHook(options: AuthHookOptions): (request: FastifyReque
     const outcome = await identity().authenticate(request.headers, { keyless });
     if (!outcome.ok) {
       await refuse(request, undefined, "auth.failed", "failed", { reason: outcome.reason });
-      throw new ThinktankError("UNAUTHENTICATED", `the credentials are not valid (${outcome.reason}): ${credentialsHint}`);
+      throw new ThinktankError("UNAUTHENTICATED", `the credentials are not valid (${outcome.reason}): ${credentialsHint}`, { details: { reason: outcome.reason } });
     }
     const caller = outcome.caller;
     request.caller = caller;

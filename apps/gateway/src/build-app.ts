@@ -61,7 +61,8 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   const { status, body, internal } = toErrorResponse(error, request.id);
   if (internal) request.log.error({ err: error }, "request failed");
   else request.log.info({ code: body.code, status }, body.message);
-  if (body.code === "UNAUTHENTICATED") reply.header("www-authenticate", 'Bearer realm="thinktank"');
+  // RFC 6750: credentials that were sent and refused are an invalid_token (a client refreshes or signs in again).
+  if (body.code === "UNAUTHENTICATED") reply.header("www-authenticate", `Bearer realm="thinktank"${body.details?.reason === undefined ? "" : ', error="invalid_token"'}`);
   // Router errors skip the onRequest hooks, which set this header for every other answer.
   reply.header("x-request-id", request.id);
   return reply.status(status).type("application/json; charset=utf-8").send(body);

@@ -86,7 +86,10 @@ describe("users and keys", () => {
     expect((await call("GET", "/api/me", ada.key)).status).toBe(200);
     expect((await call("GET", "/api/me", newKey)).status).toBe(200);
     expect((await call("DELETE", `/api/users/${ada.id}/keys/${ada.keyId}`, adminKey)).status).toBe(204);
-    expect(await call("GET", "/api/me", ada.key)).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED" } });
+    expect(await call("GET", "/api/me", ada.key)).toMatchObject({ status: 401, body: { code: "UNAUTHENTICATED", details: { reason: expect.any(String) } } });
+    // RFC 6750: a refused credential is an invalid_token; none at all is a plain challenge.
+    expect((await gateway.app.inject({ method: "GET", url: "/api/me", headers: { "x-api-key": ada.key } })).headers["www-authenticate"]).toBe('Bearer realm="thinktank", error="invalid_token"');
+    expect((await gateway.app.inject({ method: "GET", url: "/api/me" })).headers["www-authenticate"]).toBe('Bearer realm="thinktank"');
     // A revoked key is refused on public routes too (wrong credentials are never anonymous).
     expect((await call("GET", "/api/skills", ada.key)).status).toBe(401);
     expect((await call("GET", "/api/me", newKey)).status).toBe(200);
