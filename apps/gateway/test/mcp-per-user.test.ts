@@ -91,6 +91,13 @@ describe("MCP sign-ins per user", () => {
     await expect.poll(async () => (await crmOf(alice.key))?.status).toBe("needs_auth");
     expect(await crmOf(bob.key)).toMatchObject({ auth: { signed_in: true } });
     expect((await crmOf(bob.key))?.status).toBeUndefined();
+
+    // A deleted user's sign-ins go with them; the others' stay.
+    expect((await call("DELETE", `/api/users/${bob.id}`, adminKey)).status).toBe(204);
+    const store = createOAuthTokenStore(gateway.config);
+    expect(store.forUser(bob.id).get("crm")).toBeUndefined();
+    expect(fs.existsSync(store.forUser(bob.id).fileOf("crm"))).toBe(false);
+    expect(store.forUser(alice.id).get("crm")).toBeDefined(); // her needs_auth note
   });
 });
 

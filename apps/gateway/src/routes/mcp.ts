@@ -117,6 +117,8 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     async (request, reply) => {
       const snapshot = await deps.store.read();
       reply.header("etag", snapshot.etag);
+      // Each caller's own servers and sign-ins: a cache keeps callers apart.
+      reply.header("vary", "Authorization, X-API-Key");
       return { servers: await listAll(snapshot, userOf(request)) };
     },
   );
@@ -135,6 +137,7 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     async (request, reply) => {
       const snapshot = await deps.store.read();
       reply.header("etag", snapshot.etag);
+      reply.header("vary", "Authorization, X-API-Key");
       const found = (await listAll(snapshot, userOf(request))).find((server) => server.name === request.params.name);
       if (!found) throw notFound(request.params.name);
       return found;

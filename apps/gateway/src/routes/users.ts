@@ -38,7 +38,7 @@ const meSchema = {
 } as const;
 
 /** /api/users (administrators: users and their keys) and /api/me (any caller: who am I). */
-const usersRoutes: RoutePlugin = async (app, { identity }) => {
+const usersRoutes: RoutePlugin = async (app, { identity, deps }) => {
   const users = () => identity().users;
   const found = async (id: string): Promise<UserRecord> => {
     const user = await users().get(id);
@@ -97,6 +97,8 @@ const usersRoutes: RoutePlugin = async (app, { identity }) => {
     },
     async (request, reply) => {
       if (!(await users().remove(request.params.id))) throw userNotFound(request.params.id);
+      // Their MCP sign-ins go with them (tokens are secrets; a user id is never reused).
+      await deps.mcpOAuth?.store.forgetUser(request.params.id);
       request.log.info({ user: request.params.id }, "user deleted");
       return reply.status(204).send();
     },

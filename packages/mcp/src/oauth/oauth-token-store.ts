@@ -71,6 +71,20 @@ export class OAuthTokenStore {
     return view;
   }
 
+  /**
+   * Forgets every token a user (not the operator) holds, for every server: their folder goes (a
+   * deleted user's sign-ins must not outlive them). The tokens are not revoked at their servers.
+   * Answers whether there was anything.
+   */
+  async forgetUser(user: string): Promise<boolean> {
+    if (user === operatorId) throw new ThinktankError("VALIDATION_FAILED", "the operator's tokens are forgotten one server at a time (signOut), never all at once");
+    const folder = path.join(this.dir, "users", hash(user));
+    const existed = fs.existsSync(folder);
+    await fs.promises.rm(folder, { recursive: true, force: true });
+    this.views.get(user)?.cache.clear();
+    return existed;
+  }
+
   /** The file of one server's record (this store's user). */
   fileOf(server: string): string {
     const name = `${hash(server)}.json`;
