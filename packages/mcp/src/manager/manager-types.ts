@@ -73,6 +73,8 @@ export interface McpManagerOptions {
    * host instead. @default none
    */
   readonly stdioSandbox?: StdioSandbox;
+  /** A user's own sessions (and own servers' sessions) unused this long are closed; their next use opens them again. @default 1,800,000 ms (30 minutes) */
+  readonly userIdleMs?: number;
 }
 
 /**

@@ -31,6 +31,8 @@ export class McpManager {
   /** Each user's sessions and own servers, made on their first use. */
   private readonly users = new Map<string, UserServers>();
   private readonly oauthStore: McpManagerOptions["oauthStore"];
+  private readonly userIdleMs: number;
+  private lastUserSweep = 0;
   private closed = false;
   private summarized = false;
   /** Why stdio servers marked `sandbox: true` cannot run here, once the stdio sandbox has said. */
@@ -39,6 +41,7 @@ export class McpManager {
   constructor(options: McpManagerOptions, entries: Readonly<Record<string, McpServerEntry>> = {}) {
     validateSettings(options);
     this.oauthStore = options.oauthStore;
+    this.userIdleMs = options.userIdleMs ?? 1_800_000;
     const logger = options.logger ?? silentLogger;
     const { discovery_retry_base_ms: retryBase = 5000, discovery_retry_max_ms: retryMax = 300_000 } = options.mcp;
     this.context = {
@@ -186,6 +189,7 @@ export class McpManager {
    */
   discoverInBackground(user?: string): string[] {
     if (this.closed) return [];
+    this.closeIdleUsers();
     if (user !== undefined && user !== operatorId) return [...this.discoverInBackground(), ...this.userServers(user).discoverInBackground()];
     const queued = this.discovery.start();
     if (!this.summarized && queued.length > 0) {
@@ -290,6 +294,18 @@ export class McpManager {
     return own;
   }
 
+  /** Closes the sessions of users unused for userIdleMs (looked at once a minute at most, from discoverInBackground). */
+  private closeIdleUsers(): void {
+    const now = this.context.now();
+    if (now - this.lastUserSweep < Math.min(60_000, this.userIdleMs)) return;
+    this.lastUserSweep = now;
+    for (const [user, mine] of this.users) {
+      if (now - mine.lastUsed < this.userIdleMs) continue;
+      this.users.delete(user);
+      this.track(mine.close());
+    }
+  }
+
   private userServers(user: string): UserServers {
     let mine = this.users.get(user);
     if (!mine) {
@@ -303,6 +319,7 @@ export class McpManager {
       });
       this.users.set(user, mine);
     }
+    mine.lastUsed = this.context.now();
     return mine;
   }
 

@@ -37,6 +37,8 @@ export interface UserServersOptions {
  */
 export class UserServers {
   readonly user: string;
+  /** When the manager last reached this user's servers (the manager's clock); idle users are closed. */
+  lastUsed = 0;
   private readonly context: ManagedServerContext;
   private readonly instances = new Map<string, ManagedServer>();
   private readonly own = new Map<string, ManagedServer>();

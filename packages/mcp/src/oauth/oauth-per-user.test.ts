@@ -121,6 +121,24 @@ describe("OAuth per user", () => {
     expect(() => new OAuthTokenStore({ dir: path.join(temp.dir, "oauth") }).forUser(bob).get("crm")).toThrow(expect.objectContaining({ code: "OAUTH_STORE_UNREADABLE" }));
   });
 
+  it("closes a user's sessions once they have been idle for userIdleMs, and opens them again on their next use", async () => {
+    const entry: McpServerEntry = { type: "http", url: server.mcpUrl };
+    await signIn("crm", entry, alice, "alice@crm");
+    let now = 1_000_000;
+    const crm = new McpManager({ mcp: { connect_timeout_ms: 5000, call_timeout_ms: 5000, retries: 1, retry_base_delay_ms: 1, catalog_dir: path.join(temp.dir, "catalog") }, env: {}, oauthStore: store, now: () => now, userIdleMs: 60_000 }, { crm: entry });
+    managers.push(crm);
+    expect(await whoami(crm, alice)).toBe("alice@crm");
+    expect(crm.statusOf("crm", alice).state).toBe("connected");
+    now += 30_000;
+    crm.discoverInBackground();
+    expect(crm.statusOf("crm", alice).state).toBe("connected");
+    now += 61_000;
+    crm.discoverInBackground();
+    await crm.settled();
+    expect(crm.statusOf("crm", alice).state).toBe("idle");
+    expect(await whoami(crm, alice)).toBe("alice@crm");
+  });
+
   it("shares one session of a server that carries no user's credentials", async () => {
     const entry: McpServerEntry = { type: "http", url: server.mcpUrl, headers: { Authorization: "Bearer shared" } };
     const crm = manager({ crm: entry });
