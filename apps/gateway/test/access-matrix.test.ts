@@ -1,6 +1,5 @@
-import crypto from "node:crypto";
 import { mutatingMethods } from "@thinktank/core";
-import { startOpenIdProvider, type OpenIdProvider } from "@thinktank/testing";
+import { jwtCredentials, startOpenIdProvider, type CredentialHolder, type OpenIdProvider, type TestCredential } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RouteAccess } from "../src/auth-hook.js";
 import { createTestGateway } from "./test-gateway.js";
@@ -58,15 +57,8 @@ const expectedAccess: Record<string, RouteAccess> = {
   "GET /api/audit": "admin",
 };
 
-/** Who a credential turns out to be: nobody, a user, an administrator, or refused outright. */
-type Holder = "anonymous" | "user" | "admin" | "invalid";
 type Outcome = "through" | 401 | 403;
 
-interface Credential {
-  readonly name: string;
-  readonly headers: Record<string, string>;
-  readonly holder: Holder;
-}
 
 interface Operation {
   readonly method: string;
@@ -77,10 +69,9 @@ interface Operation {
 
 const adminKey = "matrix-admin-key-0123456789abcdef";
 const audience = "https://thinktank-gateway.test";
-const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const samples: Record<string, string> = { name: "matrix-sample", id: "usr_0000000000000000", key_id: "000000000000" };
 
-function expected(holder: Holder, access: RouteAccess, keyless: boolean): Outcome {
+function expected(holder: CredentialHolder, access: RouteAccess, keyless: boolean): Outcome {
   if (holder === "invalid") return 401;
   if (holder === "anonymous") return access === "public" || keyless ? "through" : 401;
   if (holder === "user" && access === "admin") return 403;
@@ -119,7 +110,7 @@ async function attempt(gateway: TestGateway, operation: Operation, headers: Reco
 describe("access matrix: every route of the OpenAPI document × every kind of credential", () => {
   let gateway: TestGateway;
   let provider: OpenIdProvider;
-  const credentials: Credential[] = [];
+  const credentials: TestCredential[] = [];
 
   beforeAll(async () => {
     // JWTs from a real OpenID provider (oidc-provider), found through its discovery document.
@@ -137,20 +128,9 @@ describe("access matrix: every route of the OpenAPI document × every kind of cr
     const revoked = await make("revoked", "user");
     const deleted = await gateway.app.inject({ method: "DELETE", url: `/api/users/${revoked.id}/keys/${revoked.keyId}`, headers: { "x-api-key": adminKey } });
     expect(deleted.statusCode).toBe(204);
-    const now = Math.floor(Date.now() / 1000);
-    const claims = (extra: Record<string, unknown> = {}) => ({ iss: provider.issuer, aud: audience, sub: "user-a", iat: now, exp: now + 600, ...extra });
-    const { pem, jwk } = provider.publicKey();
-    const hsInput = `${encode({ alg: "HS256", typ: "JWT", kid: jwk.kid })}.${encode(claims({ role: "admin" }))}`;
-    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
     credentials.push(
       { name: "no credentials", headers: {}, holder: "anonymous" },
-      { name: "A's JWT", headers: bearer(await provider.token({ subject: "user-a", audience, name: "User A", role: "member" })), holder: "user" },
-      { name: "an administrator's JWT", headers: bearer(await provider.token({ subject: "boss", audience, role: "admin" })), holder: "admin" },
-      { name: "an expired JWT", headers: bearer(provider.sign(claims({ iat: now - 7200, exp: now - 3600 }))), holder: "invalid" },
-      { name: "a JWT for another audience", headers: bearer(await provider.token({ subject: "user-a", audience: "https://elsewhere.test" })), holder: "invalid" },
-      { name: "a JWT from another issuer", headers: bearer(provider.sign(claims({ iss: "http://127.0.0.1:1" }))), holder: "invalid" },
-      { name: "a JWT with alg none", headers: bearer(`${encode({ alg: "none", typ: "JWT" })}.${encode(claims({ role: "admin" }))}.`), holder: "invalid" },
-      { name: "an HS256 JWT signed with the provider's public key", headers: bearer(`${hsInput}.${crypto.createHmac("sha256", pem).update(hsInput).digest("base64url")}`), holder: "invalid" },
+      ...(await jwtCredentials(provider, { audience, subject: "user-a" })),
       { name: "user A's key", headers: { "x-api-key": userA.key }, holder: "user" },
       { name: "user B's key (Bearer)", headers: { authorization: `Bearer ${userB.key}` }, holder: "user" },
       { name: "the operator's key", headers: { "x-api-key": adminKey }, holder: "admin" },
@@ -212,7 +192,7 @@ describe("access matrix on a key-less gateway (loopback): no credentials are the
   afterAll(async () => gateway?.close());
 
   it("answers every route by the same table", async () => {
-    const credentials: Credential[] = [
+    const credentials: TestCredential[] = [
       { name: "no credentials", headers: {}, holder: "anonymous" },
       { name: "a user's key", headers: { "x-api-key": userKey }, holder: "user" },
       { name: "a made-up key", headers: { "x-api-key": "not-a-key" }, holder: "invalid" },

@@ -25,4 +25,6 @@ export { hostProbeScript } from "./host-probe.js";
 export type { HostProbeReport, HostProbeRequest } from "./host-probe.js";
 export { probeMcpServerScript } from "./probe-mcp-server.js";
 export { startOpenIdProvider } from "./openid-provider.js";
+export { jwtCredentials } from "./jwt-credentials.js";
+export type { CredentialHolder, TestCredential } from "./jwt-credentials.js";
 export type { OpenIdProvider } from "./openid-provider.js";
