@@ -10,7 +10,7 @@ import { loadConfig } from "@thinktank/core";
 import { userSkillsFolder } from "@thinktank/skills";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAgentServer, type AgentServer } from "../src/index.js";
+import { buildAgentServer, inspectPrompt, type AgentServer } from "../src/index.js";
 
 /** Records the system prompt of each call and answers at once. */
 class PromptRecorder extends BaseChatModel {
@@ -31,8 +31,10 @@ const skill = (name: string, description: string) => `---\nname: ${name}\ndescri
 
 let temp: { dir: string; cleanup: () => void };
 let server: AgentServer;
+let config: ReturnType<typeof loadConfig>;
 const model = new PromptRecorder({});
 const keys: Record<string, string> = {};
+const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   temp = makeTempDir("tt-agent-skills-runs-");
@@ -43,9 +45,8 @@ beforeAll(async () => {
     "skills/public/pdf/SKILL.md": skill("pdf", "Fill in and merge PDF forms."),
     "skills/custom/brand-kit/SKILL.md": skill("brand-kit", "Apply the house look to slides."),
   });
-  const config = loadConfig({ cwd: temp.dir, env: { PATH: process.env.PATH ?? "" } });
+  config = loadConfig({ cwd: temp.dir, env: { PATH: process.env.PATH ?? "" } });
   server = await buildAgentServer(config, { logger: false, prepare: { createModel: () => model } });
-  const ids: Record<string, string> = {};
   for (const name of ["alice", "bob"]) {
     const { user, apiKey } = await server.identity.users.create({ name, role: "user" });
     ids[name] = user.id;
@@ -82,5 +83,14 @@ describe("runs see their owner's skills", () => {
       expect(other).not.toContain("minutes");
       expect(other).toContain("/mnt/skills/public/pdf/SKILL.md");
     }
+  });
+
+  it("thinktank inspect prompt --user shows that user's prompt; without it, the operator's", async () => {
+    const alice = (await inspectPrompt(config, { user: ids.alice })).systemPrompt;
+    expect(alice).toContain("/mnt/skills/user/minutes/SKILL.md");
+    expect(alice).not.toContain("/mnt/skills/public/pdf/SKILL.md");
+    const operator = (await inspectPrompt(config)).systemPrompt;
+    expect(operator).not.toContain("minutes");
+    expect(operator).toContain("/mnt/skills/public/pdf/SKILL.md");
   });
 });

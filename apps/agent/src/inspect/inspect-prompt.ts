@@ -24,6 +24,8 @@ export interface InspectPromptOptions {
   readonly now?: Date;
   /** Told about problems (skipped skills, servers that cannot start). @default dropped */
   readonly logger?: ManagerLogger;
+  /** Whose run to inspect: a user's id shows their skills view (their overlay and own `user:` skills) and their MCP servers. @default "admin" (the operator) */
+  readonly user?: string;
 }
 
 /** What the model would be sent on the first call of a new thread, with token counts (o200k). */
@@ -85,7 +87,7 @@ export async function openPromptInspector(config: Config, options: InspectPrompt
     let choice: { mode: "direct" | "code"; reason: string } | undefined;
     const mcpSurface = servers ? catalogSurfaceProvider(runtime, servers, (description) => (choice = description)) : createCodeModeProvider(runtime, { onChoice: (chosen) => (choice = chosen) });
     const threadId = "new-thread";
-    const request = { config: effective, threadId, runId: "inspect", ownerId: operatorId, now: options.now ?? new Date(), folders: threadFolders(effective, threadId) };
+    const request = { config: effective, threadId, runId: "inspect", ownerId: options.user ?? operatorId, now: options.now ?? new Date(), folders: threadFolders(effective, threadId) };
     const surface = await assembleRequest(request, agentRequestProviders(runtime, { mcpSurface }));
     const { listing } = await runtime.snapshotFor(request);
     const tools = surface.tools.map(toolDefinition);

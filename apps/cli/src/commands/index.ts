@@ -103,7 +103,7 @@ export const commands: readonly LazyCommand[] = [
       group: true,
       summary: "Inspect what the agent sends the model",
       usage: [
-        "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--message TEXT | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts",
+        "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--user ID] [--message TEXT | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts",
       ],
     },
     async () => (await import("./inspect.js")).inspectCommand,

@@ -16,12 +16,13 @@ const listings: readonly SkillListingSetting[] = ["full", "compact", "auto"];
  * new thread (the same runtime and providers as the agent server): the system prompt, every tool
  * definition and what the first user message carries (`--message`), with o200k token counts.
  * `--mode` overrides code_execution.mode, `--listing` skills.listing; `--catalog DIR` takes the MCP
- * tools from a folder of cached tool lists instead of the configured servers. `--batch FILE.jsonl`
+ * tools from a folder of cached tool lists instead of the configured servers; `--user ID` shows a
+ * user's run (their skills view and servers) instead of the operator's. `--batch FILE.jsonl`
  * (or `-`) answers one `{"message"}` a line with one JSON object a line, in order, in one process.
  */
 export const inspectCommand: CliCommand = createSubcommandGroup("inspect", "Inspect what the agent sends the model", {
   prompt: {
-    usage: "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--message TEXT | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts",
+    usage: "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--user ID] [--message TEXT | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts",
     run: inspectPromptCommand,
   },
 });
@@ -29,7 +30,7 @@ export const inspectCommand: CliCommand = createSubcommandGroup("inspect", "Insp
 async function inspectPromptCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { mode: { type: "string" }, listing: { type: "string" }, catalog: { type: "string" }, message: { type: "string" }, batch: { type: "string" }, json: { type: "boolean", default: false } },
+    options: { mode: { type: "string" }, listing: { type: "string" }, catalog: { type: "string" }, user: { type: "string" }, message: { type: "string" }, batch: { type: "string" }, json: { type: "boolean", default: false } },
   });
   if (values.mode !== undefined && !(modes as readonly string[]).includes(values.mode)) throw usageError(`--mode must be one of ${modes.join(", ")}; got '${values.mode}'`);
   if (values.listing !== undefined && !(listings as readonly string[]).includes(values.listing)) throw usageError(`--listing must be one of ${listings.join(", ")}; got '${values.listing}'`);
@@ -40,6 +41,7 @@ async function inspectPromptCommand(args: string[], io: CliIo): Promise<number> 
     ...(values.mode ? { mode: values.mode as CodeExecutionMode } : {}),
     ...(values.listing ? { listing: values.listing as SkillListingSetting } : {}),
     ...(values.catalog !== undefined ? { catalogDir: path.resolve(io.cwd, values.catalog) } : {}),
+    ...(values.user !== undefined ? { user: values.user } : {}),
   });
   try {
     const batch = values.batch;
