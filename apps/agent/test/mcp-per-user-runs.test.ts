@@ -55,7 +55,7 @@ beforeAll(async () => {
   await signIn("crm", ids.bob as string, "bob@crm");
   await signIn("~notes", ids.alice as string, "alice@notes");
   await server.runtime.store.update((draft) => {
-    draft.users = { [ids.alice as string]: { mcpServers: { notes: crm } } };
+    draft.users = { [ids.alice as string]: { mcpServers: { notes: { type: "http", url: oauth.mcpUrl } } } };
   });
 }, 60_000);
 
