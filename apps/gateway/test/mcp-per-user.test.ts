@@ -74,6 +74,14 @@ describe("MCP sign-ins per user", () => {
     expect((await call("GET", "/api/mcp/servers/crm/auth", alice.key)).body).toMatchObject({ signed_in: true });
     // Bob has not signed in: Alice's sign-in is not his.
     expect((await call("GET", "/api/mcp/servers/crm/auth", bob.key)).body).toMatchObject({ signed_in: false });
+    // Once the server is known to sign in (the operator's session found it asks), a user who has not signed in is listed needs_auth.
+    const crmFor = async (key: string) => ((await call("GET", "/api/mcp/servers", key)).body.servers as { name: string; status?: string; auth?: { signed_in: boolean } }[]).find((entry) => entry.name === "crm");
+    expect((await crmFor(bob.key))?.status).toBeUndefined();
+    const operatorSide = agentManager({ crm: { type: "http", url: server.mcpUrl } });
+    expect((await operatorSide.connect("crm")).state).toBe("needs_auth");
+    await operatorSide.settled();
+    await expect.poll(async () => (await crmFor(bob.key))?.status).toBe("needs_auth");
+    expect(await crmFor(alice.key)).toMatchObject({ auth: { signed_in: true } });
     await signIn("crm", bob.key, "bob@crm");
 
     const agent = agentManager({ crm: { type: "http", url: server.mcpUrl } });

@@ -1,7 +1,7 @@
 import { maskServerEntry, mcpServerEntrySchema, operatorId, ThinktankError } from "@thinktank/core";
 import type { ExtensionsSnapshot, McpServerEntry } from "@thinktank/core";
 import { oauthStatus, userServerEntries, userServerName, userServerPrefix } from "@thinktank/mcp";
-import type { OAuthStatus } from "@thinktank/mcp";
+import type { OAuthStatus, OAuthTokenStore } from "@thinktank/mcp";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
 import type { RoutePlugin } from "../route-plugin.js";
@@ -96,12 +96,25 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     } catch (error) {
       return { ...server, status: "needs_auth", reason: (error as Error).message };
     }
-    if (!status.signed_in && !status.needs_auth && !status.url_changed) return server;
+    if (!status.signed_in && !status.needs_auth && !status.url_changed) {
+      // Known to sign in (the operator signed in, or it asked them to), but not by this user: they need to.
+      if (shared || user === operatorId || !signsIn(server.name, entry as McpServerEntry)) return server;
+      return { ...server, auth: { signed_in: false, grant: status.grant }, status: "needs_auth", reason: "not signed in (each user signs in to this server for themselves)" };
+    }
     return {
       ...server,
       auth: { signed_in: status.signed_in, grant: status.grant, ...(status.expires_at ? { expires_at: status.expires_at } : {}) },
       ...(status.needs_auth ? { status: "needs_auth", reason: status.needs_auth.reason } : {}),
     };
+  };
+
+  const signsIn = (name: string, entry: McpServerEntry): boolean => {
+    try {
+      const operator = oauthStatus((deps.mcpOAuth as { store: OAuthTokenStore }).store, name, entry, config.env);
+      return operator.signed_in || operator.needs_auth !== undefined;
+    } catch {
+      return false;
+    }
   };
 
   app.get(
