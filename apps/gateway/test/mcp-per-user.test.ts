@@ -153,4 +153,14 @@ describe("a user's own MCP servers", () => {
     expect(document.users).toBeUndefined();
     expect(Object.keys(document.mcpServers)).toEqual(["crm"]);
   });
+
+  it("go with their user: a deleted user's whole entry in extensions_config.json is removed, the others' stay", async () => {
+    const carol = await newUser("carol");
+    expect((await call("PUT", "/api/mcp/servers/mine", carol.key, { type: "http", url: server.mcpUrl })).status).toBe(201);
+    const users = () => (JSON.parse(fs.readFileSync(gateway.file, "utf8")) as { users?: Record<string, unknown> }).users ?? {};
+    expect(Object.keys(users())).toContain(carol.id);
+    expect((await call("DELETE", `/api/users/${carol.id}`, adminKey)).status).toBe(204);
+    expect(Object.keys(users())).not.toContain(carol.id);
+    expect((await call("GET", "/api/mcp/servers/~mine", carol.key)).status).toBe(401);
+  });
 });

@@ -93,13 +93,19 @@ const usersRoutes: RoutePlugin = async (app, { identity, deps }) => {
     "/api/users/:id",
     {
       config: { access: "admin", audit: "user.delete" },
-      schema: { summary: "Delete a user: their keys stop working at once, on every replica within a second", tags: ["users"], params: idParams, response: { 204: { type: "null", description: "Deleted" }, ...errorResponses(400, 401, 403, 404, 500) } },
+      schema: { summary: "Delete a user: their keys stop working at once, on every replica within a second; their sign-ins, own skills, choices and servers go with them", tags: ["users"], params: idParams, response: { 204: { type: "null", description: "Deleted" }, ...errorResponses(400, 401, 403, 404, 500) } },
     },
     async (request, reply) => {
       if (!(await users().remove(request.params.id))) throw userNotFound(request.params.id);
-      // Their MCP sign-ins go with them (tokens are secrets; a user id is never reused).
-      await deps.mcpOAuth?.store.forgetUser(request.params.id);
-      request.log.info({ user: request.params.id }, "user deleted");
+      // What was theirs goes with them (a user id is never reused): MCP sign-ins (tokens are secrets),
+      // their own skills and choices, then whatever else their entry in extensions_config.json held (their own servers).
+      const id = request.params.id;
+      await deps.mcpOAuth?.store.forgetUser(id);
+      await deps.skills?.forgetUser(id);
+      await deps.store.update((draft) => {
+        if (draft.users && Object.hasOwn(draft.users, id)) delete draft.users[id];
+      });
+      request.log.info({ user: id }, "user deleted");
       return reply.status(204).send();
     },
   );
