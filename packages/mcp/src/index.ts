@@ -14,6 +14,7 @@ export { userServerEntries } from "./servers/user-server-entries.js";
 export type { McpManagerOptions, McpSettings, ManagerLogger, ServerState, ServerStatus, CallOptions, ToolsChangedEvent, ConnectProgress } from "./manager/manager-types.js";
 export { loadManagedTools, loadAllManagedTools } from "./langchain/load-managed-tools.js";
 export { ToolSearchIndex } from "./search/tool-search-index.js";
+export type { ToolSearchOverlay } from "./search/tool-search-overlay.js";
 export { searchDetails, fieldNames } from "./search/search-types.js";
 export type { SearchDetail, ToolSearchOptions, ToolSearchResult } from "./search/search-types.js";
 export { defaultRankingWeights } from "./search/default-ranking-weights.js";

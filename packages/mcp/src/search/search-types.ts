@@ -1,4 +1,5 @@
 import type { QueryWeights, ScoringWeights } from "@thinktank/search";
+import type { ToolSearchOverlay } from "./tool-search-overlay.js";
 
 /** How much of each tool a search result carries. */
 export type SearchDetail = "name" | "desc" | "full";
@@ -12,6 +13,8 @@ export interface ToolSearchOptions {
   readonly detail?: SearchDetail;
   /** How many results; capped at the index's `maxLimit`. @default the index's `defaultLimit` */
   readonly limit?: number;
+  /** One caller's own servers, searched with the index's (ToolSearchIndex.overlay). @default none */
+  readonly overlay?: ToolSearchOverlay;
 }
 
 export interface ToolSearchResult {

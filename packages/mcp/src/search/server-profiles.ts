@@ -5,13 +5,16 @@ import type { ServerSegment } from "./server-segment.js";
 export interface ServerProfileStats {
   readonly serverCount: number;
   /** term → server → frequency of the term in that server's profile. */
-  readonly serverPostings: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  readonly serverPostings: Lookup<ReadonlyMap<string, number>>;
   /** server → length of its profile, in terms. */
-  readonly profileLengths: ReadonlyMap<string, number>;
+  readonly profileLengths: Lookup<number>;
   readonly averageProfileLength: number;
   /** term → the servers whose own names contain it. */
-  readonly serverNames: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly serverNames: Lookup<ReadonlySet<string>>;
 }
+
+/** A read-only map as the signals read it (by key only). */
+export type Lookup<V> = Pick<ReadonlyMap<string, V>, "get">;
 
 /**
  * The servers as documents of their own (names, tool names, first sentences) and the words that
@@ -61,4 +64,22 @@ export class ServerProfiles {
     if (sign > 0) this.#profileLengths.set(segment.key, segment.profileLength);
     else this.#profileLengths.delete(segment.key);
   }
+}
+
+/**
+ * Two sets of server profiles read as one (the shared index's and one caller's own servers'), for
+ * a search over both; neither is changed. The names never overlap (a caller's own are apart).
+ */
+export function layerProfiles(shared: ServerProfileStats, own: ServerProfileStats): ServerProfileStats {
+  if (own.serverCount === 0) return shared;
+  const serverCount = shared.serverCount + own.serverCount;
+  const lengthSum = shared.averageProfileLength * shared.serverCount + own.averageProfileLength * own.serverCount;
+  const merged = <V>(a: V | undefined, b: V | undefined, join: (a: V, b: V) => V): V | undefined => (a === undefined ? b : b === undefined ? a : join(a, b));
+  return {
+    serverCount,
+    serverPostings: { get: (term) => merged(shared.serverPostings.get(term), own.serverPostings.get(term), (a, b) => new Map([...a, ...b])) },
+    profileLengths: { get: (server) => own.profileLengths.get(server) ?? shared.profileLengths.get(server) },
+    averageProfileLength: serverCount ? lengthSum / serverCount : 1,
+    serverNames: { get: (term) => merged(shared.serverNames.get(term), own.serverNames.get(term), (a, b) => new Set([...a, ...b])) },
+  };
 }

@@ -20,9 +20,10 @@ import { defaultWrapperPath } from "./default-wrapper-path.js";
 import { presentResults } from "./present-results.js";
 import { intentProfile, rerankFeatures, rerankTools, type RerankContext, type ScoredTool } from "./rerank-tools.js";
 import { fieldNames, rerankFeatureNames, searchDetails, type RankingWeights, type RerankFeature, type ToolSearchOptions, type ToolSearchResult, type WrapperPathResolver } from "./search-types.js";
-import { ServerProfiles } from "./server-profiles.js";
+import { layerProfiles, ServerProfiles } from "./server-profiles.js";
 import { buildServerSegment, type ServerSegment } from "./server-segment.js";
 import { serverMentions, serverRelevance } from "./server-signals.js";
+import { ToolSearchOverlay } from "./tool-search-overlay.js";
 
 export interface ToolSearchIndexOptions {
   /** Results when a search names no limit (config.search.default_limit). @default 10 */
@@ -172,8 +173,24 @@ export class ToolSearchIndex {
   }
 
   /**
+   * One caller's own servers (a user's), indexed like the index's but kept apart, for
+   * `search(query, { overlay })`. `previous` (this caller's last overlay) lends the segments of
+   * servers whose tools did not change; `wrapperPath` places their wrappers (detail "full").
+   * Costs what indexing these servers costs; the index itself is not touched.
+   */
+  overlay(servers: readonly CatalogServer[], options: { readonly previous?: ToolSearchOverlay; readonly wrapperPath?: WrapperPathResolver } = {}): ToolSearchOverlay {
+    const segments = servers.map((server) => {
+      const fingerprint = fingerprintOf(server);
+      const kept = options.previous?.segment(server.server);
+      return kept?.fingerprint === fingerprint ? kept : buildServerSegment(server, fingerprint, this.#analyzer, this.#actions);
+    });
+    return new ToolSearchOverlay(segments, options.wrapperPath);
+  }
+
+  /**
    * The tools that best match a natural-language query, best first; ties go by server, then name.
-   * An empty query with a server filter lists that server's tools by name.
+   * An empty query with a server filter lists that server's tools by name. With `overlay`, its
+   * servers are searched too, ranked as if they were in the index (a server the index holds wins).
    */
   search(query: string, options: ToolSearchOptions = {}): ToolSearchResult[] {
     const detail = options.detail ?? "name";
@@ -182,17 +199,30 @@ export class ToolSearchIndex {
     }
     const limit = this.effectiveLimit(options.limit);
     if (typeof query !== "string") throw new ThinktankError("VALIDATION_FAILED", `query must be a string; got ${typeof query}`);
-    const segments = options.server === undefined ? this.#engine.segments() : [this.#segmentOf(options.server)];
+    const extra = this.#outside(options.overlay);
+    const segments = options.server === undefined ? this.#engine.segments() : [this.#segmentOf(options.server, extra)];
+    const wrapperPath = this.#wrapperPathWith(options.overlay);
     if (query.trim() === "") {
       if (options.server === undefined) throw new ThinktankError("VALIDATION_FAILED", "query is empty: say what the tool should do, or pass a server to list its tools");
       // A server's tools by name: the order equal scores take.
       const listed = segments.flatMap((segment) => segment.tools.map((_, document): ScoredTool => ({ segment, document, score: 0 })));
-      return presentResults(listed.sort((a, b) => compareScored(a.score, a.segment, a.document, b)).slice(0, limit), detail, this.#wrapperPath);
+      return presentResults(listed.sort((a, b) => compareScored(a.score, a.segment, a.document, b)).slice(0, limit), detail, wrapperPath);
     }
-    const found = this.#keywordTop(query, segments, options.server === undefined, Math.max(limit, this.#weights.rerankDepth));
+    const found = this.#keywordTop(query, segments, options.server === undefined, Math.max(limit, this.#weights.rerankDepth), extra, options.overlay);
     if (!found) return [];
     const ranked = this.#weights.rerankDepth > 0 ? rerankTools(found.candidates, found.context, this.#weights) : found.candidates;
-    return presentResults(ranked.slice(0, limit), detail, this.#wrapperPath);
+    return presentResults(ranked.slice(0, limit), detail, wrapperPath);
+  }
+
+  /** The overlay's servers the index does not hold (the index's own win). */
+  #outside(overlay: ToolSearchOverlay | undefined): ServerSegment[] {
+    if (!overlay) return [];
+    return overlay.segments().filter((segment) => this.#engine.segment(segment.key) === undefined);
+  }
+
+  #wrapperPathWith(overlay: ToolSearchOverlay | undefined): WrapperPathResolver {
+    if (!overlay) return this.#wrapperPath;
+    return (server, tool) => (this.#engine.segment(server) === undefined ? overlay.wrapperPath(server, tool) : undefined) ?? this.#wrapperPath(server, tool);
   }
 
   /**
@@ -214,30 +244,40 @@ export class ToolSearchIndex {
   }
 
   /** The first stage: the `depth` best tools by keyword score, and what the second stage needs to know about the query. */
-  #keywordTop(query: string, segments: readonly ServerSegment[], global: boolean, depth: number): { candidates: ScoredTool[]; context: RerankContext } | undefined {
+  #keywordTop(
+    query: string,
+    segments: readonly ServerSegment[],
+    global: boolean,
+    depth: number,
+    extra: readonly ServerSegment[] = [],
+    overlay?: ToolSearchOverlay,
+  ): { candidates: ScoredTool[]; context: RerankContext } | undefined {
     const plan = planQuery(query, {
       analyzer: this.#analyzer,
       synonyms: this.#synonyms,
       phrases: this.#phrases,
       weights: this.#weights,
-      isKnownTerm: (term) => this.#engine.has(term),
+      isKnownTerm: (term) => this.#engine.has(term) || (extra.length > 0 && overlay?.hasTerm(term) === true),
     });
     if (plan.concepts.length === 0) return undefined;
-    const profiles = this.#profiles.snapshot();
+    const shared = this.#profiles.snapshot();
+    const profiles = extra.length > 0 && overlay ? layerProfiles(shared, overlay.profiles()) : shared;
     const relevance = serverRelevance(plan, profiles, this.#weights);
-    const mentions = serverMentions(plan, this.#engine.stats(), profiles, (server) => this.#engine.segment(server));
+    const segmentOf = (server: string): ServerSegment | undefined => this.#engine.segment(server) ?? extra.find((segment) => segment.key === server);
+    const mentions = serverMentions(plan, this.#engine.stats(extra), profiles, segmentOf);
     const candidates = this.#engine.top(plan, {
       depth,
       ...(global ? {} : { within: segments }),
+      ...(extra.length > 0 ? { extra } : {}),
       segmentFactor: (segment) => (1 + this.#weights.serverBoost * (relevance.get(segment.key) ?? 0)) * (1 + this.#weights.mentionBoost * (mentions.get(segment.key) ?? 0)),
     });
     return { candidates, context: { intent: intentProfile(plan.intent, this.#actions), concepts: plan.concepts, mentions } };
   }
 
-  #segmentOf(server: string): ServerSegment {
-    const segment = this.#engine.segment(server);
+  #segmentOf(server: string, extra: readonly ServerSegment[] = []): ServerSegment {
+    const segment = this.#engine.segment(server) ?? extra.find((candidate) => candidate.key === server);
     if (segment) return segment;
-    const known = this.serverNames();
+    const known = [...this.serverNames(), ...extra.map((candidate) => candidate.key).sort()];
     throw new ThinktankError("MCP_SERVER_NOT_FOUND", `unknown server '${server}'; known servers: ${known.join(", ") || "(none)"}`, { details: { server, known } });
   }
 }

@@ -3,7 +3,7 @@ export interface SearchStats {
   readonly documentCount: number;
   readonly segmentCount: number;
   /** term → number of documents that contain it (any field). */
-  readonly documentFrequency: ReadonlyMap<string, number>;
+  readonly documentFrequency: Pick<ReadonlyMap<string, number>, "get">;
   readonly averageFieldLengths: Float64Array;
 }
 

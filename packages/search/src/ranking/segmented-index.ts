@@ -20,6 +20,12 @@ export interface TopOptions<S extends Segment> {
   readonly within?: readonly S[];
   /** A factor on every score of a segment (for tools: how well the query matches the server). @default 1 */
   readonly segmentFactor?: (segment: S) => number;
+  /**
+   * Segments kept outside the index (one caller's own, say a user's servers), scored as if they
+   * were in it: the statistics count them and, without `within`, their documents compete with the
+   * index's. Nothing about them is kept, so the index stays the same for every other search. @default none
+   */
+  readonly extra?: readonly S[];
 }
 
 /**
@@ -34,6 +40,8 @@ export class SegmentedIndex<S extends Segment = Segment> {
   readonly #segments = new Map<string, S>();
   readonly #collection: CollectionStats<S>;
   readonly #termWeights = new Map<string, { version: number; weights: SegmentWeights }>();
+  /** Term weights of segments outside the index (TopOptions.extra), for as long as the caller keeps them. */
+  readonly #outsideWeights = new WeakMap<S, { version: number; weights: SegmentWeights }>();
   /** The average field lengths the cached term weights were computed with. */
   #referenceAverages: Float64Array | undefined;
   readonly #scratch = new ScoringScratch();
@@ -69,9 +77,10 @@ export class SegmentedIndex<S extends Segment = Segment> {
     return this.#collection.has(term);
   }
 
-  /** The collection statistics now (document frequencies, average field lengths). */
-  stats(): SearchStats {
-    return this.#collection.snapshot();
+  /** The collection statistics now (document frequencies, average field lengths), counting `extra` segments too. */
+  stats(extra: readonly S[] = []): SearchStats {
+    const stats = this.#collection.snapshot();
+    return extra.length === 0 ? stats : withSegments(stats, extra, this.#fields.length);
   }
 
   /** Puts a segment in, replacing the one under the same key; returns the replaced one. */
@@ -95,9 +104,12 @@ export class SegmentedIndex<S extends Segment = Segment> {
   /** The `depth` best documents for a planned query, best first (equal scores by segment key, then id). */
   top(plan: QueryPlan, options: TopOptions<S>): ScoredDocument<S>[] {
     if (plan.concepts.length === 0) return [];
-    const stats = this.#collection.snapshot();
-    this.#checkDrift(stats);
-    const prepared = prepareQuery(plan, stats, this.#weights);
+    const shared = this.#collection.snapshot();
+    // Only the index's own segments move the reference averages: a caller's extra segments never
+    // invalidate what every other search reuses.
+    this.#checkDrift(shared);
+    const extra = options.extra ?? [];
+    const prepared = prepareQuery(plan, extra.length === 0 ? shared : withSegments(shared, extra, this.#fields.length), this.#weights);
     const global = options.within === undefined;
     const segments = options.within ?? [...this.#segments.values()];
     const layout = global ? (this.#layout ??= layoutDocuments(segments)) : layoutDocuments(segments);
@@ -120,6 +132,10 @@ export class SegmentedIndex<S extends Segment = Segment> {
       this.#scratch,
       top,
     );
+    if (global && extra.length > 0) {
+      const outside = layoutDocuments(extra);
+      scoreDocuments(prepared, outside, (term) => gatherPostings(term, outside, extra, (segment) => this.#termWeightsOf(segment)), factor, this.#weights, this.#scratch, top);
+    }
     return top.results();
   }
 
@@ -129,10 +145,12 @@ export class SegmentedIndex<S extends Segment = Segment> {
    * average drifts more than 5% from the one they were computed with.
    */
   #termWeightsOf(segment: S): SegmentWeights {
-    const cached = this.#termWeights.get(segment.key);
+    const own = this.#segments.get(segment.key) === segment;
+    const cached = own ? this.#termWeights.get(segment.key) : this.#outsideWeights.get(segment);
     if (cached?.version === this.#version) return cached.weights;
     const weights = new SegmentWeights(segment, this.#fields, this.#referenceAverages as Float64Array, this.#weights);
-    this.#termWeights.set(segment.key, { version: this.#version, weights });
+    if (own) this.#termWeights.set(segment.key, { version: this.#version, weights });
+    else this.#outsideWeights.set(segment, { version: this.#version, weights });
     return weights;
   }
 
@@ -154,4 +172,26 @@ export class SegmentedIndex<S extends Segment = Segment> {
     if (sign > 0) this.#collection.add(segment);
     else this.#collection.remove(segment);
   }
+}
+
+/** The statistics of a collection with some segments added (for a search over the index plus a caller's own segments). */
+function withSegments(stats: SearchStats, extra: readonly Segment[], fieldCount: number): SearchStats {
+  let added = 0;
+  const sums = new Float64Array(fieldCount);
+  for (const segment of extra) {
+    added += segment.ids.length;
+    for (let i = 0; i < segment.fieldLengths.length; i++) sums[i % fieldCount] = (sums[i % fieldCount] as number) + (segment.fieldLengths[i] as number);
+  }
+  const documentCount = stats.documentCount + added;
+  const averageFieldLengths = new Float64Array(fieldCount);
+  for (let f = 0; f < fieldCount; f++) averageFieldLengths[f] = documentCount ? ((stats.averageFieldLengths[f] as number) * stats.documentCount + (sums[f] as number)) / documentCount : 0;
+  const base = stats.documentFrequency;
+  const documentFrequency = {
+    get(term: string): number | undefined {
+      let count = base.get(term) ?? 0;
+      for (const segment of extra) count += segment.postings.get(term)?.documents.length ?? 0;
+      return count === 0 ? undefined : count;
+    },
+  };
+  return { documentCount, segmentCount: stats.segmentCount + extra.length, documentFrequency, averageFieldLengths };
 }
