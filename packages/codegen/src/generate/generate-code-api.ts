@@ -43,6 +43,11 @@ export interface GenerateCodeApiOptions {
    * @default "/mnt/code-api"
    */
   readonly mountPath?: string;
+  /**
+   * Another code API the same programs see (the shared one, when this folder holds one user's own
+   * servers): its folder and package names are left to it (CodeApiIndexOptions.alongside). @default none
+   */
+  readonly alongside?: Pick<CodeApiIndex, "servers">;
   /** Called once per server, in order, after it was handled. */
   readonly onProgress?: (event: { server: string; action: "generated" | "unchanged"; done: number; total: number }) => void;
 }
@@ -94,7 +99,7 @@ function generateLocked(options: GenerateCodeApiOptions, outDir: string, languag
   const previous = previousManifest(outDir, options.clean === true);
   fs.rmSync(path.join(outDir, ".staging"), { recursive: true, force: true });
   const staging = path.join(outDir, ".staging");
-  const index = buildCodeApiIndex(options.servers, options.mountPath === undefined ? {} : { mountPath: options.mountPath });
+  const index = buildCodeApiIndex(options.servers, { ...(options.mountPath === undefined ? {} : { mountPath: options.mountPath }), ...(options.alongside ? { alongside: options.alongside } : {}) });
   const entries = new Map(index.servers.map((entry) => [entry.server, entry]));
   const forced = (server: string): boolean => options.force === true || (Array.isArray(options.force) && options.force.includes(server));
 

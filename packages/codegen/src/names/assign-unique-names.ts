@@ -12,6 +12,8 @@ export interface UniqueNameRule {
    * @default false
    */
   readonly caseInsensitive?: boolean;
+  /** Names already in use elsewhere (another set's), which a clash skips like a taken one. @default none */
+  readonly taken?: Iterable<string>;
 }
 
 /**
@@ -26,7 +28,7 @@ export function assignUniqueNames(rawNames: readonly string[], rule: UniqueNameR
   unique.sort((a, b) => canonical(a) - canonical(b) || (a < b ? -1 : a > b ? 1 : 0));
 
   const key = (name: string): string => (rule.caseInsensitive ? name.toLowerCase() : name);
-  const taken = new Set<string>();
+  const taken = new Set<string>([...(rule.taken ?? [])].map(key));
   const assigned = new Map<string, string>();
   for (const raw of unique) {
     const wanted = base.get(raw) as string;

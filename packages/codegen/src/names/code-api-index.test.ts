@@ -111,4 +111,15 @@ describe("buildCodeApiIndex", () => {
     expect(index.servers[0]?.tools.map((t) => t.tool)).toEqual(["a", "b"]);
     expect(index.find("s", "b")?.wrapperPath).toBe("/code/servers/s/b.ts");
   });
+
+  it("leaves the names of a code API alongside to it (a user's own servers beside the shared ones)", () => {
+    const shared = buildCodeApiIndex([{ server: "notes", tools: tools("a") }, { server: "sales:slack", tools: tools("b") }]);
+    const own = buildCodeApiIndex([{ server: "~notes", tools: tools("a") }, { server: "~crm", tools: tools("c") }], { mountPath: "/mnt/my-code-api", alongside: shared });
+    expect(own.servers.map((s) => [s.server, s.dir, s.pythonPackage])).toEqual([
+      ["~notes", "notes-2", "notes_2"],
+      ["~crm", "crm", "crm"],
+    ]);
+    expect(own.find("~notes", "a")?.wrapperPath).toBe("/mnt/my-code-api/servers/notes-2/a.ts");
+    expect(own.find("notes", "a")).toBeUndefined();
+  });
 });

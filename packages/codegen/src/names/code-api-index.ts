@@ -48,6 +48,12 @@ export interface CodeApiIndexOptions {
    * @default "/mnt/code-api"
    */
   readonly mountPath?: string;
+  /**
+   * Another code API the same programs see (the shared one, beside a user's own servers): its
+   * folder and package names are taken, so this set's never collide with them (`notes` there
+   * makes this set's `~notes` `notes-2`). @default none
+   */
+  readonly alongside?: Pick<CodeApiIndex, "servers">;
 }
 
 /** The default sandbox mount point of the code API (config.code_execution.code_api_dir on the host). */
@@ -68,12 +74,14 @@ export function buildCodeApiIndex(
     sanitize: (raw) => identifierCase.folder(raw, "server"),
     suffix: (name, n) => `${name}-${n}`,
     caseInsensitive: true,
+    ...(options.alongside ? { taken: options.alongside.servers.map((entry) => entry.dir) } : {}),
   });
   const packages = assignUniqueNames(serverNames, {
     sanitize: (raw) => identifierCase.pythonPackage(raw, "server"),
     reserved: pythonReservedWords,
     suffix: (name, n) => `${name}_${n}`,
     caseInsensitive: true,
+    ...(options.alongside ? { taken: options.alongside.servers.map((entry) => entry.pythonPackage) } : {}),
   });
 
   const entries: CodeApiServerEntry[] = servers.map(({ server, tools }) => {

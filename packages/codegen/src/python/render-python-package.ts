@@ -13,4 +13,7 @@ export function renderPythonPackage(server: CodeApiServerEntry): string {
 }
 
 /** The source of `python/servers/__init__.py`. */
-export const pythonServersPackage = '"""Generated wrappers of the configured MCP servers: ``from servers.<server> import <tool>``."""\n';
+export const pythonServersPackage =
+  '"""Generated wrappers of the configured MCP servers: ``from servers.<server> import <tool>``."""\n' +
+  "# A user's own servers live in a second code API on PYTHONPATH: both `servers` folders are one package.\n" +
+  '__path__ = __import__("pkgutil").extend_path(__path__, __name__)\n';
