@@ -8,6 +8,7 @@ import type { SandboxExecutor, SandboxResult } from "@thinktank/sandbox";
 import { ArgumentValidator } from "./bridge/argument-validator.js";
 import { ToolBridge } from "./bridge/tool-bridge.js";
 import { CodeModeCatalog } from "./catalog/code-mode-catalog.js";
+import { UserCatalogs, userCodeApiMountPath, type UserCatalog } from "./catalog/user-catalogs.js";
 import type { CodeLanguage, ExecuteCodeInput, ExecuteCodeResult, ExecutionPlace, SearchToolsHit, SearchToolsInput, ServerSummary } from "./code-mode-types.js";
 import { bundleProgram } from "./execute/bundle-program.js";
 import { serversNamedIn } from "./execute/servers-named-in.js";
@@ -34,6 +35,8 @@ export interface CodeModeOptions {
   readonly network?: readonly string[];
   /** Generate the code API into config.code_execution.code_api_dir when tool lists change. @default true */
   readonly generateCodeApi?: boolean;
+  /** The folder of users' own code APIs (their own servers' wrappers, one subfolder per user). @default `<code_api_dir>-users` */
+  readonly userCodeApiDir?: string;
   /** Largest program execute_code accepts. @default 1 MiB */
   readonly maxCodeBytes?: number;
   /** Calls kept in one execution's tools_called. @default 100 */
@@ -58,6 +61,8 @@ export const codeApiMountPath = "/mnt/code-api";
  */
 export class CodeMode {
   readonly catalog: CodeModeCatalog;
+  /** Per user, the servers only they see (their own `~<name>` ones): search overlay and code API. */
+  readonly users: UserCatalogs;
   private readonly validator: ArgumentValidator;
   private readonly logger: ManagerLogger;
   private readonly now: () => number;
@@ -80,6 +85,13 @@ export class CodeMode {
       mountPath: codeApiMountPath,
       defaultLimit: search.default_limit,
       maxLimit: search.max_limit,
+      generate: options.generateCodeApi ?? true,
+      logger: this.logger,
+    });
+    this.users = new UserCatalogs({
+      shared: this.catalog,
+      invokers: options.invokers,
+      root: options.userCodeApiDir ?? `${execution.code_api_dir.replace(/\/+$/, "")}-users`,
       generate: options.generateCodeApi ?? true,
       logger: this.logger,
     });
@@ -124,23 +136,29 @@ export class CodeMode {
   /**
    * search_tools: ranked search over the known tools of the enabled servers. Servers never listed
    * start connecting in the background first (waiting only within a new server's short grace, never
-   * for a server that does not answer). Throws VALIDATION_FAILED for bad input and
+   * for a server that does not answer). With `user` (a caller's id): also the servers only they see
+   * (their own), ranked with the shared ones. Throws VALIDATION_FAILED for bad input and
    * MCP_SERVER_NOT_FOUND for an unknown server.
    */
-  async searchTools(input: SearchToolsInput): Promise<SearchToolsHit[]> {
-    await this.discover();
+  async searchTools(input: SearchToolsInput, user?: string): Promise<SearchToolsHit[]> {
+    await this.discover(user === undefined ? {} : { user });
     this.catalog.refresh();
-    if (input.server !== undefined && this.catalog.invokerFor(input.server) && !this.catalog.search.serverNames().includes(input.server)) {
-      const summary = this.catalog.invokerFor(input.server)?.describe(input.server);
-      throw new ThinktankError("SERVICE_UNAVAILABLE", `the tools of server '${input.server}' are not known: it is ${summary?.status ?? "unavailable"}${summary?.reason ? ` (${summary.reason})` : ""}`);
+    const own = this.users.view(user);
+    const unknown = input.server !== undefined && !this.catalog.search.serverNames().includes(input.server) && !own?.overlay.serverNames().includes(input.server);
+    const owner = input.server === undefined ? undefined : this.invokerOf(input.server, user);
+    if (unknown && owner && input.server !== undefined) {
+      const summary = owner.describe(input.server);
+      throw new ThinktankError("SERVICE_UNAVAILABLE", `the tools of server '${input.server}' are not known: it is ${summary.status}${summary.reason ? ` (${summary.reason})` : ""}`);
     }
     const hits = this.catalog.search.search(input.query, {
       ...(input.server !== undefined ? { server: input.server } : {}),
       ...(input.detail !== undefined ? { detail: input.detail } : {}),
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
+      ...(own ? { overlay: own.overlay } : {}),
     });
-    const names = input.detail === "full" ? this.catalog.codeApiIndex() : undefined;
-    return hits.map((hit) => presentSearchHit(hit, names?.find(hit.server, hit.name)));
+    if (input.detail !== "full") return hits.map((hit) => presentSearchHit(hit, undefined));
+    const names = this.catalog.codeApiIndex();
+    return hits.map((hit) => presentSearchHit(hit, names.find(hit.server, hit.name) ?? own?.names().find(hit.server, hit.name)));
   }
 
   /**
@@ -170,14 +188,23 @@ export class CodeMode {
       });
       if (!valid.ok) return finish({}, "VALIDATION_FAILED", valid.message);
       this.catalog.refresh();
+      const user = place.userId;
       // Only the servers the program names are waited for (their wrappers must exist to build it);
       // any other connects when the program calls it, so a program that calls nothing starts at once.
-      const named = serversNamedIn(valid.code, this.catalog.serverNames());
-      await this.discover({ servers: named });
-      const generationProblem = await this.catalog.codeApiReady();
+      const named = serversNamedIn(valid.code, this.serverNamesOf(user));
+      await this.discover({ servers: named, ...(user !== undefined ? { user } : {}) });
+      // The user's own servers' wrappers, for their programs alone (never in the shared folder).
+      const own = this.users.view(user);
+      const generationProblem = (await this.catalog.codeApiReady()) ?? (own ? await this.users.codeApiReady(own) : undefined);
       let source = valid.code;
       if (valid.language !== "python") {
-        const bundle = await bundleProgram({ code: valid.code, language: valid.language, codeApiDir: execution.code_api_dir, mountPath: codeApiMountPath });
+        const bundle = await bundleProgram({
+          code: valid.code,
+          language: valid.language,
+          codeApiDir: execution.code_api_dir,
+          mountPath: codeApiMountPath,
+          ...(own ? { own: { dir: own.dir, mountPath: userCodeApiMountPath } } : {}),
+        });
         if (!bundle.ok) {
           const notes = [generationProblem, ...this.unknownServers(named)].filter((note) => note !== undefined);
           const message = [bundle.message, ...notes.map((note) => `(${note})`)].join("\n");
@@ -186,7 +213,6 @@ export class CodeMode {
         source = bundle.source;
       }
       const workspaceDir = this.workspaceOf(place);
-      const user = place.userId;
       const bridge = await ToolBridge.open({
         router: { find: (server) => this.invokerOf(server, user), serverNames: () => this.serverNamesOf(user) },
         validator: this.validator,
@@ -203,8 +229,8 @@ export class CodeMode {
           language: valid.language === "python" ? "python" : "javascript",
           source,
           workspaceDir,
-          mounts: this.mounts(),
-          ...(valid.language === "python" ? { env: { PYTHONPATH: `${codeApiMountPath}/python` } } : {}),
+          mounts: this.mounts(own),
+          ...(valid.language === "python" ? { env: { PYTHONPATH: [codeApiMountPath, ...(own ? [userCodeApiMountPath] : [])].map((root) => `${root}/python`).join(":") } } : {}),
           bridgeSocket: bridge.socketPath,
           bridgeConnection: (socket) => bridge.accept(socket),
           bridgeToken: bridge.token,
@@ -247,7 +273,8 @@ export class CodeMode {
       fs.mkdirSync(this.options.config.code_execution.code_api_dir, { recursive: true });
       // With network patterns a run needs a worker that can reach the proxy: warm that kind.
       const network = this.options.network && this.options.network.length > 0 ? { network: this.options.network } : {};
-      await this.options.executor.prewarm({ language: language === "python" ? "python" : "javascript", workspaceDir, mounts: this.mounts(), ...network });
+      const own = this.users.view(place.userId);
+      await this.options.executor.prewarm({ language: language === "python" ? "python" : "javascript", workspaceDir, mounts: this.mounts(own), ...network });
     } catch (error) {
       this.logger.warn({ err: String(error) }, "prewarming the sandbox failed");
     }
@@ -262,7 +289,7 @@ export class CodeMode {
     return invoker && user !== undefined ? userBoundInvoker(invoker, user) : invoker;
   }
 
-  /** The shared servers, then the user's own (which the search index and the generated code API leave out: they are called with callMCPTool). */
+  /** The shared servers, then the user's own (searched and generated per user: UserCatalogs). */
   private serverNamesOf(user: string | undefined): string[] {
     const shared = this.catalog.serverNames();
     if (user === undefined) return shared;
@@ -291,8 +318,10 @@ export class CodeMode {
     return place.workspaceDir ?? this.options.executor.workspaceFor(place.threadId ?? this.options.defaultThreadId ?? "default");
   }
 
-  private mounts(): { hostPath: string; sandboxPath: string }[] {
-    return [{ hostPath: this.options.config.code_execution.code_api_dir, sandboxPath: codeApiMountPath }];
+  /** The shared code API, and the user's own when they have servers of their own. */
+  private mounts(own: UserCatalog | undefined): { hostPath: string; sandboxPath: string }[] {
+    const shared = { hostPath: this.options.config.code_execution.code_api_dir, sandboxPath: codeApiMountPath };
+    return own ? [shared, { hostPath: own.dir, sandboxPath: userCodeApiMountPath }] : [shared];
   }
 
   /** Stops listening for tool-list changes, closes running bridges and removes the socket folder. */

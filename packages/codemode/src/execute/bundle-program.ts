@@ -12,6 +12,12 @@ export interface BundleProgramOptions {
   readonly codeApiDir: string;
   /** Where the sandbox mounts it; imports of this path resolve to `codeApiDir`. @default "/mnt/code-api" */
   readonly mountPath?: string;
+  /**
+   * The program's user's own code API (their own servers' wrappers), on the host and where the
+   * sandbox mounts it: imports of that path, and `servers/<dir>` of their servers, resolve there.
+   * Without it, no import of it resolves. @default none
+   */
+  readonly own?: { readonly dir: string; readonly mountPath: string };
 }
 
 export type BundleOutcome = { readonly ok: true; readonly source: string } | { readonly ok: false; readonly message: string };
@@ -27,12 +33,8 @@ export type BundleOutcome = { readonly ok: true; readonly source: string } | { r
  */
 export async function bundleProgram(options: BundleProgramOptions): Promise<BundleOutcome> {
   const mountPath = (options.mountPath ?? "/mnt/code-api").replace(/\/+$/, "");
-  let codeApiRoot: string;
-  try {
-    codeApiRoot = fs.realpathSync(options.codeApiDir);
-  } catch {
-    codeApiRoot = path.resolve(options.codeApiDir);
-  }
+  const codeApiRoot = rootOf(options.codeApiDir);
+  const own = options.own ? { root: rootOf(options.own.dir), mountPath: options.own.mountPath.replace(/\/+$/, "") } : undefined;
   try {
     const result = await build({
       // The program "lives" in the sandbox's working folder: messages name it program.ts, and its
@@ -49,7 +51,7 @@ export async function bundleProgram(options: BundleProgramOptions): Promise<Bund
       tsconfigRaw: {},
       // `require` of a built-in works in the ES module too (CommonJS habits in model-written code).
       banner: { js: 'import { createRequire as __thinktankCreateRequire } from "node:module"; globalThis.require ??= __thinktankCreateRequire(import.meta.url);' },
-      plugins: [confineImports(codeApiRoot, mountPath)],
+      plugins: [confineImports(codeApiRoot, mountPath, own)],
     });
     const output = result.outputFiles[0];
     return output ? { ok: true, source: output.text } : { ok: false, message: "the bundler produced no output" };
@@ -67,19 +69,34 @@ function programFile(language: "typescript" | "javascript"): string {
   return language === "typescript" ? "program.ts" : "program.js";
 }
 
-function confineImports(codeApiRoot: string, mountPath: string): Plugin {
-  const allowed = "node built-ins, /mnt/code-api/... and servers/<dir>";
+function rootOf(dir: string): string {
+  try {
+    return fs.realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+function confineImports(codeApiRoot: string, mountPath: string, own: { readonly root: string; readonly mountPath: string } | undefined): Plugin {
+  const allowed = `node built-ins, ${mountPath}/...${own ? `, ${own.mountPath}/...` : ""} and servers/<dir>`;
+  const roots = own ? [codeApiRoot, own.root] : [codeApiRoot];
+  const inside = (file: string): boolean => roots.some((root) => isInsideFolder(root, file));
   return {
     name: "thinktank-confine-imports",
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind === "entry-point" || (args.pluginData as Record<string, unknown> | undefined)?.[inner] === true) return undefined;
         if (isBuiltin(args.path)) return { path: args.path, external: true };
-        const fromCodeApi = isInsideFolder(codeApiRoot, args.importer);
+        const fromCodeApi = inside(args.importer);
         const normalized = path.posix.normalize(args.path);
         let target: string | undefined;
         if (normalized === mountPath || normalized.startsWith(`${mountPath}/`)) target = codeApiRoot + normalized.slice(mountPath.length);
-        else if (/^servers\/[^./][^/]*(\/[^/]+)?$/.test(args.path)) target = path.join(codeApiRoot, args.path);
+        else if (own && (normalized === own.mountPath || normalized.startsWith(`${own.mountPath}/`))) target = own.root + normalized.slice(own.mountPath.length);
+        else if (/^servers\/[^./][^/]*(\/[^/]+)?$/.test(args.path)) {
+          // A user's own servers have folder names the shared code API does not use.
+          const folder = args.path.split("/").slice(0, 2).join("/");
+          target = own && !fs.existsSync(path.join(codeApiRoot, folder)) && fs.existsSync(path.join(own.root, folder)) ? path.join(own.root, args.path) : path.join(codeApiRoot, args.path);
+        }
         else if (fromCodeApi && (args.path.startsWith("./") || args.path.startsWith("../"))) target = path.resolve(args.resolveDir, args.path);
         if (target === undefined) {
           return { errors: [{ text: `cannot import "${args.path}": a program may import only ${allowed}` }] };
@@ -88,7 +105,7 @@ function confineImports(codeApiRoot: string, mountPath: string): Plugin {
         if (resolved.errors.length > 0) {
           return { errors: [{ text: `cannot import "${args.path}": no such module in the code API (search_tools with detail "full" gives each tool's import path)` }] };
         }
-        if (!isInsideFolder(codeApiRoot, realPath(resolved.path))) return { errors: [{ text: `cannot import "${args.path}": it leads outside the code API` }] };
+        if (!inside(realPath(resolved.path))) return { errors: [{ text: `cannot import "${args.path}": it leads outside the code API` }] };
         return { path: resolved.path };
       });
     },

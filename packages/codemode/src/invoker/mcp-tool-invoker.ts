@@ -58,18 +58,19 @@ export class McpToolInvoker implements ToolInvoker {
    * attempt each, with no grace wait for the others (a program that names no server starts at once).
    */
   async discover(options: DiscoverOptions = {}): Promise<void> {
-    if (this.options.background !== false) this.manager.discoverInBackground();
+    const user = options.user;
+    if (this.options.background !== false) this.manager.discoverInBackground(user);
     if (!options.complete && options.servers === undefined) {
-      await this.manager.firstConnectsSettled();
+      await this.manager.firstConnectsSettled(user);
       return;
     }
     const named = options.servers === undefined ? undefined : new Set(options.servers);
     const waiting = this.manager
-      .status()
-      .filter((status) => (named === undefined || named.has(status.name)) && (status.state === "idle" || status.state === "connecting") && this.manager.knownTools(status.name) === undefined);
+      .status(user)
+      .filter((status) => (named === undefined || named.has(status.name)) && (status.state === "idle" || status.state === "connecting") && this.manager.knownTools(status.name, user) === undefined);
     if (waiting.length === 0) return;
     // The servers one program names connect together, one attempt each, so a program waits at most
     // about one connect timeout before it is built; `complete` keeps the default pace and retries.
-    await this.manager.connectAll({ servers: waiting.map((status) => status.name), ...(named ? { concurrency: waiting.length, once: true } : {}) });
+    await this.manager.connectAll({ servers: waiting.map((status) => status.name), ...(named ? { concurrency: waiting.length, once: true } : {}), ...(user !== undefined ? { user } : {}) });
   }
 }

@@ -19,6 +19,8 @@ export interface ToolInvocationOptions {
 export interface DiscoverOptions {
   readonly complete?: boolean;
   readonly servers?: readonly string[];
+  /** Whose servers and sessions (a caller's id): theirs are found too (their own servers, their sign-ins). @default the operator */
+  readonly user?: string;
 }
 
 /**

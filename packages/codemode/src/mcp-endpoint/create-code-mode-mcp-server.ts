@@ -28,7 +28,7 @@ export function createCodeModeMcpServer(codeMode: CodeMode, options: CodeModeMcp
     answer(() => ({ servers: codeMode.listServers(options.place.userId) })),
   );
   server.registerTool(specs.searchTools.name, { description: specs.searchTools.description, inputSchema: specs.searchTools.shape, annotations: { readOnlyHint: true } }, (input) =>
-    answer(async () => ({ tools: await codeMode.searchTools(searchInput(input)) })),
+    answer(async () => ({ tools: await codeMode.searchTools(searchInput(input), options.place.userId) })),
   );
   server.registerTool(
     specs.executeCode.name,

@@ -4,7 +4,7 @@ import { loadAllManagedTools, modelToolNames, type McpManager, type ServerStatus
 import type { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
 import { createCodeModeTools } from "./create-code-mode-tools.js";
-import { describeToolSurface, type SurfaceSection, type ToolSurfaceDescription } from "./describe-tool-surface.js";
+import { describeToolSurface, describeWithOwnServers, type SurfaceSection, type ToolSurfaceDescription } from "./describe-tool-surface.js";
 
 export interface ChooseToolSurfaceOptions {
   readonly codeMode: CodeMode;
@@ -54,9 +54,11 @@ export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Prom
   // Code mode's tools do not depend on the tool lists; direct and auto do.
   if (options.mode !== "code") await manager.firstConnectsSettled(user);
   codeMode.catalog.refresh();
-  const description = codeMode.catalog.derived(`surface:${options.mode}:${options.autoThresholdTokens}`, (servers) =>
-    describeToolSurface(servers, { ...settings, mode: options.mode, autoThresholdTokens: options.autoThresholdTokens }),
-  );
+  const describeOptions = { ...settings, mode: options.mode, autoThresholdTokens: options.autoThresholdTokens };
+  const shared = codeMode.catalog.derived(`surface:${options.mode}:${options.autoThresholdTokens}`, (servers) => describeToolSurface(servers, describeOptions));
+  // A user's own servers count too (their part only, kept until their tools or the shared surface change).
+  const own = codeMode.users.view(user);
+  const description = own ? own.derived(shared, () => describeWithOwnServers(shared, own.servers, describeOptions)) : shared;
   if (description.mode === "code") {
     return { mode: "code", reason: description.reason, tools: createCodeModeTools(codeMode, options.place), sections: description.sections, description, unavailable: [] };
   }

@@ -20,7 +20,7 @@ export function createCodeModeTools(codeMode: CodeMode, place: ExecutionPlace): 
   });
   const searchTools = tool(
     async (input) =>
-      answer(async () => ({ tools: await codeMode.searchTools(searchInput(input)) })),
+      answer(async () => ({ tools: await codeMode.searchTools(searchInput(input), place.userId) })),
     { name: specs.searchTools.name, description: specs.searchTools.description, schema: z.object(specs.searchTools.shape) },
   );
   const executeCode = tool(

@@ -62,6 +62,32 @@ export function describeToolSurface(servers: readonly CatalogServer[], options: 
   return { mode, reason, definitions, sections, tokens: { ...tokens, total: tokens.definitions + tokens.sections }, costs: { direct: directTokens, code: codeTokens }, toolCount };
 }
 
+/**
+ * The surface of `shared` (a description of the shared catalog) with one user's own servers added:
+ * their tools' definitions are counted on top of the shared ones (which are not counted again), so
+ * auto mode weighs everything the user would be sent.
+ */
+export function describeWithOwnServers(shared: ToolSurfaceDescription, own: readonly CatalogServer[], options: DescribeToolSurfaceOptions): ToolSurfaceDescription {
+  const ownDefinitions = directDefinitions(own);
+  const directTokens = shared.costs.direct + definitionTokens(ownDefinitions);
+  const toolCount = shared.toolCount + ownDefinitions.length;
+  const mode = options.mode === "auto" ? (directTokens > options.autoThresholdTokens ? "code" : "direct") : options.mode;
+  const reason =
+    options.mode === "auto"
+      ? `auto: ${toolCount} MCP tool definitions cost ${directTokens} tokens, ${mode === "code" ? "more" : "not more"} than auto_threshold_tokens (${options.autoThresholdTokens})`
+      : shared.reason;
+  const costs = { direct: directTokens, code: shared.costs.code };
+  if (mode === "code") {
+    const definitions = codeDefinitions(options);
+    const sections = [codeSection(options)];
+    const tokens = { definitions: definitionTokens(definitions), sections: sectionTokens(sections) };
+    return { mode, reason, definitions, sections, tokens: { ...tokens, total: tokens.definitions + tokens.sections }, costs, toolCount };
+  }
+  // Direct for the user: the shared surface was direct too (it costs less), so its definitions are the shared tools'.
+  const definitions = [...shared.definitions, ...ownDefinitions];
+  return { mode, reason, definitions, sections: [], tokens: { definitions: directTokens, sections: 0, total: directTokens }, costs, toolCount };
+}
+
 /** Every MCP tool as a model API receives it in direct mode, under its model-facing name. */
 export function directDefinitions(servers: readonly CatalogServer[]): ToolDefinition[] {
   const naming = modelToolNames(servers);
