@@ -90,4 +90,26 @@ describe("code mode per user", () => {
     const asBob = await codeMode.executeCode({ code: program }, { threadId: "bob", userId: bob });
     expect(JSON.parse(asBob.stdout)).toEqual({ crm: "bob@crm", notes: "MCP_SERVER_NOT_FOUND" });
   }, 120_000);
+
+  it("search_tools and the typed wrappers follow the place's user: the servers only their sessions know, their own servers", async () => {
+    // The operator never signed in to crm: its tools are known to each signed-in user's session only.
+    const found = async (user?: string) => (await codeMode.searchTools({ query: "who am I", limit: 10 }, user)).map((hit) => `${hit.server}/${hit.name}`);
+    await expect.poll(() => found(alice), { timeout: 30_000 }).toEqual(expect.arrayContaining(["crm/whoami", "~notes/whoami"]));
+    expect(await found(bob)).toContain("crm/whoami");
+    expect(await found(bob)).not.toContain("~notes/whoami");
+    expect(await found()).toEqual([]);
+    const program = [
+      'import { whoami as crm } from "servers/crm";',
+      'import { whoami as notes } from "servers/notes";',
+      "console.log(JSON.stringify([await crm({}), await notes({})]));",
+    ].join("\n");
+    const asAlice = await codeMode.executeCode({ code: program }, { threadId: "alice", userId: alice });
+    expect(asAlice.error, asAlice.stderr).toBeUndefined();
+    expect(asAlice.stdout).toContain("alice@crm");
+    expect(asAlice.stdout).toContain("alice@notes");
+    const asBob = await codeMode.executeCode({ code: program }, { threadId: "bob", userId: bob });
+    expect(asBob.error?.code).toBe("CODE_BUILD_FAILED");
+    expect(asBob.stderr).toContain('cannot import "servers/notes"');
+    expect(asBob.tools_called).toEqual([]);
+  }, 120_000);
 });

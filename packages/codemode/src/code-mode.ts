@@ -206,7 +206,7 @@ export class CodeMode {
           ...(own ? { own: { dir: own.dir, mountPath: userCodeApiMountPath } } : {}),
         });
         if (!bundle.ok) {
-          const notes = [generationProblem, ...this.unknownServers(named)].filter((note) => note !== undefined);
+          const notes = [generationProblem, ...this.unknownServers(named, user)].filter((note) => note !== undefined);
           const message = [bundle.message, ...notes.map((note) => `(${note})`)].join("\n");
           return finish({ stderr: `${message}\n` }, "CODE_BUILD_FAILED", "the program could not be built; see stderr");
         }
@@ -303,10 +303,10 @@ export class CodeMode {
     await Promise.all(this.options.invokers.map((invoker) => invoker.discover?.(options)));
   }
 
-  /** Why the named servers whose tools are still unknown have no wrappers (not connected, and why). */
-  private unknownServers(servers: readonly string[]): string[] {
+  /** Why the named servers whose tools are still unknown (to the user) have no wrappers (not connected, and why). */
+  private unknownServers(servers: readonly string[], user: string | undefined): string[] {
     return servers.flatMap((server) => {
-      const invoker = this.catalog.invokerFor(server);
+      const invoker = this.invokerOf(server, user);
       if (!invoker || invoker.knownTools(server) !== undefined) return [];
       const summary = invoker.describe(server);
       return [`the tools of server '${server}' are not known: it is ${summary.status}${summary.reason ? ` (${summary.reason})` : ""}`];

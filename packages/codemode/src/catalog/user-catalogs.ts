@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { buildCodeApiIndex, generateCodeApi, type CodeApiIndex } from "@thinktank/codegen";
+import { operatorId } from "@thinktank/core";
 import type { CatalogServer, CatalogTool, ManagerLogger, ToolSearchOverlay } from "@thinktank/mcp";
 import type { ToolInvoker } from "../invoker/tool-invoker.js";
 import type { CodeModeCatalog } from "./code-mode-catalog.js";
@@ -62,9 +63,12 @@ export class UserCatalogs {
 
   constructor(private readonly options: UserCatalogsOptions) {}
 
-  /** The user's view now, or undefined when they see nothing beyond the shared catalog. Cheap while nothing changed. */
+  /**
+   * The user's view now, or undefined when they see nothing beyond the shared catalog (always for
+   * the operator, whose sessions are the shared ones). Cheap while nothing changed.
+   */
   view(user: string | undefined): UserCatalog | undefined {
-    if (user === undefined) return undefined;
+    if (user === undefined || user === operatorId) return undefined;
     const servers = this.serversOf(user);
     const state = this.states.get(user);
     if (state && sameLists(state.view.servers, servers)) {
