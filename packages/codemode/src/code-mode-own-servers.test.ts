@@ -128,6 +128,15 @@ describe("code mode: a user's own servers", () => {
       expect(run.error?.code, target).toBe("CODE_BUILD_FAILED");
       expect(run.tools_called).toEqual([]);
     }
+    // Nor read at run time: neither her folder on the host nor the own-code-API mount is in his sandbox.
+    const reader = [
+      'import fs from "node:fs";',
+      "const readable = (p: string) => { try { fs.readdirSync(p); return true; } catch { return false; } };",
+      `console.log(JSON.stringify([readable(${JSON.stringify(aliceDir)}), readable(${JSON.stringify(path.dirname(aliceDir))}), readable("/mnt/my-code-api")]));`,
+    ].join("\n");
+    const read = await codeMode.executeCode({ code: reader }, { threadId: "bob", userId: bob });
+    expect(read.error, read.stderr).toBeUndefined();
+    expect(JSON.parse(read.stdout)).toEqual([false, false, false]);
     const python = await codeMode.executeCode({ code: 'from servers.kitchen import echo\nprint(echo(message="stolen"))', language: "python" }, { threadId: "bob", userId: bob });
     expect(python.exit_code).not.toBe(0);
     expect(python.stderr).toMatch(/ModuleNotFoundError|No module named/);
