@@ -40,7 +40,7 @@ beforeAll(async () => {
   const started = await flow.start("~notes", notes, { redirectUrl: "http://127.0.0.1:9/callback", user: ids.alice as string });
   await flow.finish(Object.fromEntries(new URL(await oauth.approve(started.authorizationUrl, { account: "alice@notes" })).searchParams), async () => notes);
   await server.runtime.store.update((draft) => {
-    draft.users = { [ids.alice as string]: { mcpServers: { notes } } };
+    draft.users = { [ids.alice as string]: { mcpServers: { notes: { type: "http", url: oauth.mcpUrl } } } };
   });
   url = `${await server.app.listen({ port: 0, host: "127.0.0.1" })}/mcp`;
 }, 60_000);
