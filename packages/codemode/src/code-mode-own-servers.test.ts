@@ -68,6 +68,19 @@ describe("code mode: a user's own servers", () => {
     expect(listed?.tool_count).toBeGreaterThan(5);
   }, 90_000);
 
+  it("an own server that does not answer is listed with its state and reason, and search_tools says why it has no tools", async () => {
+    const closed = await freePort();
+    manager.syncUser(alice, { "~kitchen": { type: "http", url: kitchen.url, description: "alice's kitchen sink" }, "~down": { type: "http", url: `http://127.0.0.1:${closed}/mcp` } });
+    await codeMode.searchTools({ query: "echo" }, alice); // starts her discovery
+    await expect.poll(() => codeMode.listServers(alice).find((summary) => summary.name === "~down")?.reason ?? "", { timeout: 30_000 }).not.toBe("");
+    const down = codeMode.listServers(alice).find((summary) => summary.name === "~down");
+    expect(down?.status).toMatch(/unavailable|connecting/);
+    expect(down?.tool_count).toBeUndefined();
+    await expect(codeMode.searchTools({ query: "", server: "~down" }, alice)).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("'~down' are not known") });
+    expect(codeMode.listServers(bob).map((summary) => summary.name)).toEqual(["memory"]);
+    manager.syncUser(alice, { "~kitchen": { type: "http", url: kitchen.url, description: "alice's kitchen sink" } });
+  }, 60_000);
+
   it("the owner's programs import the typed wrappers of their server, in TypeScript and Python", async () => {
     const typescript = [
       'import { echo } from "servers/kitchen";',

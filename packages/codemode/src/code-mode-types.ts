@@ -65,7 +65,8 @@ export interface ExecutionPlace {
   readonly signal?: AbortSignal;
   /**
    * Whom the program runs for (the run's owner, a caller's id): its tool calls use that user's
-   * MCP sessions and sign-ins, and may call their own servers (`~<name>`). @default the operator
+   * MCP sessions and sign-ins, and may call their own servers (`~<name>`), whose typed wrappers
+   * it alone gets (mounted at /mnt/my-code-api). @default the operator
    */
   readonly userId?: string;
 }
