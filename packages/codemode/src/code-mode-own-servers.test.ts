@@ -101,6 +101,10 @@ describe("code mode: a user's own servers", () => {
     const python = await codeMode.executeCode({ code: 'from servers.kitchen import echo\nfrom servers.memory import read_graph\nread_graph()\nprint(echo(message="from python"))', language: "python" }, { threadId: "alice", userId: alice });
     expect(python.exit_code, python.stderr).toBe(0);
     expect(python.stdout).toContain("Echo: from python");
+    // Her folder removed behind code mode's back (another process, a person): made again on her next run.
+    fs.rmSync(codeMode.users.view(alice)?.dir as string, { recursive: true, force: true });
+    const again = await codeMode.executeCode({ code: 'import { echo } from "servers/kitchen";\nconsole.log(await echo({ message: "back" }));' }, { threadId: "alice", userId: alice });
+    expect(again.stdout, again.stderr).toContain("Echo: back");
     // Her wrappers are in a folder of her own, never in the shared code API every program sees.
     expect(fs.existsSync(path.join(config.code_execution.code_api_dir, "servers", "kitchen"))).toBe(false);
     expect(fs.existsSync(path.join(config.code_execution.code_api_dir, "python", "servers", "kitchen"))).toBe(false);

@@ -117,8 +117,13 @@ export class UserCatalogs {
     return undefined;
   }
 
+  /** Generated for the current view and shared names, and still on disk (another process or a person may have removed it). */
   private upToDate(state: UserState): boolean {
-    return state.generatedFor?.servers === state.view.servers && state.generatedFor.alongside === this.options.shared.codeApiIndex();
+    if (state.generatedFor?.servers !== state.view.servers || state.generatedFor.alongside !== this.options.shared.codeApiIndex()) return false;
+    if (fs.existsSync(path.join(state.view.dir, "manifest.json"))) return true;
+    state.generatedFor = undefined;
+    this.makeFolder(state.view.dir);
+    return false;
   }
 
   /** The servers `user` sees that the shared catalog has no tools for, with the tools known to them. */
@@ -162,10 +167,14 @@ export class UserCatalogs {
         return value;
       },
     };
-    // The root is traversable, not listable: a user's folder is found only by its hash.
-    fs.mkdirSync(this.options.root, { recursive: true, mode: 0o711 });
-    fs.mkdirSync(view.dir, { recursive: true, mode: 0o755 });
+    this.makeFolder(view.dir);
     return view;
+  }
+
+  /** A user's folder under the root; the root is traversable, not listable: a user's folder is found only by its hash. */
+  private makeFolder(dir: string): void {
+    fs.mkdirSync(this.options.root, { recursive: true, mode: 0o711 });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
   }
 
   /** The user sees nothing beyond the shared catalog any more: their wrappers go. */
