@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import path from "node:path";
+import { userCodeApiDir } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager } from "@thinktank/mcp";
 import type { McpServerEntry } from "@thinktank/mcp";
 import { startOAuthTestServer } from "@thinktank/mcp/testing";
@@ -159,8 +161,12 @@ describe("a user's own MCP servers", () => {
     expect((await call("PUT", "/api/mcp/servers/mine", carol.key, { type: "http", url: server.mcpUrl })).status).toBe(201);
     const users = () => (JSON.parse(fs.readFileSync(gateway.file, "utf8")) as { users?: Record<string, unknown> }).users ?? {};
     expect(Object.keys(users())).toContain(carol.id);
+    // The wrappers code mode generated for her own servers (as the agent writes them) go too.
+    const wrappers = userCodeApiDir(gateway.config.code_execution.code_api_dir, carol.id);
+    fs.mkdirSync(path.join(wrappers, "servers", "mine"), { recursive: true });
     expect((await call("DELETE", `/api/users/${carol.id}`, adminKey)).status).toBe(204);
     expect(Object.keys(users())).not.toContain(carol.id);
+    expect(fs.existsSync(wrappers)).toBe(false);
     expect((await call("GET", "/api/mcp/servers/~mine", carol.key)).status).toBe(401);
   });
 });

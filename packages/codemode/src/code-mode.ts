@@ -35,8 +35,6 @@ export interface CodeModeOptions {
   readonly network?: readonly string[];
   /** Generate the code API into config.code_execution.code_api_dir when tool lists change. @default true */
   readonly generateCodeApi?: boolean;
-  /** The folder of users' own code APIs (their own servers' wrappers, one subfolder per user). @default `<code_api_dir>-users` */
-  readonly userCodeApiDir?: string;
   /** Largest program execute_code accepts. @default 1 MiB */
   readonly maxCodeBytes?: number;
   /** Calls kept in one execution's tools_called. @default 100 */
@@ -91,7 +89,7 @@ export class CodeMode {
     this.users = new UserCatalogs({
       shared: this.catalog,
       invokers: options.invokers,
-      root: options.userCodeApiDir ?? `${execution.code_api_dir.replace(/\/+$/, "")}-users`,
+      codeApiDir: execution.code_api_dir,
       generate: options.generateCodeApi ?? true,
       logger: this.logger,
     });

@@ -30,6 +30,7 @@ export type { ZipEntrySpec } from "./archive/build-zip.js";
 export { buildTarGz } from "./archive/build-tar-gz.js";
 export { cleanVirtualPath } from "./paths/clean-virtual-path.js";
 export { isInsideFolder } from "./paths/is-inside-folder.js";
+export { userCodeApiDir } from "./paths/user-code-api-dir.js";
 export { jsonNestingLimits, jsonTextNesting, valueNestsDeeperThan } from "./json/json-nesting.js";
 
 // the extensions store, files on disk

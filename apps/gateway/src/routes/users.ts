@@ -1,4 +1,5 @@
-import { ThinktankError } from "@thinktank/core";
+import fs from "node:fs";
+import { ThinktankError, userCodeApiDir } from "@thinktank/core";
 import type { UserRecord } from "@thinktank/identity";
 import { errorResponses } from "../error-response.js";
 import type { RoutePlugin } from "../route-plugin.js";
@@ -38,7 +39,7 @@ const meSchema = {
 } as const;
 
 /** /api/users (administrators: users and their keys) and /api/me (any caller: who am I). */
-const usersRoutes: RoutePlugin = async (app, { identity, deps }) => {
+const usersRoutes: RoutePlugin = async (app, { config, identity, deps }) => {
   const users = () => identity().users;
   const found = async (id: string): Promise<UserRecord> => {
     const user = await users().get(id);
@@ -102,6 +103,8 @@ const usersRoutes: RoutePlugin = async (app, { identity, deps }) => {
       const id = request.params.id;
       await deps.mcpOAuth?.store.forgetUser(id);
       await deps.skills?.forgetUser(id);
+      // The typed wrappers code mode generated for their own servers (on this host).
+      fs.rmSync(userCodeApiDir(config.code_execution.code_api_dir, id), { recursive: true, force: true });
       await deps.store.update((draft) => {
         if (draft.users && Object.hasOwn(draft.users, id)) delete draft.users[id];
       });

@@ -1,8 +1,7 @@
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { buildCodeApiIndex, generateCodeApi, type CodeApiIndex } from "@thinktank/codegen";
-import { operatorId } from "@thinktank/core";
+import { operatorId, userCodeApiDir } from "@thinktank/core";
 import type { CatalogServer, CatalogTool, ManagerLogger, ToolSearchOverlay } from "@thinktank/mcp";
 import type { ToolInvoker } from "../invoker/tool-invoker.js";
 import type { CodeModeCatalog } from "./code-mode-catalog.js";
@@ -16,10 +15,10 @@ export interface UserCatalogsOptions {
   /** The tool sources, in priority order (as the shared catalog's). */
   readonly invokers: readonly ToolInvoker[];
   /**
-   * The folder of every user's own code API, one subfolder each (named by a hash of the user's id).
-   * Never mounted whole: a program gets its own user's subfolder only.
+   * config.code_execution.code_api_dir: each user's own code API goes beside it (userCodeApiDir),
+   * never in it. The users' folder is never mounted whole: a program gets its own user's only.
    */
-  readonly root: string;
+  readonly codeApiDir: string;
   /** Generate the wrappers. @default true */
   readonly generate?: boolean;
   readonly logger: ManagerLogger;
@@ -151,7 +150,7 @@ export class UserCatalogs {
     const view: UserCatalog = {
       user,
       servers,
-      dir: path.join(this.options.root, crypto.createHash("sha256").update(user).digest("hex").slice(0, 32)),
+      dir: userCodeApiDir(this.options.codeApiDir, user),
       names: () => {
         const alongside = shared.codeApiIndex();
         if (names?.alongside !== alongside) names = { alongside, index: buildCodeApiIndex(servers, { mountPath: userCodeApiMountPath, alongside }) };
@@ -173,7 +172,7 @@ export class UserCatalogs {
 
   /** A user's folder under the root; the root is traversable, not listable: a user's folder is found only by its hash. */
   private makeFolder(dir: string): void {
-    fs.mkdirSync(this.options.root, { recursive: true, mode: 0o711 });
+    fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o711 });
     fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
   }
 
