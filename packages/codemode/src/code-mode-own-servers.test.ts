@@ -110,6 +110,24 @@ describe("code mode: a user's own servers", () => {
     expect(fs.existsSync(path.join(config.code_execution.code_api_dir, "python", "servers", "kitchen"))).toBe(false);
   }, 120_000);
 
+  it("an own server named like a shared one gets a folder of its own; the shared server keeps its folder", async () => {
+    const entries = { "~kitchen": { type: "http" as const, url: kitchen.url, description: "alice's kitchen sink" } };
+    manager.syncUser(alice, { ...entries, "~memory": { type: "http", url: kitchen.url } });
+    await expect.poll(async () => (await codeMode.searchTools({ query: "echo", server: "~memory", detail: "full", limit: 1 }, alice).catch(() => []))[0]?.wrapper_path, { timeout: 60_000 }).toBe(
+      "/mnt/my-code-api/servers/memory-2/echo.ts",
+    );
+    const program = [
+      'import { echo } from "servers/memory-2";',
+      'import { readGraph } from "servers/memory";',
+      "await readGraph({});",
+      'console.log(await echo({ message: "mine" }));',
+    ].join("\n");
+    const run = await codeMode.executeCode({ code: program }, { threadId: "alice", userId: alice });
+    expect(run.error, run.stderr).toBeUndefined();
+    expect(run.tools_called.map((call) => call.tool)).toEqual(["memory.read_graph", "~memory.echo"]);
+    manager.syncUser(alice, entries);
+  }, 90_000);
+
   it("auto mode counts the owner's server's tools, and only theirs", async () => {
     const surface = (userId?: string) =>
       chooseToolSurface({ codeMode, manager, mode: "auto", autoThresholdTokens: 1_000_000, place: { threadId: "t", ...(userId ? { userId } : {}) } });
