@@ -60,7 +60,7 @@ describe("access log", { timeout: 60_000 }, () => {
     expect(failing.headers.get("x-request-id")).toBe("failing-run-1");
 
     const lines = await linesWhen(atInfo.agent, (line) => line.reqId === "failing-run-1" && line.msg === "run failed");
-    expect(lines.find((line) => line.reqId === "missing-1")).toMatchObject({ level: level.info, msg: "request", method: "GET", status: 404 });
+    expect(lines.find((line) => line.reqId === "missing-1")).toMatchObject({ level: level.info, msg: "request", method: "GET", status: 404, caller: "admin" }); // key-less: the local operator
     const failed = lines.find((line) => line.reqId === "failing-run-1" && line.msg === "run failed");
     expect(failed).toMatchObject({ level: level.info, status: "error", error: "GraphRecursionError" });
     expect(lines.filter((line) => line.reqId === "healthy-1" || line.reqId === "ok-run-1")).toEqual([]);

@@ -120,6 +120,9 @@ describe("error answers", () => {
     // One access line per request (debug when it went well, info for the 401), URLs with their secrets masked.
     expect(gateway.logs().match(/"msg":"request"/g)).toHaveLength(3);
     expect(gateway.logs()).toContain('"status":401');
+    // The line names who called (the operator is "admin"); the refused request names nobody.
+    const accessLines = gateway.logs().split("\n").filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line) as { status: number; caller?: string });
+    expect(accessLines.map((line) => [line.status, line.caller ?? null])).toEqual([[200, "admin"], [expect.any(Number), "admin"], [401, null]]);
     expect(gateway.logs()).not.toMatch(/super-secret-key-0001|url-secret-0002|url-secret-0003|url-secret-0004/);
   });
 });

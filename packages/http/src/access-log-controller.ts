@@ -25,7 +25,8 @@ export function accessLogLevel(outcome: RequestOutcome, slowMs: number): AccessL
 
 /**
  * One access line per request instead of Fastify's two at info ("incoming request", "request
- * completed"): `{ reqId, method, url, status, ms, runId? }` at the level accessLogLevel picks (URLs are masked by the logger).
+ * completed"): `{ reqId, method, url, status, ms, caller?, runId? }` at the level accessLogLevel picks (URLs are masked by the logger).
+ * `caller` is the id of who called (the services' auth hooks set `request.caller`; absent for an anonymous or refused request).
  * `reqId` is the request's X-Request-Id (or a new UUID); a request that created a run names it
  * (`runId`), and the run's own lines carry the same `reqId`.
  */
@@ -45,8 +46,15 @@ export class AccessLogController extends LogController {
     const stream = headerOf(reply, "content-type").startsWith("text/event-stream");
     const level = accessLogLevel({ status, ms, stream, failed: Boolean(error) }, this.#slowMs);
     const runId = /\/runs\/([^/]+)$/.exec(headerOf(reply, "content-location"))?.[1];
-    reply.log[level]({ method: request.method, url: request.url, status, ms, ...(runId ? { runId } : {}), ...(error ? { err: error } : {}) }, "request");
+    const caller = callerIdOf(request);
+    reply.log[level]({ method: request.method, url: request.url, status, ms, ...(caller ? { caller } : {}), ...(runId ? { runId } : {}), ...(error ? { err: error } : {}) }, "request");
   }
+}
+
+/** The id of the request's caller, which the services' auth hooks decorate it with (docs/architecture.md, "Users"). */
+function callerIdOf(request: FastifyRequest): string | undefined {
+  const caller = (request as { caller?: { id?: unknown } }).caller;
+  return typeof caller?.id === "string" ? caller.id : undefined;
 }
 
 /** A response header, set through Fastify's reply or on the raw response (streams). */
