@@ -118,7 +118,7 @@ printf '{"sum": %d, "wrote_skill": %s, "wrote_tmp": %s, "wrote_work": %s, "conne
 
 /** Starts a process that calls setsid and one that double-forks, both named by `marker` (a sleep's length), then reports whether it saw them running. */
 const daemons = {
-  python: String.raw`import json, os, subprocess, sys
+  python: String.raw`import json, os, subprocess, sys, time
 args = json.load(sys.stdin)
 started = False
 try:
@@ -132,7 +132,13 @@ def running(pid):
             return args["marker"] in handle.read()
     except Exception:
         return False
-seen = started and any(running(pid) for pid in os.listdir("/proc") if pid.isdigit())
+# The background processes may not have started yet on a loaded machine: look for up to five seconds.
+seen = False
+for attempt in range(100 if started else 0):
+    seen = any(running(pid) for pid in os.listdir("/proc") if pid.isdigit())
+    if seen:
+        break
+    time.sleep(0.05)
 print(json.dumps({"started": started, "seen": seen}))
 `,
   node: String.raw`const fs = require("node:fs");
@@ -140,14 +146,23 @@ const { spawnSync } = require("node:child_process");
 const args = JSON.parse(fs.readFileSync(0, "utf8"));
 let started = false;
 try { started = spawnSync("sh", ["-c", "(setsid sleep " + args.marker + " &); (sleep " + args.marker + " &)"], { stdio: "ignore" }).status === 0; } catch {}
-const seen = started && fs.readdirSync("/proc").some((pid) => /^\d+$/.test(pid) && (() => { try { return fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").includes(args.marker); } catch { return false; } })());
+const look = () => fs.readdirSync("/proc").some((pid) => /^\d+$/.test(pid) && (() => { try { return fs.readFileSync("/proc/" + pid + "/cmdline", "utf8").includes(args.marker); } catch { return false; } })());
+// The background processes may not have started yet on a loaded machine: look for up to five seconds.
+let seen = false;
+for (let attempt = 0; started && !seen && attempt < 100; attempt++) {
+  seen = look();
+  if (!seen) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+}
 console.log(JSON.stringify({ started, seen }));
 `,
   shell: String.raw`marker=$(sed -E 's/.*"marker": ?"?([0-9.]+)"?.*/\1/')
 (setsid sleep "$marker" &)
 (sleep "$marker" &)
 seen=false
-grep -qs "$marker" /proc/[0-9]*/cmdline && seen=true
+for attempt in $(seq 100); do
+  grep -qs "$marker" /proc/[0-9]*/cmdline && { seen=true; break; }
+  sleep 0.05
+done
 printf '{"started": true, "seen": %s}\n' "$seen"
 `,
 };
