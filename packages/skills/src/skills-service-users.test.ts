@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ExtensionsStore, ThinktankError, buildZip } from "@thinktank/core";
+import { ThinktankError, buildZip, type ExtensionsStore } from "@thinktank/core";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toSkillJson } from "./skill-json.js";
-import { defaultSkillSources, userSkillsFolder } from "./skill-sources.js";
-import { SkillsService, type SkillViewer } from "./skills-service.js";
-import { SkillsSnapshotter } from "./skills-snapshotter.js";
+import { userSkillsFolder } from "./skill-sources.js";
+import type { SkillsService, SkillViewer } from "./skills-service.js";
+import { codeOf, openSkillsService } from "./test-support/skills-service-fixture.js";
 
 const skillText = (name: string, description = `Does ${name} things.`): string => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n`;
 const archive = (name: string, description?: string) => ({ kind: "archive" as const, data: buildZip([{ name: `${name}/SKILL.md`, data: skillText(name, description) }]) });
@@ -17,7 +17,6 @@ const admin: SkillViewer = { id: "admin", role: "admin" };
 
 let temp: { dir: string; cleanup: () => void };
 let store: ExtensionsStore;
-let snapshotter: SkillsSnapshotter;
 let service: SkillsService;
 
 beforeEach(() => {
@@ -27,24 +26,12 @@ beforeEach(() => {
     "skills/public/pdf/SKILL.md": skillText("pdf"),
     "skills/custom/off/SKILL.md": skillText("off"),
   });
-  store = new ExtensionsStore(path.join(temp.dir, "extensions_config.json"));
-  snapshotter = new SkillsSnapshotter({ sources: defaultSkillSources(path.join(temp.dir, "skills")), settings: store });
-  service = new SkillsService({ snapshotter, store, customRoot: path.join(temp.dir, "skills/custom") });
+  ({ store, service } = openSkillsService(temp.dir));
 });
 afterEach(() => {
   service.close();
   temp.cleanup();
 });
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ThinktankError) return error.code;
-    throw error;
-  }
-  return "ok";
-}
 
 const enabledOf = async (viewer: SkillViewer, identity: string): Promise<{ enabled: boolean; default_enabled: boolean }> => {
   const { enabled, default_enabled } = toSkillJson(await service.get(identity, undefined, viewer));

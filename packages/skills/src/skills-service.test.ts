@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ExtensionsStore, ThinktankError, buildZip } from "@thinktank/core";
+import { buildZip, type ExtensionsStore } from "@thinktank/core";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultSkillSources } from "./skill-sources.js";
-import { SkillsService } from "./skills-service.js";
-import { SkillsSnapshotter } from "./skills-snapshotter.js";
+import type { SkillsService } from "./skills-service.js";
+import type { SkillsSnapshotter } from "./skills-snapshotter.js";
+import { codeOf, openSkillsService } from "./test-support/skills-service-fixture.js";
 
 const skillText = (name: string, description = `Does ${name} things.`): string => `---\nname: ${name}\ndescription: ${description}\n---\n`;
 
@@ -23,24 +23,12 @@ beforeEach(() => {
     "skills/custom/notes/SKILL.md": skillText("notes"),
     "skills/custom/gone/SKILL.md": skillText("gone"),
   });
-  store = new ExtensionsStore(path.join(temp.dir, "extensions_config.json"));
-  snapshotter = new SkillsSnapshotter({ sources: defaultSkillSources(path.join(temp.dir, "skills")), settings: store });
-  service = new SkillsService({ snapshotter, store, customRoot: path.join(temp.dir, "skills/custom") });
+  ({ store, snapshotter, service } = openSkillsService(temp.dir));
 });
 afterEach(() => {
   snapshotter.close();
   temp.cleanup();
 });
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ThinktankError) return error.code;
-    throw error;
-  }
-  return "ok";
-}
 
 describe("SkillsService", () => {
   it("gets a skill by name, identity, or name and category; an ambiguous name is SKILL_AMBIGUOUS", async () => {
