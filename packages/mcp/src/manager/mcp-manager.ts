@@ -2,7 +2,8 @@ import { HostConfinement, operatorId, ThinktankError } from "@thinktank/core";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { McpServerEntry } from "../servers/server-entry.js";
-import { ManagedServer } from "./managed-server.js";
+import type { ManagedServer } from "./managed-server.js";
+import { reconcileServers } from "./reconcile-servers.js";
 import { ServerDiscovery, within } from "./server-discovery.js";
 import type { ManagedServerContext } from "./managed-server.js";
 import { UserServers } from "./user-servers.js";
@@ -87,36 +88,18 @@ export class McpManager {
    */
   sync(entries: Readonly<Record<string, McpServerEntry>>): SyncReport {
     this.assertOpen();
-    const report = { added: [] as string[], removed: [] as string[], changed: [] as string[], unchanged: [] as string[] };
-    const wanted = new Map(Object.entries(entries).filter(([, entry]) => entry && entry.enabled !== false));
-    for (const [name, server] of this.servers) {
-      if (wanted.has(name)) continue;
-      this.servers.delete(name);
-      for (const user of this.users.values()) user.forget(name);
-      this.track(server.dispose(true));
-      report.removed.push(name);
-    }
-    for (const [name, entry] of wanted) {
-      const current = this.servers.get(name);
-      const next = new ManagedServer(name, entry, this.context);
-      if (current && current.key === next.key) {
-        current.updateEntry(entry);
-        report.unchanged.push(name);
-        continue;
-      }
-      this.servers.set(name, next);
-      if (!current) {
-        report.added.push(name);
-        continue;
-      }
-      report.changed.push(name);
-      for (const user of this.users.values()) user.forget(name);
-      // Its tool list is known (live or cached) but may no longer be right: fetch it again.
-      const refresh = current.status().state === "connected" || current.knownTools() !== undefined;
-      this.track(current.dispose(false).then(() => (refresh ? next.connect() : undefined)));
-    }
-    const sorted = (list: string[]): string[] => list.sort();
-    return { added: sorted(report.added), removed: sorted(report.removed), changed: sorted(report.changed), unchanged: sorted(report.unchanged) };
+    return reconcileServers(this.servers, entries, this.context, {
+      removed: (name, server) => {
+        for (const user of this.users.values()) user.forget(name);
+        this.track(server.dispose(true));
+      },
+      replaced: (name, current, next) => {
+        for (const user of this.users.values()) user.forget(name);
+        // Its tool list is known (live or cached) but may no longer be right: fetch it again.
+        const refresh = current.status().state === "connected" || current.knownTools() !== undefined;
+        this.track(current.dispose(false).then(() => (refresh ? next.connect() : undefined)));
+      },
+    });
   }
 
   /**

@@ -5,6 +5,7 @@ import { transportKindOf } from "../servers/transport-kind.js";
 import { ManagedServer } from "./managed-server.js";
 import type { ManagedServerContext } from "./managed-server.js";
 import type { SyncReport } from "./manager-types.js";
+import { reconcileServers } from "./reconcile-servers.js";
 import { ServerDiscovery } from "./server-discovery.js";
 
 /** What starts a user's own server's name, so it never collides with a configured one or a plugin's (both start with a letter or digit). */
@@ -94,32 +95,16 @@ export class UserServers {
    */
   sync(entries: Readonly<Record<string, McpServerEntry>>): SyncReport {
     if (entries === this.ownEntries) return { added: [], removed: [], changed: [], unchanged: this.ownNames() };
-    const report = { added: [] as string[], removed: [] as string[], changed: [] as string[], unchanged: [] as string[] };
-    const wanted = new Map(Object.entries(entries).filter(([, entry]) => entry && entry.enabled !== false));
-    for (const [name, entry] of wanted) {
+    for (const [name, entry] of Object.entries(entries)) {
+      if (!entry || entry.enabled === false) continue;
       if (!name.startsWith(userServerPrefix)) throw new ThinktankError("FORBIDDEN", `a user's own MCP server is named '${userServerPrefix}<name>', not '${name}'`, { details: { server: name } });
       if (transportKindOf(entry) === "stdio") throw new ThinktankError("FORBIDDEN", `MCP server '${name}': a user may add only remote (http or sse) servers; stdio servers are an administrator's`, { details: { server: name } });
     }
     this.ownEntries = entries;
-    for (const [name, server] of this.own) {
-      if (wanted.has(name)) continue;
-      this.own.delete(name);
-      this.context.track(server.dispose(false));
-      report.removed.push(name);
-    }
-    for (const [name, entry] of wanted) {
-      const current = this.own.get(name);
-      const next = new ManagedServer(name, entry, this.context);
-      if (current && current.key === next.key) {
-        current.updateEntry(entry);
-        report.unchanged.push(name);
-        continue;
-      }
-      this.own.set(name, next);
-      (current ? report.changed : report.added).push(name);
-      if (current) this.context.track(current.dispose(false));
-    }
-    return { added: report.added.sort(), removed: report.removed.sort(), changed: report.changed.sort(), unchanged: report.unchanged.sort() };
+    return reconcileServers(this.own, entries, this.context, {
+      removed: (_name, server) => this.context.track(server.dispose(false)),
+      replaced: (_name, current) => this.context.track(current.dispose(false)),
+    });
   }
 
   /** Drops the user's session of a shared server that changed or went away (the next use makes a new one). */
