@@ -221,8 +221,10 @@ describe("the deno backend's egress listener", () => {
       console.log("finished");`;
     const running = fixture.executor.run({ language: "javascript", source, workspaceDir: workspace, network: [`127.0.0.1:${api.port}`], timeoutMs: 60_000 });
     const addressFile = path.join(workspace, "address.txt");
-    await expect.poll(() => fs.existsSync(addressFile), { timeout: 30_000 }).toBe(true);
-    const [host, port] = fs.readFileSync(addressFile, "utf8").split(":") as [string, string];
+    // The file can be seen created before its text is written: wait for the whole address.
+    const written = () => (fs.existsSync(addressFile) ? fs.readFileSync(addressFile, "utf8") : "");
+    await expect.poll(() => written().includes(":"), { timeout: 30_000 }).toBe(true);
+    const [host, port] = written().split(":") as [string, string];
     expect(host).toMatch(/^127\./);
     const ask = (headers: Record<string, string>): Promise<number> =>
       new Promise((resolve, reject) => {
