@@ -130,6 +130,10 @@ export const configSchema = {
             backend: { enum: ["sqlite", "postgres"], default: "sqlite" },
             sqlite_path: path,
             postgres_url_env: { type: "string", default: "DATABASE_URL" },
+            // A thread's state (its messages) may not grow past this: a run or state update that would is refused with 413.
+            max_state_mb: { type: "number", exclusiveMinimum: 0, default: 64 },
+            // One history response holds states up to about this many MB (at least one state); a client pages on with `before`.
+            history_max_mb: { type: "number", exclusiveMinimum: 0, default: 16 },
           },
         },
         // Events of finished runs kept for join / re-attached streams: oldest finished runs go first past a bound.
@@ -167,6 +171,30 @@ export const configSchema = {
         },
         // A request slower than this is logged at warn; other requests at debug (errors at info/error).
         slow_request_ms: { type: "number", minimum: 0, default: 1000 },
+      },
+    },
+    // Files of a thread (POST /threads/:id/files): bounds of an upload, and the Markdown versions of documents.
+    files: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        max_file_mb: { type: "number", exclusiveMinimum: 0, default: 50 },
+        max_files: { ...positiveInt, default: 10 },
+        max_thread_mb: { type: "number", exclusiveMinimum: 0, default: 500 },
+        conversion: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            enabled: { type: "boolean", default: true },
+            timeout_seconds: { type: "number", exclusiveMinimum: 0, default: 60 },
+            memory_mb: { ...positiveInt, default: 512 },
+            max_pages: { ...positiveInt, default: 500 },
+            max_cells: { ...positiveInt, default: 200000 },
+            max_output_mb: { type: "number", exclusiveMinimum: 0, default: 8 },
+          },
+        },
       },
     },
     models: {

@@ -112,6 +112,10 @@ export interface Config {
       readonly backend: "sqlite" | "postgres";
       readonly sqlite_path: string;
       readonly postgres_url_env: string;
+      /** A thread's state may not grow past this many MB; a run or state update that would is refused (413 THREAD_STATE_TOO_LARGE). @default 64 */
+      readonly max_state_mb: number;
+      /** One history response holds states up to about this many MB (always at least one state). @default 16 */
+      readonly history_max_mb: number;
     };
     readonly run_events: {
       readonly retention_seconds: number;
@@ -133,6 +137,30 @@ export interface Config {
       readonly redis_url_env: string;
     };
     readonly slow_request_ms: number;
+  };
+  /** A thread's files: uploads into `uploads/`, and Markdown versions of documents. */
+  readonly files: {
+    /** One uploaded file. @default 50 */
+    readonly max_file_mb: number;
+    /** Files in one upload request. @default 10 */
+    readonly max_files: number;
+    /** All of a thread's files (uploads, outputs, workspace). @default 500 */
+    readonly max_thread_mb: number;
+    /** Markdown side files of PDF, DOCX, XLSX, PPTX, CSV and HTML uploads, made in a confined worker. */
+    readonly conversion: {
+      /** @default true */
+      readonly enabled: boolean;
+      /** Wall clock for one document. @default 60 */
+      readonly timeout_seconds: number;
+      /** Memory of the worker converting one document. @default 512 */
+      readonly memory_mb: number;
+      /** PDF pages and PPTX slides read. @default 500 */
+      readonly max_pages: number;
+      /** Spreadsheet and CSV cells read. @default 200000 */
+      readonly max_cells: number;
+      /** Markdown written for one document. @default 8 */
+      readonly max_output_mb: number;
+    };
   };
   readonly models: { readonly default: string | undefined; readonly providers: Readonly<Record<string, ModelConfig>> };
   readonly code_execution: {

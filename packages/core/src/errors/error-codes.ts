@@ -39,6 +39,8 @@ export const errorCodes = {
   USER_NOT_FOUND: 404,
   // a user's key id that is not theirs (DELETE /api/users/:id/keys/:key_id)
   KEY_NOT_FOUND: 404,
+  // a thread's file (uploads, outputs, workspace) that is not there
+  FILE_NOT_FOUND: 404,
   // 410: a finished run whose kept events were dropped (retention time or agent.run_events bounds)
   RUN_EVENTS_EXPIRED: 410,
   // 409 / 412
@@ -60,6 +62,14 @@ export const errorCodes = {
   ARCHIVE_COMPRESSION_RATIO: 413,
   // a fetched marketplace or plugin (git, npm, a URL) past plugins.fetch.max_mb
   SOURCE_TOO_LARGE: 413,
+  // thread files: one upload past files.max_file_mb, more than files.max_files in one request, a thread's files past files.max_thread_mb
+  FILE_TOO_LARGE: 413,
+  TOO_MANY_FILES: 413,
+  THREAD_FILES_FULL: 413,
+  // a message (or state update) that would take a thread's state past agent.threads.max_state_mb
+  THREAD_STATE_TOO_LARGE: 413,
+  // 416: a Range a file cannot satisfy
+  RANGE_NOT_SATISFIABLE: 416,
   // 415: a body of a type the route does not take
   UNSUPPORTED_MEDIA_TYPE: 415,
   // 422: an invalid package
