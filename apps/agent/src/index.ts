@@ -6,7 +6,7 @@ export type { StartAgentServerOptions, StartResult } from "./start-agent-server.
 export { prepareRequest, assembleRequest, joinSections, rolePrompt } from "./request/prepare-request.js";
 export type { PrepareRequestOptions } from "./request/prepare-request.js";
 export { environmentSection } from "./request/environment-section.js";
-export { threadFolders } from "./request/thread-folders.js";
+export { threadFolders } from "@thinktank/files";
 export type {
   RequestContext,
   RequestSurface,

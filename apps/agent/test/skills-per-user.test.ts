@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentRequestProviders } from "../src/providers/agent-request-providers.js";
 import { assembleRequest } from "../src/request/prepare-request.js";
 import type { RequestInfo, RequestSurface } from "../src/request/request-context.js";
-import { threadFolders } from "../src/request/thread-folders.js";
+import { threadFolders } from "@thinktank/files";
 import { AgentRuntime } from "../src/runtime/agent-runtime.js";
 
 const skill = (name: string, description: string, body = `${name.toUpperCase()}-BODY`) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n${body}\n`;

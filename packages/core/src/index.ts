@@ -22,7 +22,7 @@ export { extractZip } from "./archive/extract-zip.js";
 export { extractTarGz } from "./archive/extract-tar-gz.js";
 export { copyFolder } from "./archive/copy-folder.js";
 export { checkEntryPath } from "./archive/check-entry-path.js";
-export { escapeHiddenCharacters } from "./archive/check-name-segment.js";
+export { checkNameSegment, escapeHiddenCharacters, removeHiddenCharacters } from "./archive/check-name-segment.js";
 export { archiveLimitsFromConfig, defaultArchiveLimits } from "./archive/archive-limits.js";
 export type { ArchiveLimits } from "./archive/archive-limits.js";
 export { buildZip } from "./archive/build-zip.js";

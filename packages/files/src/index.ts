@@ -1,2 +1,10 @@
 // Public API of @thinktank/files: what other packages and apps use, and what README.md documents.
-export {};
+
+// folders, uploads, listing and serving (the thread files API)
+export { threadFilesDir, threadFolders } from "./folders/thread-folders.js";
+export { ThreadFiles, mimeTypeFor, threadFileFolders } from "./uploads/thread-files.js";
+export type { IncomingFile, OpenedThreadFile, ThreadFileEntry, ThreadFileFolder } from "./uploads/thread-files.js";
+export type { ThreadFilesOptions } from "./uploads/thread-files-options.js";
+export type { UploadRecord } from "./uploads/upload-manifest.js";
+export type { UploadConverter } from "./uploads/upload-converter.js";
+export { maxNameBytes, numberedName, safeFileName } from "./uploads/safe-file-name.js";

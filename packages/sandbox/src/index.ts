@@ -19,5 +19,5 @@ export type { SandboxLogger } from "./network/run-egress.js";
 export { threadWorkspacePath } from "./workspaces/thread-workspace.js";
 export { VirtualFileSystem } from "./workspaces/virtual-file-system.js";
 export type { ThreadFolders } from "./workspaces/virtual-file-system.js";
-export { FileOperations } from "./workspaces/file-operations.js";
-export type { FileOperationsOptions } from "./workspaces/file-operations.js";
+export { FileAccess, FileOperations } from "./workspaces/file-operations.js";
+export type { FileOperationsOptions, WalkedFile } from "./workspaces/file-operations.js";

@@ -3,7 +3,7 @@ import type { Config } from "@thinktank/core";
 import { graphRunExecutor, type RunExecutor } from "@thinktank/runs";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
 import type { RequestProvider } from "../request/request-context.js";
-import { threadFolders } from "../request/thread-folders.js";
+import { threadFolders } from "@thinktank/files";
 import { buildLeadAgentGraph, leadAgentGraphId } from "./build-lead-agent-graph.js";
 
 export interface LeadAgentExecutorOptions {

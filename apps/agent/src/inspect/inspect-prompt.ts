@@ -8,7 +8,7 @@ import { agentRequestProviders } from "../providers/agent-request-providers.js";
 import { createCodeModeProvider } from "../providers/code-mode-provider.js";
 import { assembleRequest } from "../request/prepare-request.js";
 import type { RequestSurface } from "../request/request-context.js";
-import { threadFolders } from "../request/thread-folders.js";
+import { threadFolders } from "@thinktank/files";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import { catalogSurfaceProvider } from "./catalog-surface-provider.js";
 import { toolDefinition } from "./tool-definition.js";

@@ -77,6 +77,15 @@ export function escapeHiddenCharacters(text: string): string {
   return text.replace(new RegExp(hidden.source, "gu"), (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, "0")}`);
 }
 
+/**
+ * Text without the characters that change how it reads (see `hidden`): controls, bidirectional
+ * controls, zero-width and other invisible characters, line and paragraph separators. For names
+ * that are cleaned rather than refused (a thread's uploads).
+ */
+export function removeHiddenCharacters(text: string): string {
+  return text.replace(new RegExp(hidden.source, "gu"), "");
+}
+
 function codePoint(character: string): string {
   return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
 }

@@ -1,7 +1,7 @@
 import fs, { constants } from "node:fs";
 import path from "node:path";
 import { ThinktankError } from "@thinktank/core";
-import { openInFolder, withHeldFolder, type FolderOwner, type HeldFolderRefusals } from "./held-folders.js";
+import { openInFolder, pinFolder, withHeldFolder, type FolderOwner, type HeldFolder, type HeldFolderRefusals } from "./held-folders.js";
 import type { VirtualFileSystem, VirtualTarget } from "./virtual-file-system.js";
 
 export interface FileOperationsOptions {
@@ -104,6 +104,106 @@ export class FileOperations {
     if (names.length === 0) return "(empty folder)";
     const shown = names.slice(0, this.maxListEntries);
     return names.length > shown.length ? `${shown.join("\n")}\n[... ${names.length - shown.length} more entries]` : shown.join("\n");
+  }
+}
+
+/** A regular file a walk found: its path relative to the folder walked ('/' between segments), its size and times. */
+export interface WalkedFile {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+}
+
+/** Folders a walk descends into at most, below the folder walked. */
+const maxWalkDepth = 32;
+
+/**
+ * What the thread files API does over the same folders with the same rules (the model's tools do
+ * not use these): open a file to serve it, walk a folder to list it, remove a file.
+ */
+export class FileAccess {
+  constructor(private readonly files: VirtualFileSystem) {}
+
+  /**
+   * A file opened for reading through its held folders (a link on the way, or the file itself a
+   * link, is PATH_TRAVERSAL); the caller closes `fd`. NOT_FOUND when missing, VALIDATION_FAILED for
+   * a folder or anything but a regular file.
+   */
+  async open(virtualPath: string): Promise<{ readonly fd: number; readonly virtualPath: string; readonly stats: fs.Stats }> {
+    const target = await this.files.resolve(virtualPath);
+    requireFile(target);
+    const held = target as HostTarget;
+    const names = namesBelow(held.root, held.hostPath);
+    const name = names.pop() as string;
+    const refuse = refusals(held);
+    return withHeldFolder(held.root, names, refuse, {}, (folder) => {
+      const fd = openInFolder(folder, name, constants.O_RDONLY, refuse);
+      const stats = fs.fstatSync(fd);
+      if (!stats.isFile()) {
+        fs.closeSync(fd);
+        throw new ThinktankError("VALIDATION_FAILED", `${held.virtualPath} is not a regular file`);
+      }
+      return { fd, virtualPath: held.virtualPath, stats };
+    });
+  }
+
+  /** Removes one regular file (or a link, never what it points to), read-only folders included: the API's delete, not the model's. */
+  async remove(virtualPath: string): Promise<void> {
+    const target = await this.files.resolve(virtualPath);
+    if (target.kind === "listing" || target.kind === "folder") throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is a folder; give a file path`);
+    if (target.kind === "missing" || !target.userFolder) throw new ThinktankError("NOT_FOUND", `${target.virtualPath} does not exist`);
+    const names = namesBelow(target.root, target.hostPath);
+    const name = names.pop() as string;
+    withHeldFolder(target.root, names, refusals(target), {}, (folder) => {
+      const file = path.join(folder.at, name);
+      const stats = fs.lstatSync(file, { throwIfNoEntry: false });
+      if (!stats) throw new ThinktankError("NOT_FOUND", `${target.virtualPath} does not exist`);
+      if (stats.isDirectory()) throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is a folder; give a file path`);
+      fs.unlinkSync(file);
+    });
+  }
+
+  /**
+   * The regular files under a folder of /mnt/user-data, recursing into its folders (each held open,
+   * never through a link: links are skipped, whatever they point to), sorted by path, at most
+   * `maxEntries` (`truncated` then says there were more). A folder that does not exist yet walks empty.
+   */
+  async walk(virtualPath: string, maxEntries: number): Promise<{ readonly files: readonly WalkedFile[]; readonly truncated: boolean }> {
+    const target = await this.files.resolve(virtualPath);
+    if (target.kind === "missing") return { files: [], truncated: false };
+    if (target.kind !== "folder" || !target.userFolder) throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is not a folder of ${"/mnt/user-data"}`);
+    const files: WalkedFile[] = [];
+    let truncated = false;
+    const visit = (folder: HeldFolder, prefix: string, depth: number): void => {
+      for (const entry of fs.readdirSync(folder.at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (files.length >= maxEntries) {
+          truncated = true;
+          return;
+        }
+        const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+        if (entry.isDirectory() && depth < maxWalkDepth) {
+          let child: HeldFolder | undefined;
+          try {
+            child = pinFolder(path.join(folder.at, entry.name), target.root);
+          } catch {
+            continue; // swapped for a link or removed meanwhile: skipped
+          }
+          if (!child) continue;
+          try {
+            visit(child, relative, depth + 1);
+          } finally {
+            child.close();
+          }
+        } else if (entry.isFile()) {
+          const stats = fs.lstatSync(path.join(folder.at, entry.name), { throwIfNoEntry: false });
+          if (stats?.isFile()) files.push({ path: relative, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
+        }
+      }
+    };
+    withHeldFolder(target.root, namesBelow(target.root, target.hostPath), refusals(target), {}, (folder) => visit(folder, "", 0));
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { files, truncated };
   }
 }
 
