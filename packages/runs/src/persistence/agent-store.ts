@@ -1,7 +1,8 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { RunQueue, SharedRunQueueOptions } from "../runs/run-queue.js";
+import { BlobRefSaver } from "./blob-ref-saver.js";
 import type { ItemStore } from "./item-store.js";
 import type { MetadataStore } from "./metadata-store.js";
+import { SqlBlobStore } from "./sql-blob-store.js";
 import { SqlItemStore } from "./sql-item-store.js";
 import { SqlMetadataStore } from "./sql-metadata-store.js";
 import { SqliteDatabase } from "./sqlite-database.js";
@@ -10,7 +11,8 @@ import { TurnTakingSqliteSaver } from "./turn-taking-sqlite-saver.js";
 
 /** Where threads live: LangGraph checkpoints plus our thread/run records and store items, in one database. */
 export interface AgentStore {
-  readonly checkpointer: BaseCheckpointSaver;
+  /** LangGraph's saver for the database, its large strings kept once per thread (blob-ref-saver.ts; `checkpointer.blobs`). */
+  readonly checkpointer: BlobRefSaver;
   readonly metadata: MetadataStore;
   /** The LangGraph store API's items (`/store/items`), in the same database. */
   readonly items: ItemStore;
@@ -33,7 +35,7 @@ export async function openSqliteStore(file: string): Promise<AgentStore> {
   const db = await openSqliteFile(file);
   const database = new SqliteDatabase(db);
   return {
-    checkpointer: new TurnTakingSqliteSaver(db),
+    checkpointer: new BlobRefSaver(new TurnTakingSqliteSaver(db), await SqlBlobStore.open(database)),
     metadata: await SqlMetadataStore.open(database, { shared: false }),
     items: await SqlItemStore.open(database),
     description: `sqlite ${file}`,

@@ -3,9 +3,11 @@ import pg from "pg";
 import { ThinktankError } from "@thinktank/core";
 import { PostgresRunQueue } from "../runs/postgres-run-queue.js";
 import type { AgentStore } from "./agent-store.js";
+import { BlobRefSaver } from "./blob-ref-saver.js";
 import { safeHost } from "./postgres-connection.js";
 import { PostgresDatabase } from "./postgres-database.js";
 import { withSchemaLock } from "./schema-lock.js";
+import { SqlBlobStore } from "./sql-blob-store.js";
 import { SqlItemStore } from "./sql-item-store.js";
 import { SqlMetadataStore } from "./sql-metadata-store.js";
 
@@ -13,13 +15,14 @@ import { SqlMetadataStore } from "./sql-metadata-store.js";
 export async function openPostgresAgentStore(url: string): Promise<AgentStore> {
   const pool = new pg.Pool({ connectionString: url });
   try {
-    const checkpointer = new PostgresSaver(pool);
+    const saver = new PostgresSaver(pool);
     const database = new PostgresDatabase(pool);
     // One replica at a time creates or migrates the schema (schema-lock.ts); the others then find it made.
-    const { metadata, items } = await withSchemaLock(pool, async () => {
-      await checkpointer.setup();
-      return { metadata: await SqlMetadataStore.open(database, { shared: true }), items: await SqlItemStore.open(database) };
+    const { metadata, items, blobs } = await withSchemaLock(pool, async () => {
+      await saver.setup();
+      return { metadata: await SqlMetadataStore.open(database, { shared: true }), items: await SqlItemStore.open(database), blobs: await SqlBlobStore.open(database) };
     });
+    const checkpointer = new BlobRefSaver(saver, blobs);
     const host = safeHost(url);
     return {
       checkpointer,

@@ -1,8 +1,11 @@
 import { operatorId } from "@thinktank/core";
 import type { SqlDialect } from "./sql-database.js";
 
-/** `json` columns hold JSON text (SQLite) or JSONB (Postgres); the stores read and write them as values. */
-type ColumnType = "text" | "json" | "real";
+/**
+ * `json` columns hold JSON text (SQLite) or JSONB (Postgres); the stores read and write them as values.
+ * `bytes` hold a Buffer (BLOB / BYTEA), `integer` a whole number (INTEGER on both).
+ */
+type ColumnType = "text" | "json" | "real" | "integer" | "bytes";
 
 export interface Column {
   readonly name: string;
@@ -106,6 +109,17 @@ export const itemsTable: Table = {
   indexes: [{ name: "thinktank_store_items_expiry", columns: ["expires_at"], where: "expires_at IS NOT NULL" }],
 };
 
+/**
+ * Large strings of checkpoints (blob-ref-saver.ts), once per thread and content hash, in chunks of
+ * JSON string literals (each chunk `JSON.stringify` of a slice of the string, as UTF-8): a chunk is
+ * read, and written into a response, on its own.
+ */
+export const checkpointBlobsTable: Table = {
+  name: "thinktank_checkpoint_blobs",
+  columns: [text("thread_id"), text("sha256"), { name: "chunk", type: "integer" }, { name: "data", type: "bytes" }],
+  primaryKey: ["thread_id", "sha256", "chunk"],
+};
+
 /** An identifier, quoted (`values` is a keyword in both dialects). */
 const quote = (name: string): string => `"${name}"`;
 
@@ -137,7 +151,10 @@ export function columnDefinition(dialect: SqlDialect, column: Column): string {
 }
 
 function columnType(dialect: SqlDialect, type: ColumnType): string {
-  return type === "json" ? dialect.jsonType : type === "real" ? dialect.realType : "TEXT";
+  if (type === "json") return dialect.jsonType;
+  if (type === "real") return dialect.realType;
+  if (type === "bytes") return dialect.name === "postgres" ? "BYTEA" : "BLOB";
+  return type === "integer" ? "INTEGER" : "TEXT";
 }
 
 export function createIndexSql(table: Table, index: NonNullable<Table["indexes"]>[number]): string {

@@ -1,13 +1,20 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { BlobRefSaver } from "../persistence/blob-ref-saver.js";
 
 /**
  * Copies every checkpoint of thread `from` (all namespaces), with its pending writes, to thread
  * `to`, keeping checkpoint ids and parents, so the copy has the same state, history and pending
  * interrupts. Through the saver's own list/put/putWrites, so it works on SqliteSaver and
- * PostgresSaver alike (neither has a copy of its own). Returns how many checkpoints it copied.
- * The caller removes `to`'s checkpoints if this throws.
+ * PostgresSaver alike (neither has a copy of its own). A BlobRefSaver's blobs are copied first and
+ * its checkpoints as stored (with their markers), so no large string is read or hashed again.
+ * Returns how many checkpoints it copied. The caller removes `to`'s checkpoints if this throws.
  */
-export async function copyThreadCheckpoints(saver: BaseCheckpointSaver, from: string, to: string): Promise<number> {
+export async function copyThreadCheckpoints(checkpointer: BaseCheckpointSaver, from: string, to: string): Promise<number> {
+  let saver = checkpointer;
+  if (checkpointer instanceof BlobRefSaver) {
+    await checkpointer.blobs.copyThread(from, to);
+    saver = checkpointer.inner;
+  }
   let copied = 0;
   for await (const tuple of saver.list({ configurable: { thread_id: from } })) {
     const { checkpoint_ns = "", checkpoint_id } = (tuple.config.configurable ?? {}) as { checkpoint_ns?: string; checkpoint_id?: string };
