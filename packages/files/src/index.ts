@@ -8,3 +8,12 @@ export type { ThreadFilesOptions } from "./uploads/thread-files-options.js";
 export type { UploadRecord } from "./uploads/upload-manifest.js";
 export type { UploadConverter } from "./uploads/upload-converter.js";
 export { maxNameBytes, numberedName, safeFileName } from "./uploads/safe-file-name.js";
+
+// artifacts (present_files) and the upload note
+export { presentFiles, presentableFolders } from "./artifacts/present-files.js";
+export type { PresentFilesOptions, PresentFilesResult } from "./artifacts/present-files.js";
+export { artifactsOf, isThreadArtifact, mergeArtifacts } from "./artifacts/thread-artifact.js";
+export type { ThreadArtifact } from "./artifacts/thread-artifact.js";
+export { threadFileUrl } from "./artifacts/thread-file-url.js";
+export { isUploadNote, renderUploadNote, uploadNoteFor } from "./artifacts/upload-note.js";
+export type { UploadNote, UploadNoteFile, UploadNoteOptions, UploadNoteSource } from "./artifacts/upload-note.js";

@@ -2,15 +2,18 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { ThinktankError } from "@thinktank/core";
+import { uploadNoteFor, type ThreadArtifact } from "@thinktank/files";
 import { hookStopAnswer, hookStopKey, needsPromptHooks, withHookContext } from "../hooks/hook-messages.js";
 import { hasPromptHooks, runPromptHooks, runStopHooks } from "../hooks/hook-nodes.js";
 import { toolNodeFor } from "../hooks/hooked-tool-node.js";
-import type { RequestContext, ToolSurface } from "../request/request-context.js";
+import type { RequestContext, ThreadUpload, ToolSurface } from "../request/request-context.js";
+import { artifactsSinceLastAnswer, presentedArtifacts } from "../tools/present-files-tool.js";
 import { reviewToolCalls, type ToolApprovalPolicy } from "../tool-approval/tool-approval.js";
 import { closeUnansweredToolCalls } from "./unanswered-tool-calls.js";
 import { stateEffectOf } from "../skill-context/skill-switch-tools.js";
 import { LeadAgentState, type LeadAgentStateType, type LeadAgentUpdate } from "./lead-agent-state.js";
 import { messageForModel, messageText, needsSkillContext, storeSkillContext } from "./skill-context-message.js";
+import { storeUploadNote, uploadNoteKey } from "./upload-note-message.js";
 
 /** The graph id the API serves. */
 export const leadAgentGraphId = "lead_agent";
@@ -29,17 +32,22 @@ export interface LeadAgentGraphOptions {
  * - commands: a new human message that starts with a slash command is replaced (same id) by the
  *   command's expansion, which records the command in additional_kwargs.slash_command; an unknown
  *   or ambiguous command answers the user with the error and near matches, without a model call.
- * - skill_context (compact skill listing only): a new human message is replaced (same id, same
- *   content) by itself with the skills and commands it is offered stored in
- *   additional_kwargs.skill_context, once; every model call renders them after the message's text
- *   in the copy it sends, so the system prompt never depends on a message.
+ * - skill_context (the message's context): a new human message is replaced (same id, same
+ *   content) by itself with, stored once in additional_kwargs, the note of the files uploaded since
+ *   the previous one (uploaded_files; context.uploadsSince after the state's uploadsSeen, which
+ *   moves on) and, in compact skill listing, the skills and commands it is offered (skill_context,
+ *   searched with its text and the uploaded files' names). Every model call renders them after the
+ *   message's text in the copy it sends, so the system prompt never depends on a message and
+ *   history is re-sent byte for byte. Visited only when there is something to store.
  * - model: re-reads the surface each call, so a skill switch (activeSkill) takes effect on the very
  *   next call; an active skill that is gone or disabled is dropped (back to the router surface).
  *   Calls a new user message left waiting at an interrupt are answered first (unanswered-tool-calls.ts).
  * - tools: the calls of one message in parallel (ToolNode); tool errors become error tool
  *   messages, interrupts pass through; view_skill / leave_skill results set activeSkill. Before
  *   any call runs, script tools that need approval interrupt the run (reviewToolCalls); approvals
- *   are remembered in approvedTools.
+ *   are remembered in approvedTools. present_files results add their artifacts to the state's
+ *   `artifacts` and to the tool message's additional_kwargs.artifacts; the model's next answer
+ *   carries them in its additional_kwargs.artifacts as well.
  * - plugin hooks (context.hooks, only when an enabled plugin has command hooks; src/hooks):
  *   prompt_hooks runs SessionStart (first run) and UserPromptSubmit before a new user message is
  *   processed (their context is stored on it; a block answers instead of the model); the tools node
@@ -70,11 +78,29 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     return { messages: [expanded] };
   };
 
-  const attachSkillContext = (state: LeadAgentStateType): LeadAgentUpdate => {
+  // The uploads a new message is told about, read once per message (the route and the node both ask).
+  let uploadsRead: { readonly key: string; readonly uploads: Promise<readonly ThreadUpload[]> } | undefined;
+  const newUploads = (state: LeadAgentStateType): Promise<readonly ThreadUpload[]> => {
     const last = state.messages.at(-1);
-    if (!context.skillContextFor || !needsSkillContext(last)) return {};
-    const relevant = context.skillContextFor(messageText(last));
-    return relevant ? { messages: [storeSkillContext(last, relevant)] } : {};
+    if (!context.uploadsSince || last?.getType() !== "human" || Object.hasOwn(last.additional_kwargs ?? {}, uploadNoteKey)) return Promise.resolve([]);
+    const key = `${last.id ?? ""}:${state.uploadsSeen}`;
+    if (uploadsRead?.key !== key || last.id === undefined) uploadsRead = { key, uploads: context.uploadsSince(state.uploadsSeen) };
+    return uploadsRead.uploads;
+  };
+
+  const attachMessageContext = async (state: LeadAgentStateType): Promise<LeadAgentUpdate> => {
+    const last = state.messages.at(-1);
+    if (!last || last.getType() !== "human") return {};
+    const uploads = await newUploads(state);
+    const note = uploadNoteFor(uploads);
+    let message = note ? storeUploadNote(last, note) : last;
+    if (context.skillContextFor && needsSkillContext(message)) {
+      const names = uploads.map((upload) => upload.path.split("/").pop() ?? "").join(" ");
+      const relevant = context.skillContextFor(names === "" ? messageText(message) : `${messageText(message)}\n${names}`);
+      if (relevant) message = storeSkillContext(message, relevant);
+    }
+    const seen = uploads.reduce((highest, upload) => Math.max(highest, upload.seq), state.uploadsSeen);
+    return { ...(message === last ? {} : { messages: [message] }), ...(seen > state.uploadsSeen ? { uploadsSeen: seen } : {}) };
   };
 
   const promptHooks = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
@@ -98,6 +124,8 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
       model = context.model.bindTools([...surface.tools]);
     }
     const response = await model.invoke([new SystemMessage(surface.systemPrompt), ...withHookContext(state.messages).map(messageForModel)], config);
+    const presented = artifactsSinceLastAnswer(state.messages);
+    if (presented.length > 0) response.additional_kwargs = { ...response.additional_kwargs, artifacts: presented };
     const dropped = state.activeSkill && surface.skill === undefined;
     return { messages: [...(closed?.update ?? []), response], ...(dropped ? { activeSkill: null } : {}) };
   };
@@ -107,28 +135,37 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     const review = reviewToolCalls(state.messages, surface.tools, options.toolApproval ?? "untrusted", state.approvedTools);
     const result = (await toolNodeFor([...surface.tools], context.hooks).invoke({ ...state, messages: review.messages }, config)) as { messages: BaseMessage[] };
     let activeSkill: string | null | undefined;
+    const artifacts: ThreadArtifact[] = [];
     for (const message of result.messages) {
       const effect = message instanceof ToolMessage ? stateEffectOf(message) : undefined;
       if (effect) activeSkill = effect.activeSkill;
+      const presented = presentedArtifacts(message);
+      if (presented.length > 0) {
+        message.additional_kwargs = { ...message.additional_kwargs, artifacts: presented };
+        artifacts.push(...presented);
+      }
     }
     return {
       messages: [...review.written, ...result.messages],
       ...(review.approved.length > 0 ? { approvedTools: [...review.approved] } : {}),
       ...(activeSkill !== undefined ? { activeSkill } : {}),
+      ...(artifacts.length > 0 ? { artifacts } : {}),
     };
   };
 
-  // Only a new human message that starts with '/' visits the commands node, and only in compact
-  // listing does a new human message visit skill_context (other runs show no extra step).
-  const toContext = (state: LeadAgentStateType): "skill_context" | "model" => (context.skillContextFor && needsSkillContext(state.messages.at(-1)) ? "skill_context" : "model");
-  const entry = (state: LeadAgentStateType): "commands" | "skill_context" | "model" => {
+  // Only a new human message that starts with '/' visits the commands node, and only a new human
+  // message with uploads to note or (compact listing) skills to offer visits skill_context (other
+  // runs show no extra step).
+  const toContext = async (state: LeadAgentStateType): Promise<"skill_context" | "model"> =>
+    (context.skillContextFor && needsSkillContext(state.messages.at(-1))) || (await newUploads(state)).length > 0 ? "skill_context" : "model";
+  const entry = (state: LeadAgentStateType): Promise<"commands" | "skill_context" | "model"> => {
     const last = state.messages.at(-1);
     const candidate = context.resolveCommand && last?.getType() === "human" && typeof last.content === "string" && last.content.trimStart().startsWith("/");
-    return candidate && !last?.additional_kwargs?.[slashCommandKey] ? "commands" : toContext(state);
+    return candidate && !last?.additional_kwargs?.[slashCommandKey] ? Promise.resolve("commands") : toContext(state);
   };
-  const withPromptHooks = (state: LeadAgentStateType): "prompt_hooks" | "commands" | "skill_context" | "model" => (hasPromptHooks(context.hooks) && needsPromptHooks(state.messages.at(-1)) ? "prompt_hooks" : entry(state));
-  const afterPromptHooks = (state: LeadAgentStateType): "commands" | "skill_context" | "model" | typeof END => (state.messages.at(-1)?.getType() === "ai" ? END : entry(state));
-  const afterCommands = (state: LeadAgentStateType): "skill_context" | "model" | typeof END => (state.messages.at(-1)?.getType() === "ai" ? END : toContext(state));
+  const withPromptHooks = async (state: LeadAgentStateType): Promise<"prompt_hooks" | "commands" | "skill_context" | "model"> => (hasPromptHooks(context.hooks) && needsPromptHooks(state.messages.at(-1)) ? "prompt_hooks" : entry(state));
+  const afterPromptHooks = async (state: LeadAgentStateType): Promise<"commands" | "skill_context" | "model" | typeof END> => (state.messages.at(-1)?.getType() === "ai" ? END : entry(state));
+  const afterCommands = async (state: LeadAgentStateType): Promise<"skill_context" | "model" | typeof END> => (state.messages.at(-1)?.getType() === "ai" ? END : toContext(state));
 
   const route = (state: LeadAgentStateType): "tools" | "stop_hooks" | typeof END => {
     const last = state.messages.at(-1) as AIMessage | undefined;
@@ -140,7 +177,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
   return new StateGraph(LeadAgentState)
     .addNode("prompt_hooks", promptHooks)
     .addNode("commands", expandCommand)
-    .addNode("skill_context", attachSkillContext)
+    .addNode("skill_context", attachMessageContext)
     .addNode("model", callModel)
     .addNode("tools", callTools)
     .addNode("stop_hooks", stopHooks)

@@ -1,6 +1,8 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { renderUploadNote } from "@thinktank/files";
 import { renderRelevantSkills, type RelevantSkills } from "@thinktank/skills";
 import { messageFields } from "./message-fields.js";
+import { uploadNoteKey } from "./upload-note-message.js";
 
 /** Where a user message stores what it was offered in compact skill listing (additional_kwargs key). */
 export const skillContextKey = "skill_context";
@@ -22,18 +24,19 @@ export function storeSkillContext(message: BaseMessage, relevant: RelevantSkills
 }
 
 /**
- * The copy of a message the model is sent: a user message that stores a skill context gets its
- * `<relevant_skills>` block after its own text (the stored message and what the UI shows stay as
- * the user wrote them). Rendered from what was stored, so history re-sent on later turns is
- * byte-identical and a provider's prompt cache keeps matching past the system prompt.
+ * The copy of a message the model is sent: a user message that stores an upload note or a skill
+ * context gets its `<uploaded_files>` block, then its `<relevant_skills>` block, after its own text
+ * (the stored message and what the UI shows stay as the user wrote them). Rendered from what was
+ * stored, so history re-sent on later turns is byte-identical and a provider's prompt cache keeps
+ * matching past the system prompt.
  */
 export function messageForModel(message: BaseMessage): BaseMessage {
   if (message.getType() !== "human") return message;
-  const { [skillContextKey]: stored, ...rest } = message.additional_kwargs ?? {};
-  if (stored === undefined) return message;
-  const block = isRelevantSkills(stored) ? renderRelevantSkills(stored) : "";
-  if (block === "") return new HumanMessage({ ...messageFields(message), additional_kwargs: rest });
-  const content = typeof message.content === "string" ? `${message.content}\n\n${block}` : [...message.content, { type: "text" as const, text: block }];
+  const { [skillContextKey]: stored, [uploadNoteKey]: uploads, ...rest } = message.additional_kwargs ?? {};
+  if (stored === undefined && uploads === undefined) return message;
+  const blocks = [uploads === undefined ? "" : renderUploadNote(uploads), isRelevantSkills(stored) ? renderRelevantSkills(stored) : ""].filter((block) => block !== "");
+  if (blocks.length === 0) return new HumanMessage({ ...messageFields(message), additional_kwargs: rest });
+  const content = typeof message.content === "string" ? [message.content, ...blocks].join("\n\n") : [...message.content, ...blocks.map((text) => ({ type: "text" as const, text }))];
   return new HumanMessage({ ...messageFields(message), content, additional_kwargs: rest });
 }
 

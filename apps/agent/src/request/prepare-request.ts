@@ -42,6 +42,7 @@ export async function assembleRequest(request: RequestInfo, providers: readonly 
   let resolveCommand: RequestSurface["resolveCommand"];
   let skillContextFor: RequestSurface["skillContextFor"];
   let hooks: RequestSurface["hooks"];
+  let uploadsSince: RequestSurface["uploadsSince"];
   for (const contribution of contributions) {
     sections.push(...(contribution.sections ?? []));
     for (const tool of contribution.tools ?? []) {
@@ -54,12 +55,13 @@ export async function assembleRequest(request: RequestInfo, providers: readonly 
     resolveCommand ??= contribution.resolveCommand;
     skillContextFor ??= contribution.skillContextFor;
     hooks ??= contribution.hooks;
+    uploadsSince ??= contribution.uploadsSince;
   }
   const environment: PromptSection = { id: "environment", order: 1000, text: environmentSection(request.now) };
   sections.push(environment);
   const inherited: InheritedSurface = { tools: inheritedTools, sections: [...sections.filter((section) => section.inherit), environment] };
   const surfaceFor = specialist ? (activeSkill: string) => specialist(activeSkill, inherited) : undefined;
-  return { systemPrompt: joinSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}), ...(hooks ? { hooks } : {}) };
+  return { systemPrompt: joinSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}), ...(hooks ? { hooks } : {}), ...(uploadsSince ? { uploadsSince } : {}) };
 }
 
 /** Sections sorted by order (stable for equal orders), trimmed, empty ones left out, blank lines between. */

@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { Config } from "@thinktank/core";
+import type { UploadNoteSource } from "@thinktank/files";
 import type { ThreadFolders } from "@thinktank/sandbox";
 import type { HookSession, SlashCommandResolution } from "@thinktank/plugins";
 import type { RelevantSkills } from "@thinktank/skills";
@@ -30,6 +31,17 @@ export interface RequestSurface extends ToolSurface {
   readonly skillContextFor?: (message: string) => RelevantSkills | undefined;
   /** The run's plugin hooks (src/hooks); absent when no enabled plugin has a command hook this agent runs. */
   readonly hooks?: HookSession;
+  /**
+   * The thread's uploads after `seq`, oldest first (ThreadFiles.uploadsSince): a new user message
+   * stores the note of them (additional_kwargs.uploaded_files) and the state's uploadsSeen moves on.
+   * Absent: no upload note.
+   */
+  readonly uploadsSince?: (seq: number) => Promise<readonly ThreadUpload[]>;
+}
+
+/** What the upload note needs of an upload, and its place in the thread's order (the manifest's UploadRecord fits). */
+export interface ThreadUpload extends UploadNoteSource {
+  readonly seq: number;
 }
 
 /**
@@ -91,6 +103,8 @@ export interface RequestContribution {
   readonly skillContextFor?: RequestSurface["skillContextFor"];
   /** The run's plugin hooks; the first provider that returns them decides. */
   readonly hooks?: RequestSurface["hooks"];
+  /** The thread's uploads for the upload note; the first provider that returns it decides. */
+  readonly uploadsSince?: RequestSurface["uploadsSince"];
 }
 
 /**

@@ -21,23 +21,27 @@ export interface ConversationView {
 /** Builds the view from the messages a chat model receives; pure, so the same messages give the same view. */
 /** Where the agent records what the user typed when it replaced the message by a slash command's expansion. */
 const slashCommandKey = "slash_command";
-/** The block the agent appends to a user message's copy for the model (compact skill listing). */
-const relevantSkillsBlock = "<relevant_skills>";
+/** The blocks the agent appends to a user message's copy for the model, in this order: the upload note, the skills offered (compact listing). */
+const agentBlocks = ["uploaded_files", "relevant_skills"] as const;
 
 /**
  * What the user typed in a human message: the slash command as typed when the agent expanded one
- * (`additional_kwargs.slash_command.original`), else the text without a trailing
- * `<relevant_skills>` block, which the agent adds after the user's own words.
+ * (`additional_kwargs.slash_command.original`), else the text without the trailing
+ * `<uploaded_files>` and `<relevant_skills>` blocks, which the agent adds after the user's own words.
  */
 export function typedText(message: BaseMessage): string {
   const original = slashCommandOf(message)?.original;
   if (typeof original === "string") return original;
   if (typeof message.content !== "string") {
     const parts = message.content.flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []));
-    return parts.filter((text) => !text.startsWith(relevantSkillsBlock)).join("");
+    return parts.filter((text) => !agentBlocks.some((block) => text.startsWith(`<${block}>`))).join("");
   }
-  const at = message.content.lastIndexOf(`\n\n${relevantSkillsBlock}\n`);
-  return at >= 0 && message.content.trimEnd().endsWith("</relevant_skills>") ? message.content.slice(0, at) : message.content;
+  let text = message.content;
+  for (const block of [...agentBlocks].reverse()) {
+    const at = text.lastIndexOf(`\n\n<${block}>\n`);
+    if (at >= 0 && text.trimEnd().endsWith(`</${block}>`)) text = text.slice(0, at);
+  }
+  return text;
 }
 
 function slashCommandOf(message: BaseMessage | undefined): { original?: unknown } | undefined {

@@ -43,6 +43,17 @@ describe("the demo script takes instructions only from what the user typed", () 
     expect(parts.tool_calls).toMatchObject([{ name: "ls", args: { path: "/mnt/skills" } }]);
   });
 
+  it("ignores the upload note the agent appends before the relevant-skills block", async () => {
+    const note = "<uploaded_files>\nFiles the user uploaded with this message (read-only; read a document's text version):\n- /mnt/user-data/uploads/q3.csv (12 bytes, text/csv)\n</uploaded_files>";
+    const skills = "<relevant_skills>\nInstalled skills that may fit this message:\n- xlsx (/mnt/skills/public/xlsx/SKILL.md): Spreadsheets.\n</relevant_skills>";
+    const read = await demo().invoke([new HumanMessage(`read /mnt/user-data/uploads/q3.csv\n\n${note}\n\n${skills}`)]);
+    expect(read.tool_calls).toMatchObject([{ name: "read_file", args: { path: "/mnt/user-data/uploads/q3.csv" } }]);
+    const alone = await demo().invoke([new HumanMessage(`list /mnt/user-data/uploads\n\n${note}`)]);
+    expect(alone.tool_calls).toMatchObject([{ name: "ls", args: { path: "/mnt/user-data/uploads" } }]);
+    const parts = await demo().invoke([new HumanMessage({ content: [{ type: "text", text: "list /mnt/skills" }, { type: "text", text: note }] })]);
+    expect(parts.tool_calls).toMatchObject([{ name: "ls", args: { path: "/mnt/skills" } }]);
+  });
+
   it("still follows what the user typed", async () => {
     expect((await demo().invoke([new HumanMessage("open /mnt/user-data/uploads/notes.txt")])).tool_calls).toMatchObject([{ name: "read_file", args: { path: "/mnt/user-data/uploads/notes.txt" } }]);
     expect((await demo().invoke([new HumanMessage("ask me something")])).tool_calls).toMatchObject([{ name: "request_human_input" }]);

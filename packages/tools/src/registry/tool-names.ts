@@ -21,6 +21,7 @@ export const builtinToolNames = [
   "ls",
   "str_replace",
   "bash",
+  "present_files",
   "view_skill",
   "read_resource",
 ] as const;
