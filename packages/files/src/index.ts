@@ -8,6 +8,9 @@ export type { ThreadFilesOptions } from "./uploads/thread-files-options.js";
 export type { UploadRecord } from "./uploads/upload-manifest.js";
 export type { UploadConverter } from "./uploads/upload-converter.js";
 export { maxNameBytes, numberedName, safeFileName } from "./uploads/safe-file-name.js";
+export { sendThreadFile } from "./serve/send-thread-file.js";
+export type { ThreadFileResponse } from "./serve/send-thread-file.js";
+export { dispositionFileName, servingHeaders } from "./serve/serving-headers.js";
 
 // artifacts (present_files) and the upload note
 export { presentFiles, presentableFolders } from "./artifacts/present-files.js";

@@ -34,7 +34,7 @@ export { runRequestSchema } from "./runs/run-request.js";
 export type { RunRequest } from "./runs/run-request.js";
 export { ThreadService } from "./threads/thread-service.js";
 export { withUnansweredToolCallsClosed } from "./threads/cancelled-tool-calls.js";
-export type { ThreadServiceOptions, ThreadStateGraph } from "./threads/thread-service.js";
+export type { ThreadFolderKeeper, ThreadServiceOptions, ThreadStateGraph } from "./threads/thread-service.js";
 export { checkThreadId } from "./threads/thread-id.js";
 export { StoreService } from "./store/store-service.js";
 export { accessOf, ownerLabel, reaches, scopeHeader, serverAccess } from "./owners/access.js";

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
 import { createLogger, hostConfinementFor, httpStatusFor, isThinktankError, maxPathParamLength, requestIdFor, secureDataFolder, type Config, type HostConfinement, type Logger } from "@thinktank/core";
+import { ThreadFiles, type UploadConverter } from "@thinktank/files";
 import { openIdentity, type Identity } from "@thinktank/identity";
 import { RunManager, StoreService, ThreadService, type RunEventStore, type RunQueue } from "@thinktank/runs";
 import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
@@ -18,6 +19,7 @@ import { registerCallerHook } from "./caller-hook.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
 import { registerCronRoutes } from "./routes/cron-routes.js";
+import { registerFileRoutes } from "./routes/file-routes.js";
 import { registerMetaRoutes } from "./routes/meta-routes.js";
 import { registerRunRoutes, truthy } from "./routes/run-routes.js";
 import { registerStoreRoutes } from "./routes/store-routes.js";
@@ -58,6 +60,8 @@ export interface AgentServerDeps {
    * @default the runtime's code mode endpoint (list_servers, search_tools, execute_code over the same MCP manager)
    */
   readonly mountMcpEndpoint?: (app: FastifyInstance) => Promise<void> | void;
+  /** Makes Markdown versions of uploaded documents. @default none (no conversions) */
+  readonly converter?: UploadConverter;
 }
 
 export interface AgentServer {
@@ -67,6 +71,8 @@ export interface AgentServer {
   readonly runtime: AgentRuntime;
   /** Users, keys and the audit log the server authenticates with. */
   readonly identity: Identity;
+  /** A thread's files (uploads, listing, serving), removed and copied with their thread. */
+  readonly files: ThreadFiles;
   /** Every route it serves (method and URL pattern, HEAD and OPTIONS aside): for tests that must cover each. */
   readonly routes: readonly { readonly method: string; readonly url: string }[];
   /** Stops runs, closes the HTTP server, the runtime (MCP servers, sandbox workers), identity and the store. */
@@ -146,13 +152,16 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     if (!deps.identity) await identity.close();
   };
 
+  const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log, hostConfinement: deps.hostConfinement ?? hostConfinementFor(config) });
+  const files = new ThreadFiles({ config, clock, converter: deps.converter, ensureWorkspace: (threadId) => runtime.executor.workspaceFor(threadId) });
   const threads = new ThreadService({
     store,
     clock,
+    // Deleting a thread (its route, a prune, a stateless run's end) removes its files; a copy copies them.
+    folders: { remove: (threadId) => files.removeThread(threadId), copy: (from, to) => files.copyThread(from, to) },
     stateGraph: buildStateGraph(store.checkpointer),
     threadMetadata: { graph_id: leadAgentGraphId, assistant_id: leadAssistantId },
   });
-  const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log, hostConfinement: deps.hostConfinement ?? hostConfinementFor(config) });
   // Found once, now (a probe of bubblewrap, unshare, setpriv), not in the first request; startAgentServer says what it found.
   const hostIsolation = await runtime.hostConfinement.detect();
   if (hostIsolation.detail) app.log.debug({ detail: hostIsolation.detail }, `host programs: ${hostIsolation.isolation}`);
@@ -221,6 +230,10 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     registerStoreRoutes(api, context);
     registerCronRoutes(api);
   });
+  // Multipart (with files.* limits) only for the file routes, in a context of their own.
+  await app.register(async (api) => registerFileRoutes(api, { ...context, files }));
+  const swept = await files.sweepStaging();
+  if (swept > 0) app.log.info({ uploads: swept }, "removed uploads left half-done by a previous process");
   await (deps.mountMcpEndpoint ?? ((fastify: FastifyInstance) => runtime.codeMode.mountMcpEndpoint(fastify, { authenticate: (headers) => identity.authenticate(headers, { keyless: config.api_key === undefined }) })))(app);
 
   return {
@@ -229,6 +242,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     store,
     runtime,
     identity,
+    files,
     routes,
     close: async () => {
       await runs.shutdown();

@@ -16,10 +16,10 @@ export async function removeThreadFolders(config: Pick<Config, "data_dir" | "san
  * Copies a thread's uploads, outputs, manifest and workspace to another thread (whose folders must
  * not hold anything yet). Symbolic links are copied as links, never followed (a link that leads out
  * leads out of the copy as it did of the source, and the file routes never follow it); the staging
- * folder of uploads in progress is not copied. `workspaceOwner` gives the copy's workspace the
- * sandbox user as owner when the service runs as root.
+ * folder of uploads in progress is not copied. As root, the copied workspace gets the source
+ * workspace's owner (the sandbox user), so the copy's sandboxed programs can change it.
  */
-export async function copyThreadFolders(config: Pick<Config, "data_dir" | "sandbox">, from: string, to: string, workspaceOwner?: { uid: number; gid: number }): Promise<void> {
+export async function copyThreadFolders(config: Pick<Config, "data_dir" | "sandbox">, from: string, to: string): Promise<void> {
   const source = threadFolders(config, from);
   const target = threadFolders(config, to);
   const sourceDir = threadFilesDir(config, from);
@@ -30,7 +30,8 @@ export async function copyThreadFolders(config: Pick<Config, "data_dir" | "sandb
   if (fs.existsSync(source.workspace)) {
     await fs.promises.cp(source.workspace, target.workspace, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false, preserveTimestamps: true });
     await fs.promises.chmod(target.workspace, 0o700);
-    if (workspaceOwner) await chownTree(target.workspace, workspaceOwner);
+    const owner = await fs.promises.stat(source.workspace);
+    if (process.getuid?.() === 0 && owner.uid !== 0) await chownTree(target.workspace, owner);
   }
 }
 

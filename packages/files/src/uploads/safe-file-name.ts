@@ -7,7 +7,7 @@ export const maxNameBytes = 200;
 /** ASCII characters replaced: separators and what shells and other systems read specially in a name. */
 const reservedAscii = /[\\/:*?"<>|]/u;
 /** Allowed beyond ASCII: letters, marks, digits, dashes, brackets, quotes, connectors, currency, emoji. */
-const allowed = /[\p{L}\p{M}\p{N}\p{Pd}\p{Ps}\p{Pe}\p{Pi}\p{Pf}\p{Pc}\p{Sc}\p{Extended_Pictographic}]/u;
+const allowed = /[\p{L}\p{M}\p{N}\p{Pd}\p{Ps}\p{Pe}\p{Pi}\p{Pf}\p{Pc}\p{Sc}\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}]/u;
 /** What a character must not read as once compatibility forms are folded (NFKC): a separator or a dot. */
 const readsAsPathPart = /[./\\:]/u;
 const extension = /(?:\.tar)?\.[\p{L}\p{N}]{1,16}$/iu;

@@ -8,8 +8,6 @@ export interface ThreadFilesOptions {
   readonly converter?: UploadConverter;
   /** Creates a thread's workspace with the right owner (the sandbox executor's workspaceFor). @default mkdir -p */
   readonly ensureWorkspace?: (threadId: string) => string;
-  /** The owner a copied workspace gets (the sandbox user when the service runs as root). @default none: the copier's */
-  readonly workspaceOwner?: { readonly uid: number; readonly gid: number };
   /** The clock for uploaded_at. @default () => new Date() */
   readonly clock?: () => Date;
   /** Most entries one listing returns. @default 1000 */

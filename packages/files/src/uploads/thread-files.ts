@@ -217,7 +217,7 @@ export class ThreadFiles {
 
   /** Copies a thread's files to a new thread (`to` has none yet). */
   async copyThread(from: string, to: string): Promise<void> {
-    await this.#serializer.run(from, () => copyThreadFolders(this.options.config, from, to, this.options.workspaceOwner));
+    await this.#serializer.run(from, () => copyThreadFolders(this.options.config, from, to));
   }
 
   /** Removes staging folders left by a process that stopped mid-upload (older than `olderThanMs`, so a replica's upload in progress stays). */

@@ -33,6 +33,18 @@ export interface ThreadServiceOptions {
   readonly stateGraph: ThreadStateGraph;
   /** What every new thread's metadata starts with (the API's graph_id and assistant_id); the caller's metadata goes on top. */
   readonly threadMetadata: JsonObject;
+  /**
+   * What a thread keeps outside the database (the app passes its files: uploads, outputs, workspace):
+   * removed when the thread is deleted (by a route, a prune or a stateless run's end), copied with a copy.
+   * @default none
+   */
+  readonly folders?: ThreadFolderKeeper;
+}
+
+/** The seam for a thread's files on disk: this package never knows what they are. */
+export interface ThreadFolderKeeper {
+  remove(threadId: string): Promise<void>;
+  copy(fromThreadId: string, toThreadId: string): Promise<void>;
 }
 
 /**
@@ -45,8 +57,10 @@ export class ThreadService {
   readonly #clock: () => Date;
   readonly #stateGraph: ThreadStateGraph;
   readonly #threadMetadata: JsonObject;
+  readonly #folders: ThreadFolderKeeper | undefined;
 
   constructor(options: ThreadServiceOptions) {
+    this.#folders = options.folders;
     this.#store = options.store;
     this.#clock = options.clock;
     this.#stateGraph = options.stateGraph;
@@ -107,14 +121,16 @@ export class ThreadService {
   /**
    * POST /threads/:id/copy: a new thread (new UUID) with the source's metadata (plus `thread_id`:
    * the copy's id) and every checkpoint with its pending writes, so state, history
-   * and a pending interrupt carry over; status and values follow from the copied state. Runs and
-   * the thread's folders (workspace, uploads, outputs) are not copied. The copy is the caller's.
+   * and a pending interrupt carry over; status and values follow from the copied state, and the
+   * thread's folders (`options.folders`: workspace, uploads, outputs) are copied. Runs are not
+   * copied. The copy is the caller's.
    */
   async copy(threadId: string, access: Access): Promise<ThreadRecord> {
     const source = await this.get(threadId, access);
     const copyId = crypto.randomUUID();
     try {
       await copyThreadCheckpoints(this.#store.checkpointer, source.thread_id, copyId);
+      await this.#folders?.copy(source.thread_id, copyId);
       const now = this.#clock().toISOString();
       // As LangGraph's own server does, the copy's metadata names the copy.
       const metadata = { ...source.metadata, thread_id: copyId };
@@ -122,16 +138,18 @@ export class ThreadService {
     } catch (error) {
       // Leave nothing half-copied behind: checkpoints without a record would never be listed or deleted.
       await this.#store.checkpointer.deleteThread(copyId).catch(() => undefined);
+      await this.#folders?.remove(copyId).catch(() => undefined);
       throw error;
     }
     return (await this.refresh(copyId)) ?? this.get(copyId, access);
   }
 
-  /** Removes the record, its runs and its checkpoints. The caller cancels running runs first. */
+  /** Removes the record, its runs, its checkpoints and its folders (`options.folders`). The caller cancels running runs first. */
   async delete(threadId: string, access: Access): Promise<void> {
     await this.get(threadId, access);
     await this.#store.checkpointer.deleteThread(threadId);
     await this.#store.metadata.deleteThread(threadId);
+    await this.#folders?.remove(threadId);
   }
 
   /** The caller's threads; everyone's for `everyone` access (an administrator asking for all). */
