@@ -7,6 +7,7 @@ import { createCodeModeProvider } from "./code-mode-provider.js";
 import { createCommandsProvider } from "./commands-provider.js";
 import { createHooksProvider } from "./hooks-provider.js";
 import { createSkillsProvider } from "./skills-provider.js";
+import { createUploadNoteProvider, type ThreadUploads } from "./upload-note-provider.js";
 import { createUniversalToolsProvider } from "./universal-tools-provider.js";
 
 export interface AgentRequestProvidersOptions {
@@ -14,6 +15,8 @@ export interface AgentRequestProvidersOptions {
   readonly extra?: readonly RequestProvider[];
   /** The MCP part of the surface. @default createCodeModeProvider(runtime) (`thinktank inspect prompt --catalog` passes one over a catalog folder) */
   readonly mcpSurface?: RequestProvider;
+  /** The threads' uploads, for the note a new user message carries of the files uploaded before it (ThreadFiles). @default none (no upload note) */
+  readonly uploads?: ThreadUploads;
 }
 
 /** request_human_input: a LangGraph interrupt (see createRequestHumanInputTool). */
@@ -24,7 +27,7 @@ export const humanInputProvider: RequestProvider = { name: "human-input", contri
  * (`<skill_system>`, view_skill, specialist contexts), slash commands, request_human_input, the
  * MCP surface (direct or code mode), the enabled plugins' hooks (no prompt or tools: the graph runs
  * them), the registered script tools and web_search (@thinktank/tools, when the runtime has them),
- * then `extra`. A name already taken keeps its first tool, so later
+ * the upload note's source (with `uploads`), then `extra`. A name already taken keeps its first tool, so later
  * providers cannot replace earlier ones.
  */
 export function agentRequestProviders(runtime: AgentRuntime, options: AgentRequestProvidersOptions = {}): RequestProvider[] {
@@ -40,5 +43,6 @@ export function agentRequestProviders(runtime: AgentRuntime, options: AgentReque
     });
     providers.push(withRegisteredToolFacts(registered, tools.registry));
   }
+  if (options.uploads) providers.push(createUploadNoteProvider(options.uploads));
   return [...providers, ...(options.extra ?? [])];
 }

@@ -38,7 +38,7 @@ export interface AgentServerDeps {
   readonly runtime?: AgentRuntime;
   /**
    * What each run's prompt and tools are made of.
-   * @default agentRequestProviders(runtime, { extra: extraProviders }): universal tools, skills, slash commands, request_human_input, the MCP surface
+   * @default agentRequestProviders(runtime, { extra: extraProviders, uploads: the thread files }): universal tools, skills, slash commands, request_human_input, the MCP surface
    */
   readonly providers?: readonly RequestProvider[];
   /** Providers after the default ones: the seam for @thinktank/tools (registered script tools, built-ins). @default [] */
@@ -177,7 +177,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
       throw error;
     }
   }
-  const providers = deps.providers ?? agentRequestProviders(runtime, { extra: deps.extraProviders ?? [] });
+  const providers = deps.providers ?? agentRequestProviders(runtime, { extra: deps.extraProviders ?? [], uploads: files });
   // Postgres: runs are rows the replicas on the database share (admission, claims, heartbeats, cancels) and
   // their events are shared too; SQLite: this process's queue and events in memory.
   let events: RunEventStore | undefined;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isThinktankError, type ErrorCode } from "@thinktank/core";
 import type { VirtualFileSystem } from "@thinktank/sandbox";
-import mime from "mime-types";
+import { mimeTypeFor } from "../uploads/thread-files.js";
 import type { ThreadArtifact } from "./thread-artifact.js";
 import { threadFileUrl } from "./thread-file-url.js";
 
@@ -62,5 +62,5 @@ async function artifactFor(files: VirtualFileSystem, threadId: string, candidate
   const url = threadFileUrl(threadId, shown);
   if (url === undefined) return { code: "INVALID_PATH", message: `${shown} has no download route` };
   const name = path.posix.basename(shown);
-  return { path: shown, name, size: stats.size, mime_type: mime.lookup(name) || "application/octet-stream", url };
+  return { path: shown, name, size: stats.size, mime_type: mimeTypeFor(name), url };
 }
