@@ -19,6 +19,8 @@ export { protectedReference, serviceSecretVariables } from "./env/protected-vari
 
 // archives, folder copies, paths
 export { extractZip } from "./archive/extract-zip.js";
+export { readZipEntries } from "./archive/read-zip-entries.js";
+export type { ZipEntryPlan } from "./archive/read-zip-entries.js";
 export { extractTarGz } from "./archive/extract-tar-gz.js";
 export { copyFolder } from "./archive/copy-folder.js";
 export { checkEntryPath } from "./archive/check-entry-path.js";

@@ -20,3 +20,7 @@ export type { ThreadArtifact } from "./artifacts/thread-artifact.js";
 export { threadFileUrl } from "./artifacts/thread-file-url.js";
 export { isUploadNote, renderUploadNote, uploadNoteFor } from "./artifacts/upload-note.js";
 export type { UploadNote, UploadNoteFile, UploadNoteOptions, UploadNoteSource } from "./artifacts/upload-note.js";
+
+// document conversions (Markdown side files, made in the sandbox)
+export { createDocumentConverter } from "./convert/document-converter.js";
+export type { ConversionResult, DocumentConverter, DocumentConverterOptions } from "./convert/document-converter.js";

@@ -1,0 +1,139 @@
+// Test support (not exported): real documents made in the test, and a converter over a real sandbox.
+import fs from "node:fs";
+import path from "node:path";
+import { buildZip, loadConfig } from "@thinktank/core";
+import type { Config, SandboxBackend } from "@thinktank/core";
+import { createSandboxExecutor } from "@thinktank/sandbox";
+import type { SandboxExecutor } from "@thinktank/sandbox";
+import { makeTempDir } from "@thinktank/testing";
+import ExcelJS from "exceljs";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { createDocumentConverter, type DocumentConverter } from "../document-converter.js";
+
+export interface ConverterFixture {
+  readonly root: string;
+  readonly config: Config;
+  readonly executor: SandboxExecutor;
+  readonly converter: DocumentConverter;
+  /** Writes a file under the fixture's folder and returns its path. */
+  file(name: string, data: string | Uint8Array): string;
+  cleanup(): Promise<void>;
+}
+
+/** A converter over a real executor of `backend`, with `files.conversion` overridden as given. */
+export function converterFixture(backend: SandboxBackend, conversion: Partial<Config["files"]["conversion"]> = {}): ConverterFixture {
+  const temp = makeTempDir("thinktank-convert-test-");
+  // Reachable by the unprivileged sandbox user when the tests run as root.
+  fs.chmodSync(temp.dir, 0o755);
+  const loaded = loadConfig({ cwd: temp.dir, env: {} });
+  const config: Config = {
+    ...loaded,
+    sandbox: { ...loaded.sandbox, backend, warm_pool_size: 0 },
+    files: { ...loaded.files, conversion: { ...loaded.files.conversion, ...conversion } },
+  };
+  const executor = createSandboxExecutor({ config, searchPath: process.env.PATH, runtimeDir: path.join(temp.dir, "runtime") });
+  const converter = createDocumentConverter({ config, executor });
+  const documents = path.join(temp.dir, "documents");
+  fs.mkdirSync(documents);
+  return {
+    root: temp.dir,
+    config,
+    executor,
+    converter,
+    file(name, data) {
+      const file = path.join(documents, name);
+      fs.writeFileSync(file, data);
+      return file;
+    },
+    cleanup: async () => {
+      await executor.close();
+      temp.cleanup();
+    },
+  };
+}
+
+/** A PDF with one page per text (Helvetica, one line each). */
+export async function makePdf(pages: readonly string[]): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  for (const text of pages) {
+    const page = document.addPage();
+    page.drawText(text, { x: 50, y: 700, font, size: 12 });
+  }
+  return document.save();
+}
+
+/**
+ * A one-page PDF whose content stream repeats a text operator `operations` times: small on disk
+ * (deflated), slow for any reader that interprets it.
+ */
+export async function makeHeavyPdf(operations: number): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const page = document.addPage();
+  page.drawText("start", { x: 50, y: 700, font, size: 12 });
+  const fontName = page.node.normalizedEntries().Font.keys()[0]!.asString();
+  const operator = `BT ${fontName} 12 Tf 50 650 Td (slow) Tj ET\n`;
+  const body = Buffer.from(operator.repeat(operations), "latin1");
+  const stream = document.context.flateStream(body);
+  page.node.addContentStream(document.context.register(stream));
+  return document.save({ useObjectStreams: false });
+}
+
+const contentTypes = (overrides: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>${overrides}</Types>`;
+
+/** A minimal DOCX: a heading and paragraphs (word/document.xml is `documentXml` when given). */
+export function makeDocx(heading: string, paragraphs: readonly string[], documentXml?: string | Buffer, declaredSize?: number): Buffer {
+  const body = [
+    `<w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>${heading}</w:t></w:r></w:p>`,
+    ...paragraphs.map((text) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`),
+  ].join("");
+  const document = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`;
+  const styles = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`;
+  return buildZip([
+    { name: "[Content_Types].xml", data: contentTypes('<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>') },
+    { name: "_rels/.rels", data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>` },
+    { name: "word/_rels/document.xml.rels", data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>` },
+    { name: "word/styles.xml", data: styles },
+    { name: "word/document.xml", data: documentXml ?? document, ...(declaredSize === undefined ? {} : { declaredSize }) },
+  ]);
+}
+
+/**
+ * A DOCX whose document.xml is `megabytes` MiB of zeros: deflated to about a thousandth of that, far
+ * past any sane compression ratio. `declaredSize` makes its headers lie about the size.
+ */
+export function makeZipBombDocx(megabytes: number, declaredSize?: number): Buffer {
+  const zeros = Buffer.alloc(megabytes * 1024 * 1024);
+  return makeDocx("Bomb", ["boom"], zeros, declaredSize);
+}
+
+/** An XLSX made with exceljs's writer: one sheet per entry, rows of values. */
+export async function makeXlsx(sheets: Readonly<Record<string, readonly (readonly (string | number)[])[]>>): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  for (const [name, rows] of Object.entries(sheets)) {
+    const sheet = workbook.addWorksheet(name);
+    for (const row of rows) sheet.addRow([...row]);
+  }
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** A minimal PPTX: one slide per list of paragraphs, listed in presentation.xml in the given order. */
+export function makePptx(slides: readonly (readonly string[])[]): Buffer {
+  const p = "http://schemas.openxmlformats.org/presentationml/2006/main";
+  const a = "http://schemas.openxmlformats.org/drawingml/2006/main";
+  const r = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  const slideXml = (paragraphs: readonly string[]) =>
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:sld xmlns:p="${p}" xmlns:a="${a}" xmlns:r="${r}"><p:cSld><p:spTree><p:sp><p:txBody>${paragraphs
+      .map((text) => `<a:p><a:r><a:t>${text}</a:t></a:r></a:p>`)
+      .join("")}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
+  const ids = slides.map((_slide, index) => `<p:sldId id="${256 + index}" r:id="rId${index + 1}"/>`).join("");
+  const rels = slides.map((_slide, index) => `<Relationship Id="rId${index + 1}" Type="${r}/slide" Target="slides/slide${index + 1}.xml"/>`).join("");
+  return buildZip([
+    { name: "[Content_Types].xml", data: contentTypes('<Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/>') },
+    { name: "ppt/presentation.xml", data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:presentation xmlns:p="${p}" xmlns:r="${r}"><p:sldIdLst>${ids}</p:sldIdLst></p:presentation>` },
+    { name: "ppt/_rels/presentation.xml.rels", data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>` },
+    ...slides.map((paragraphs, index) => ({ name: `ppt/slides/slide${index + 1}.xml`, data: slideXml(paragraphs) })),
+  ]);
+}
