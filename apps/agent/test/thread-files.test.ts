@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFilesServer, type FilesServer } from "./support/files-server.js";
 
 const sha = (bytes: Uint8Array | string) => crypto.createHash("sha256").update(bytes).digest("hex");
-type Stored = { name: string; path: string; size: number; sha256: string; mime_type: string };
+type Stored = { name: string; path: string; size: number; sha256: string; mime_type: string; converted?: { path: string; size: number } };
 
 describe("thread files API", { timeout: 60_000 }, () => {
   let files: FilesServer;
   beforeAll(async () => {
-    files = await startFilesServer({ max_file_mb: 1, max_files: 10, max_thread_mb: 4 });
+    files = await startFilesServer({ max_file_mb: 1, max_files: 10, max_thread_mb: 4 }, { conversions: true });
   }, 60_000);
   afterAll(async () => files?.close());
 
@@ -28,7 +28,8 @@ describe("thread files API", { timeout: 60_000 }, () => {
     expect(uploaded.status).toBe(201);
     const body = (await uploaded.json()) as { files: Stored[] };
     expect(body.files).toEqual([
-      { name: "q3.csv", path: "/mnt/user-data/uploads/q3.csv", size: csv.length, sha256: sha(csv), mime_type: "text/csv" },
+      // Conversions are on by default: the CSV gets its Markdown side file (engineer B's converter, in the sandbox).
+      { name: "q3.csv", path: "/mnt/user-data/uploads/q3.csv", size: csv.length, sha256: sha(csv), mime_type: "text/csv", converted: { path: "/mnt/user-data/uploads/q3.csv.md", size: expect.any(Number) } },
       { name: "data.bin", path: "/mnt/user-data/uploads/data.bin", size: binary.length, sha256: sha(binary), mime_type: "application/octet-stream" },
     ]);
     expect(uploaded.headers.get("x-content-type-options")).toBe("nosniff");
@@ -37,7 +38,15 @@ describe("thread files API", { timeout: 60_000 }, () => {
     expect(listed.files.map((file) => [file.name, file.size, file.sha256, file.mime_type])).toEqual([
       ["data.bin", binary.length, sha(binary), "application/octet-stream"],
       ["q3.csv", csv.length, sha(csv), "text/csv"],
+      ["q3.csv.md", body.files[0]?.converted?.size, expect.stringMatching(/^[0-9a-f]{64}$/), "text/markdown"],
     ]);
+    expect(await (await files.call(files.alice, "GET", `/threads/${thread}/files/uploads/q3.csv.md`)).text()).toContain("north");
+    // A document that cannot be converted is kept, with the reason.
+    const broken = (await (await files.upload(files.alice, thread, [{ name: "broken.pdf", bytes: "this is not a PDF" }])).json()) as { files: (Stored & { conversion_error?: string })[] };
+    expect(broken.files[0]).toMatchObject({ name: "broken.pdf", size: 17, mime_type: "application/pdf", conversion_error: expect.any(String) });
+    expect(broken.files[0]?.converted).toBeUndefined();
+    expect(await (await files.call(files.alice, "GET", `/threads/${thread}/files/uploads/broken.pdf`)).text()).toBe("this is not a PDF");
+    expect((await files.call(files.alice, "DELETE", `/threads/${thread}/files/uploads/broken.pdf`)).status).toBe(204);
 
     const whole = await files.call(files.alice, "GET", `/threads/${thread}/files/uploads/data.bin`);
     expect(whole.status).toBe(200);
@@ -64,10 +73,12 @@ describe("thread files API", { timeout: 60_000 }, () => {
     const gone = await files.call(files.alice, "GET", `/threads/${thread}/files/uploads/q3.csv`);
     expect([gone.status, ((await gone.json()) as { code: string }).code]).toEqual([404, "FILE_NOT_FOUND"]);
     expect((await files.call(files.alice, "DELETE", `/threads/${thread}/files/uploads/q3.csv`)).status).toBe(404);
+    // The upload's Markdown side file went with it.
     const after = (await (await files.call(files.alice, "GET", `/threads/${thread}/files`)).json()) as { files: { name: string }[] };
     expect(after.files.map((file) => file.name)).toEqual(["data.bin"]);
     // The manifest follows: C's upload note reads uploadsSince.
     expect((await files.server.files.uploadsSince(thread, 0)).map((record) => [record.seq, record.name])).toEqual([[2, "data.bin"]]);
+    expect((await files.server.files.uploadsSince(thread, 2)).map((record) => record.name)).toEqual([]);
     expect(files.staging(thread)).toEqual([]);
   });
 

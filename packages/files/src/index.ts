@@ -6,7 +6,6 @@ export { ThreadFiles, mimeTypeFor, threadFileFolders } from "./uploads/thread-fi
 export type { IncomingFile, OpenedThreadFile, ThreadFileEntry, ThreadFileFolder } from "./uploads/thread-files.js";
 export type { ThreadFilesOptions } from "./uploads/thread-files-options.js";
 export type { UploadRecord } from "./uploads/upload-manifest.js";
-export type { UploadConverter } from "./uploads/upload-converter.js";
 export { maxNameBytes, numberedName, safeFileName } from "./uploads/safe-file-name.js";
 export { sendThreadFile } from "./serve/send-thread-file.js";
 export type { ThreadFileResponse } from "./serve/send-thread-file.js";

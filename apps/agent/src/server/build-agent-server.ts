@@ -1,7 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
 import { createLogger, hostConfinementFor, httpStatusFor, isThinktankError, maxPathParamLength, requestIdFor, secureDataFolder, type Config, type HostConfinement, type Logger } from "@thinktank/core";
-import { ThreadFiles, type UploadConverter } from "@thinktank/files";
+import { ThreadFiles, createDocumentConverter, type DocumentConverter } from "@thinktank/files";
 import { openIdentity, type Identity } from "@thinktank/identity";
 import { RunManager, StoreService, ThreadService, type RunEventStore, type RunQueue } from "@thinktank/runs";
 import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
@@ -60,8 +60,8 @@ export interface AgentServerDeps {
    * @default the runtime's code mode endpoint (list_servers, search_tools, execute_code over the same MCP manager)
    */
   readonly mountMcpEndpoint?: (app: FastifyInstance) => Promise<void> | void;
-  /** Makes Markdown versions of uploaded documents. @default none (no conversions) */
-  readonly converter?: UploadConverter;
+  /** Makes Markdown versions of uploaded documents. @default createDocumentConverter over the runtime's sandbox when files.conversion.enabled, else none */
+  readonly converter?: DocumentConverter;
 }
 
 export interface AgentServer {
@@ -153,7 +153,8 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   };
 
   const runtime = deps.runtime ?? new AgentRuntime(config, { logger: app.log, hostConfinement: deps.hostConfinement ?? hostConfinementFor(config) });
-  const files = new ThreadFiles({ config, clock, converter: deps.converter, ensureWorkspace: (threadId) => runtime.executor.workspaceFor(threadId) });
+  const converter = deps.converter ?? (config.files.conversion.enabled ? createDocumentConverter({ config, executor: runtime.executor, logger: app.log }) : undefined);
+  const files = new ThreadFiles({ config, clock, converter, ensureWorkspace: (threadId) => runtime.executor.workspaceFor(threadId) });
   const threads = new ThreadService({
     store,
     clock,

@@ -25,7 +25,8 @@ export interface FilesServer {
   close(): Promise<void>;
 }
 
-export async function startFilesServer(files: Record<string, number | boolean>, extra: readonly string[] = []): Promise<FilesServer> {
+/** `files`: the files.* limits to set; `conversions`: files.conversion.enabled (off by default here: most tests are about the API, not the converter). */
+export async function startFilesServer(files: Record<string, number>, options: { conversions?: boolean } = {}): Promise<FilesServer> {
   const temp = makeTempDir("tt-agent-files-");
   const adminKey = "admin-key-for-the-files-test";
   writeTree(temp.dir, {
@@ -37,8 +38,10 @@ export async function startFilesServer(files: Record<string, number | boolean>, 
       "    scripted:",
       "      provider: scripted",
       "      script: script.yaml",
-      ...(Object.keys(files).length > 0 ? ["files:", ...Object.entries(files).map(([key, value]) => `  ${key}: ${value}`)] : []),
-      ...extra,
+      "files:",
+      ...Object.entries(files).map(([key, value]) => `  ${key}: ${value}`),
+      "  conversion:",
+      `    enabled: ${options.conversions === true}`,
       "",
     ].join("\n"),
     "script.yaml": testScript,

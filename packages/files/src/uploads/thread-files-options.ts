@@ -1,11 +1,11 @@
 import type { Config } from "@thinktank/core";
-import type { UploadConverter } from "./upload-converter.js";
+import type { DocumentConverter } from "../convert/document-converter.js";
 
 export interface ThreadFilesOptions {
   /** data_dir and sandbox.workspaces_dir (where the folders are), files.* (the limits). */
   readonly config: Pick<Config, "data_dir" | "sandbox" | "files">;
   /** Makes Markdown versions of documents after an upload; none: no conversions (files.conversion.enabled false). */
-  readonly converter?: UploadConverter;
+  readonly converter?: DocumentConverter;
   /** Creates a thread's workspace with the right owner (the sandbox executor's workspaceFor). @default mkdir -p */
   readonly ensureWorkspace?: (threadId: string) => string;
   /** The clock for uploaded_at. @default () => new Date() */

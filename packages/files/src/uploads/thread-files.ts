@@ -106,7 +106,8 @@ export class ThreadFiles {
           throw new ThinktankError("TOO_MANY_FILES", `at most ${max_files} files per upload (files.max_files)`);
         }
         const name = safeFileName(incoming.filename);
-        const file = path.join(staging, String(staged.length));
+        // The safe name keeps its extension: the converter tells a document's kind by it.
+        const file = path.join(staging, `${staged.length}-${name}`);
         const result = await stageUpload(incoming.stream, file, max_file_mb * mb, name, (chunk) => ((bytes += chunk) + before > maxThreadBytes ? full() : undefined));
         staged.push({ name, file, mimeType: mimeTypeFor(name), ...result });
       }
@@ -200,12 +201,20 @@ export class ThreadFiles {
     return { fd: opened.fd, stats: opened.stats, name, mimeType: mimeTypeFor(name) };
   }
 
-  /** Deletes one file (an upload's manifest entry with it, in the thread's turn). */
+  /**
+   * Deletes one file, in the thread's turn. An upload takes its manifest entry and its Markdown
+   * side file with it; deleting only the side file drops `converted` from the upload's entry.
+   */
   async remove(threadId: string, folder: ThreadFileFolder, relative: string): Promise<void> {
     const virtualPath = virtualPathOf(folder, relative);
     await this.#serializer.run(threadId, async () => {
-      await this.#access(threadId).remove(virtualPath).catch(notFoundAsFileNotFound(relative));
-      if (folder === "uploads" && !relative.includes("/")) await this.#manifest(threadId).remove(relative);
+      const access = this.#access(threadId);
+      await access.remove(virtualPath).catch(notFoundAsFileNotFound(relative));
+      if (folder !== "uploads" || relative.includes("/")) return;
+      const manifest = this.#manifest(threadId);
+      const record = (await manifest.all()).find((entry) => entry.name === relative);
+      if (record?.converted) await access.remove(record.converted.path).catch(() => undefined);
+      await manifest.remove(relative);
     });
   }
 
