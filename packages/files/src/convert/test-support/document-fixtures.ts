@@ -15,6 +15,8 @@ export interface ConverterFixture {
   readonly config: Config;
   readonly executor: SandboxExecutor;
   readonly converter: DocumentConverter;
+  /** How many programs the converter ran in the sandbox so far. */
+  runs(): number;
   /** Writes a file under the fixture's folder and returns its path. */
   file(name: string, data: string | Uint8Array): string;
   cleanup(): Promise<void>;
@@ -32,7 +34,16 @@ export function converterFixture(backend: SandboxBackend, conversion: Partial<Co
     files: { ...loaded.files, conversion: { ...loaded.files.conversion, ...conversion } },
   };
   const executor = createSandboxExecutor({ config, searchPath: process.env.PATH, runtimeDir: path.join(temp.dir, "runtime") });
-  const converter = createDocumentConverter({ config, executor });
+  let runs = 0;
+  // The executor, counting runs (every other member is the executor's own, bound to it).
+  const counting = new Proxy(executor, {
+    get(target, key) {
+      if (key === "run") return (request: Parameters<SandboxExecutor["run"]>[0]) => ((runs += 1), target.run(request));
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const converter = createDocumentConverter({ config, executor: counting });
   const documents = path.join(temp.dir, "documents");
   fs.mkdirSync(documents);
   return {
@@ -40,6 +51,7 @@ export function converterFixture(backend: SandboxBackend, conversion: Partial<Co
     config,
     executor,
     converter,
+    runs: () => runs,
     file(name, data) {
       const file = path.join(documents, name);
       fs.writeFileSync(file, data);

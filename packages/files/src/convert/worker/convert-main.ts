@@ -3,37 +3,38 @@
 // WorkerStatus as one JSON line, then the Markdown. It reads nothing else and writes nowhere else.
 import "./polyfills.js";
 import fs from "node:fs";
-import * as pdfjsWorker from "pdfjs-dist/legacy/build/pdf.worker.mjs";
-import { CheckedZip } from "./checked-zip.js";
 import type { ConversionJob, WorkerStatus } from "./conversion-job.js";
 import type { Converted } from "./converted.js";
-import { csvToMarkdown } from "./csv-to-markdown.js";
 import { DocumentProblem } from "./document-problem.js";
-import { docxToMarkdown } from "./docx-to-markdown.js";
-import { htmlToMarkdown } from "./html-to-markdown.js";
-import { pdfToMarkdown } from "./pdf-to-markdown.js";
-import { pptxToMarkdown } from "./pptx-to-markdown.js";
-import { xlsxToMarkdown } from "./xlsx-to-markdown.js";
 
-// pdfjs runs its parser in this thread (its "fake worker") instead of loading a worker file.
-(globalThis as Record<string, unknown>).pdfjsWorker = pdfjsWorker;
-
+// Each parser is imported when its format comes: esbuild keeps such a module in the one bundle but
+// evaluates it only then, so a CSV never loads pdfjs or exceljs (less start-up time and memory).
 async function convert(job: ConversionJob, data: Uint8Array): Promise<Converted> {
   switch (job.kind) {
-    case "pdf":
+    case "pdf": {
+      const [{ pdfToMarkdown }, pdfjsWorker] = await Promise.all([import("./pdf-to-markdown.js"), import("pdfjs-dist/legacy/build/pdf.worker.mjs")]);
+      // pdfjs runs its parser in this thread (its "fake worker") instead of loading a worker file.
+      (globalThis as Record<string, unknown>).pdfjsWorker = pdfjsWorker;
       return pdfToMarkdown(data, job);
-    case "docx":
+    }
+    case "docx": {
+      const [{ CheckedZip }, { docxToMarkdown }] = await Promise.all([import("./checked-zip.js"), import("./docx-to-markdown.js")]);
       new CheckedZip(data, job.maxEntryBytes);
       return docxToMarkdown(data, job);
-    case "xlsx":
+    }
+    case "xlsx": {
+      const [{ CheckedZip }, { xlsxToMarkdown }] = await Promise.all([import("./checked-zip.js"), import("./xlsx-to-markdown.js")]);
       new CheckedZip(data, job.maxEntryBytes);
       return xlsxToMarkdown(data, job);
-    case "pptx":
+    }
+    case "pptx": {
+      const [{ CheckedZip }, { pptxToMarkdown }] = await Promise.all([import("./checked-zip.js"), import("./pptx-to-markdown.js")]);
       return pptxToMarkdown(new CheckedZip(data, job.maxEntryBytes), job);
+    }
     case "csv":
-      return csvToMarkdown(data, job);
+      return (await import("./csv-to-markdown.js")).csvToMarkdown(data, job);
     case "html":
-      return htmlToMarkdown(data, job);
+      return (await import("./html-to-markdown.js")).htmlToMarkdown(data, job);
   }
 }
 
