@@ -40,7 +40,7 @@ describe("an HTML output in a real browser", { ...needs("browser"), timeout: 90_
       const stolen = async () => {
         const probe = await context.newPage();
         await probe.goto(`${files.url}/healthz`);
-        const value = await probe.evaluate(() => localStorage.getItem("stolen"));
+        const value = await probe.evaluate("localStorage.getItem('stolen')");
         await probe.close();
         return value;
       };
@@ -62,7 +62,7 @@ describe("an HTML output in a real browser", { ...needs("browser"), timeout: 90_
       await rendered.waitForLoadState("load");
       expect(await rendered.title()).toBe("untouched");
       // The document has an opaque origin: nothing of the API's origin (its storage, its cookies) is reachable.
-      expect(await rendered.evaluate(() => window.origin)).toBe("null");
+      expect(await rendered.evaluate("window.origin")).toBe("null");
       expect(await stolen()).toBeNull();
 
       // 3. The control: without the safety headers the same file's script runs on the API's origin.
@@ -73,7 +73,7 @@ describe("an HTML output in a real browser", { ...needs("browser"), timeout: 90_
         await route.fulfill({ response, headers });
       });
       await control.goto(url);
-      await control.waitForFunction(() => document.title.startsWith("ran:"));
+      await control.waitForFunction("document.title.startsWith('ran:')");
       expect(await control.title()).toBe(`ran:${files.url}`);
       expect(await stolen()).toBe("yes");
     } finally {
