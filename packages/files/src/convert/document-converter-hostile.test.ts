@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { converterFixture, makeDocx, makeHeavyPdf, makePdf, makeXlsx, makeZipBombDocx, type ConverterFixture } from "./test-support/document-fixtures.js";
+import { converterFixture, makeDocx, makeEncryptedPdf, makeHeavyPdf, makePdf, makeXlsx, makeZipBombDocx, type ConverterFixture } from "./test-support/document-fixtures.js";
 import type { ConversionResult } from "./document-converter.js";
 
 /** A reason fit for a user: short, and naming no host path. */
@@ -112,6 +112,11 @@ for (const backend of ["deno", "bubblewrap"] as const) {
     it("a file that claims to be a PDF but is not one is refused with the reason", async () => {
       const { result } = await convert(fixture, "fake.pdf", "I am plain text, not a PDF.\n");
       expect(expectCleanReason(result, fixture)).toBe("the file is not a PDF (it has no %PDF header)");
+    });
+
+    it("an encrypted PDF is refused: it needs a password", async () => {
+      const { result } = await convert(fixture, "locked.pdf", await makeEncryptedPdf());
+      expect(expectCleanReason(result, fixture)).toBe("the PDF is encrypted (it needs a password)");
     });
 
     it("a damaged PDF and a DOCX that is not a ZIP are refused with reasons", async () => {

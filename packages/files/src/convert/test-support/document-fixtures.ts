@@ -7,7 +7,7 @@ import { createSandboxExecutor } from "@thinktank/sandbox";
 import type { SandboxExecutor } from "@thinktank/sandbox";
 import { makeTempDir } from "@thinktank/testing";
 import ExcelJS from "exceljs";
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDocument, PDFHexString, StandardFonts } from "pdf-lib";
 import { createDocumentConverter, type DocumentConverter } from "../document-converter.js";
 
 export interface ConverterFixture {
@@ -73,6 +73,21 @@ export async function makePdf(pages: readonly string[]): Promise<Uint8Array> {
     page.drawText(text, { x: 50, y: 700, font, size: 12 });
   }
   return document.save();
+}
+
+/**
+ * A PDF encrypted with the standard security handler (revision 2) under a password nobody knows:
+ * its /Encrypt dictionary's keys match no password, the empty one included.
+ */
+export async function makeEncryptedPdf(): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  document.addPage().drawText("secret", { x: 50, y: 700, font, size: 12 });
+  const context = document.context;
+  const encrypt = context.obj({ Filter: "Standard", V: 1, R: 2, O: PDFHexString.of("11".repeat(32)), U: PDFHexString.of("22".repeat(32)), P: -4 });
+  context.trailerInfo.Encrypt = context.register(encrypt);
+  context.trailerInfo.ID = context.obj([PDFHexString.of("33".repeat(16)), PDFHexString.of("33".repeat(16))]);
+  return document.save({ useObjectStreams: false });
 }
 
 /**
