@@ -147,6 +147,14 @@ describe("thread files API", { timeout: 60_000 }, () => {
     // No caller: 401 before anything is read.
     const anonymous = await fetch(`${files.url}/threads/${thread}/files`, { method: "POST", body: new FormData() });
     expect(anonymous.status).toBe(401);
+    // An upload is a mutation: a page of another site cannot post one (a form post needs no preflight), with the key or without.
+    const form = new FormData();
+    form.append("file", new Blob(["from a web page"]), "page.txt");
+    const crossSite = await files.call(files.alice, "POST", `/threads/${thread}/files`, { body: form, headers: { origin: "https://evil.example" } });
+    expect([crossSite.status, ((await crossSite.json()) as { code: string }).code]).toEqual([403, "ORIGIN_NOT_ALLOWED"]);
+    const noOrigin = await files.call(files.alice, "POST", `/threads/${thread}/files`, { body: form, headers: { "sec-fetch-site": "cross-site" } });
+    expect(noOrigin.status).toBe(403);
+    expect((await files.server.files.uploadsSince(thread, 0)).map((record) => record.name)).toEqual(["mine.txt"]);
   });
 
   it("deleting a thread removes its files (uploads, outputs, manifest, workspace); copying copies them", async () => {
