@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { converterFixture, makeDocx, makePdf, makePptx, makeXlsx, type ConverterFixture } from "./test-support/document-fixtures.js";
+import { converterFixture, makeCjkPdf, makeDocx, makePdf, makePptx, makeXlsx, type ConverterFixture } from "./test-support/document-fixtures.js";
 
 // Each format through a real worker in the sandbox, on both backends (bubblewrap where it exists).
 for (const backend of ["deno", "bubblewrap"] as const) {
@@ -28,6 +28,12 @@ for (const backend of ["deno", "bubblewrap"] as const) {
       expect(markdown).toContain("## Page 1\n\nQuarterly revenue grew");
       expect(markdown).toContain("## Page 2\n\nOutliers in March");
       expect(result.ok && result.bytes).toBe(Buffer.byteLength(markdown));
+    });
+
+    it("a PDF in Chinese with a predefined CMap: pdfjs's character maps are there to read it", async () => {
+      const { result, markdown } = await convert("chinese.pdf", await makeCjkPdf("中文文本"));
+      expect(result).toMatchObject({ ok: true });
+      expect(markdown).toContain("## Page 1\n\n中文文本");
     });
 
     it("a DOCX: its heading and paragraphs", async () => {

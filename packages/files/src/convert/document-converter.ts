@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { archiveLimitsFromConfig, isThinktankError, readZipEntries } from "@thinktank/core";
 import type { ArchiveLimits, Config, Logger } from "@thinktank/core";
@@ -11,6 +12,8 @@ import { sniffDocumentKind } from "./sniff-document-kind.js";
 import type { ConversionJob, DocumentKind } from "./worker/conversion-job.js";
 
 const mebibyte = 1024 * 1024;
+/** Where a PDF's worker finds pdfjs's character maps under bubblewrap (Deno reads them at their host path). */
+const cMapMount = "/mnt/pdfjs-cmaps";
 
 export type ConversionResult = { readonly ok: true; readonly bytes: number; readonly truncated: boolean } | { readonly ok: false; readonly reason: string };
 
@@ -57,6 +60,7 @@ export function createDocumentConverter(options: DocumentConverterOptions): Docu
   const archiveLimits = archiveLimitsFromConfig(config);
   const workRoot = options.workRoot ?? path.join(config.sandbox.workspaces_dir, ".conversions");
   const maxInputBytes = Math.floor(config.files.max_file_mb * mebibyte);
+  const cMaps = pdfjsCMapFolder();
   let bundle: Promise<BundleOutcome> | undefined;
 
   const workerSource = async (): Promise<BundleOutcome> => {
@@ -91,6 +95,7 @@ export function createDocumentConverter(options: DocumentConverterOptions): Docu
       maxCells: conversion.max_cells,
       maxOutputBytes: Math.floor(conversion.max_output_mb * mebibyte),
       maxEntryBytes: archiveLimits.maxFileBytes,
+      cMapFolders: kind === "pdf" && cMaps ? [cMapMount, cMaps] : [],
     };
     fs.mkdirSync(workRoot, { recursive: true, mode: 0o711 });
     const stdoutBytes = job.maxOutputBytes + 4096;
@@ -100,6 +105,8 @@ export function createDocumentConverter(options: DocumentConverterOptions): Docu
       source: source.source,
       workspaceDir: workRoot,
       freshWorkspace: true,
+      // pdfjs-dist's own character maps, read-only, for PDFs alone.
+      mounts: kind === "pdf" && cMaps ? [{ hostPath: cMaps, sandboxPath: cMapMount }] : [],
       env: {},
       stdin: Buffer.concat([Buffer.from(`${JSON.stringify(job)}\n`), data]),
       timeoutMs: conversion.timeout_seconds * 1000,
@@ -130,6 +137,16 @@ export function createDocumentConverter(options: DocumentConverterOptions): Docu
       }
     },
   };
+}
+
+/** pdfjs-dist's `cmaps` folder, undefined when this installation has none. */
+function pdfjsCMapFolder(): string | undefined {
+  try {
+    const folder = path.join(path.dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "cmaps");
+    return fs.existsSync(folder) ? fs.realpathSync(folder) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readInput(file: string, maxBytes: number): Promise<{ ok: true; data: Buffer } | { ok: false; reason: string }> {

@@ -7,7 +7,7 @@ import { createSandboxExecutor } from "@thinktank/sandbox";
 import type { SandboxExecutor } from "@thinktank/sandbox";
 import { makeTempDir } from "@thinktank/testing";
 import ExcelJS from "exceljs";
-import { PDFDocument, PDFHexString, StandardFonts } from "pdf-lib";
+import { PDFDocument, PDFHexString, PDFString, StandardFonts } from "pdf-lib";
 import { createDocumentConverter, type DocumentConverter } from "../document-converter.js";
 
 export interface ConverterFixture {
@@ -73,6 +73,29 @@ export async function makePdf(pages: readonly string[]): Promise<Uint8Array> {
     page.drawText(text, { x: 50, y: 700, font, size: 12 });
   }
   return document.save();
+}
+
+/**
+ * A PDF whose text is Chinese in a font that is not embedded (STSong-Light, Adobe-GB1) and encoded
+ * with the predefined CMap UniGB-UCS2-H: a reader needs that CMap to get the text out.
+ */
+export async function makeCjkPdf(text: string): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const page = document.addPage();
+  const context = document.context;
+  const descriptor = context.obj({ Type: "FontDescriptor", FontName: "STSong-Light", Flags: 6, FontBBox: [-25, -254, 1000, 880], ItalicAngle: 0, Ascent: 880, Descent: -120, CapHeight: 880, StemV: 80 });
+  const cidFont = context.obj({
+    Type: "Font",
+    Subtype: "CIDFontType0",
+    BaseFont: "STSong-Light",
+    CIDSystemInfo: { Registry: PDFString.of("Adobe"), Ordering: PDFString.of("GB1"), Supplement: 2 },
+    FontDescriptor: context.register(descriptor),
+  });
+  const font = context.obj({ Type: "Font", Subtype: "Type0", BaseFont: "STSong-Light", Encoding: "UniGB-UCS2-H", DescendantFonts: [context.register(cidFont)] });
+  const key = page.node.newFontDictionary("F", context.register(font));
+  const codes = [...text].map((character) => character.codePointAt(0)!.toString(16).padStart(4, "0")).join("");
+  page.node.addContentStream(context.register(context.flateStream(`BT ${key.asString()} 12 Tf 50 700 Td <${codes}> Tj ET`)));
+  return document.save({ useObjectStreams: false });
 }
 
 /**

@@ -17,6 +17,12 @@ export interface ConversionJob {
   readonly maxOutputBytes: number;
   /** Most bytes one ZIP entry may inflate to (DOCX, XLSX, PPTX): entries are checked against their declared sizes before a parser sees them. */
   readonly maxEntryBytes: number;
+  /**
+   * Where pdfjs's character maps (CJK encodings) may be, in order: the worker reads the first
+   * folder that exists (the sandbox path under bubblewrap, the host path under Deno). Without
+   * them, text in fonts with a predefined CMap comes out empty.
+   */
+  readonly cMapFolders: readonly string[];
 }
 
 /** The worker's first line of stdout. */

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { getDocument, VerbosityLevel } from "pdfjs-dist/legacy/build/pdf.mjs";
 import type { TextItem, TextMarkedContent } from "pdfjs-dist/types/src/display/api.js";
 import type { ConversionJob } from "./conversion-job.js";
@@ -11,8 +13,10 @@ import type { Converted } from "./converted.js";
  */
 export async function pdfToMarkdown(data: Uint8Array, job: ConversionJob): Promise<Converted> {
   if (!hasPdfSignature(data)) throw new DocumentProblem("the file is not a PDF (it has no %PDF header)");
+  const cMapFolder = job.cMapFolders.find(isFolder);
   const task = getDocument({
     data,
+    ...(cMapFolder ? { cMapUrl: `${cMapFolder}/`, cMapPacked: true, CMapReaderFactory: cMapReaderFor(cMapFolder) } : {}),
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
@@ -45,6 +49,26 @@ export async function pdfToMarkdown(data: Uint8Array, job: ConversionJob): Promi
   else if (output.full && read < pages) output.stopped(`read ${formatCount(read)} pages of ${formatCount(document.numPages)}`);
   await document.destroy();
   return { output, summary: `PDF, ${formatCount(document.numPages)} page${document.numPages === 1 ? "" : "s"}` };
+}
+
+/** Whether a folder is there to read (Deno throws for a path it may not read, where Node says false). */
+function isFolder(folder: string): boolean {
+  try {
+    return fs.statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Reads pdfjs's packed character maps from one folder, by plain names only (a PDF names the map it wants). */
+function cMapReaderFor(folder: string) {
+  return class FolderCMapReader {
+    async fetch({ name }: { name: string }): Promise<{ cMapData: Uint8Array; isCompressed: boolean }> {
+      if (!/^[A-Za-z0-9][\w.+-]*$/.test(name)) throw new Error("not a CMap name");
+      const data = await fs.promises.readFile(path.join(folder, `${name}.bcmap`));
+      return { cMapData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), isCompressed: true };
+    }
+  };
 }
 
 function pageText(items: readonly (TextItem | TextMarkedContent)[]): string {
