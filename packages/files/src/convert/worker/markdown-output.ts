@@ -54,7 +54,7 @@ export class MarkdownOutput {
 
   /** The whole Markdown: `<!-- converted from NAME: SUMMARY[; truncated: WHY] -->`, the body, and the note. */
   finish(name: string, summary: string): string {
-    const why = this.#stops.join("; ");
+    const why = this.#stops.join("; ").slice(0, 500);
     const header = `<!-- converted from ${commentSafe(name)}: ${commentSafe(summary)}${why ? `; truncated: ${commentSafe(why)}` : ""} -->`;
     const body = this.#parts.join("").trim();
     const note = why ? `\n\n> [Truncated: ${why}.]` : "";

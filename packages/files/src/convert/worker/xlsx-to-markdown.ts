@@ -72,7 +72,8 @@ export async function xlsxToMarkdown(data: Uint8Array, job: ConversionJob): Prom
 function sheetName(reader: SheetNames, sheet: { id: string; name: string }): string {
   const rel = reader.workbookRels?.find((entry) => entry.Target?.replace(/^\/?(xl\/)?/, "") === `worksheets/sheet${sheet.id}.xml`);
   const named = rel && reader.model?.sheets?.find((entry) => entry.rId === rel.Id)?.name;
-  return named || sheet.name;
+  // A crafted workbook may name a sheet with anything: one line, at most 100 characters.
+  return (named || sheet.name).replace(/[\r\n]+/g, " ").slice(0, 100);
 }
 
 /** A row's cells as text, from exceljs's 1-based sparse array of values. */
