@@ -37,10 +37,10 @@ export interface LoadAgent {
 }
 
 /** A temp project (scripted model, one skill) and the agent server (apps/agent/src/start.ts) running on it as a child process. */
-export async function startLoadAgent(options: { root: string; nodeArgs?: string[] }): Promise<LoadAgent> {
+export async function startLoadAgent(options: { root: string; nodeArgs?: string[]; config?: readonly string[] }): Promise<LoadAgent> {
   const temp = makeTempDir("tt-bench-load-");
   const port = await freePort();
-  const config = ["data_dir: data", "log:", "  level: warn", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", "sandbox:", "  warm_pool_size: 0", ""];
+  const config = ["data_dir: data", "log:", "  level: warn", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", "sandbox:", "  warm_pool_size: 0", ...(options.config ?? []), ""];
   writeTree(temp.dir, {
     "config.yaml": config.join("\n"),
     "script.yaml": script,

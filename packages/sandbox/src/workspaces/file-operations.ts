@@ -148,12 +148,17 @@ export class FileAccess {
     });
   }
 
-  /** Removes one regular file (or a link, never what it points to), read-only folders included: the API's delete, not the model's. */
+  /**
+   * Removes one file, read-only folders included (the API's delete, not the model's). The name given
+   * is what goes: a link inside the folder is removed itself, never what it points to; a link that
+   * leads out is refused (PATH_TRAVERSAL) as resolve refuses it; a folder is VALIDATION_FAILED.
+   */
   async remove(virtualPath: string): Promise<void> {
     const target = await this.files.resolve(virtualPath);
     if (target.kind === "listing" || target.kind === "folder") throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is a folder; give a file path`);
     if (target.kind === "missing" || !target.userFolder) throw new ThinktankError("NOT_FOUND", `${target.virtualPath} does not exist`);
-    const names = namesBelow(target.root, target.hostPath);
+    // The names as given below the folder (not the resolved path, which would be a link's target).
+    const names = target.virtualPath.slice(target.userFolder.length + 1).split("/");
     const name = names.pop() as string;
     withHeldFolder(target.root, names, refusals(target), {}, (folder) => {
       const file = path.join(folder.at, name);
