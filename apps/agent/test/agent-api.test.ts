@@ -27,7 +27,7 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     expect(byId.assistant_id).toBe(assistant!.assistant_id);
     expect((await suite.client.assistants.get("lead_agent")).assistant_id).toBe(assistant!.assistant_id);
     const schemas = await suite.client.assistants.getSchemas("lead_agent");
-    expect(Object.keys((schemas.state_schema as { properties: object }).properties)).toEqual(["messages", "activeSkill"]);
+    expect(Object.keys((schemas.state_schema as { properties: object }).properties)).toEqual(["messages", "activeSkill", "artifacts"]);
     const graph = await suite.client.assistants.getGraph("lead_agent");
     expect(graph.nodes.map((node) => node.id)).toEqual(expect.arrayContaining(["model", "tools"]));
   });

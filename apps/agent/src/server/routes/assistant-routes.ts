@@ -12,6 +12,11 @@ const stateSchema = {
   properties: {
     messages: { type: "array", items: messageSchema, description: "The conversation (input: messages to append)." },
     activeSkill: { type: ["string", "null"], description: "The skill whose specialist context is active, or null." },
+    artifacts: {
+      type: "array",
+      items: { type: "object", properties: { path: { type: "string" }, name: { type: "string" }, size: { type: "integer" }, mime_type: { type: "string" }, url: { type: "string" } }, required: ["path", "name", "size", "mime_type", "url"] },
+      description: "The files the model presented with present_files, one per path, newest last; url is the download route relative to this server.",
+    },
   },
 };
 
