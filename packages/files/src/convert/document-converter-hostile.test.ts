@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { needs } from "@thinktank/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { converterFixture, makeDocx, makeEncryptedPdf, makeHeavyPdf, makePdf, makeXlsx, makeZipBombDocx, type ConverterFixture } from "./test-support/document-fixtures.js";
 import type { ConversionResult } from "./document-converter.js";
 
@@ -74,6 +74,21 @@ for (const backend of ["deno", "bubblewrap"] as const) {
       expect(expectCleanReason(result, small)).toBe("the conversion needed more than 128 MiB of memory and was stopped");
     });
 
+    it("a conversion cancelled while its worker runs stops it, and says so", async () => {
+      const input = fixture.file("cancelled.pdf", await makeHeavyPdf(200_000));
+      const controller = new AbortController();
+      const runs = fixture.runs();
+      const converting = fixture.converter.convert(input, `${input}.md`, controller.signal);
+      await vi.waitFor(() => expect(fixture.runs()).toBe(runs + 1), { timeout: 30_000, interval: 20 });
+      const aborted = performance.now();
+      controller.abort();
+      const result = await converting;
+      expect(expectCleanReason(result, fixture)).toBe("the conversion was cancelled");
+      // Well before the ten seconds pdfjs would need (and the 60 s timeout).
+      expect(performance.now() - aborted).toBeLessThan(5_000);
+      expect(fs.existsSync(`${input}.md`)).toBe(false);
+    });
+
     it("an XLSX with more cells than max_cells stops there and says so", async () => {
       const rows = Array.from({ length: 30 }, (_row, index) => [`r${index}`, index, index * 2, "x", "y"]);
       const { result, markdown } = await convert(fixture, "big.xlsx", await makeXlsx({ Data: rows }));
@@ -128,3 +143,17 @@ for (const backend of ["deno", "bubblewrap"] as const) {
     });
   });
 }
+
+describe("a backend that isolates nothing", () => {
+  it("converts no document, and says why", async () => {
+    const local = converterFixture("local");
+    try {
+      const input = local.file("a.csv", "a,b\n1,2\n");
+      const result = await local.converter.convert(input, `${input}.md`);
+      expect(result).toEqual({ ok: false, reason: "documents are converted only in an isolating sandbox, and sandbox.backend is local" });
+      expect(local.runs()).toBe(0);
+    } finally {
+      await local.cleanup();
+    }
+  });
+});
