@@ -109,11 +109,11 @@ export function createDocumentConverter(options: DocumentConverterOptions): Docu
       mounts: kind === "pdf" && cMaps ? [{ hostPath: cMaps, sandboxPath: cMapMount }] : [],
       env: {},
       stdin: Buffer.concat([Buffer.from(`${JSON.stringify(job)}\n`), data]),
-      timeoutMs: conversion.timeout_seconds * 1000,
+      timeoutMs: Math.ceil(conversion.timeout_seconds * 1000),
       ...(signal ? { signal } : {}),
       limits: {
         memoryMb: conversion.memory_mb,
-        cpuSeconds: conversion.timeout_seconds + 5,
+        cpuSeconds: Math.ceil(conversion.timeout_seconds) + 5,
         maxStdoutBytes: stdoutBytes,
         maxStderrBytes: stderrBytes,
         killAfterOutputBytes: stdoutBytes + stderrBytes + 1,
