@@ -49,12 +49,13 @@ export function uploadNoteFor(uploads: readonly UploadNoteSource[], options: Upl
 /**
  * The note as the model reads it, after the user's text: an `<uploaded_files>` block, one line per
  * file (path, bytes, type, and the Markdown text version or why there is none), then "and K more".
- * Everything from the upload is escaped for the markup. Empty for a malformed note (a client may
+ * Everything from the upload is escaped for the markup, its whitespace runs (line breaks too) made one space and trimmed. Empty for a malformed note (a client may
  * send a message with its own additional_kwargs).
  */
 export function renderUploadNote(note: unknown): string {
   if (!isUploadNote(note) || (note.files.length === 0 && note.more === 0)) return "";
-  const text = (value: string) => escapeXml(escapeHiddenCharacters(value));
+  // One line per file: a line break inside a value (a converter's reason may quote the document) cannot start a line of its own.
+  const text = (value: string) => escapeXml(escapeHiddenCharacters(value.replace(/\s+/g, " ").trim()));
   const lines = note.files.map((file) => {
     let line = `- ${text(file.path)} (${file.size} bytes, ${text(file.mime_type)})`;
     if (file.converted) line += `; as text: ${text(file.converted.path)} (${file.converted.size} bytes)`;
