@@ -90,6 +90,14 @@ describe("graph lead_agent: the upload note", () => {
     expect(reads()).toBe(2);
   });
 
+  it("adds the note as a text part of a message made of parts", async () => {
+    const { graph, upload, calls } = setup();
+    upload("q3.csv");
+    const config = { configurable: { thread_id: "parts" }, callbacks: [{ handleChatModelStart: (_llm: unknown, messages: BaseMessage[][]) => void calls.push(messages[0] as BaseMessage[]) }] };
+    await graph.invoke({ messages: [{ type: "human", content: [{ type: "text", text: "look" }] }] } as never, config);
+    expect(calls[0]?.at(-1)?.content).toEqual([{ type: "text", text: "look" }, { type: "text", text: expect.stringMatching(/^<uploaded_files>\n[^]*q3\.csv[^]*<\/uploaded_files>$/) }]);
+  });
+
   it("bounds the note: 20 files listed, then how many more", async () => {
     const { upload, send, calls } = setup();
     for (let index = 0; index < 23; index++) upload(`f${index}.csv`);
