@@ -27,7 +27,8 @@ const descriptorPath = (fd: number) => (process.platform === "linux" ? `/proc/se
 export async function sendThreadFile(request: IncomingMessage, file: OpenedThreadFile): Promise<ThreadFileResponse> {
   let result: send.SendResult;
   try {
-    result = await send(request, descriptorPath(file.fd), { acceptRanges: true, etag: true, lastModified: true, cacheControl: false, contentType: false, dotfiles: "allow", index: false });
+    // Reads of 1 MiB (the default 64 KiB halved the throughput of a large download; one buffer per download in flight).
+    result = await send(request, descriptorPath(file.fd), { acceptRanges: true, etag: true, lastModified: true, cacheControl: false, contentType: false, dotfiles: "allow", index: false, highWaterMark: 1024 * 1024 });
   } catch (error) {
     fs.closeSync(file.fd);
     throw error;
