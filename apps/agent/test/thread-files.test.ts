@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFilesServer, type FilesServer } from "./support/files-server.js";
 
 const sha = (bytes: Uint8Array | string) => crypto.createHash("sha256").update(bytes).digest("hex");
@@ -182,5 +182,15 @@ describe("thread files API", { timeout: 60_000 }, () => {
     expect(((await pruned.json()) as { pruned_count: number }).pruned_count).toBe(1);
     expect(fs.existsSync(path.join(files.dataDir, "user-data", copy))).toBe(false);
     expect(fs.existsSync(files.server.files.folders(copy).workspace)).toBe(false);
+  });
+
+  it("a stateless run's temporary thread takes its folders with it", async () => {
+    const userData = path.join(files.dataDir, "user-data");
+    const before = new Set(fs.existsSync(userData) ? fs.readdirSync(userData) : []);
+    const answer = await files.call(files.alice, "POST", "/runs/wait", { body: { assistant_id: "lead_agent", input: { messages: [{ type: "human", content: "list /mnt/user-data/outputs" }] } } });
+    // The run's ls made the temporary thread's outputs folder (the answer shows it listed it, empty).
+    const messages = ((await answer.json()) as { messages: { content: string }[] }).messages;
+    expect(messages.at(-1)?.content).toContain("(empty folder)");
+    await vi.waitFor(() => expect(fs.readdirSync(userData).filter((name) => !before.has(name))).toEqual([]), { timeout: 10_000, interval: 20 });
   });
 });
