@@ -62,6 +62,8 @@ async function sentByAgent(mode: CodeExecutionMode): Promise<Capture> {
   const capture: Capture = {};
   const server: AgentServer = await buildAgentServer(effective, { logger: false, clock: () => day, prepare: { createModel: () => new RecordingModel(capture) } });
   try {
+    // MCP servers connect in the background; inspectPrompt waits for them, so the run must too (a loaded machine starts server-everything slowly).
+    expect((await server.runtime.codeMode.manager.connectAll()).map((status) => [status.name, status.state])).toEqual([["everything", "connected"]]);
     const port = await freePort();
     await server.app.listen({ host: "127.0.0.1", port });
     const client = new Client({ apiUrl: `http://127.0.0.1:${port}`, callerOptions: { maxRetries: 0 } });
