@@ -144,6 +144,10 @@ describe("thread files API", { timeout: 60_000 }, () => {
     expect((await files.server.files.uploadsSince(thread, 0)).map((record) => record.name)).toEqual(["mine.txt"]);
     // The operator reaches it by id, as any thread.
     expect((await files.call(files.adminKey, "GET", `/threads/${thread}/files/uploads/mine.txt`)).status).toBe(200);
+    // Reading a thread that has no outputs or workspace yet makes neither.
+    expect(((await (await files.call(files.alice, "GET", `/threads/${thread}/files?folder=workspace`)).json()) as { files: unknown[] }).files).toEqual([]);
+    expect((await files.call(files.alice, "GET", `/threads/${thread}/files/outputs/x.txt`)).status).toBe(404);
+    expect([fs.existsSync(files.server.files.folders(thread).workspace), fs.existsSync(files.server.files.folders(thread).outputs)]).toEqual([false, false]);
     // No caller: 401 before anything is read.
     const anonymous = await fetch(`${files.url}/threads/${thread}/files`, { method: "POST", body: new FormData() });
     expect(anonymous.status).toBe(401);

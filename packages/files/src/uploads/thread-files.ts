@@ -178,6 +178,8 @@ export class ThreadFiles {
 
   /** The regular files of one folder, recursing (links skipped), sorted by path, at most maxListEntries. */
   async list(threadId: string, folder: ThreadFileFolder): Promise<{ readonly files: ThreadFileEntry[]; readonly truncated: boolean }> {
+    // A folder not made yet lists empty (and a read does not create it).
+    if (!fs.existsSync(this.folders(threadId)[folder])) return { files: [], truncated: false };
     const access = this.#access(threadId);
     const walked = await access.walk(`/mnt/user-data/${folder}`, this.options.maxListEntries ?? 1000);
     let budget = this.options.listHashBytes ?? 512 * mb;
@@ -196,6 +198,7 @@ export class ThreadFiles {
 
   /** Opens one file to serve (`relative`: its path inside the folder). FILE_NOT_FOUND when missing; PATH_TRAVERSAL through a link out. */
   async open(threadId: string, folder: ThreadFileFolder, relative: string): Promise<OpenedThreadFile> {
+    if (!fs.existsSync(this.folders(threadId)[folder])) throw new ThinktankError("FILE_NOT_FOUND", `no file ${relative}`);
     const opened = await this.#access(threadId).open(virtualPathOf(folder, relative)).catch(notFoundAsFileNotFound(relative));
     const name = opened.virtualPath.split("/").pop() ?? "file";
     return { fd: opened.fd, stats: opened.stats, name, mimeType: mimeTypeFor(name) };
@@ -208,6 +211,7 @@ export class ThreadFiles {
   async remove(threadId: string, folder: ThreadFileFolder, relative: string): Promise<void> {
     const virtualPath = virtualPathOf(folder, relative);
     await this.#serializer.run(threadId, async () => {
+      if (!fs.existsSync(this.folders(threadId)[folder])) throw new ThinktankError("FILE_NOT_FOUND", `no file ${relative}`);
       const access = this.#access(threadId);
       await access.remove(virtualPath).catch(notFoundAsFileNotFound(relative));
       if (folder !== "uploads" || relative.includes("/")) return;
