@@ -12,6 +12,8 @@ import { sniffDocumentKind } from "./sniff-document-kind.js";
 import type { ConversionJob, DocumentKind } from "./worker/conversion-job.js";
 
 const mebibyte = 1024 * 1024;
+/** Bytes kept before the document for the job's line (a name is at most 255 bytes). */
+const jobRoom = 8192;
 /** Where a PDF's worker finds pdfjs's character maps under bubblewrap (Deno reads them at their host path). */
 const cMapMount = "/mnt/pdfjs-cmaps";
 
@@ -75,7 +77,7 @@ export function createDocumentConverter(options: DocumentConverterOptions): Docu
 
   const run = async (inputPath: string, outputPath: string, signal: AbortSignal | undefined): Promise<ConversionResult> => {
     const name = path.basename(inputPath);
-    const read = await readInput(inputPath, maxInputBytes);
+    const read = await readInput(inputPath, maxInputBytes, jobRoom);
     if (!read.ok) return read;
     const data = read.data;
     const kind = documentKindOf(name, undefined) ?? sniffDocumentKind(data);
@@ -108,7 +110,7 @@ export function createDocumentConverter(options: DocumentConverterOptions): Docu
       // pdfjs-dist's own character maps, read-only, for PDFs alone.
       mounts: kind === "pdf" && cMaps ? [{ hostPath: cMaps, sandboxPath: cMapMount }] : [],
       env: {},
-      stdin: Buffer.concat([Buffer.from(`${JSON.stringify(job)}\n`), data]),
+      stdin: withJob(read, job, jobRoom),
       timeoutMs: Math.ceil(conversion.timeout_seconds * 1000),
       ...(signal ? { signal } : {}),
       limits: {
@@ -149,16 +151,41 @@ function pdfjsCMapFolder(): string | undefined {
   }
 }
 
-async function readInput(file: string, maxBytes: number): Promise<{ ok: true; data: Buffer } | { ok: false; reason: string }> {
-  let stat: fs.Stats;
+/**
+ * Reads the document into one buffer after `room` spare bytes, where the job's line goes later: the
+ * worker's stdin is then that one buffer, never a second copy of a 50 MiB document.
+ */
+async function readInput(file: string, maxBytes: number, room: number): Promise<{ ok: true; whole: Buffer; data: Buffer } | { ok: false; reason: string }> {
+  let handle: fs.promises.FileHandle;
   try {
-    stat = await fs.promises.stat(file);
+    handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   } catch {
     return { ok: false, reason: "the file to convert does not exist" };
   }
-  if (!stat.isFile()) return { ok: false, reason: "only regular files are converted" };
-  if (stat.size > maxBytes) return { ok: false, reason: `the file is larger than the ${Math.round(maxBytes / mebibyte)} MiB converted` };
-  return { ok: true, data: await fs.promises.readFile(file) };
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { ok: false, reason: "only regular files are converted" };
+    if (stat.size > maxBytes) return { ok: false, reason: `the file is larger than the ${Math.round(maxBytes / mebibyte)} MiB converted` };
+    const whole = Buffer.allocUnsafe(room + stat.size);
+    let filled = room;
+    while (filled < whole.length) {
+      const { bytesRead } = await handle.read(whole, filled, whole.length - filled, filled - room);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { ok: true, whole: whole.subarray(0, filled), data: whole.subarray(room, filled) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes the job's line into the room before the document: spaces (which JSON allows), the job, a line break. */
+function withJob(read: { whole: Buffer; data: Buffer }, job: ConversionJob, room: number): Buffer {
+  const line = Buffer.from(`${JSON.stringify(job)}\n`);
+  if (line.length > room) return Buffer.concat([line, read.data]);
+  read.whole.fill(0x20, 0, room - line.length);
+  line.copy(read.whole, room - line.length);
+  return read.whole;
 }
 
 /**
