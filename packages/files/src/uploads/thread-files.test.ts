@@ -60,6 +60,21 @@ describe("ThreadFiles without a server", () => {
     expect(fs.readdirSync(staging("t-sweep"))).toEqual(["fresh-request"]);
   });
 
+  it("an upload whose thread is deleted meanwhile commits nothing and leaves no folder behind", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    async function* slow(): AsyncIterable<IncomingFile> {
+      yield text("first.txt", "one");
+      await held;
+    }
+    const upload = files.upload("t-deleted", slow());
+    await expect.poll(() => fs.existsSync(staging("t-deleted")) && fs.readdirSync(staging("t-deleted")).length > 0).toBe(true);
+    await files.removeThread("t-deleted");
+    release();
+    await expect(upload).rejects.toMatchObject({ code: "THREAD_NOT_FOUND" });
+    expect(fs.existsSync(path.join(config.data_dir, "user-data", "t-deleted"))).toBe(false);
+  });
+
   it("refuses an unsafe thread id before touching the disk", async () => {
     await expect(files.upload("../escape", parts(text("a.txt", "x")))).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
     expect(fs.existsSync(path.join(config.data_dir, "escape"))).toBe(false);

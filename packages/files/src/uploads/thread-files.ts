@@ -126,6 +126,8 @@ export class ThreadFiles {
       }
       signal?.throwIfAborted();
       return await this.#serializer.run(threadId, async () => {
+        // The thread was deleted meanwhile (removeThread took its folder, staging included): nothing to commit into.
+        if (!fs.existsSync(staging)) throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId}`);
         // Measured again in the thread's turn: uploads that committed meanwhile count.
         const incoming = staged.reduce((sum, item) => sum + item.size + (item.markdownBytes ?? 0), 0);
         if ((await this.#threadBytes(threadId)) + incoming > maxThreadBytes) throw full();
