@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import { needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { converterFixture, makeDocx, makeEncryptedPdf, makeHeavyPdf, makePdf, makeXlsx, makeZipBombDocx, type ConverterFixture } from "./test-support/document-fixtures.js";
+import { billionLaughs, converterFixture, makeDocx, makeEncryptedPdf, makeHeavyPdf, makePdf, makePptx, makeXlsx, makeZipBombDocx, type ConverterFixture } from "./test-support/document-fixtures.js";
 import type { ConversionResult } from "./document-converter.js";
 
 /** A reason fit for a user: short, and naming no host path. */
@@ -122,6 +122,15 @@ for (const backend of ["deno", "bubblewrap"] as const) {
       expect(markdown).toContain("Hello");
       expect(markdown).toContain("click");
       for (const text of ["steal", "evil.example", "cookie", "javascript:", "enable js"]) expect(markdown).not.toContain(text);
+    });
+
+    it("entity expansion (billion laughs) gets nowhere: a PPTX slide with a DOCTYPE is refused, a DOCX's entity is never expanded (its parser knows no DTD entities)", async () => {
+      const slide = `${billionLaughs("p:sld")}<p:sld xmlns:p="p" xmlns:a="a"><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>&lol9;</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`;
+      const { result: pptx } = await convert(fixture, "laughs.pptx", makePptx([["x"]], [slide]));
+      expect(expectCleanReason(pptx, fixture)).toBe("a part of the presentation declares a DOCTYPE, which OOXML never does");
+      const document = `${billionLaughs("w:document")}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>before &lol9; after</w:t></w:r></w:p></w:body></w:document>`;
+      const { result: docx } = await convert(fixture, "laughs.docx", makeDocx("", [], document));
+      expect(expectCleanReason(docx, fixture)).toBe("the file is not a readable Word document (DOCX)");
     });
 
     it("a file that claims to be a PDF but is not one is refused with the reason", async () => {

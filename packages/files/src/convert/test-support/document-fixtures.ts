@@ -169,8 +169,17 @@ export async function makeXlsx(sheets: Readonly<Record<string, readonly (readonl
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** A minimal PPTX: one slide per list of paragraphs, listed in presentation.xml in the given order. */
-export function makePptx(slides: readonly (readonly string[])[]): Buffer {
+/**
+ * An XML prologue whose DOCTYPE defines "billion laughs" entities (`&lol9;` expands to 10^9 "lol"s
+ * in a parser that expands entities), for a part of an Office package.
+ */
+export function billionLaughs(root: string): string {
+  const entities = ['<!ENTITY lol "lol">', ...Array.from({ length: 9 }, (_entity, index) => `<!ENTITY lol${index + 1} "${`&lol${index === 0 ? "" : index};`.repeat(10)}">`)].join("");
+  return `<?xml version="1.0"?><!DOCTYPE ${root} [${entities}]>`;
+}
+
+/** A minimal PPTX: one slide per list of paragraphs, listed in presentation.xml in the given order (a slide's XML is `slideXmls[i]` when given). */
+export function makePptx(slides: readonly (readonly string[])[], slideXmls: readonly (string | undefined)[] = []): Buffer {
   const p = "http://schemas.openxmlformats.org/presentationml/2006/main";
   const a = "http://schemas.openxmlformats.org/drawingml/2006/main";
   const r = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
@@ -184,6 +193,6 @@ export function makePptx(slides: readonly (readonly string[])[]): Buffer {
     { name: "[Content_Types].xml", data: contentTypes('<Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/>') },
     { name: "ppt/presentation.xml", data: `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:presentation xmlns:p="${p}" xmlns:r="${r}"><p:sldIdLst>${ids}</p:sldIdLst></p:presentation>` },
     { name: "ppt/_rels/presentation.xml.rels", data: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>` },
-    ...slides.map((paragraphs, index) => ({ name: `ppt/slides/slide${index + 1}.xml`, data: slideXml(paragraphs) })),
+    ...slides.map((paragraphs, index) => ({ name: `ppt/slides/slide${index + 1}.xml`, data: slideXmls[index] ?? slideXml(paragraphs) })),
   ]);
 }
