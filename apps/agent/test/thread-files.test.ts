@@ -1,6 +1,7 @@
 // Issue 26: a thread's files over the agent server's API, as a client would use them (fetch and
 // FormData), with real files on disk: upload, list, download (ETag, Range, safe headers), delete;
 // the thread's files follow its owner and go with it when it is deleted, and come with a copy.
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -169,11 +170,14 @@ describe("thread files API", { timeout: 60_000 }, () => {
     fs.writeFileSync(path.join(folders.outputs, "out.txt"), "made");
     fs.mkdirSync(folders.workspace, { recursive: true });
     fs.writeFileSync(path.join(folders.workspace, "work.txt"), "work");
+    // A FIFO a program left in the workspace does not stop the copy (it is not copied).
+    execFileSync("mkfifo", [path.join(folders.workspace, "pipe")]);
 
     const copy = ((await (await files.call(files.alice, "POST", `/threads/${thread}/copy`)).json()) as { thread_id: string }).thread_id;
     expect(await (await files.call(files.alice, "GET", `/threads/${copy}/files/uploads/a.txt`)).text()).toBe("first");
     expect(await (await files.call(files.alice, "GET", `/threads/${copy}/files/outputs/out.txt`)).text()).toBe("made");
     expect(await (await files.call(files.alice, "GET", `/threads/${copy}/files/workspace/work.txt`)).text()).toBe("work");
+    expect(fs.existsSync(path.join(files.server.files.folders(copy).workspace, "pipe"))).toBe(false);
     expect((await files.server.files.uploadsSince(copy, 0)).map((record) => record.name)).toEqual(["a.txt"]);
 
     expect((await files.call(files.alice, "DELETE", `/threads/${thread}`)).status).toBe(204);
