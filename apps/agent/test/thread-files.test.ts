@@ -42,6 +42,11 @@ describe("thread files API", { timeout: 60_000 }, () => {
       ["q3.csv.md", body.files[0]?.converted?.size, expect.stringMatching(/^[0-9a-f]{64}$/), "text/markdown"],
     ]);
     expect(await (await files.call(files.alice, "GET", `/threads/${thread}/files/uploads/q3.csv.md`)).text()).toContain("north");
+    // A name with spaces and accents: its URL is percent-encoded per segment (as present_files' url is), its download names it in both forms.
+    expect((await files.upload(files.alice, thread, [{ name: "my report é.txt", bytes: "hello" }])).status).toBe(201);
+    const spaced = await files.call(files.alice, "GET", `/threads/${thread}/files/uploads/${encodeURIComponent("my report é.txt")}`);
+    expect([await spaced.text(), spaced.headers.get("content-disposition")]).toEqual(["hello", `inline; filename="my report _.txt"; filename*=UTF-8''my%20report%20%C3%A9.txt`]);
+    expect((await files.call(files.alice, "DELETE", `/threads/${thread}/files/uploads/${encodeURIComponent("my report é.txt")}`)).status).toBe(204);
     // A document that cannot be converted is kept, with the reason.
     const broken = (await (await files.upload(files.alice, thread, [{ name: "broken.pdf", bytes: "this is not a PDF" }])).json()) as { files: (Stored & { conversion_error?: string })[] };
     expect(broken.files[0]).toMatchObject({ name: "broken.pdf", size: 17, mime_type: "application/pdf", conversion_error: expect.any(String) });
