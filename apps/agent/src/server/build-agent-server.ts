@@ -162,6 +162,8 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     folders: { remove: (threadId) => files.removeThread(threadId), copy: (from, to) => files.copyThread(from, to) },
     stateGraph: buildStateGraph(store.checkpointer),
     threadMetadata: { graph_id: leadAgentGraphId, assistant_id: leadAssistantId },
+    maxStateBytes: config.agent.threads.max_state_mb * 1024 * 1024,
+    historyMaxBytes: config.agent.threads.history_max_mb * 1024 * 1024,
   });
   // Found once, now (a probe of bubblewrap, unshare, setpriv), not in the first request; startAgentServer says what it found.
   const hostIsolation = await runtime.hostConfinement.detect();

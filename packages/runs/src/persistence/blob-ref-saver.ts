@@ -1,5 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BaseCheckpointSaver, type ChannelVersions, type Checkpoint, type CheckpointListOptions, type CheckpointMetadata, type CheckpointTuple, type PendingWrite } from "@langchain/langgraph-checkpoint";
+import { nextTurn } from "../runs/fair-turns.js";
 import { defaultBlobThreshold, encodeBlob, markerOf, needsBlob, refOf } from "./blob-refs.js";
 import type { SqlBlobStore } from "./sql-blob-store.js";
 
@@ -75,6 +76,8 @@ export class BlobRefSaver extends BaseCheckpointSaver {
         before = { configurable: { checkpoint_id: tuple.config.configurable?.checkpoint_id } };
         if (!keep) await this.#restore(tuple);
         yield tuple;
+        // SQLite's saver reads synchronously and its generator never waits on I/O: a reader of many checkpoints takes turns.
+        await nextTurn();
       }
       if (!paged || read < (limit ?? Infinity)) return;
     }

@@ -5,23 +5,36 @@ import type { SqlDatabase } from "./sql-database.js";
 
 const table = checkpointBlobsTable.name;
 
+export interface SqlBlobStoreOptions {
+  /**
+   * Bytes of recently read chunks kept in memory: a history page lists the same messages in each of
+   * its states, and clients polling one thread read the same blobs. Chunks are named by content, so
+   * a kept one is never stale. @default 32 MiB
+   */
+  readonly cacheBytes?: number;
+}
+
 /**
  * The large strings of a thread's checkpoints (blob-refs.ts), once per thread and hash, in chunks
  * (`thinktank_checkpoint_blobs`), on SQLite or Postgres. Every statement reads or writes one chunk
- * (at most ~1.5 MB) and waits its turn first (fair-turns.ts), so no blob holds the event loop longer
+ * (a slice of 128 Ki UTF-16 code units) and waits its turn first (fair-turns.ts), so no blob holds the event loop longer
  * than a chunk takes, however large it is.
  */
 export class SqlBlobStore {
   readonly #db: SqlDatabase;
+  readonly #cache = new Map<string, Buffer>();
+  readonly #cacheBytes: number;
+  #cached = 0;
 
-  private constructor(db: SqlDatabase) {
+  private constructor(db: SqlDatabase, options: SqlBlobStoreOptions) {
     this.#db = db;
+    this.#cacheBytes = options.cacheBytes ?? 32 * 1024 * 1024;
   }
 
   /** Creates the table when missing (on Postgres under the schema lock, with the other tables). */
-  static async open(db: SqlDatabase): Promise<SqlBlobStore> {
+  static async open(db: SqlDatabase, options: SqlBlobStoreOptions = {}): Promise<SqlBlobStore> {
     await db.exec(createTablesSql(db.dialect, [checkpointBlobsTable]));
-    return new SqlBlobStore(db);
+    return new SqlBlobStore(db, options);
   }
 
   /**
@@ -41,9 +54,30 @@ export class SqlBlobStore {
   async *chunks(threadId: string, sha256: string): AsyncGenerator<Buffer> {
     for (let index = 0; ; index++) {
       await nextTurn();
-      const [row] = await this.#db.all<{ data: Buffer }>(`SELECT data FROM ${table} WHERE thread_id = ? AND sha256 = ? AND chunk = ?`, [threadId, sha256, index]);
-      if (!row) return;
-      yield Buffer.from(row.data);
+      const key = `${threadId}\n${sha256}\n${index}`;
+      let data = this.#cache.get(key);
+      if (data) {
+        // Most recently used last: the Map's order is the eviction order.
+        this.#cache.delete(key);
+        this.#cache.set(key, data);
+      } else {
+        const [row] = await this.#db.all<{ data: Buffer }>(`SELECT data FROM ${table} WHERE thread_id = ? AND sha256 = ? AND chunk = ?`, [threadId, sha256, index]);
+        if (!row) return;
+        data = row.data;
+        this.#keep(key, data);
+      }
+      yield data;
+    }
+  }
+
+  #keep(key: string, data: Buffer): void {
+    if (data.length > this.#cacheBytes / 4) return;
+    this.#cache.set(key, data);
+    this.#cached += data.length;
+    for (const [oldest, kept] of this.#cache) {
+      if (this.#cached <= this.#cacheBytes) break;
+      this.#cache.delete(oldest);
+      this.#cached -= kept.length;
     }
   }
 
@@ -56,6 +90,11 @@ export class SqlBlobStore {
 
   /** Removes a thread's blobs, one blob at a time. */
   async deleteThread(threadId: string): Promise<void> {
+    for (const [key, kept] of this.#cache) {
+      if (!key.startsWith(`${threadId}\n`)) continue;
+      this.#cache.delete(key);
+      this.#cached -= kept.length;
+    }
     for (const { sha256 } of await this.#db.all<{ sha256: string }>(`SELECT DISTINCT sha256 FROM ${table} WHERE thread_id = ?`, [threadId])) {
       await nextTurn();
       await this.#db.run(`DELETE FROM ${table} WHERE thread_id = ? AND sha256 = ?`, [threadId, sha256]);

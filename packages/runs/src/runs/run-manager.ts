@@ -75,14 +75,20 @@ export class RunManager {
     const assistantId = this.#options.resolveAssistant(request.assistant_id);
     const threads = this.#options.threads;
     const temporary = threadId === undefined && (request.on_completion ?? "delete") === "delete";
+    // What the run adds to the thread's state (its input, a command's update) must fit under the thread's cap: nothing is recorded otherwise.
+    const adds = [request.input, request.command?.update].filter((value) => value !== undefined && value !== null);
     if (threadId === undefined) {
+      threads.checkRoom(undefined, adds);
       threadId = (await threads.create({ metadata: request.metadata }, access)).thread_id;
     } else {
       const thread = await this.#options.store.metadata.getThread(threadId);
       // Another owner's thread is missing to the caller; it cannot be created either (create answers CONFLICT).
       if (!thread || !reaches(access, thread.owner_id)) {
         if (request.if_not_exists !== "create") throw new ThinktankError("THREAD_NOT_FOUND", `no thread ${threadId} (pass if_not_exists: "create" to create it)`);
+        threads.checkRoom(undefined, adds);
         await threads.create({ threadId, ifExists: "do_nothing" }, access);
+      } else {
+        threads.checkRoom(thread, adds);
       }
     }
     const strategy: MultitaskStrategy = request.multitask_strategy ?? "reject";
@@ -184,7 +190,7 @@ export class RunManager {
     const end = await this.#queue.ended(runId, signal);
     if (end?.error) return { __error__: end.error };
     const thread = await this.#options.store.metadata.getThread(threadId);
-    return thread ? resultOf(thread) : {};
+    return thread ? this.#options.threads.expand(resultOf(thread), threadId) : {};
   }
 
   /** Cancels a pending or running run; `rollback` also deletes it once stopped. */

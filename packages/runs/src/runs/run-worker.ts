@@ -122,7 +122,8 @@ export class RunWorker {
     const stillQueued = (await queue.inFlight(run.thread_id)).filter((id) => id !== run.run_id);
     const thread = await threads.refresh(run.thread_id, status === "error" ? { status: "error", error: error ?? null } : {});
     // What join returns for a finished run, kept as long as its events (a stateless run's thread is gone by then).
-    kept.result = error ? { __error__: error } : thread ? resultOf(thread) : {};
+    // The record's values name their large strings by blob markers; join answers the strings (read before a temporary thread is deleted).
+    kept.result = error ? { __error__: error } : thread ? await threads.expand(resultOf(thread), thread.thread_id) : {};
     if (stillQueued.length > 0 && thread) await store.metadata.updateThread(run.thread_id, { status: "busy" }, now);
     await queue.end(run, status === "success" && thread?.status === "interrupted" ? "interrupted" : status, error, now);
     if (temporary && stillQueued.length === 0) await threads.delete(run.thread_id, serverAccess).catch(() => undefined);

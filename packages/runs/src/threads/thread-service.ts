@@ -1,17 +1,21 @@
 import crypto from "node:crypto";
+import type { Readable } from "node:stream";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import { ThinktankError } from "@thinktank/core";
 import type { JsonObject, ThreadRecord, ThreadSearch } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/agent-store.js";
+import { keepBlobRefs } from "../persistence/blob-ref-saver.js";
 import { isUuid } from "../persistence/is-uuid.js";
 import { reaches, type Access } from "../owners/access.js";
 import type { ThreadFilter } from "../persistence/metadata-store.js";
 import { cancelledToolMessages } from "./cancelled-tool-calls.js";
 import { copyThreadCheckpoints } from "./copy-thread-checkpoints.js";
 import { checkThreadId } from "./thread-id.js";
-import { interruptsByTask, toApiThreadState, type ApiThreadState } from "./thread-state.js";
+import { expandBlobMarkers, threadJsonBody, ThreadJson } from "./thread-json.js";
+import { approximateJsonBytes } from "./json-bytes.js";
+import { interruptsByTask, toApiThreadState } from "./thread-state.js";
 
 /**
  * What ThreadService needs of the served graph: its shape over the store's checkpointer, to read
@@ -39,7 +43,19 @@ export interface ThreadServiceOptions {
    * @default none
    */
   readonly folders?: ThreadFolderKeeper;
+  /** A thread's state (its values as JSON) may not grow past this (agent.threads.max_state_mb): checkRoom. @default 64 MiB */
+  readonly maxStateBytes?: number;
+  /** One history answer holds states up to this many bytes, and at least one (agent.threads.history_max_mb). @default 16 MiB */
+  readonly historyMaxBytes?: number;
 }
+
+/** One page of a thread's history: its states, newest first, and the `before` of the next page when there is one. */
+export interface HistoryPage {
+  readonly states: ThreadJson[];
+  readonly next?: string;
+}
+
+const mib = 1024 * 1024;
 
 /** The seam for a thread's files on disk: this package never knows what they are. */
 export interface ThreadFolderKeeper {
@@ -58,6 +74,8 @@ export class ThreadService {
   readonly #stateGraph: ThreadStateGraph;
   readonly #threadMetadata: JsonObject;
   readonly #folders: ThreadFolderKeeper | undefined;
+  readonly #maxStateBytes: number;
+  readonly #historyMaxBytes: number;
 
   constructor(options: ThreadServiceOptions) {
     this.#folders = options.folders;
@@ -65,6 +83,44 @@ export class ThreadService {
     this.#clock = options.clock;
     this.#stateGraph = options.stateGraph;
     this.#threadMetadata = options.threadMetadata;
+    this.#maxStateBytes = options.maxStateBytes ?? 64 * mib;
+    this.#historyMaxBytes = options.historyMaxBytes ?? 16 * mib;
+  }
+
+  /**
+   * A response body of thread records or states (ThreadJson: a thread record's `values` and a
+   * state's hold blob markers), streamed with the blobs read into it chunk by chunk.
+   */
+  body(documents: ThreadJson | readonly ThreadJson[]): Readable {
+    return threadJsonBody(documents, this.#store.checkpointer.blobs);
+  }
+
+  /** A thread record as the API answers it (its values' blobs are read when it is sent: body). */
+  recordJson(thread: ThreadRecord): ThreadJson {
+    return new ThreadJson(thread, thread.thread_id);
+  }
+
+  /** A value read from a thread's record or state with its blob markers replaced by the strings (a run's join result, kept in memory). */
+  expand<T>(value: T, threadId: string): Promise<T> {
+    return expandBlobMarkers(value, threadId, this.#store.checkpointer.blobs);
+  }
+
+  /**
+   * Refuses (THREAD_STATE_TOO_LARGE) what would take the thread's state past maxStateBytes: its
+   * values now (its record, undefined for a thread about to be made; blob sizes from their
+   * markers: nothing is read) plus `added` (a run's input and command update, a state update) as JSON.
+   */
+  checkRoom(thread: ThreadRecord | undefined, added: unknown): void {
+    const threadId = thread?.thread_id ?? "(new)";
+    const current = thread?.values ? new ThreadJson(thread.values, threadId).bytes : 0;
+    const adding = approximateJsonBytes(added);
+    if (current + adding > this.#maxStateBytes) {
+      const mb = (bytes: number) => (bytes / mib).toFixed(1);
+      throw new ThinktankError(
+        "THREAD_STATE_TOO_LARGE",
+        `thread ${threadId} holds ${mb(current)} MB; adding ${mb(adding)} MB would take it past its limit of ${mb(this.#maxStateBytes)} MB (agent.threads.max_state_mb): start a new thread`,
+      );
+    }
   }
 
   /** The graph's nodes and edges for GET /assistants/:id/graph. */
@@ -161,27 +217,44 @@ export class ThreadService {
     return this.#store.metadata.countThreads(access.everyone ? search : { ...search, owner: access.owner });
   }
 
-  async state(threadId: string, checkpoint: { checkpoint_id?: string; checkpoint_ns?: string } | undefined, access: Access): Promise<ApiThreadState> {
+  /** A state (ThreadState) as the API answers it, read with its blob markers: send it with `body`. */
+  async state(threadId: string, checkpoint: { checkpoint_id?: string; checkpoint_ns?: string } | undefined, access: Access): Promise<ThreadJson> {
     await this.get(threadId, access);
     checkCheckpointId(threadId, checkpoint?.checkpoint_id);
-    const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId, ...checkpoint } });
+    const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId, ...checkpoint, [keepBlobRefs]: true } });
     if (checkpoint?.checkpoint_id && snapshot.config?.configurable?.checkpoint_id !== checkpoint.checkpoint_id) {
       throw new ThinktankError("NOT_FOUND", `thread ${threadId} has no checkpoint ${checkpoint.checkpoint_id}`);
     }
-    return toApiThreadState(snapshot);
+    return new ThreadJson(toApiThreadState(snapshot), threadId);
   }
 
-  async history(threadId: string, options: { limit: number; before?: string; metadata?: JsonObject; checkpoint?: JsonObject }, access: Access): Promise<ApiThreadState[]> {
+  /**
+   * A page of history, newest first: at most `limit` states, and no more than historyMaxBytes of
+   * them (at least one, however large). Checkpoints are read a few at a time with their blob
+   * markers, and reading stops when the page is full, so a page costs what it holds, not what the
+   * thread holds. `next` is the `before` of the following page, when there are more states.
+   */
+  async history(threadId: string, options: { limit: number; before?: string; metadata?: JsonObject; checkpoint?: JsonObject }, access: Access): Promise<HistoryPage> {
     await this.get(threadId, access);
     checkCheckpointId(threadId, options.before);
     checkCheckpointId(threadId, options.checkpoint?.checkpoint_id);
-    const states: ApiThreadState[] = [];
-    const config = { configurable: { thread_id: threadId, checkpoint_ns: "", ...options.checkpoint } };
+    const states: ThreadJson[] = [];
+    const config = { configurable: { thread_id: threadId, checkpoint_ns: "", ...options.checkpoint, [keepBlobRefs]: true } };
     const before = options.before ? { configurable: { thread_id: threadId, checkpoint_id: options.before } } : undefined;
-    for await (const snapshot of this.#stateGraph.getStateHistory(config, { limit: options.limit, before, filter: options.metadata })) {
-      states.push(toApiThreadState(snapshot));
+    let bytes = 0;
+    let more = false;
+    // One more than asked for: whether it exists says whether there is a next page.
+    for await (const snapshot of this.#stateGraph.getStateHistory(config, { limit: options.limit + 1, before, filter: options.metadata })) {
+      const state = new ThreadJson(toApiThreadState(snapshot), threadId);
+      if (states.length >= options.limit || (states.length > 0 && bytes + state.bytes > this.#historyMaxBytes)) {
+        more = true;
+        break;
+      }
+      states.push(state);
+      bytes += state.bytes;
     }
-    return states;
+    const last = states.at(-1)?.value as { checkpoint?: { checkpoint_id?: string } } | undefined;
+    return { states, ...(more && last?.checkpoint?.checkpoint_id ? { next: last.checkpoint.checkpoint_id } : {}) };
   }
 
   /** Writes values as if node `asNode` had returned them; returns the new checkpoint. */
@@ -190,6 +263,7 @@ export class ThreadService {
     if (thread.status === "busy") throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running; update its state when the run ends`);
     checkCheckpointId(threadId, options.checkpointId);
     const config = { configurable: { thread_id: threadId, ...(options.checkpointId ? { checkpoint_id: options.checkpointId } : {}) } };
+    this.checkRoom(thread, values);
     const next = await this.#stateGraph.updateState(config, values, options.asNode);
     await this.refresh(threadId);
     return { checkpoint: next.configurable ?? null };
@@ -203,7 +277,8 @@ export class ThreadService {
    */
   async closeCancelledToolCalls(threadId: string): Promise<number> {
     const config = { configurable: { thread_id: threadId } };
-    const snapshot = await this.#stateGraph.getState(config);
+    // Only the tool calls' ids are needed: large strings stay in their blobs.
+    const snapshot = await this.#stateGraph.getState({ configurable: { ...config.configurable, [keepBlobRefs]: true } });
     if (Object.keys(interruptsByTask(snapshot)).length > 0) return 0;
     const messages = cancelledToolMessages((snapshot.values as { messages?: BaseMessage[] }).messages ?? []);
     if (messages.length === 0) return 0;
@@ -211,9 +286,13 @@ export class ThreadService {
     return messages.length;
   }
 
-  /** Copies the latest state into the thread record (values, interrupts, status). */
+  /**
+   * Copies the latest state into the thread record (values, interrupts, status). The values keep
+   * their blob markers, so a run's end writes a list of markers, not the thread again; whatever
+   * answers them reads the blobs (body, expand).
+   */
   async refresh(threadId: string, extra: { status?: ThreadRecord["status"]; error?: ThreadRecord["error"] } = {}): Promise<ThreadRecord | undefined> {
-    const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId } });
+    const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId, [keepBlobRefs]: true } });
     const interrupts = interruptsByTask(snapshot);
     const status = extra.status ?? (Object.keys(interrupts).length > 0 ? "interrupted" : "idle");
     const now = this.#clock().toISOString();

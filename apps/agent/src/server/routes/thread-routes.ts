@@ -1,5 +1,5 @@
-import type { FastifyInstance } from "fastify";
-import { checkThreadId, type Access, type JsonObject, type ThreadSearch, type ThreadStatus } from "@thinktank/runs";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { checkThreadId, type Access, type JsonObject, type ThreadJson, type ThreadSearch, type ThreadStatus } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
 import { accessFor } from "../caller-hook.js";
 
@@ -44,16 +44,19 @@ interface HistoryBody {
  */
 export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteContext): void {
   const { threads, runs } = context;
+  // Records and states name their large strings by blob markers: the body streams the strings in, piece by piece (ThreadService.body).
+  const send = (reply: FastifyReply, documents: ThreadJson | readonly ThreadJson[]) => reply.type("application/json; charset=utf-8").send(threads.body(documents));
 
   app.post<{ Body: { thread_id?: string; metadata?: JsonObject; if_exists?: "raise" | "do_nothing" } }>(
     "/threads",
     { schema: { body: { type: "object", properties: { thread_id: { type: "string" }, metadata: { type: "object" }, if_exists: { enum: ["raise", "do_nothing"] } } } } },
-    async (request) => threads.create({ threadId: request.body?.thread_id, metadata: request.body?.metadata, ifExists: request.body?.if_exists }, accessFor(request)),
+    async (request, reply) =>
+      send(reply, threads.recordJson(await threads.create({ threadId: request.body?.thread_id, metadata: request.body?.metadata, ifExists: request.body?.if_exists }, accessFor(request)))),
   );
 
-  app.post<{ Body: SearchBody }>("/threads/search", { schema: { body: { type: "object", properties: searchProperties } } }, async (request) => {
+  app.post<{ Body: SearchBody }>("/threads/search", { schema: { body: { type: "object", properties: searchProperties } } }, async (request, reply) => {
     const body = request.body ?? { limit: 10, offset: 0 };
-    return threads.search({
+    const found = await threads.search({
       metadata: body.metadata ?? undefined,
       values: body.values ?? undefined,
       status: body.status ?? undefined,
@@ -63,6 +66,7 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
       sort_by: body.sort_by ?? "updated_at",
       sort_order: body.sort_order ?? "desc",
     }, accessFor(request));
+    return send(reply, found.map((thread) => threads.recordJson(thread)));
   });
 
   app.post<{ Body: SearchBody }>("/threads/count", { schema: { body: { type: "object", properties: searchProperties } } }, async (request) =>
@@ -88,12 +92,12 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
     },
   );
 
-  app.get<{ Params: ThreadParams }>("/threads/:thread_id", async (request) => threads.get(request.params.thread_id, accessFor(request)));
+  app.get<{ Params: ThreadParams }>("/threads/:thread_id", async (request, reply) => send(reply, threads.recordJson(await threads.get(request.params.thread_id, accessFor(request)))));
 
   app.patch<{ Params: ThreadParams; Body: { metadata: JsonObject } }>(
     "/threads/:thread_id",
     { schema: { body: { type: "object", properties: { metadata: { type: "object" } } } } },
-    async (request) => threads.patchMetadata(request.params.thread_id, request.body?.metadata ?? {}, accessFor(request)),
+    async (request, reply) => send(reply, threads.recordJson(await threads.patchMetadata(request.params.thread_id, request.body?.metadata ?? {}, accessFor(request)))),
   );
 
   app.delete<{ Params: ThreadParams }>("/threads/:thread_id", async (request, reply) => {
@@ -104,18 +108,18 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
     return reply.code(204).send();
   });
 
-  app.post<{ Params: ThreadParams }>("/threads/:thread_id/copy", async (request) => threads.copy(request.params.thread_id, accessFor(request)));
+  app.post<{ Params: ThreadParams }>("/threads/:thread_id/copy", async (request, reply) => send(reply, threads.recordJson(await threads.copy(request.params.thread_id, accessFor(request)))));
 
-  app.get<{ Params: ThreadParams }>("/threads/:thread_id/state", async (request) => threads.state(request.params.thread_id, undefined, accessFor(request)));
+  app.get<{ Params: ThreadParams }>("/threads/:thread_id/state", async (request, reply) => send(reply, await threads.state(request.params.thread_id, undefined, accessFor(request))));
 
-  app.get<{ Params: ThreadParams & { checkpoint_id: string } }>("/threads/:thread_id/state/:checkpoint_id", async (request) =>
-    threads.state(request.params.thread_id, { checkpoint_id: request.params.checkpoint_id }, accessFor(request)),
+  app.get<{ Params: ThreadParams & { checkpoint_id: string } }>("/threads/:thread_id/state/:checkpoint_id", async (request, reply) =>
+    send(reply, await threads.state(request.params.thread_id, { checkpoint_id: request.params.checkpoint_id }, accessFor(request))),
   );
 
   app.post<{ Params: ThreadParams; Body: { checkpoint?: { checkpoint_id?: string; checkpoint_ns?: string } } }>(
     "/threads/:thread_id/state/checkpoint",
     { schema: { body: { type: "object", properties: { checkpoint: { type: ["object", "null"] } } } } },
-    async (request) => threads.state(request.params.thread_id, request.body?.checkpoint ?? undefined, accessFor(request)),
+    async (request, reply) => send(reply, await threads.state(request.params.thread_id, request.body?.checkpoint ?? undefined, accessFor(request))),
   );
 
   app.post<{ Params: ThreadParams; Body: { values?: unknown; as_node?: string; checkpoint_id?: string; checkpoint?: { checkpoint_id?: string } } }>(
@@ -128,18 +132,21 @@ export function registerThreadRoutes(app: FastifyInstance, context: AgentRouteCo
       }, accessFor(request)),
   );
 
-  const history = (threadId: string, body: HistoryBody, access: Access) => {
+  // A page of at most `limit` states and about agent.threads.history_max_mb (at least one state); X-Pagination-Next is the `before` of the next page.
+  const history = async (threadId: string, body: HistoryBody, access: Access, reply: FastifyReply) => {
     const before = typeof body.before === "string" ? body.before : body.before?.configurable?.checkpoint_id;
-    return threads.history(threadId, { limit: body.limit ?? 10, before, metadata: body.metadata ?? undefined, checkpoint: body.checkpoint ?? undefined }, access);
+    const page = await threads.history(threadId, { limit: body.limit ?? 10, before, metadata: body.metadata ?? undefined, checkpoint: body.checkpoint ?? undefined }, access);
+    if (page.next) reply.header("x-pagination-next", page.next);
+    return send(reply, page.states);
   };
   app.post<{ Params: ThreadParams; Body: HistoryBody }>(
     "/threads/:thread_id/history",
     { schema: { body: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, before: {}, metadata: { type: ["object", "null"] }, checkpoint: { type: ["object", "null"] } } } } },
-    async (request) => history(request.params.thread_id, request.body ?? {}, accessFor(request)),
+    async (request, reply) => history(request.params.thread_id, request.body ?? {}, accessFor(request), reply),
   );
   app.get<{ Params: ThreadParams; Querystring: { limit?: number; before?: string } }>(
     "/threads/:thread_id/history",
     { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, before: { type: "string" } } } } },
-    async (request) => history(request.params.thread_id, request.query, accessFor(request)),
+    async (request, reply) => history(request.params.thread_id, request.query, accessFor(request), reply),
   );
 }
