@@ -32,6 +32,17 @@ describe("FileAccess: the thread files API's view of the same folders", () => {
     expect((await access.walk("/mnt/user-data/workspace", 10)).files).toEqual([]);
   });
 
+  it("bounds the work of a walk by the entries it looks at, empty folders included", async () => {
+    const crowded = path.join(folders.workspace, "crowded");
+    fs.mkdirSync(crowded, { recursive: true });
+    for (let index = 0; index < 500; index++) fs.mkdirSync(path.join(crowded, `empty-${index}`));
+    fs.writeFileSync(path.join(folders.workspace, "a-file.txt"), "x");
+    const walked = await access.walk("/mnt/user-data/workspace", 5);
+    expect(walked.truncated).toBe(true);
+    expect(walked.files.map((file) => file.path)).toEqual(["a-file.txt"]);
+    fs.rmSync(crowded, { recursive: true });
+  });
+
   it("opens a file through its held folders, and refuses links and escapes", async () => {
     const opened = await access.open("/mnt/user-data/outputs/charts/deep/b.txt");
     expect(fs.readFileSync(opened.fd, "utf8")).toBe("b");

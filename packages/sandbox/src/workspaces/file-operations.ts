@@ -117,6 +117,8 @@ export interface WalkedFile {
 
 /** Folders a walk descends into at most, below the folder walked. */
 const maxWalkDepth = 32;
+/** Entries a walk looks at, per file it may answer. */
+const maxWalkExamined = 20;
 
 /**
  * What the thread files API does over the same folders with the same rules (the model's tools do
@@ -172,7 +174,8 @@ export class FileAccess {
   /**
    * The regular files under a folder of /mnt/user-data, recursing into its folders (each held open,
    * never through a link: links are skipped, whatever they point to), sorted by path, at most
-   * `maxEntries` (`truncated` then says there were more). A folder that does not exist yet walks empty.
+   * `maxEntries`, looking at no more than 20 entries of any kind per file it may answer (`truncated`
+   * then says there were more). A folder that does not exist yet walks empty.
    */
   async walk(virtualPath: string, maxEntries: number): Promise<{ readonly files: readonly WalkedFile[]; readonly truncated: boolean }> {
     const target = await this.files.resolve(virtualPath);
@@ -180,8 +183,24 @@ export class FileAccess {
     if (target.kind !== "folder" || !target.userFolder) throw new ThinktankError("VALIDATION_FAILED", `${target.virtualPath} is not a folder of ${"/mnt/user-data"}`);
     const files: WalkedFile[] = [];
     let truncated = false;
+    // Every entry looked at counts (folders, links and FIFOs too), so a tree of empty folders or a
+    // folder of a million names costs a bounded walk, not the whole tree.
+    let budget = maxEntries * maxWalkExamined;
     const visit = (folder: HeldFolder, prefix: string, depth: number): void => {
-      for (const entry of fs.readdirSync(folder.at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const entries: fs.Dirent[] = [];
+      const dir = fs.opendirSync(folder.at);
+      try {
+        for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) {
+          if (budget-- <= 0) {
+            truncated = true;
+            break;
+          }
+          entries.push(entry);
+        }
+      } finally {
+        dir.closeSync();
+      }
+      for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
         if (files.length >= maxEntries) {
           truncated = true;
           return;
