@@ -7,7 +7,7 @@ import { createSandboxExecutor } from "@thinktank/sandbox";
 import type { SandboxExecutor } from "@thinktank/sandbox";
 import { makeTempDir } from "@thinktank/testing";
 import ExcelJS from "exceljs";
-import { PDFDocument, PDFHexString, PDFString, StandardFonts } from "pdf-lib";
+import { PDFDocument, PDFHexString, PDFString, StandardFonts, type PDFRef } from "pdf-lib";
 import { createDocumentConverter, type DocumentConverter } from "../document-converter.js";
 
 export interface ConverterFixture {
@@ -73,6 +73,30 @@ export async function makePdf(pages: readonly string[]): Promise<Uint8Array> {
     page.drawText(text, { x: 50, y: 700, font, size: 12 });
   }
   return document.save();
+}
+
+/**
+ * A PDF of a few kilobytes that no reader finishes: its page draws form XObject 1, which draws form
+ * 2 twice, which draws form 3 twice, ... to `depth`: 2^depth leaves, none a circular reference
+ * (which pdfjs detects), so pdfjs walks them all (depth 16 took it 22 s; 40 is days).
+ */
+export async function makeNestedFormsPdf(depth: number): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const page = document.addPage();
+  page.drawText("nested", { x: 50, y: 700, font, size: 12 });
+  const context = document.context;
+  let inner: PDFRef | undefined;
+  for (let level = depth; level >= 1; level--) {
+    const ref = context.nextRef();
+    const resources = context.obj(inner ? { XObject: { N: inner }, Font: { F: font.ref } } : { Font: { F: font.ref } });
+    const content = inner ? "BT /F 12 Tf (x) Tj ET /N Do /N Do" : "BT /F 12 Tf (leaf) Tj ET";
+    context.assign(ref, context.flateStream(content, { Type: "XObject", Subtype: "Form", BBox: [0, 0, 100, 100], Resources: resources }));
+    inner = ref;
+  }
+  const name = page.node.newXObject("X", inner!);
+  page.node.addContentStream(context.register(context.flateStream(`${name.asString()} Do`)));
+  return document.save({ useObjectStreams: false });
 }
 
 /**
