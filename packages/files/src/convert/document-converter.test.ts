@@ -66,6 +66,15 @@ for (const backend of ["deno", "bubblewrap"] as const) {
       expect(markdown).toContain('| name | amount | note |\n| --- | --- | --- |\n| Ana | 12,5 | says "hi" |\n| Bo | 7 | a\\|b |');
     });
 
+    it("two documents at once: each its own worker and folder, each its own Markdown", async () => {
+      const [csv, pdf] = await Promise.all([convert("left.csv", "side\nleft\n"), convert("right.pdf", await makePdf(["right side"]))]);
+      expect(csv.result).toMatchObject({ ok: true });
+      expect(pdf.result).toMatchObject({ ok: true });
+      expect(csv.markdown).toContain("| left |");
+      expect(csv.markdown).not.toContain("right side");
+      expect(pdf.markdown).toContain("right side");
+    });
+
     it("HTML: text and links kept, scripts and styles dropped with their content", async () => {
       const html = `<html><head><title>t</title><style>body{color:red}</style></head><body><h1>Findings</h1><p>See <a href="https://example.com/x">the data</a>.</p><script>alert("pwned")</script><img src="data:image/png;base64,AAAA" alt="chart"></body></html>`;
       const { result, markdown } = await convert("page.html", html);
