@@ -111,17 +111,15 @@ export class ThreadService {
    * markers: nothing is read) plus `added` (a run's input and command update, a state update) as JSON.
    */
   checkRoom(thread: ThreadRecord | undefined, added: unknown): void {
-    const threadId = thread?.thread_id ?? "(new)";
-    const current = thread?.values ? new ThreadJson(thread.values, threadId).bytes : 0;
+    const current = thread?.values ? new ThreadJson(thread.values, thread.thread_id).bytes : 0;
     const adding = approximateJsonBytes(added);
-    if (current + adding > this.#maxStateBytes) {
-      const mb = (bytes: number) => (bytes / mib).toFixed(1);
-      throw new ThinktankError(
-        "THREAD_STATE_TOO_LARGE",
-        `thread ${threadId} holds ${mb(current)} MB; adding ${mb(adding)} MB would take it past its limit of ${mb(this.#maxStateBytes)} MB (agent.threads.max_state_mb): start a new thread`,
-      );
-    }
+    if (current + adding <= this.#maxStateBytes) return;
+    const mb = (bytes: number) => `${(bytes / mib).toFixed(1)} MB`;
+    const limit = `the limit of ${mb(this.#maxStateBytes)} a thread's state may hold (agent.threads.max_state_mb)`;
+    const what = thread ? `thread ${thread.thread_id} holds ${mb(current)}; adding ${mb(adding)} would take it past ${limit}: start a new thread` : `this input of ${mb(adding)} is past ${limit}`;
+    throw new ThinktankError("THREAD_STATE_TOO_LARGE", what);
   }
+
 
   /** The graph's nodes and edges for GET /assistants/:id/graph. */
   async drawableGraph(): Promise<unknown> {
