@@ -17,6 +17,7 @@ export type { EgressSession } from "./network/egress-session.js";
 export type { EgressPolicy, EgressProxyOptions, EgressResolver } from "./network/egress-types.js";
 export type { SandboxLogger } from "./network/run-egress.js";
 export { threadWorkspacePath } from "./workspaces/thread-workspace.js";
+export { removeStaleFreshWorkspaces } from "./workspaces/fresh-workspace.js";
 export { VirtualFileSystem } from "./workspaces/virtual-file-system.js";
 export type { ThreadFolders } from "./workspaces/virtual-file-system.js";
 export { FileAccess, FileOperations } from "./workspaces/file-operations.js";

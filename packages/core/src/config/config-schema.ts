@@ -189,7 +189,7 @@ export const configSchema = {
           properties: {
             enabled: { type: "boolean", default: true },
             timeout_seconds: { type: "number", exclusiveMinimum: 0, default: 60 },
-            memory_mb: { ...positiveInt, default: 512 },
+            memory_mb: { type: "integer", minimum: 128, default: 512 },
             max_pages: { ...positiveInt, default: 500 },
             max_cells: { ...positiveInt, default: 200000 },
             max_output_mb: { type: "number", exclusiveMinimum: 0, default: 8 },

@@ -152,7 +152,7 @@ export interface Config {
       readonly enabled: boolean;
       /** Wall clock for one document. @default 60 */
       readonly timeout_seconds: number;
-      /** Memory of the worker converting one document. @default 512 */
+      /** Memory of the worker converting one document, in MiB (at least 128: the worker needs that to start in the sandbox). @default 512 */
       readonly memory_mb: number;
       /** PDF pages and PPTX slides read. @default 500 */
       readonly max_pages: number;

@@ -122,6 +122,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ cwd: dir, env: {} })).toThrowError(/sandbox\.network\.allow\.0: must match pattern/);
   });
 
+  it("reads the thread files and thread size keys with their defaults, and refuses a conversion worker too small to start", () => {
+    write("files: {}\n");
+    const config = loadConfig({ cwd: dir, env: {} });
+    expect(config.files).toEqual({ max_file_mb: 50, max_files: 10, max_thread_mb: 500, conversion: { enabled: true, timeout_seconds: 60, memory_mb: 512, max_pages: 500, max_cells: 200000, max_output_mb: 8 } });
+    expect([config.agent.threads.max_state_mb, config.agent.threads.history_max_mb]).toEqual([64, 16]);
+    const file = write("files:\n  conversion:\n    memory_mb: 64\n");
+    expect(() => loadConfig({ cwd: dir, env: {} })).toThrowError(`${file}: files.conversion.memory_mb: must be >= 128`);
+  });
+
   it("fails when THINKTANK_CONFIG points nowhere", () => {
     expect(() => loadConfig({ cwd: dir, env: { THINKTANK_CONFIG: "missing.yaml" } })).toThrowError(/config file not found/);
   });

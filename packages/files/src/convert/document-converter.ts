@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { archiveLimitsFromConfig, isThinktankError, readZipEntries } from "@thinktank/core";
 import type { ArchiveLimits, Config, Logger } from "@thinktank/core";
-import type { SandboxExecutor } from "@thinktank/sandbox";
+import { removeStaleFreshWorkspaces, type SandboxExecutor } from "@thinktank/sandbox";
 import { bundleConverter, type BundleOutcome } from "./converter-bundle.js";
 import { outcomeOfRun } from "./conversion-outcome.js";
 import { documentKindOf, isZipPackage } from "./document-kinds.js";
@@ -63,6 +63,8 @@ export function createDocumentConverter(options: DocumentConverterOptions): Docu
   const workRoot = options.workRoot ?? path.join(config.sandbox.workspaces_dir, ".conversions");
   const maxInputBytes = Math.floor(config.files.max_file_mb * mebibyte);
   const cMaps = pdfjsCMapFolder();
+  // Folders of conversions a crashed service left behind (never a live process's).
+  removeStaleFreshWorkspaces(workRoot);
   let bundle: Promise<BundleOutcome> | undefined;
 
   const workerSource = async (): Promise<BundleOutcome> => {
