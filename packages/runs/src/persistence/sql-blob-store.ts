@@ -4,6 +4,8 @@ import { checkpointBlobsTable, createTablesSql } from "./schema.js";
 import type { SqlDatabase } from "./sql-database.js";
 
 const table = checkpointBlobsTable.name;
+/** Chunks one read fetches. */
+const chunksPerRead = 4;
 
 export interface SqlBlobStoreOptions {
   /**
@@ -50,23 +52,35 @@ export class SqlBlobStore {
     }
   }
 
-  /** A blob's stored chunks (JSON string literals) in order, one read each; nothing for a blob the thread does not have. */
+  /**
+   * A blob's stored chunks (JSON string literals) in order, up to four a statement (at most ~0.5 MB of
+   * ASCII; fewer round trips on Postgres), a turn before each statement; nothing for a blob the thread
+   * does not have. Chunks read lately come from memory.
+   */
   async *chunks(threadId: string, sha256: string): AsyncGenerator<Buffer> {
-    for (let index = 0; ; index++) {
-      await nextTurn();
-      const key = `${threadId}\n${sha256}\n${index}`;
-      let data = this.#cache.get(key);
-      if (data) {
+    for (let index = 0; ; ) {
+      const key = (chunk: number) => `${threadId}\n${sha256}\n${chunk}`;
+      const kept = this.#cache.get(key(index));
+      if (kept) {
         // Most recently used last: the Map's order is the eviction order.
-        this.#cache.delete(key);
-        this.#cache.set(key, data);
-      } else {
-        const [row] = await this.#db.all<{ data: Buffer }>(`SELECT data FROM ${table} WHERE thread_id = ? AND sha256 = ? AND chunk = ?`, [threadId, sha256, index]);
-        if (!row) return;
-        data = row.data;
-        this.#keep(key, data);
+        this.#cache.delete(key(index));
+        this.#cache.set(key(index), kept);
+        yield kept;
+        index += 1;
+        continue;
       }
-      yield data;
+      await nextTurn();
+      const rows = await this.#db.all<{ chunk: number; data: Buffer }>(
+        `SELECT chunk, data FROM ${table} WHERE thread_id = ? AND sha256 = ? AND chunk >= ? AND chunk < ? ORDER BY chunk`,
+        [threadId, sha256, index, index + chunksPerRead],
+      );
+      for (const row of rows) {
+        if (Number(row.chunk) !== index) return;
+        this.#keep(key(index), row.data);
+        yield row.data;
+        index += 1;
+      }
+      if (rows.length < chunksPerRead) return;
     }
   }
 
