@@ -176,9 +176,12 @@ for (const backend of agentBackends()) {
       expect(((await (await fetch(url(`/threads/${threadId}/state`))).json()) as State).checkpoint.checkpoint_id).toBe(headBefore);
       expect((await suite.client.runs.list(threadId)).length).toBe(turns.length);
 
-      const small = await post(`/threads/${threadId}/runs/wait`, { assistant_id: "lead_agent", ...human("still here?") });
+      // A run that asks to read blob markers (the thread service's own read) gets the strings, and writes no marker back as text.
+      const small = await post(`/threads/${threadId}/runs/wait`, { assistant_id: "lead_agent", ...human("still here?"), config: { configurable: { thinktank_keep_blob_refs: true } } });
       expect(small.status).toBe(200);
-      expect(((await small.json()) as State["values"]).messages?.at(-1)?.content).toBe("Hello from the script. You said: still here?");
+      const messages = ((await small.json()) as State["values"]).messages ?? [];
+      expect(messages.at(-1)?.content).toBe("Hello from the script. You said: still here?");
+      expect(messages.slice(0, 2 * turns.length).map((message) => message.content)).toEqual(turns.flatMap((content) => [content, `Hello from the script. You said: ${content}`]));
     });
 
     it("answers /healthz within 50 ms (p99) while four clients read the whole history at once", async () => {

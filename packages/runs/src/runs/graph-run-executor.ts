@@ -3,6 +3,7 @@ import type { StreamEvent } from "@langchain/core/tracers/log_stream";
 import { Command, type StreamMode } from "@langchain/langgraph";
 import { isThinktankError, RunWork } from "@thinktank/core";
 import type { JsonObject } from "../persistence/agent-records.js";
+import { keepBlobRefs } from "../persistence/blob-ref-saver.js";
 import { awaitCallbackHandlers } from "./await-callback-handlers.js";
 import { nextTurn } from "./fair-turns.js";
 import type { RunExecutor, RunJob, RunOutcome } from "./run-executor.js";
@@ -38,7 +39,8 @@ export interface GraphRunExecutorOptions {
 }
 
 /** Configurable keys a client may not set: they address the checkpointer. */
-const reservedConfigurable = new Set(["thread_id", "checkpoint_ns", "checkpoint_map"]);
+// keepBlobRefs is for the thread service's reads only: a run reading markers would write them back as text.
+const reservedConfigurable = new Set(["thread_id", "checkpoint_ns", "checkpoint_map", keepBlobRefs]);
 
 /**
  * The RunExecutor over a LangGraph graph: streams the graph for the run's input or command and
