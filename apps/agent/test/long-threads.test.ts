@@ -123,6 +123,17 @@ for (const backend of agentBackends()) {
       return { states, pages };
     }
 
+    /** p99 of `count` /healthz probes one after another, in ms. */
+    async function probesP99(count: number): Promise<number> {
+      const latencies: number[] = [];
+      for (let index = 0; index < count; index++) {
+        const started = performance.now();
+        await (await fetch(url("/healthz"))).arrayBuffer();
+        latencies.push(performance.now() - started);
+      }
+      return latencies.sort((a, b) => a - b)[Math.floor(count * 0.99)] as number;
+    }
+
     let threadId = "";
     const turns = [text("turn 1", megabyte), text("turn 2", megabyte), text("turn 3", megabyte)];
 
@@ -185,10 +196,12 @@ for (const backend of agentBackends()) {
     });
 
     it("answers /healthz within 50 ms (p99) while four clients read the whole history at once", async () => {
-      const child = spawn(process.execPath, ["-e", historyReaders, suite.agent.url, threadId], { stdio: ["pipe", "pipe", "inherit"] });
+      // At a lower priority (nice 10): the clients' own CPU is load, not what is measured; on two cores it would otherwise take the server's.
+      const child = spawn("nice", ["-n", "10", process.execPath, "-e", historyReaders, suite.agent.url, threadId], { stdio: ["pipe", "pipe", "inherit"] });
       let output = "";
       const exited = once(child, "exit") as Promise<[number | null]>;
       await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()).startsWith("ready\n") && resolve()));
+      const idle = await probesP99(150);
       child.stdin.end("go\n");
       const readers = exited.then(([code]) => {
         expect(code).toBe(0);
@@ -209,7 +222,7 @@ for (const backend of agentBackends()) {
       latencies.sort((a, b) => a - b);
       const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] as number;
       expect(latencies.length).toBeGreaterThan(20);
-      expect(p99, `p99 of ${latencies.length} probes`).toBeLessThan(50);
+      expect(p99, `p99 of ${latencies.length} probes (${idle.toFixed(1)} ms before the clients started: the machine's own)`).toBeLessThan(50);
     });
 
     it("copies a thread with its large messages, and deleting one leaves the other whole", async () => {
