@@ -195,7 +195,7 @@ for (const backend of agentBackends()) {
       expect(messages.slice(0, 2 * turns.length).map((message) => message.content)).toEqual(turns.flatMap((content) => [content, `Hello from the script. You said: ${content}`]));
     });
 
-    it("answers /healthz within 50 ms (p99) while four clients read the whole history at once", async () => {
+    it("answers /healthz within 50 ms (p99, over the machine's own) while four clients read the whole history at once", async () => {
       // At a lower priority (nice 10): the clients' own CPU is load, not what is measured; on two cores it would otherwise take the server's.
       const child = spawn("nice", ["-n", "10", process.execPath, "-e", historyReaders, suite.agent.url, threadId], { stdio: ["pipe", "pipe", "inherit"] });
       let output = "";
@@ -222,7 +222,10 @@ for (const backend of agentBackends()) {
       latencies.sort((a, b) => a - b);
       const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] as number;
       expect(latencies.length).toBeGreaterThan(20);
-      expect(p99, `p99 of ${latencies.length} probes (${idle.toFixed(1)} ms before the clients started: the machine's own)`).toBeLessThan(50);
+      // 50 ms over what this machine answers anyway (the same probes just before the clients started): on a
+      // loaded CI machine a test worker beside this one delays every probe, readers or not. A server that
+      // held its event loop for a history answer would still fail it by hundreds of ms.
+      expect(p99, `p99 of ${latencies.length} probes (${idle.toFixed(1)} ms before the clients started: the machine's own)`).toBeLessThan(50 + idle);
     });
 
     it("copies a thread with its large messages, and deleting one leaves the other whole", async () => {
