@@ -3,9 +3,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { loadConfig } from "@thinktank/core";
-import { freePort, makeTempDir, writeTree } from "@thinktank/testing";
+import { freePort } from "@thinktank/testing";
 import { buildAgentServer, type AgentServer } from "../../src/server/build-agent-server.js";
 import { testScript } from "./agent-fixture.js";
+import { makeProjectFixture } from "./project-fixture.js";
 
 export interface FilesServer {
   readonly server: AgentServer;
@@ -27,27 +28,12 @@ export interface FilesServer {
 
 /** `files`: the files.* limits to set; `conversions`: files.conversion.enabled (off by default here: most tests are about the API, not the converter). */
 export async function startFilesServer(files: Record<string, number>, options: { conversions?: boolean } = {}): Promise<FilesServer> {
-  const temp = makeTempDir("tt-agent-files-");
   const adminKey = "admin-key-for-the-files-test";
-  writeTree(temp.dir, {
-    "config.yaml": [
-      "data_dir: data",
-      "models:",
-      "  default: scripted",
-      "  providers:",
-      "    scripted:",
-      "      provider: scripted",
-      "      script: script.yaml",
-      "files:",
-      ...Object.entries(files).map(([key, value]) => `  ${key}: ${value}`),
-      "  conversion:",
-      `    enabled: ${options.conversions === true}`,
-      "",
-    ].join("\n"),
-    "script.yaml": testScript,
-    "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }),
+  const project = await makeProjectFixture({
+    script: testScript,
+    config: ["files:", ...Object.entries(files).map(([key, value]) => `  ${key}: ${value}`), "  conversion:", `    enabled: ${options.conversions === true}`],
   });
-  const config = loadConfig({ cwd: temp.dir, env: { THINKTANK_API_KEY: adminKey } });
+  const config = loadConfig({ cwd: project.dir, env: { THINKTANK_API_KEY: adminKey } });
   const server = await buildAgentServer(config, { logger: false });
   const port = await freePort();
   await server.app.listen({ host: "127.0.0.1", port });
@@ -81,7 +67,7 @@ export async function startFilesServer(files: Record<string, number>, options: {
     },
     close: async () => {
       await server.close();
-      temp.cleanup();
+      project.cleanup();
     },
   };
 }
