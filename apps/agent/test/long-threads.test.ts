@@ -15,7 +15,7 @@ import { useSuiteAgent } from "./support/suite-agent.js";
  * on a thread capped at 8 MB with 2 MB history pages. History pages to the end and never fails,
  * storage grows by about what a turn adds, the cap refuses a message with 413 and the thread goes
  * on, /healthz answers while four clients read the whole history at once, copies and deletes carry
- * the blobs. On both backends.
+ * the blobs. On both backends (the /healthz bound on SQLite, whose reads hold the event loop).
  */
 const megabyte = 1024 * 1024;
 const maxStateMb = 8;
@@ -195,7 +195,9 @@ for (const backend of agentBackends()) {
       expect(messages.slice(0, 2 * turns.length).map((message) => message.content)).toEqual(turns.flatMap((content) => [content, `Hello from the script. You said: ${content}`]));
     });
 
-    it("answers /healthz within 50 ms (p99, over the machine's own) while four clients read the whole history at once", async () => {
+    // On SQLite, whose reads are synchronous, the event loop is at risk; Postgres reads wait on the socket
+    // (its blob paths are tested above and in blob-ref-saver.test.ts), and CI time is spent once.
+    if (backend.name === "sqlite") it("answers /healthz within 50 ms (p99, over the machine's own) while four clients read the whole history at once", async () => {
       // At a lower priority (nice 10): the clients' own CPU is load, not what is measured; on two cores it would otherwise take the server's.
       const child = spawn("nice", ["-n", "10", process.execPath, "-e", historyReaders, suite.agent.url, threadId], { stdio: ["pipe", "pipe", "inherit"] });
       let output = "";
