@@ -120,7 +120,6 @@ export class ThreadService {
     throw new ThinktankError("THREAD_STATE_TOO_LARGE", what);
   }
 
-
   /** The graph's nodes and edges for GET /assistants/:id/graph. */
   async drawableGraph(): Promise<unknown> {
     return (await this.#stateGraph.getGraphAsync()).toJSON();
