@@ -173,6 +173,39 @@ export const configSchema = {
         slow_request_ms: { type: "number", minimum: 0, default: 1000 },
       },
     },
+    // Sub-agents' definitions (agents/*.md): the project's folder of them (agents/custom holds installed ones).
+    agents: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        path: { ...path, default: "agents" },
+      },
+    },
+    // The task tool: the lead hands a sub-task to a sub-agent that runs in a context of its own.
+    subagents: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        enabled: { type: "boolean", default: true },
+        // Sub-agents of one run at once; further task calls wait for a free slot.
+        max_concurrent: { type: "integer", minimum: 1, maximum: 32, default: 3 },
+        // task calls one run may make in all; past it a call answers SUBAGENT_FAILED.
+        max_per_run: { type: "integer", minimum: 1, default: 6 },
+        // 1: sub-agents cannot call task themselves; 2: they can, and theirs cannot; ...
+        max_depth: { type: "integer", minimum: 1, maximum: 5, default: 1 },
+        // One sub-agent's whole run, its tools included; past it the task answers SUBAGENT_TIMEOUT.
+        timeout_seconds: { type: "number", exclusiveMinimum: 0, default: 600 },
+        // An agent's `model: sonnet|opus|haiku` mapped to a configured model name; unmapped (and inherit) use the lead's model.
+        models: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: { sonnet: { type: "string", minLength: 1 }, opus: { type: "string", minLength: 1 }, haiku: { type: "string", minLength: 1 } },
+        },
+      },
+    },
     // Files of a thread (POST /threads/:id/files): bounds of an upload, and the Markdown versions of documents.
     files: {
       type: "object",

@@ -138,6 +138,26 @@ export interface Config {
     };
     readonly slow_request_ms: number;
   };
+  /** Sub-agents' definitions (`agents/*.md`). */
+  readonly agents: {
+    /** The project's agents folder (absolute once loaded); installed agents go to `<path>/custom`. @default "agents" */
+    readonly path: string;
+  };
+  /** The `task` tool: sub-tasks handed to sub-agents, each in a context of its own. */
+  readonly subagents: {
+    /** Offer the `task` tool and the `<subagent_system>` section. @default true */
+    readonly enabled: boolean;
+    /** Sub-agents one run runs at once; more task calls wait for a slot. @default 3 */
+    readonly max_concurrent: number;
+    /** task calls one run may make in all. @default 6 */
+    readonly max_per_run: number;
+    /** How deep delegation goes: 1 means a sub-agent has no task tool. @default 1 */
+    readonly max_depth: number;
+    /** One sub-agent's run, tools included. @default 600 */
+    readonly timeout_seconds: number;
+    /** Claude Code's model aliases mapped to configured model names; an alias not mapped (and `inherit`) runs on the lead's model. @default {} */
+    readonly models: { readonly sonnet?: string; readonly opus?: string; readonly haiku?: string };
+  };
   /** A thread's files: uploads into `uploads/`, and Markdown versions of documents. */
   readonly files: {
     /** One uploaded file. @default 50 */

@@ -143,6 +143,7 @@ function resolvePaths(raw: Config, baseDir: string, configPath: string | undefin
     log: { ...raw.log, dir: under(raw.log.dir, "logs") },
     skills: { ...raw.skills, path: at(raw.skills.path, "skills") },
     plugins: { ...raw.plugins, path: at(raw.plugins.path, "plugins") },
+    agents: { ...raw.agents, path: at(raw.agents.path, "agents") },
     agent: { ...raw.agent, threads: { ...raw.agent.threads, sqlite_path: under(raw.agent.threads.sqlite_path, "threads.sqlite") } },
     code_execution: { ...raw.code_execution, code_api_dir: under(raw.code_execution.code_api_dir, "code-api") },
     sandbox: { ...raw.sandbox, workspaces_dir: under(raw.sandbox.workspaces_dir, "workspaces") },

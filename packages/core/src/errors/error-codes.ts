@@ -32,6 +32,7 @@ export const errorCodes = {
   MCP_SERVER_NOT_FOUND: 404,
   MCP_TOOL_NOT_FOUND: 404,
   COMMAND_NOT_FOUND: 404,
+  AGENT_NOT_FOUND: 404,
   ASSISTANT_NOT_FOUND: 404,
   THREAD_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
@@ -47,6 +48,7 @@ export const errorCodes = {
   CONFLICT: 409,
   SKILL_NAME_CONFLICT: 409,
   SKILL_AMBIGUOUS: 409,
+  AGENT_AMBIGUOUS: 409,
   COMMAND_AMBIGUOUS: 409,
   PLUGIN_NAME_CONFLICT: 409,
   MARKETPLACE_NAME_CONFLICT: 409,
@@ -124,6 +126,9 @@ export const errorCodes = {
   // a script tool call the user rejected at its approval (tools.approval), or answered so that it was not understood: it did not run
   TOOL_REJECTED: 403,
   WEB_SEARCH_FAILED: 502,
+  // the task tool: a sub-agent that failed (or could not start: unknown agent, depth, the run's budget), or ran out of time
+  SUBAGENT_FAILED: 500,
+  SUBAGENT_TIMEOUT: 504,
   TIMEOUT: 504,
   // the caller gave up (a cancelled run): nginx's "client closed request"
   CANCELLED: 499,
