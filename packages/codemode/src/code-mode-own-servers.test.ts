@@ -59,7 +59,7 @@ describe("code mode: a user's own servers", () => {
       server: "~kitchen",
       name: "echo",
       wrapper_path: "/mnt/my-code-api/servers/kitchen/echo.ts",
-      typescript_import: 'import { echo } from "/mnt/my-code-api/servers/kitchen/index.ts";',
+      typescript_import: 'import { echo } from "servers/kitchen";',
       python_import: "from servers.kitchen import echo",
     });
     expect(echo?.input_schema).toMatchObject({ properties: { message: { type: "string" } } });
@@ -84,7 +84,7 @@ describe("code mode: a user's own servers", () => {
   it("the owner's programs import the typed wrappers of their server, in TypeScript and Python", async () => {
     const typescript = [
       'import { echo } from "servers/kitchen";',
-      'import { echo as echoAgain } from "/mnt/my-code-api/servers/kitchen/index.ts";',
+      'import { echo as echoAgain } from "servers/kitchen";',
       'import { createEntities } from "servers/memory";',
       'await createEntities({ entities: [{ name: "pan", entityType: "tool", observations: [] }] });',
       'console.log(JSON.stringify([await echo({ message: "hi" }), await echoAgain({ message: "again" })]));',

@@ -68,7 +68,7 @@ describe("code mode over the reference servers", () => {
         name: "echo",
         input_schema: expect.objectContaining({ required: ["message"] }),
         wrapper_path: "/mnt/code-api/servers/everything-sse/echo.ts",
-        typescript_import: 'import { echo } from "/mnt/code-api/servers/everything-sse/index.ts";',
+        typescript_import: 'import { echo } from "servers/everything-sse";',
         python_import: "from servers.everything_sse import echo",
       }),
     ]);
