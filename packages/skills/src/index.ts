@@ -1,6 +1,7 @@
 // Public API of @thinktank/skills: what other packages and apps use. Every export is listed here by name.
 export type { Skill } from "./skill-types.js";
 export { splitAllowedTools } from "./split-allowed-tools.js";
+export { descriptionFromBody } from "./description-from-body.js";
 export { parseSkill } from "./read-skill.js";
 export { readSkillBody } from "./read-skill-body.js";
 export { defaultSkillSources, userSkillsFolder, userSkillSource } from "./skill-sources.js";
@@ -22,7 +23,10 @@ export type { SkillSearchHit } from "./search/skill-search-index.js";
 export { SkillListing } from "./listing/skill-listing.js";
 export type { SkillListingSetting, SkillSearchKind } from "./listing/skill-listing.js";
 export { renderRelevantSkills } from "./listing/render-relevant-skills.js";
-export type { RelevantSkills } from "./listing/render-relevant-skills.js";
+export type { RelevantSkills, RelevantAgent } from "./listing/render-relevant-skills.js";
+export { AgentSearchIndex, subagentTypes, summarizeAgentDescription } from "./search/agent-search-index.js";
+export type { AgentSearchHit, SearchableAgent } from "./search/agent-search-index.js";
+export { renderAgentSystem } from "./listing/render-agent-system.js";
 export { readSkillContextSpec } from "./context/skill-context-spec.js";
 export type { SkillContextSpec, SkillCodeOrigin, ScopedToolReference, McpToolReference, ScriptToolReference, SkillResource } from "./context/skill-context-spec.js";
 export type { ScriptToolRunner, ScopedScriptTool } from "./context/script-tool-runner.js";

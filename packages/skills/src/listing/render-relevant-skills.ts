@@ -19,6 +19,15 @@ export interface RelevantCommand {
   readonly identity?: string;
 }
 
+/** A sub-agent offered with a message: what to pass `task` as subagent_type, and when it fits. */
+export interface RelevantAgent {
+  readonly identity: string;
+  /** The bare name when unique among the listed agents, else the identity. */
+  readonly subagentType: string;
+  /** The description without its examples, in one line. */
+  readonly description: string;
+}
+
 /**
  * What one user message is offered in compact listing: the skills and slash commands that best
  * match it, best first. Computed once when the message enters a thread and stored on it
@@ -27,15 +36,18 @@ export interface RelevantCommand {
 export interface RelevantSkills {
   readonly skills: readonly RelevantSkill[];
   readonly commands: readonly RelevantCommand[];
+  /** Sub-agents that fit it (absent on messages stored before agents were offered, and without agents). */
+  readonly agents?: readonly RelevantAgent[];
 }
 
 /**
  * The `<relevant_skills>` block appended to the copy of a user message sent to the model: each
- * skill with its name, location and one-line description, then the commands. "" when nothing is
- * offered. Every value is XML-escaped; identical input gives identical bytes.
+ * skill with its name, location and one-line description, then the commands, then the sub-agents.
+ * "" when nothing is offered. Every value is XML-escaped; identical input gives identical bytes.
  */
 export function renderRelevantSkills(relevant: RelevantSkills): string {
-  if (relevant.skills.length === 0 && relevant.commands.length === 0) return "";
+  const agents = relevant.agents ?? [];
+  if (relevant.skills.length === 0 && relevant.commands.length === 0 && agents.length === 0) return "";
   const lines = ["<relevant_skills>"];
   if (relevant.skills.length > 0) {
     lines.push("Installed skills that may fit this message (read a skill's SKILL.md at its location before using it; search_skills finds others):");
@@ -49,6 +61,10 @@ export function renderRelevantSkills(relevant: RelevantSkills): string {
       const which = command.kind === "skill" && command.identity ? ` (skill ${command.identity})` : "";
       lines.push(`- ${escapeXml(usage)}${escapeXml(which)}: ${escapeXml(command.description)}`);
     }
+  }
+  if (agents.length > 0) {
+    lines.push("Sub-agents that could take it on (task with this subagent_type):");
+    for (const agent of agents) lines.push(`- ${escapeXml(agent.subagentType)}: ${escapeXml(agent.description)}`);
   }
   lines.push("</relevant_skills>");
   return lines.join("\n");

@@ -143,7 +143,7 @@ describe("SkillListing", () => {
     expect(all.skills?.[0]?.identity).toBe("plugin:sales:forecast");
     expect(all.commands?.map((command) => command.invocation)).not.toContain("/sales:forecast");
     expect(listing.search("review a contract against the playbook", { limit: 50 }).skills?.map((hit) => hit.identity)).not.toContain("plugin:legal:review");
-    expect(() => listing.search("x", { kind: "everything" as never })).toThrow(/kind must be skills, commands or all/);
+    expect(() => listing.search("x", { kind: "everything" as never })).toThrow(/kind must be skills, commands, agents or all/);
   });
 });
 

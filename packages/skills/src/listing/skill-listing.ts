@@ -1,18 +1,21 @@
 import { ThinktankError } from "@thinktank/core";
 import { summarizeDescription } from "@thinktank/search";
+import { agentFields, AgentSearchIndex, summarizeAgentDescription, type AgentSearchHit, type SearchableAgent } from "../search/agent-search-index.js";
 import { commandFields, CommandSearchIndex, type CommandSearchHit, type SearchableCommand } from "../search/command-search-index.js";
 import { EntryIndex } from "../search/entry-index.js";
 import { skillFields, type SkillSearchHit } from "../search/skill-search-index.js";
 import type { Skill } from "../skill-types.js";
 import type { SkillsSnapshot } from "../skills-snapshotter.js";
 import { renderCommandIndex } from "./render-command-index.js";
+import { renderAgentIndex } from "./render-agent-index.js";
+import { renderAgentSystem } from "./render-agent-system.js";
 import type { RelevantSkills } from "./render-relevant-skills.js";
 import { renderSkillIndex } from "./render-skill-index.js";
 
 /** config.skills.listing */
 export type SkillListingSetting = "full" | "compact" | "auto";
-/** What search_skills searches: skills, slash commands, or both. */
-export type SkillSearchKind = "skills" | "commands" | "all";
+/** What search_skills searches: skills, slash commands, sub-agents, or all of them. */
+export type SkillSearchKind = "skills" | "commands" | "agents" | "all";
 
 export interface SkillListingOptions {
   /** config.skills.listing */
@@ -23,19 +26,31 @@ export interface SkillListingOptions {
   readonly relevantLimit: number;
   /** Slash commands offered with each new user message. @default min(3, relevantLimit) */
   readonly relevantCommandLimit?: number;
+  /**
+   * The sub-agents the lead may call (enabled ones; the `task` tool runs them), listed in
+   * `<subagent_system>` (full) or found by search and offered with each message (compact).
+   * Absent or empty (subagents.enabled false): no agents section, none offered or found. @default []
+   */
+  readonly agents?: readonly SearchableAgent[];
+  /** Sub-agents offered with each new user message. @default min(3, relevantLimit) */
+  readonly relevantAgentLimit?: number;
   /** Virtual root the model sees. @default "/mnt/skills" */
   readonly containerPath?: string;
   /** The token counter auto compares with the threshold (the agent passes o200k's). */
   readonly countTokens: (text: string) => number;
 }
 
-/** An entry of the joint ranking that decides which commands a message is offered. */
-type Offer = { readonly skill: Skill; readonly command?: undefined } | { readonly command: SearchableCommand; readonly skill?: undefined };
+/** An entry of the joint ranking that decides which commands and sub-agents a message is offered. */
+type Offer =
+  | { readonly skill: Skill; readonly command?: undefined; readonly agent?: undefined }
+  | { readonly command: SearchableCommand; readonly skill?: undefined; readonly agent?: undefined }
+  | { readonly agent: SearchableAgent; readonly skill?: undefined; readonly command?: undefined };
 
-/** What search_skills answers: the skills and/or commands found, best first. */
+/** What search_skills answers: the skills, commands and/or sub-agents found, best first. */
 export interface SkillListingSearch {
   readonly skills?: readonly SkillSearchHit[];
   readonly commands?: readonly CommandSearchHit[];
+  readonly agents?: readonly AgentSearchHit[];
 }
 
 /**
@@ -44,7 +59,9 @@ export interface SkillListingSearch {
  * - compact: a stable index of each (counts by group, how to find them; see renderSkillIndex and
  *   renderCommandIndex), search_skills over all of them, and the few that best match each new
  *   user message (`relevantTo`), attached to that message after the stable prefix;
- * - auto: full while the full listing (both sections) costs at most the threshold, compact above.
+ * - auto: full while the full listing (all three sections) costs at most the threshold, compact above.
+ * Sub-agents (`options.agents`) follow the same mode: `<subagent_system>` with every agent, or a
+ * stable index, `search_skills` kind "agents" and the agents that best match each message.
  * Built once per snapshot pair and shared; everything is computed on first use.
  */
 export class SkillListing {
@@ -53,7 +70,8 @@ export class SkillListing {
   readonly #fullCommandsSection: () => string;
   readonly #options: SkillListingOptions;
   #choice: { mode: "full" | "compact"; reason: string; fullTokens: number | undefined } | undefined;
-  #sections: { skills: string; commands: string } | undefined;
+  #sections: { skills: string; commands: string; agents: string } | undefined;
+  #agents: AgentSearchIndex | undefined;
   #allCommands: CommandSearchIndex | undefined;
   #unlistedCommands: CommandSearchIndex | undefined;
   #offers: EntryIndex<Offer> | undefined;
@@ -89,9 +107,14 @@ export class SkillListing {
     return this.#render().commands;
   }
 
+  /** The `<subagent_system>` section in this mode ("" without agents). */
+  get agentsSection(): string {
+    return this.#render().agents;
+  }
+
   /** Whether search_skills is offered: compact mode with anything to find. */
   get searchable(): boolean {
-    return this.mode === "compact" && (this.#snapshot.search.size > 0 || this.#commands.length > 0);
+    return this.mode === "compact" && (this.#snapshot.search.size > 0 || this.#commands.length > 0 || this.#agentList().length > 0);
   }
 
   /**
@@ -102,13 +125,18 @@ export class SkillListing {
   relevantTo(message: string): RelevantSkills | undefined {
     const limit = this.#options.relevantLimit;
     if (this.mode !== "compact" || limit < 1) return undefined;
-    if (message.trim() === "") return { skills: [], commands: [] };
+    const listsAgents = this.#agentList().length > 0;
+    if (message.trim() === "") return { skills: [], commands: [], ...(listsAgents ? { agents: [] } : {}) };
     const commandLimit = this.#options.relevantCommandLimit ?? Math.min(3, limit);
+    const agentLimit = listsAgents ? (this.#options.relevantAgentLimit ?? Math.min(3, limit)) : 0;
     const skills = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit }) : [];
-    // A command is offered when it ranks among the best `limit` of skills and commands ranked
-    // together: with a few dozen commands, a command search alone always finds something (a word
-    // in common), which would attach unrelated commands to most messages.
-    const commands = commandLimit > 0 ? this.#offerIndex().search(message, limit).flatMap(({ entry }) => (entry.command ? [entry.command] : [])).slice(0, commandLimit) : [];
+    // A command or an agent is offered when it ranks among the best `limit` of skills, commands
+    // and agents ranked together: with a few dozen of them, a search of commands (or agents) alone
+    // always finds something (a word in common), which would attach unrelated ones to most messages.
+    const joint = commandLimit > 0 || agentLimit > 0 ? this.#offerIndex().search(message, limit) : [];
+    const commands = joint.flatMap(({ entry }) => (entry.command ? [entry.command] : [])).slice(0, commandLimit);
+    const agents = joint.flatMap(({ entry }) => (entry.agent ? [entry.agent] : [])).slice(0, agentLimit);
+    const types = agents.length > 0 ? this.#agentIndex() : undefined;
     return {
       skills: skills.map(({ identity, name, description, location }) => ({ identity, name, description, location })),
       commands: commands.map((command) => ({
@@ -118,21 +146,25 @@ export class SkillListing {
         ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}),
         ...(command.identity ? { identity: command.identity } : {}),
       })),
+      ...(listsAgents ? { agents: agents.map((agent) => ({ identity: agent.identity, subagentType: types?.subagentType(agent) ?? agent.identity, description: summarizeAgentDescription(agent.description, 160) })) } : {}),
     };
   }
 
   /**
    * search_skills: `skills` searches the skills the model may use; `commands` every slash command
-   * (user-invocable skills included); `all` both, the commands part without the skills already in
-   * the skill list. An empty query or a bad limit is VALIDATION_FAILED.
+   * (user-invocable skills included); `agents` the sub-agents; `all` all three, the commands part
+   * without the skills already in the skill list (and no agents part without agents). An empty
+   * query or a bad limit is VALIDATION_FAILED.
    */
   search(query: string, options: { readonly limit?: number; readonly kind?: SkillSearchKind } = {}): SkillListingSearch {
     const kind = options.kind ?? "all";
-    if (kind !== "skills" && kind !== "commands" && kind !== "all") throw new ThinktankError("VALIDATION_FAILED", `kind must be skills, commands or all; got ${JSON.stringify(kind)}`);
+    if (kind !== "skills" && kind !== "commands" && kind !== "agents" && kind !== "all") throw new ThinktankError("VALIDATION_FAILED", `kind must be skills, commands, agents or all; got ${JSON.stringify(kind)}`);
     const limit = options.limit === undefined ? {} : { limit: options.limit };
+    const agents = kind === "agents" || (kind === "all" && this.#agentList().length > 0);
     return {
-      ...(kind !== "commands" ? { skills: this.#snapshot.search.search(query, limit) } : {}),
+      ...(kind === "skills" || kind === "all" ? { skills: this.#snapshot.search.search(query, limit) } : {}),
       ...(kind === "commands" ? { commands: this.#all().search(query, limit) } : kind === "all" ? { commands: this.#unlisted().search(query, limit) } : {}),
+      ...(agents ? { agents: this.#agentIndex().search(query, limit) } : {}),
     };
   }
 
@@ -140,22 +172,33 @@ export class SkillListing {
     if (this.#choice) return this.#choice;
     const { listing, autoThresholdTokens } = this.#options;
     if (listing !== "auto") return (this.#choice = { mode: listing, reason: `skills.listing is ${listing}`, fullTokens: undefined });
-    const weighed = tokensUpTo(`${this.#snapshot.promptSection}\n\n${this.#fullCommandsSection()}`, autoThresholdTokens, this.#options.countTokens);
+    const agents = this.#agentList();
+    const full = [this.#snapshot.promptSection, this.#fullCommandsSection(), ...(agents.length > 0 ? [renderAgentSystem(agents)] : [])].join("\n\n");
+    const weighed = tokensUpTo(full, autoThresholdTokens, this.#options.countTokens);
     const mode = weighed.over ? "compact" : "full";
-    const count = `${this.#snapshot.search.size} skills and ${this.#commands.length} slash commands`;
+    const count = agents.length > 0 ? `${this.#snapshot.search.size} skills, ${this.#commands.length} slash commands and ${agents.length} sub-agents` : `${this.#snapshot.search.size} skills and ${this.#commands.length} slash commands`;
     const cost = weighed.complete ? `costs ${weighed.tokens} tokens` : `costs more than ${weighed.tokens} tokens`;
     return (this.#choice = { mode, reason: `auto: listing ${count} ${cost}, ${mode === "compact" ? "more" : "not more"} than skills.auto_threshold_tokens (${autoThresholdTokens})`, fullTokens: weighed.complete ? weighed.tokens : undefined });
   }
 
-  #render(): { skills: string; commands: string } {
+  #render(): { skills: string; commands: string; agents: string } {
     if (this.#sections) return this.#sections;
-    if (this.mode === "full") return (this.#sections = { skills: this.#snapshot.promptSection, commands: this.#fullCommandsSection() });
+    if (this.mode === "full") return (this.#sections = { skills: this.#snapshot.promptSection, commands: this.#fullCommandsSection(), agents: renderAgentSystem(this.#agentList()) });
     const relevant = this.#options.relevantLimit > 0;
     const containerPath = this.#options.containerPath ?? "/mnt/skills";
     return (this.#sections = {
       skills: renderSkillIndex(this.#snapshot.skills, { containerPath, relevant }),
       commands: renderCommandIndex(this.#commands, { relevant }),
+      agents: renderAgentIndex(this.#agentList(), { relevant }),
     });
+  }
+
+  #agentList(): readonly SearchableAgent[] {
+    return this.#options.agents ?? [];
+  }
+
+  #agentIndex(): AgentSearchIndex {
+    return (this.#agents ??= new AgentSearchIndex(this.#agentList()));
   }
 
   #all(): CommandSearchIndex {
@@ -172,14 +215,14 @@ export class SkillListing {
     return (this.#unlistedCommands ??= new CommandSearchIndex(this.#unlistedEntries()));
   }
 
-  /** Skills the model may use and the unlisted commands, ranked together on the same fields and weights. */
+  /** Skills the model may use, the unlisted commands and the agents, ranked together on the same fields and weights. */
   #offerIndex(): EntryIndex<Offer> {
     if (this.#offers) return this.#offers;
-    const entries: Offer[] = [...this.#searchableSkills().map((skill) => ({ skill })), ...this.#unlistedEntries().map((command) => ({ command }))];
+    const entries: Offer[] = [...this.#searchableSkills().map((skill) => ({ skill })), ...this.#unlistedEntries().map((command) => ({ command })), ...this.#agentList().map((agent) => ({ agent }))];
     return (this.#offers = new EntryIndex(
       entries,
-      (entry) => (entry.skill ? skillFields(entry.skill) : commandFields(entry.command)),
-      (entry) => (entry.skill ? [entry.skill.name, entry.skill.identity] : [entry.command.name, entry.command.invocation, entry.command.invocation.slice(1)]),
+      (entry) => (entry.skill ? skillFields(entry.skill) : entry.command ? commandFields(entry.command) : agentFields(entry.agent)),
+      (entry) => (entry.skill ? [entry.skill.name, entry.skill.identity] : entry.command ? [entry.command.name, entry.command.invocation, entry.command.invocation.slice(1)] : [entry.agent.name, entry.agent.identity]),
     ));
   }
 
