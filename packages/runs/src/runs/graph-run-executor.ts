@@ -13,6 +13,8 @@ import { StreamEventMapper, type ApiStreamMode } from "./stream-event-mapper.js"
 /** The options a run's graph is streamed with. */
 export interface RunGraphConfig extends RunnableConfig {
   readonly streamMode: StreamMode[];
+  /** Subgraphs' chunks too, each as `[namespace, mode, chunk]` (the request's `stream_subgraphs`). */
+  readonly subgraphs?: boolean;
   /** "*" or node names (the request's `interrupt_before`), typed by each graph as its own node names. */
   readonly interruptBefore?: never;
   readonly interruptAfter?: never;
@@ -61,6 +63,7 @@ async function executeGraphRun(job: RunJob, emit: (event: string, json: string) 
     const { graph, metadata } = await graphFor(job);
     const requested = streamModesOf(request);
     const mapper = new StreamEventMapper(requested);
+    const subgraphs = request.stream_subgraphs === true;
     const configurable: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(request.config?.configurable ?? {})) if (!reservedConfigurable.has(key)) configurable[key] = value;
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
@@ -71,6 +74,7 @@ async function executeGraphRun(job: RunJob, emit: (event: string, json: string) 
       tags: request.config?.tags,
       metadata: { run_id: run.run_id, thread_id: run.thread_id, assistant_id: run.assistant_id, ...metadata },
       streamMode: mapper.libraryModes(),
+      ...(subgraphs ? { subgraphs: true } : {}),
       interruptBefore: request.interrupt_before as never,
       interruptAfter: request.interrupt_after as never,
       signal,
@@ -82,8 +86,8 @@ async function executeGraphRun(job: RunJob, emit: (event: string, json: string) 
       for await (const event of graph.streamEvents(input as never, { ...runConfig, version: "v2" })) {
         root ??= event.run_id;
         if (event.event === "on_chain_stream" && event.run_id === root) {
-          const [mode, chunk] = (event.data as { chunk: [string, unknown] }).chunk;
-          for (const mapped of mapper.map(mode, chunk)) emit(mapped.event, mapped.json);
+          const [namespace, mode, chunk] = chunkParts((event.data as { chunk: unknown[] }).chunk, subgraphs);
+          for (const mapped of mapper.map(mode, chunk, namespace)) emit(mapped.event, mapped.json);
         } else {
           const mapped = mapper.event(event);
           emit(mapped.event, mapped.json);
@@ -92,8 +96,9 @@ async function executeGraphRun(job: RunJob, emit: (event: string, json: string) 
       return { status: "success" };
     }
     const stream = await graph.stream(input as never, runConfig);
-    for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-      for (const event of mapper.map(mode, chunk)) emit(event.event, event.json);
+    for await (const parts of stream as AsyncIterable<unknown[]>) {
+      const [namespace, mode, chunk] = chunkParts(parts, subgraphs);
+      for (const event of mapper.map(mode, chunk, namespace)) emit(event.event, event.json);
     }
     return { status: "success" };
   } catch (error) {
@@ -106,6 +111,11 @@ async function executeGraphRun(job: RunJob, emit: (event: string, json: string) 
     emit("error", JSON.stringify(described));
     return { status: "error", error: described };
   }
+}
+
+/** A stream chunk as `[namespace, mode, chunk]`: `[ns, mode, chunk]` with subgraphs, `[mode, chunk]` (the root's) without. */
+function chunkParts(parts: readonly unknown[], subgraphs: boolean): [readonly string[], string, unknown] {
+  return subgraphs ? [parts[0] as readonly string[], parts[1] as string, parts[2]] : [[], parts[0] as string, parts[1]];
 }
 
 function streamModesOf(request: RunRequest): ApiStreamMode[] {

@@ -11,6 +11,8 @@ export interface RunRequest {
   readonly metadata?: JsonObject;
   readonly stream_mode?: ApiStreamMode | ApiStreamMode[];
   readonly stream_resumable?: boolean;
+  /** Stream subgraphs' events too (a sub-agent's), each under its namespace (`values|tools:<task id>`). @default false */
+  readonly stream_subgraphs?: boolean | null;
   readonly interrupt_before?: "*" | string[];
   readonly interrupt_after?: "*" | string[];
   readonly checkpoint?: { readonly checkpoint_id?: string; readonly checkpoint_ns?: string };
@@ -40,6 +42,7 @@ export const runRequestSchema = {
       ],
     },
     stream_resumable: { type: ["boolean", "null"] },
+    stream_subgraphs: { type: ["boolean", "null"] },
     interrupt_before: { anyOf: [{ const: "*" }, { type: "array", items: { type: "string" } }, { type: "null" }] },
     interrupt_after: { anyOf: [{ const: "*" }, { type: "array", items: { type: "string" } }, { type: "null" }] },
     checkpoint: { type: ["object", "null"] },

@@ -20,6 +20,12 @@ interface MappedEvent {
  * - `events` → an `events` event per LangChain streamEvents (v2) event of the run, nested runs
  *   included (the graph's own stream chunks are mapped by the rules here instead);
  * - every other mode → an event of its own name.
+ *
+ * A chunk from a subgraph (a run streamed with `stream_subgraphs`: a sub-agent's graph) carries its
+ * namespace (`["tools:<task id>", ...]`): its event is named `<event>|<namespace parts joined by |>`
+ * as the LangGraph Platform API names it (`values|tools:<task id>`, `messages|tools:<task id>`).
+ * The older `messages` form (`messages/partial`, `messages/complete`) has no namespaced names: it
+ * stays the root graph's (the lead's).
  */
 export class StreamEventMapper {
   readonly #requested: ReadonlySet<ApiStreamMode>;
@@ -55,16 +61,19 @@ export class StreamEventMapper {
     return { event: "events", json: toJsonText(event) };
   }
 
-  map(mode: string, chunk: unknown): MappedEvent[] {
+  /** The events of one `[mode, chunk]` of the graph's stream; `namespace`: the subgraph's it came from (empty: the root graph's). */
+  map(mode: string, chunk: unknown, namespace: readonly string[] = []): MappedEvent[] {
     const events: MappedEvent[] = [];
+    const root = namespace.length === 0;
+    const name = (event: string) => (root ? event : `${event}|${namespace.join("|")}`);
     if (mode === "messages") {
       const [message, metadata] = chunk as [BaseMessageChunk, Record<string, unknown>];
-      if (this.#requested.has("messages-tuple")) events.push({ event: "messages", json: toJsonText([message, metadata]) });
-      if (this.#requested.has("messages")) events.push(...this.#partialMessage(message, metadata));
+      if (this.#requested.has("messages-tuple")) events.push({ event: name("messages"), json: toJsonText([message, metadata]) });
+      if (root && this.#requested.has("messages")) events.push(...this.#partialMessage(message, metadata));
       return events;
     }
-    if (mode === "values" && this.#requested.has("messages")) events.push(...this.#completeMessages(chunk));
-    if (this.#requested.has(mode as ApiStreamMode)) events.push({ event: mode, json: toJsonText(chunk) });
+    if (root && mode === "values" && this.#requested.has("messages")) events.push(...this.#completeMessages(chunk));
+    if (this.#requested.has(mode as ApiStreamMode)) events.push({ event: name(mode), json: toJsonText(chunk) });
     return events;
   }
 
