@@ -17,7 +17,8 @@ import { markSkillScriptTools } from "../tool-approval/script-tool-facts.js";
  * user message (`skillContextFor`, attached to that message, never to the system prompt). Both
  * give `view_skill` and the specialist context of the active skill (level 2: its body as the
  * instructions, its scoped tools and resources, the inherited tools restricted by its
- * allowed-tools).
+ * allowed-tools). Sub-agents follow the same listing (`<subagent_system>`, order 25): every agent
+ * by name, or a stable index with the agents offered per message beside the skills.
  */
 export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
   return {
@@ -32,6 +33,8 @@ export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
         sections: [
           { id: "skills", text: listing.skillsSection, order: 10 },
           { id: "skill_contexts", text: listed ? viewSkillHint : "", order: 11 },
+          // After the skills and commands sections (order 20); empty without agents (subagents.enabled false).
+          { id: "subagents", text: listing.agentsSection, order: 25 },
         ],
         tools: [...(listed ? [createViewSkillTool(() => runtime.skillsFor(request.ownerId), { compact })] : []), ...(listing.searchable ? [createSearchSkillsTool(listing)] : [])],
         ...(compact && runtime.config.skills.relevant_limit > 0 ? { skillContextFor: (message: string) => listing.relevantTo(message) } : {}),

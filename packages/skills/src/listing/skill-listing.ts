@@ -120,15 +120,15 @@ export class SkillListing {
   /**
    * The skills (and slash commands the skill list does not show) that best match a user message:
    * undefined in full mode or with relevant_limit 0 (nothing is attached), empty lists when
-   * nothing matches (a greeting). Deterministic for one snapshot.
+   * nothing matches (a greeting); `agents` only when some agent is offered. Deterministic for one
+   * snapshot.
    */
   relevantTo(message: string): RelevantSkills | undefined {
     const limit = this.#options.relevantLimit;
     if (this.mode !== "compact" || limit < 1) return undefined;
-    const listsAgents = this.#agentList().length > 0;
-    if (message.trim() === "") return { skills: [], commands: [], ...(listsAgents ? { agents: [] } : {}) };
+    if (message.trim() === "") return { skills: [], commands: [] };
     const commandLimit = this.#options.relevantCommandLimit ?? Math.min(3, limit);
-    const agentLimit = listsAgents ? (this.#options.relevantAgentLimit ?? Math.min(3, limit)) : 0;
+    const agentLimit = this.#agentList().length > 0 ? (this.#options.relevantAgentLimit ?? Math.min(3, limit)) : 0;
     const skills = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit }) : [];
     // A command or an agent is offered when it ranks among the best `limit` of skills, commands
     // and agents ranked together: with a few dozen of them, a search of commands (or agents) alone
@@ -146,7 +146,8 @@ export class SkillListing {
         ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}),
         ...(command.identity ? { identity: command.identity } : {}),
       })),
-      ...(listsAgents ? { agents: agents.map((agent) => ({ identity: agent.identity, subagentType: types?.subagentType(agent) ?? agent.identity, description: summarizeAgentDescription(agent.description, 160) })) } : {}),
+      // Only when some are offered: a message offered no agent stores what it stored before agents existed.
+      ...(agents.length > 0 ? { agents: agents.map((agent) => ({ identity: agent.identity, subagentType: types?.subagentType(agent) ?? agent.identity, description: summarizeAgentDescription(agent.description, 160) })) } : {}),
     };
   }
 
