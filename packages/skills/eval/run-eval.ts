@@ -1,9 +1,12 @@
-// `npm run eval:skills [-- --total N] [--split dev|test|all] [--misses dev] [--relevant-limit K] [--json]`: skill search
-// quality on the gold pairs of gold/ (see README.md), over the corpus skills as installed and over
-// the corpus grown to N skills (default 450) with renamed near-duplicate copies. Prints top-1 /
-// top-5 / MRR per split beside plain BM25 measured in the same run, the share of requests whose
-// skill is offered with the message in compact listing (`<relevant_skills>`, K skills, default
-// skills.relevant_limit's 5), and a search's p95 latency. Without the corpus it says so and exits 0.
+// `npm run eval:skills [-- --total N] [--split <key>|tuning|all] [--misses dev|fresh-dev] [--relevant-limit K] [--json]`:
+// skill search quality on the gold pairs of gold/ (see README.md). Two suites: the corpus's own
+// pairs (dev, test) over the corpus skills as installed, and the fresh pairs (fresh-dev,
+// fresh-test) over the corpus skills plus the skills of fresh/skills; each as installed and grown
+// to N skills (default 450) with renamed near-duplicate copies. Prints top-1 / top-5 / MRR per
+// split beside plain BM25 measured in the same run, the share of requests whose skill is offered
+// with the message in compact listing (`<relevant_skills>`, K skills described, default
+// skills.relevant_limit's 5, and the further ones it names), and a search's p95 latency. Without
+// the corpus it says so and exits 0.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,8 +19,9 @@ import { renderSkillSystem } from "../src/render-skill-system.js";
 import { SkillSearchIndex } from "../src/search/skill-search-index.js";
 import type { Skill } from "../src/skill-types.js";
 import { corpusSkillSources } from "./corpus-skill-sources.js";
+import { freshSkillSources } from "./fresh-skill-sources.js";
 import { growSkills } from "./grow-skills.js";
-import { devGoldFile, heldOutGoldFile, readSkillGold, type SkillGoldPair } from "./skill-gold.js";
+import { devGoldFile, freshDevGoldFile, freshHeldOutGoldFile, heldOutGoldFile, readSkillGold, type SkillGoldPair } from "./skill-gold.js";
 
 const { values } = parseArgs({
   options: { total: { type: "string", default: "450" }, split: { type: "string", default: "all" }, misses: { type: "string" }, "relevant-limit": { type: "string", default: "5" }, json: { type: "boolean", default: false } },
@@ -26,7 +30,7 @@ const total = Number(values.total);
 if (!Number.isInteger(total) || total < 1) throw new Error(`--total must be a positive integer; got ${values.total}`);
 const relevantLimit = Number(values["relevant-limit"]);
 if (!Number.isInteger(relevantLimit) || relevantLimit < 1) throw new Error(`--relevant-limit must be a positive integer; got ${values["relevant-limit"]}`);
-if (values.misses !== undefined && values.misses !== "dev") throw new Error("--misses takes only 'dev': the held-out split is reported, never inspected for tuning");
+if (values.misses !== undefined && values.misses !== "dev" && values.misses !== "fresh-dev") throw new Error("--misses takes only 'dev' or 'fresh-dev': the held-out splits are reported, never inspected for tuning");
 
 let corpus: string;
 try {
@@ -36,40 +40,52 @@ try {
   process.exit(0);
 }
 
-// `--split dev` leaves the held-out split out altogether (what tuning runs use).
-const splits = [
-  { key: "dev", label: "dev (tuned on)", pairs: readSkillGold(devGoldFile) },
-  { key: "test", label: "held-out (never tuned)", pairs: readSkillGold(heldOutGoldFile) },
-].filter((split) => values.split === "all" || split.key === values.split);
-if (splits.length === 0) throw new Error(`--split must be dev, test or all; got ${values.split}`);
-const originals = (await loadSkills({ sources: corpusSkillSources(corpus) })).skills;
-const known = new Set(originals.map((skill) => skill.identity));
-const unknown = splits.flatMap((split) => split.pairs.flatMap((pair) => pair.expected.filter((identity) => !known.has(identity))));
-if (unknown.length > 0) throw new Error(`the gold pairs name skills the corpus at ${corpus} does not have: ${[...new Set(unknown)].join(", ")}`);
+type Split = { key: string; label: string; heldOut: boolean; pairs: SkillGoldPair[] };
+const allSplits: Split[] = [
+  { key: "dev", label: "dev (tuned on)", heldOut: false, pairs: readSkillGold(devGoldFile) },
+  { key: "test", label: "held-out (never tuned)", heldOut: true, pairs: readSkillGold(heldOutGoldFile) },
+  { key: "fresh-dev", label: "fresh dev (tuned on)", heldOut: false, pairs: readSkillGold(freshDevGoldFile) },
+  { key: "fresh-test", label: "fresh held-out (never)", heldOut: true, pairs: readSkillGold(freshHeldOutGoldFile) },
+];
+// `--split tuning` is both dev splits and nothing held out (what tuning runs use).
+const wanted = (split: Split) => values.split === "all" || split.key === values.split || (values.split === "tuning" && !split.heldOut);
+const suites = [
+  { name: "corpus", sources: corpusSkillSources(corpus), splits: allSplits.slice(0, 2).filter(wanted) },
+  { name: "corpus + fresh", sources: [...corpusSkillSources(corpus), ...freshSkillSources()], splits: allSplits.slice(2).filter(wanted) },
+].filter((suite) => suite.splits.length > 0);
+if (suites.length === 0) throw new Error(`--split must be dev, test, fresh-dev, fresh-test, tuning or all; got ${values.split}`);
 
-const growth = fs.mkdtempSync(path.join(os.tmpdir(), "tt-eval-skills-"));
-type Row = { skills: number; split: string; ranker: string; quality: RankingQuality };
+type Row = { suite: string; skills: number; split: string; ranker: string; quality: RankingQuality };
 const rows: Row[] = [];
 /** Per size and split: requests whose skill (any accepted identity) is among those offered with the message. */
-const offered: { skills: number; split: string; pairs: number; offered: number; share: number }[] = [];
-const latencies: { skills: number; p50: number; p95: number }[] = [];
-const tieCounts: { skills: number; ties: number }[] = [];
-try {
-  const grown = growSkills(originals, growth, total);
-  const withCopies = (await loadSkills({ sources: [...corpusSkillSources(corpus), ...grown.sources] })).skills;
-  for (const skills of total > originals.length ? [originals, withCopies] : [originals]) measure(skills);
-} finally {
-  fs.rmSync(growth, { recursive: true, force: true });
+const offered: { suite: string; skills: number; split: string; pairs: number; offered: number; share: number }[] = [];
+const latencies: { suite: string; skills: number; p50: number; p95: number }[] = [];
+const tieCounts: { suite: string; skills: number; ties: number }[] = [];
+let corpusSkills = 0;
+for (const suite of suites) {
+  const originals = (await loadSkills({ sources: suite.sources })).skills;
+  if (suite.name === "corpus") corpusSkills = originals.length;
+  const known = new Set(originals.map((skill) => skill.identity));
+  const unknown = suite.splits.flatMap((split) => split.pairs.flatMap((pair) => pair.expected.filter((identity) => !known.has(identity))));
+  if (unknown.length > 0) throw new Error(`the gold pairs name skills the ${suite.name} skills do not have: ${[...new Set(unknown)].join(", ")}`);
+  const growth = fs.mkdtempSync(path.join(os.tmpdir(), "tt-eval-skills-"));
+  try {
+    const grown = growSkills(originals, growth, total);
+    const withCopies = (await loadSkills({ sources: [...suite.sources, ...grown.sources] })).skills;
+    for (const skills of total > originals.length ? [originals, withCopies] : [originals]) measure(suite.name, suite.splits, skills, skills === withCopies || total <= originals.length);
+  } finally {
+    fs.rmSync(growth, { recursive: true, force: true });
+  }
 }
 
-function measure(skills: readonly Skill[]): void {
+function measure(suite: string, splits: readonly Split[], skills: readonly Skill[], largest: boolean): void {
   const index = new SkillSearchIndex(skills);
   const plain = new PlainBm25Index(skills.filter((skill) => skill.enabled && !skill.disableModelInvocation).map((skill) => ({ id: skill.identity, text: `${skill.category} ${skill.name} ${skill.description}` })));
   const count = skills.length;
   for (const split of splits) {
     const pairs = split.pairs.map((pair) => ({ id: pair.id, query: pair.query, accepted: pair.expected }));
-    rows.push({ skills: count, split: split.label, ranker: "skills search", quality: evaluateRanking(pairs, (query) => index.search(query, { limit: 10 }).map((hit) => hit.identity)) });
-    rows.push({ skills: count, split: split.label, ranker: "plain BM25", quality: evaluateRanking(pairs, (query) => plain.search(query, 10).map((hit) => hit.id)) });
+    rows.push({ suite, skills: count, split: split.label, ranker: "skills search", quality: evaluateRanking(pairs, (query) => index.search(query, { limit: 10 }).map((hit) => hit.identity)) });
+    rows.push({ suite, skills: count, split: split.label, ranker: "plain BM25", quality: evaluateRanking(pairs, (query) => plain.search(query, 10).map((hit) => hit.id)) });
   }
   // What compact listing attaches to each request's message (the agent's SkillListing.relevantTo;
   // the corpus's plugin commands are not loaded here, and none of them is a gold answer).
@@ -80,7 +96,7 @@ function measure(skills: readonly Skill[]): void {
       const identities = [...(relevant?.skills ?? []).map((skill) => skill.identity), ...(relevant?.commands ?? []).flatMap((command) => (command.identity ? [command.identity] : []))];
       return pair.expected.some((identity) => identities.includes(identity));
     }).length;
-    offered.push({ skills: count, split: split.label, pairs: split.pairs.length, offered: hits, share: hits / split.pairs.length });
+    offered.push({ suite, skills: count, split: split.label, pairs: split.pairs.length, offered: hits, share: hits / split.pairs.length });
   }
   // Top-1 hits that tie exactly with the next skill (a copy, mostly) win only by listing order
   // (counted before near-copies move down, which never changes the first hit).
@@ -90,41 +106,40 @@ function measure(skills: readonly Skill[]): void {
     const [first, second] = unspread.search(pair.query, { limit: 2 });
     if (first && second && first.score === second.score && pair.expected.includes(first.identity)) ties++;
   }
-  tieCounts.push({ skills: count, ties });
-  const queries = splits.flatMap((split) => split.pairs.map((pair) => pair.query));
-  const samples = queries.map((query) => {
+  tieCounts.push({ suite, skills: count, ties });
+  const samples = splits.flatMap((split) => split.pairs.map((pair) => pair.query)).map((query) => {
     const started = performance.now();
     index.search(query, { limit: 10 });
     return performance.now() - started;
   });
   samples.sort((a, b) => a - b);
   const at = (share: number) => samples[Math.min(samples.length - 1, Math.floor(share * samples.length))] ?? 0;
-  latencies.push({ skills: count, p50: at(0.5), p95: at(0.95) });
-  const dev = splits.find((split) => split.key === "dev");
-  if (values.misses === "dev" && dev && count === Math.max(originals.length, total)) printMisses(index, dev.pairs);
+  latencies.push({ suite, skills: count, p50: at(0.5), p95: at(0.95) });
+  const missed = splits.find((split) => split.key === values.misses);
+  if (missed && largest) printMisses(index, missed.pairs);
 }
 
 if (values.json) {
-  process.stdout.write(`${JSON.stringify({ corpusSkills: originals.length, relevantLimit, rows: rows.map(({ quality, ...row }) => ({ ...row, ...quality, misses: quality.misses.length })), offered, latencies, ties: tieCounts }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ corpusSkills, relevantLimit, rows: rows.map(({ quality, ...row }) => ({ ...row, ...quality, misses: quality.misses.length })), offered, latencies, ties: tieCounts }, null, 2)}\n`);
 } else {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
-  console.log(`skills search on packages/skills/eval/gold: ${splits.map((s) => `${s.pairs.length} ${s.key}`).join(", ")} pairs; ${originals.length} corpus skills, grown to ${Math.max(total, originals.length)} with renamed copies\n`);
-  console.log(`${"skills".padStart(6)}  ${"split".padEnd(24)}${"pairs".padStart(6)}  ${"ranker".padEnd(14)}${"top-1".padStart(7)}${"top-5".padStart(7)}${"MRR".padStart(7)}`);
-  for (const { skills, split, ranker, quality } of rows) {
-    console.log(`${String(skills).padStart(6)}  ${split.padEnd(24)}${String(quality.pairs).padStart(6)}  ${ranker.padEnd(14)}${pct(quality.top1)}${pct(quality.top5)}${quality.mrr.toFixed(3).padStart(7)}`);
+  console.log(`skills search on packages/skills/eval/gold: ${suites.flatMap((suite) => suite.splits.map((s) => `${s.pairs.length} ${s.key}`)).join(", ")} pairs; grown to ${total} skills with renamed copies\n`);
+  console.log(`${"suite".padEnd(16)}${"skills".padStart(6)}  ${"split".padEnd(24)}${"pairs".padStart(6)}  ${"ranker".padEnd(14)}${"top-1".padStart(7)}${"top-5".padStart(7)}${"MRR".padStart(7)}`);
+  for (const { suite, skills, split, ranker, quality } of rows) {
+    console.log(`${suite.padEnd(16)}${String(skills).padStart(6)}  ${split.padEnd(24)}${String(quality.pairs).padStart(6)}  ${ranker.padEnd(14)}${pct(quality.top1)}${pct(quality.top5)}${quality.mrr.toFixed(3).padStart(7)}`);
   }
-  console.log(`\nskill offered with its message (compact listing, <relevant_skills> of ${relevantLimit} skills):`);
-  for (const row of offered) console.log(`${String(row.skills).padStart(6)}  ${row.split.padEnd(24)}${String(row.pairs).padStart(6)}  ${pct(row.share)} (${row.offered} of ${row.pairs})`);
+  console.log(`\nskill offered with its message (compact listing, <relevant_skills> with ${relevantLimit} skills described):`);
+  for (const row of offered) console.log(`${row.suite.padEnd(16)}${String(row.skills).padStart(6)}  ${row.split.padEnd(24)}${String(row.pairs).padStart(6)}  ${pct(row.share)} (${row.offered} of ${row.pairs})`);
   console.log("");
-  for (const { skills, p50, p95 } of latencies) console.log(`search latency at ${skills} skills: p50 ${p50.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms`);
-  for (const { skills, ties } of tieCounts) console.log(`top-1 hits at ${skills} skills that tie exactly with the next skill and win by listing order (\`<plugin>\` before \`<plugin>-mirror-n\`): ${ties}`);
-  const heldOut = rows.filter((row) => row.ranker === "skills search" && row.split === splits.find((split) => split.key === "test")?.label).at(-1);
+  for (const { suite, skills, p50, p95 } of latencies) console.log(`search latency, ${suite}, ${skills} skills: p50 ${p50.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms`);
+  for (const { suite, skills, ties } of tieCounts) console.log(`top-1 hits (${suite}, ${skills} skills) that tie exactly with the next skill and win by listing order: ${ties}`);
+  const heldOut = rows.filter((row) => row.ranker === "skills search" && row.split === allSplits[3]?.label).at(-1);
   if (heldOut) {
     const met = (value: number, goal: number) => `${(value * 100).toFixed(1)}% (${value >= goal ? "met" : "not met"})`;
     const heldOutOffered = offered.filter((row) => row.split === heldOut.split).at(-1);
     console.log(
-      `goal on the held-out split at ${heldOut.skills} skills: top-1 >= 85%: ${met(heldOut.quality.top1, 0.85)}; top-5 >= 97%: ${met(heldOut.quality.top5, 0.97)}` +
-        (heldOutOffered ? `; offered with its message >= 95%: ${met(heldOutOffered.share, 0.95)}` : ""),
+      `goal on the fresh held-out split at ${heldOut.skills} skills: top-1 >= 85%: ${met(heldOut.quality.top1, 0.85)}; top-5 >= 97%: ${met(heldOut.quality.top5, 0.97)}` +
+        (heldOutOffered ? `; offered with its message >= 97%: ${met(heldOutOffered.share, 0.97)}` : ""),
     );
   }
 }
@@ -137,3 +152,4 @@ function printMisses(index: SkillSearchIndex, pairs: readonly SkillGoldPair[]): 
     console.error(`${pair.id} [${rank < 0 ? "-" : rank + 1}] ${pair.query}\n    want ${pair.expected.join(" | ")}\n    got  ${got.slice(0, 3).join(", ")}`);
   }
 }
+

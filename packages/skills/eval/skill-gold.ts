@@ -9,6 +9,13 @@ export const skillsEvalDir = path.dirname(fileURLToPath(import.meta.url));
 export const devGoldFile = path.join(skillsEvalDir, "gold", "dev.jsonl");
 /** The held-out pairs: frozen before any tuning; only ever reported. */
 export const heldOutGoldFile = path.join(skillsEvalDir, "gold", "test.jsonl");
+/** Dev pairs in the fresh set's style (over the fresh skills and the corpus's): tuning may read them. */
+export const freshDevGoldFile = path.join(skillsEvalDir, "gold", "fresh-dev.jsonl");
+/**
+ * The fresh held-out pairs: requests written after the ranking was tuned, over skills it never
+ * met (fresh/skills) and over the corpus's; frozen before any change was measured on them; only ever reported.
+ */
+export const freshHeldOutGoldFile = path.join(skillsEvalDir, "gold", "fresh-test.jsonl");
 
 /** One (request → skill) pair: `expected[0]` is the intended skill's identity, further ones do the job as well. */
 export interface SkillGoldPair {

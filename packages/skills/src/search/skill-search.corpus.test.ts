@@ -7,12 +7,15 @@ import { corpusDir, needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusSkillSources } from "../../eval/corpus-skill-sources.js";
 import { growSkills } from "../../eval/grow-skills.js";
-import { devGoldFile, heldOutGoldFile, readSkillGold } from "../../eval/skill-gold.js";
+import { freshSkillSources } from "../../eval/fresh-skill-sources.js";
+import { devGoldFile, freshDevGoldFile, freshHeldOutGoldFile, heldOutGoldFile, readSkillGold } from "../../eval/skill-gold.js";
 import { loadSkills } from "../load-skills.js";
 import { SkillSearchIndex } from "./skill-search-index.js";
 
 /** The held-out split as frozen before any tuning (commit "skills eval: tuning set ..."). */
 const heldOutSha256 = "7fbbcf574d4faccf3a090e8d53589403e04eb6828aa7859f104f8efa17e03137";
+/** The fresh held-out split (skills the ranking never met, requests in users' words) as frozen before any change was measured on it. */
+const freshHeldOutSha256 = "a12af3a698933d22d067a0b16075ef8c1847114f2a05f9050e9dda35ee69ffb7";
 
 type Skills = Awaited<ReturnType<typeof loadSkills>>["skills"];
 
@@ -93,5 +96,20 @@ describe("skill search over the corpus skills (224, and grown to 450)", needs("c
     expect(quality(dev, grownIndex).top5).toBeGreaterThanOrEqual(0.94);
     expect(quality(heldOut, grownIndex).top1).toBeGreaterThanOrEqual(0.87);
     expect(quality(heldOut, grownIndex).top1).toBeGreaterThan(evaluateRanking(heldOut.map((pair) => ({ id: pair.id, query: pair.query, accepted: pair.expected })), (query) => plainRanking(query)).top1 + 0.1);
+  });
+
+  it("has fresh gold pairs over the corpus and the fresh skills, each fresh skill asked for; the fresh held-out split is as frozen", async () => {
+    const fresh = (await loadSkills({ sources: freshSkillSources() })).skills;
+    expect(fresh.length).toBeGreaterThanOrEqual(80);
+    const identities = new Set([...originals, ...fresh].map((skill) => skill.identity));
+    const freshDev = readSkillGold(freshDevGoldFile);
+    const freshHeldOut = readSkillGold(freshHeldOutGoldFile);
+    for (const pair of [...freshDev, ...freshHeldOut]) for (const identity of pair.expected) expect(identities.has(identity), `${pair.id}: ${identity}`).toBe(true);
+    const asked = new Set([...freshDev, ...freshHeldOut].map((pair) => pair.expected[0]));
+    for (const skill of fresh) expect(asked.has(skill.identity), skill.identity).toBe(true);
+    // A fresh skill is asked for in one split only: the held-out requests' skills are never tuned on through dev requests.
+    const devSkills = new Set(freshDev.map((pair) => pair.expected[0]));
+    for (const pair of freshHeldOut) if (pair.expected[0]?.startsWith("plugin:") && fresh.some((skill) => skill.identity === pair.expected[0])) expect(devSkills.has(pair.expected[0] as string), pair.id).toBe(false);
+    expect(createHash("sha256").update(fs.readFileSync(freshHeldOutGoldFile)).digest("hex")).toBe(freshHeldOutSha256);
   });
 });
