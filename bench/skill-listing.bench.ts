@@ -11,7 +11,7 @@ import { countTokens } from "@thinktank/mcp";
 import { SkillListing } from "@thinktank/skills";
 import { devGoldFile, heldOutGoldFile, readSkillGold, type SkillGoldPair } from "../packages/skills/eval/skill-gold.js";
 import { round, summarize, timeIt, type Benchmark, type BenchContext, type Measurement } from "./harness.js";
-import { makeSkillCorpusProject } from "./skill-corpus-project.js";
+import { makeSkillCorpusProject } from "../apps/agent/test/support/skill-corpus-project.js";
 
 const sizes = [10, 100, 450, 1000] as const;
 

@@ -2,15 +2,19 @@
 // anthropic skills as custom skills, the knowledge-work plugins installed (PluginInstaller, their
 // commands included), and beyond the corpus's 224 skills renamed copies grown by the skills eval's
 // growSkills, installed as mirror plugins (`<plugin>-mirror-<n>`) and custom skills. Below 224, the
-// skills past N are disabled in extensions_config.json (their plugins' commands stay).
+// skills past N are disabled in extensions_config.json (their plugins' commands stay). With
+// `agents`, the lead sees that many sub-agents: the built-in general-purpose, the installed
+// plugins' agents (brand-voice's five), and near-copies grown by growAgents as mirror plugins'
+// agents/ folders. The skill listing's bench and the agent listing's bench and size test use it.
 import fs from "node:fs";
 import path from "node:path";
 import { ExtensionsStore } from "@thinktank/core";
 import { PluginInstaller } from "@thinktank/plugins";
 import { loadSkills, type Skill } from "@thinktank/skills";
 import { makeTempDir, writeTree } from "@thinktank/testing";
-import { corpusSkillSources } from "../packages/skills/eval/corpus-skill-sources.js";
-import { growSkills } from "../packages/skills/eval/grow-skills.js";
+import { corpusSkillSources } from "../../../../packages/skills/eval/corpus-skill-sources.js";
+import { corpusPluginAgents, growAgents } from "../../../../packages/skills/eval/grow-agents.js";
+import { growSkills } from "../../../../packages/skills/eval/grow-skills.js";
 
 export interface SkillCorpusProject {
   readonly dir: string;
@@ -29,8 +33,13 @@ function corpusPluginFolders(corpus: string): string[] {
   return marketplace.plugins.map((entry) => entry.source).filter((source): source is string => typeof source === "string").map((source) => path.join(root, source));
 }
 
+export interface SkillCorpusProjectOptions {
+  /** Sub-agents the lead sees, the built-in general-purpose included; undefined adds none of its own (the installed plugins' agents are there). */
+  readonly agents?: number;
+}
+
 /** A project with `total` skills (see the file comment); `configYaml` adds top-level keys. */
-export async function makeSkillCorpusProject(corpus: string, total: number, configYaml = ""): Promise<SkillCorpusProject> {
+export async function makeSkillCorpusProject(corpus: string, total: number, configYaml = "", options: SkillCorpusProjectOptions = {}): Promise<SkillCorpusProject> {
   const temp = makeTempDir("tt-bench-listing-");
   const originals = await corpusSkills(corpus);
   const kept = new Set(originals.slice(0, total).map((skill) => skill.identity));
@@ -59,6 +68,18 @@ export async function makeSkillCorpusProject(corpus: string, total: number, conf
       const folder = path.join(temp.dir, "plugins", "installed", plugin);
       writeTree(folder, { ".claude-plugin/plugin.json": JSON.stringify({ name: plugin, description: `Mirror of ${plugin.replace(/-mirror-\d+$/, "")}` }) });
       fs.renameSync(source.root, path.join(folder, "skills"));
+    }
+    fs.rmSync(grown, { recursive: true, force: true });
+  }
+  if (options.agents !== undefined) {
+    const originals = corpusPluginAgents(corpus).filter((agent) => installed.has(`plugin:${agent.plugin}`));
+    const copies = options.agents - 1 - originals.length;
+    if (copies < 0) throw new Error(`${options.agents} agents: fewer than the built-in and the installed plugins' ${originals.length}`);
+    const grown = path.join(temp.dir, "grown-agents");
+    for (const [plugin, source] of growAgents(originals, grown, copies)) {
+      const folder = path.join(temp.dir, "plugins", "installed", plugin);
+      if (!fs.existsSync(folder)) writeTree(folder, { ".claude-plugin/plugin.json": JSON.stringify({ name: plugin, description: `Mirror of ${plugin.replace(/-mirror-\d+$/, "")}` }) });
+      fs.renameSync(path.join(source, "agents"), path.join(folder, "agents"));
     }
     fs.rmSync(grown, { recursive: true, force: true });
   }
