@@ -11,7 +11,15 @@ export type { StdioSandbox, StdioSandboxAvailability, SandboxedStdioServer, Sand
 export { McpManager } from "./manager/mcp-manager.js";
 export { userServerName, userServerPrefix } from "./manager/user-servers.js";
 export { userServerEntries } from "./servers/user-server-entries.js";
-export type { McpManagerOptions, McpSettings, ManagerLogger, ServerState, ServerStatus, CallOptions, ToolsChangedEvent, ConnectProgress } from "./manager/manager-types.js";
+export type { McpManagerOptions, McpSettings, ManagerLogger, ManagerStatusReport, ServerState, ServerStatus, CallOptions, ToolsChangedEvent, ConnectProgress } from "./manager/manager-types.js";
+export { McpStatusRecorder } from "./status/mcp-status-recorder.js";
+export type { McpStatusRecorderOptions } from "./status/mcp-status-recorder.js";
+export { mcpStatusDir } from "./status/status-record.js";
+export type { McpStatusFile, RecordedServer } from "./status/status-record.js";
+export { readMcpStatus } from "./status/read-mcp-status.js";
+export type { AgentStatus, McpStatusReport, ReadMcpStatusOptions } from "./status/read-mcp-status.js";
+export { liveServerState } from "./status/live-server-state.js";
+export type { LiveServerState } from "./status/live-server-state.js";
 export { loadManagedTools, loadAllManagedTools } from "./langchain/load-managed-tools.js";
 export { ToolSearchIndex } from "./search/tool-search-index.js";
 export type { ToolSearchOverlay } from "./search/tool-search-overlay.js";

@@ -102,6 +102,10 @@ export class ManagedServer {
   private retryAt = 0;
   /** The last failed connect ran out of time (the server never answered), rather than being refused. */
   private timedOut = false;
+  /** The protocol version of the last successful connect. */
+  private protocolVersion: string | undefined;
+  /** The last error (a failed connect, a lost session, a need for sign-in) and when (the manager's clock); kept after a recovery. */
+  private lastError: { readonly at: number; readonly reason: string } | undefined;
   /** OAuth: the token source and the needs_auth bookkeeping. */
   private readonly signIn: SignInWatch;
   /**
@@ -124,6 +128,7 @@ export class ManagedServer {
       this.configProblem = resolution.reason;
       this.state = "unavailable";
       this.reason = resolution.reason;
+      this.lastError = { at: context.now(), reason: resolution.reason };
     }
     this.tools = new ServerToolList({ ...context, server: name, transport: this.transport, entry: () => this.entry });
     const tokens = resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined;
@@ -156,6 +161,9 @@ export class ManagedServer {
       ...(pid !== undefined ? { pid } : {}),
       ...(this.failedConnects > 0 ? { failedConnects: this.failedConnects, retryAt: this.retryAt } : {}),
       ...(this.state === "unavailable" && this.timedOut ? { timedOut: true } : {}),
+      ...(this.protocolVersion ? { protocolVersion: this.protocolVersion } : {}),
+      ...(this.lastError ? { lastErrorAt: this.lastError.at, lastError: this.lastError.reason } : {}),
+      ...(this.perUser ? { perUser: true as const } : {}),
     };
   }
 
@@ -299,6 +307,7 @@ export class ManagedServer {
     const reason = last?.reason ?? "unknown failure";
     this.state = "unavailable";
     this.reason = `${reason} (after ${attempts} attempts; tried again on next use)`;
+    this.noteError(this.reason);
     throw new ThinktankError("SERVICE_UNAVAILABLE", `MCP server '${this.name}' is unavailable after ${attempts} attempts: ${reason}`, {
       details: { server: this.name, attempts, reason },
     });
@@ -317,9 +326,14 @@ export class ManagedServer {
   private enterNeedsAuth(): void {
     this.state = "needs_auth";
     this.reason = this.signIn.enter();
+    this.noteError(this.reason);
     this.failedConnects = 0;
     this.retryAt = 0;
     this.timedOut = false;
+  }
+
+  private noteError(reason: string): void {
+    this.lastError = { at: this.context.now(), reason };
   }
 
   private unavailable(reason: string): ThinktankError {
@@ -367,6 +381,7 @@ export class ManagedServer {
       this.connection = connection;
       this.state = "connected";
       this.reason = undefined;
+      this.protocolVersion = connection.protocolVersion;
       this.failedConnects = 0;
       this.retryAt = 0;
       this.timedOut = false;
@@ -386,6 +401,7 @@ export class ManagedServer {
       else if (!this.disposed) {
         this.state = "unavailable";
         this.reason = reason;
+        this.noteError(reason);
         this.failedConnects += 1;
         this.retryAt = this.context.now() + this.context.retryDelay(this.failedConnects);
         this.timedOut = failure.timeout === true;
@@ -403,6 +419,7 @@ export class ManagedServer {
     this.connection = undefined;
     this.state = "unavailable";
     this.reason = `${reason}; it restarts on the next call`;
+    this.noteError(this.reason);
     this.context.logger.warn({ server: this.name, reason }, "mcp server connection lost");
   }
 
@@ -411,6 +428,7 @@ export class ManagedServer {
       this.connection = undefined;
       this.state = "unavailable";
       this.reason = reason;
+      this.noteError(reason);
     }
     this.context.track(connection.close());
   }

@@ -106,6 +106,21 @@ export interface ServerStatus {
   readonly retryAt?: number;
   /** While unavailable: the last connect ran out of mcp.connect_timeout_ms (the server never answered) rather than failing outright. */
   readonly timedOut?: true;
+  /** The MCP protocol version the server agreed to in its last successful connect (e.g. "2025-11-25"). */
+  readonly protocolVersion?: string;
+  /** When its last error happened (a failed connect, a lost session, a need for sign-in; epoch ms, the manager's clock), and what it was; kept after it recovers. */
+  readonly lastErrorAt?: number;
+  readonly lastError?: string;
+  /** Its sessions carry each user's own credentials (ManagedServer.perUser): every user has a state of their own. */
+  readonly perUser?: true;
+}
+
+/** Every server's status as the manager holds it now (McpManager.statusReport): the shared sessions, and each user's own. */
+export interface ManagerStatusReport {
+  /** The operator's view: every shared server (configured and plugin ones). */
+  readonly shared: readonly ServerStatus[];
+  /** Per user with sessions of their own now: their sessions of per-user servers and their own `~` servers (nothing else: the shared entries apply). */
+  readonly users: Readonly<Record<string, readonly ServerStatus[]>>;
 }
 
 /** Per-call options for callTool / readResource. */

@@ -8,7 +8,7 @@ import { ServerDiscovery, within } from "./server-discovery.js";
 import type { ManagedServerContext } from "./managed-server.js";
 import { UserServers } from "./user-servers.js";
 import { validateSettings } from "./validate-settings.js";
-import type { CallOptions, ConnectAllOptions, ManagerLogger, McpManagerOptions, ServerStatus, SyncReport, ToolsChangedEvent } from "./manager-types.js";
+import type { CallOptions, ConnectAllOptions, ManagerLogger, ManagerStatusReport, McpManagerOptions, ServerStatus, SyncReport, ToolsChangedEvent } from "./manager-types.js";
 
 const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -123,6 +123,21 @@ export class McpManager {
   /** Every server's status as `user` sees it, sorted by name; never connects. */
   status(user?: string): ServerStatus[] {
     return this.serverNames(user).map((name) => this.require(name, user).status());
+  }
+
+  /**
+   * Every status the manager holds now, for the status record (McpStatusRecorder): the shared
+   * servers as the operator sees them, and per user with sessions of their own, those sessions and
+   * their own servers. Makes no session and connects nothing.
+   */
+  statusReport(): ManagerStatusReport {
+    if (this.closed) return { shared: [], users: {} };
+    const users: Record<string, ServerStatus[]> = {};
+    for (const [user, mine] of this.users) {
+      const statuses = mine.statuses();
+      if (statuses.length > 0) users[user] = statuses;
+    }
+    return { shared: this.status(), users };
   }
 
   statusOf(server: string, user?: string): ServerStatus {

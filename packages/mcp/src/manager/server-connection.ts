@@ -52,6 +52,8 @@ export class ServerConnection {
   private readonly outputCheck = new ToolOutputCheck();
   /** Tools listed with `execution.taskSupport: "required"`: called as tasks. */
   private taskTools = new Set<string>();
+  /** The protocol version the server answered initialize with. */
+  private negotiated: string | undefined;
 
   constructor(private readonly options: ServerConnectionOptions) {
     this.client = new Client({ name: options.clientInfo.name, version: options.clientInfo.version }, { capabilities: {} });
@@ -72,6 +74,11 @@ export class ServerConnection {
   /** The stdio child's pid while it runs. */
   get pid(): number | undefined {
     return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
+  /** The protocol version the server agreed to in initialize, once open. */
+  get protocolVersion(): string | undefined {
+    return this.negotiated;
   }
 
   /** The last lines the stdio server wrote to stderr (empty for remote servers). */
@@ -96,6 +103,7 @@ export class ServerConnection {
     const transport = createTransport(config, { hostConfinement: this.options.hostConfinement, ...(sandboxed ? { sandboxed } : {}), ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
     this.transport = transport;
     this.captureStderr(transport);
+    observeInitializeResult(transport, (version) => (this.negotiated ??= version));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new ConnectTimeoutError(timeoutMs)), timeoutMs);
@@ -239,4 +247,27 @@ export class ServerConnection {
     const what = this.options.config.transport === "stdio" ? "the server process exited" : "the connection closed";
     return last ? `${what} (stderr: ${last.slice(0, 200)})` : what;
   }
+}
+
+/**
+ * Calls `seen` with the protocolVersion of the first result that carries one (initialize's: the
+ * SDK's Client keeps it to itself). Wraps whatever handler the Client installs as the transport's
+ * onmessage, so every message still reaches it unchanged.
+ */
+function observeInitializeResult(transport: Transport, seen: (version: string) => void): void {
+  let handler: Transport["onmessage"];
+  Object.defineProperty(transport, "onmessage", {
+    configurable: true,
+    enumerable: true,
+    get: () => handler,
+    set: (next: Transport["onmessage"]) => {
+      handler = next
+        ? (message, extra) => {
+            const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+            if (typeof version === "string") seen(version);
+            next(message, extra);
+          }
+        : undefined;
+    },
+  });
 }

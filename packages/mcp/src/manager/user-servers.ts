@@ -4,7 +4,7 @@ import type { McpServerEntry } from "../servers/server-entry.js";
 import { transportKindOf } from "../servers/transport-kind.js";
 import { ManagedServer } from "./managed-server.js";
 import type { ManagedServerContext } from "./managed-server.js";
-import type { SyncReport } from "./manager-types.js";
+import type { ServerStatus, SyncReport } from "./manager-types.js";
 import { reconcileServers } from "./reconcile-servers.js";
 import { ServerDiscovery } from "./server-discovery.js";
 
@@ -105,6 +105,11 @@ export class UserServers {
       removed: (_name, server) => this.context.track(server.dispose(false)),
       replaced: (_name, current) => this.context.track(current.dispose(false)),
     });
+  }
+
+  /** The statuses of the user's own sessions and own servers as they stand, sorted by name; makes nothing. */
+  statuses(): ServerStatus[] {
+    return [...this.instances.values(), ...this.own.values()].map((server) => server.status()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   /** Drops the user's session of a shared server that changed or went away (the next use makes a new one). */

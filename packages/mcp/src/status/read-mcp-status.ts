@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import path from "node:path";
+import { pidRuns, processScope } from "./process-scope.js";
+import type { McpStatusFile } from "./status-record.js";
+
+/** One agent process that left a status record. */
+export interface AgentStatus {
+  readonly replica: string;
+  readonly pid: number;
+  readonly host: string;
+  /** Whether its states count: it has not stopped, its process runs (where the reader can tell), and its heartbeat is recent. */
+  readonly running: boolean;
+  /** Why it does not count (when not running). */
+  readonly reason?: string;
+  readonly startedAt: string;
+  readonly heartbeatAt: string;
+  readonly stoppedAt?: string;
+}
+
+/** What readMcpStatus found: every agent that left a record, and the records of those running. */
+export interface McpStatusReport {
+  readonly agents: readonly AgentStatus[];
+  readonly running: readonly McpStatusFile[];
+  /** When no agent runs: why no live state can be shown (the `unknown` state's reason). */
+  readonly unknownReason?: string;
+}
+
+export interface ReadMcpStatusOptions {
+  /** @default Date.now */
+  readonly now?: () => number;
+  /** A record whose heartbeat is older than this does not count (its process hangs, or is gone where the reader cannot ask). @default 3 × its heartbeatMs + 2000 */
+  readonly staleAfterMs?: number;
+}
+
+/** A record larger than this is not read (a record of thousands of servers and users is a few MB). */
+const maxRecordBytes = 32 * 1024 * 1024;
+
+/**
+ * Reads the agents' MCP status records (McpStatusRecorder) from the status folder. Local file
+ * reads only: it never waits on a process, so a stopped or hung agent costs nothing (its states are
+ * `unknown`, with the reason). A record counts while its process runs: not marked stopped, its pid
+ * alive where the reader shares the process's kernel and pid namespace, and its heartbeat younger
+ * than staleAfterMs (the only test across hosts and containers).
+ */
+export async function readMcpStatus(dir: string, options: ReadMcpStatusOptions = {}): Promise<McpStatusReport> {
+  const now = (options.now ?? Date.now)();
+  let names: string[];
+  try {
+    names = (await fs.promises.readdir(dir)).filter((name) => name.endsWith(".json")).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { agents: [], running: [], unknownReason: noAgentReason };
+    return { agents: [], running: [], unknownReason: `the agent's status folder cannot be read: ${(error as Error).message}` };
+  }
+  const scope = processScope();
+  const agents: AgentStatus[] = [];
+  const running: McpStatusFile[] = [];
+  for (const name of names) {
+    const record = await readRecord(path.join(dir, name));
+    if (!record) continue;
+    const reason = notRunning(record, now, scope, options.staleAfterMs);
+    agents.push({
+      replica: record.replica,
+      pid: record.pid,
+      host: record.host,
+      running: reason === undefined,
+      ...(reason ? { reason } : {}),
+      startedAt: record.startedAt,
+      heartbeatAt: record.heartbeatAt,
+      ...(record.stoppedAt ? { stoppedAt: record.stoppedAt } : {}),
+    });
+    if (reason === undefined) running.push(record);
+  }
+  if (running.length > 0) return { agents, running };
+  const latest = [...agents].sort((a, b) => Date.parse(b.heartbeatAt) - Date.parse(a.heartbeatAt))[0];
+  return { agents, running, unknownReason: latest?.reason ?? noAgentReason };
+}
+
+const noAgentReason = "no agent server has reported its MCP servers' states (is it running? it reports within a second of starting)";
+
+async function readRecord(file: string): Promise<McpStatusFile | undefined> {
+  try {
+    const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile() || stats.size > maxRecordBytes) return undefined;
+      const record = JSON.parse(await handle.readFile("utf8")) as McpStatusFile;
+      return record?.format === 1 && typeof record.replica === "string" && Array.isArray(record.servers) ? record : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Gone between readdir and open, or not a record: it says nothing.
+    return undefined;
+  }
+}
+
+/** Why a record does not count, or undefined while its process runs. */
+function notRunning(record: McpStatusFile, now: number, scope: string | undefined, staleAfterMs: number | undefined): string | undefined {
+  const who = `the agent server ${record.replica} (pid ${record.pid} on ${record.host})`;
+  if (record.stoppedAt) return `${who} stopped at ${record.stoppedAt}; no agent server runs now`;
+  if (scope !== undefined && record.processScope === scope && !pidRuns(record.pid)) return `${who} is not running (it ended without stopping, last report ${record.heartbeatAt})`;
+  const stale = staleAfterMs ?? 3 * (record.heartbeatMs || 5000) + 2000;
+  const age = now - Date.parse(record.heartbeatAt);
+  if (!(age <= stale)) return `${who} has not reported since ${record.heartbeatAt} (${Math.round(age / 1000)} s ago): it stopped or hangs`;
+  return undefined;
+}
