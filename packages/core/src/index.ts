@@ -26,6 +26,7 @@ export { copyFolder } from "./archive/copy-folder.js";
 export { checkEntryPath } from "./archive/check-entry-path.js";
 export { checkNameSegment, escapeHiddenCharacters, removeHiddenCharacters } from "./archive/check-name-segment.js";
 export { escapeXml } from "./text/escape-xml.js";
+export { editDistance, nearMatches } from "./text/near-matches.js";
 export { archiveLimitsFromConfig, defaultArchiveLimits } from "./archive/archive-limits.js";
 export type { ArchiveLimits } from "./archive/archive-limits.js";
 export { buildZip } from "./archive/build-zip.js";

@@ -118,7 +118,7 @@ describe("loadPlugin", () => {
   });
 
   it("reads frontmatter YAML refuses line by line with a warning naming the file and line; refuses one without a closing line", () => {
-    const loaded = loadPlugin(plugin({ "agents/x.md": "---\nname: x\ndescription: [unclosed\n---\n" }));
+    const loaded = loadPlugin(plugin({ "agents/x.md": "---\nname: x\ndescription: [unclosed\n---\nReview the change.\n" }));
     assertPluginValid(loaded);
     expect(loaded.agents).toMatchObject([{ name: "x", description: "[unclosed" }]);
     expect(loaded.problems).toEqual([{ severity: "warning", lenient: true, file: "agents/x.md", line: 3, message: expect.stringMatching(/^invalid YAML in frontmatter: .*; read line by line as key: value/) }]);

@@ -1,3 +1,5 @@
+import type { ParsedAgent } from "@thinktank/subagents";
+
 /**
  * The shapes of a loaded Claude Code plugin. Paths called `file` or `dir` are relative to the
  * plugin root with `/` separators; `root` is absolute.
@@ -67,15 +69,12 @@ export interface PluginCommand {
   readonly body: string;
 }
 
-/** `agents/<file>.md`: a subagent definition, listed (its name is the frontmatter `name`, else the file name). */
-export interface PluginAgent {
+/**
+ * `agents/<file>.md`: a subagent definition as @thinktank/subagents reads it (its name is the
+ * frontmatter `name`, else the file name; `file` relative to the plugin root), and its plugin.
+ */
+export interface PluginAgent extends ParsedAgent {
   readonly plugin: string;
-  readonly name: string;
-  readonly file: string;
-  readonly description: string;
-  readonly tools?: readonly string[];
-  readonly model?: string;
-  readonly frontmatter: Readonly<Record<string, unknown>>;
 }
 
 /** One hook handler (`{ type: "command", command }`, `{ type: "prompt", prompt }`, ...), as written. */

@@ -25,7 +25,25 @@ export interface AgentDefinition {
   readonly enabled: boolean;
   /** The administrator's default. */
   readonly defaultEnabled: boolean;
+  /** Set when the agent is switched off as a whole (its plugin is disabled or has errors): no overlay turns it on. */
+  readonly disabledReason?: string;
   /** The frontmatter as written (unknown keys kept). */
+  readonly frontmatter: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * One agent file as read (`parseAgent`): what every source shares before it gets an identity.
+ * `packages/plugins` keeps these for its plugins' `agents/*.md` (its PluginAgent adds `plugin`).
+ */
+export interface ParsedAgent {
+  /** The frontmatter `name`, else the file's name without `.md`. */
+  readonly name: string;
+  /** The file, relative to its folder (or the plugin's root), with `/`. */
+  readonly file: string;
+  /** The frontmatter `description`, else the body's first paragraph. */
+  readonly description: string;
+  readonly tools?: readonly string[];
+  readonly model?: string;
   readonly frontmatter: Readonly<Record<string, unknown>>;
 }
 
@@ -35,4 +53,8 @@ export interface AgentProblem {
   /** The file, relative to its source folder (or the plugin's root). */
   readonly file: string;
   readonly message: string;
+  /** A warning for what Claude Code loads but a strict reading refuses (YAML read line by line, no description): a strict plugin install refuses it. */
+  readonly lenient?: true;
+  /** The line in the file, when known. */
+  readonly line?: number;
 }

@@ -5,6 +5,7 @@ export type { AgentsSnapshot, AgentSettingsDocument, AgentSettingsReader, AgentP
 export { parseAgent, isUsableName } from "./parse-agent.js";
 export type { ParseAgentResult } from "./parse-agent.js";
 export { readAgentFile, maxAgentFileBytes } from "./read-agent-file.js";
+export type { ReadAgentFileOptions } from "./read-agent-file.js";
 export { builtinAgents } from "./builtin-agents.js";
 export { findAgent } from "./find-agent.js";
 export type { FindAgentOptions } from "./find-agent.js";
@@ -14,3 +15,5 @@ export type { AgentsSnapshotterOptions } from "./agents-snapshotter.js";
 export { UserAgentViews } from "./user-agent-views.js";
 export type { UserAgentViewsOptions } from "./user-agent-views.js";
 export { customAgentsFolder, userAgentsFolder } from "./agent-sources.js";
+export { agentModelName } from "./agent-model.js";
+export { DelegationLimits, type DelegationAdmission, type DelegationLimitsOptions } from "./delegation-limits.js";

@@ -65,7 +65,7 @@ export const mcpServerEntrySchema = {
   },
 } as const;
 
-/** A `skills` or `plugins` entry. */
+/** A `skills`, `plugins` or `agents` entry. */
 export const enabledEntrySchema = {
   type: "object",
   required: ["enabled"],
@@ -116,15 +116,17 @@ export const marketplaceRecordSchema = {
 } as const;
 
 /**
- * A `users` entry (one user's own state, keyed by their id): `skills` is their enablement overlay,
- * keyed by skill identity; `mcpServers` their own remote servers (named like configured ones; the
- * agent offers them to that user only, as `~<name>`; a stdio entry is never started for a user).
+ * A `users` entry (one user's own state, keyed by their id): `skills` and `agents` are their
+ * enablement overlays, keyed by skill and agent identity; `mcpServers` their own remote servers
+ * (named like configured ones; the agent offers them to that user only, as `~<name>`; a stdio
+ * entry is never started for a user).
  * Other keys are kept.
  */
 export const userRecordEntrySchema = {
   type: "object",
   properties: {
     skills: { type: "object", propertyNames: { minLength: 1, maxLength: 300 }, additionalProperties: enabledEntrySchema },
+    agents: { type: "object", propertyNames: { minLength: 1, maxLength: 300 }, additionalProperties: enabledEntrySchema },
     mcpServers: { type: "object", propertyNames: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" }, additionalProperties: mcpServerEntrySchema },
   },
 } as const;
@@ -137,6 +139,7 @@ export const extensionsEntrySchemas = {
   tools: toolEntrySchema,
   marketplaces: marketplaceRecordSchema,
   users: userRecordEntrySchema,
+  agents: enabledEntrySchema,
 } as const;
 
 export type ExtensionsEntrySchemas = { readonly [Section in keyof typeof extensionsEntrySchemas]: object };

@@ -12,6 +12,8 @@ export interface ExtensionsDocument {
   marketplaces?: Record<string, MarketplaceRecord>;
   /** Per-user state keyed by the caller's id (optional: absent until a user makes a choice). */
   users?: Record<string, UserRecordEntry>;
+  /** Sub-agents' switches keyed by identity (`agents.<identity>.enabled`; optional: absent until one is set). */
+  agents?: Record<string, EnabledEntry>;
   [key: string]: unknown;
 }
 
@@ -20,7 +22,7 @@ export const extensionsSections = ["mcpServers", "skills", "plugins", "tools"] a
 export type ExtensionsSection = (typeof extensionsSections)[number];
 
 /** Sections a document may have: validated like the others when present, never added. */
-export const optionalExtensionsSections = ["marketplaces", "users"] as const;
+export const optionalExtensionsSections = ["marketplaces", "users", "agents"] as const;
 export type OptionalExtensionsSection = (typeof optionalExtensionsSections)[number];
 
 /**
@@ -76,6 +78,8 @@ export interface EnabledEntry {
  */
 export interface UserRecordEntry {
   skills?: Record<string, EnabledEntry>;
+  /** Their enablement overlay over the administrator's `agents`, keyed by agent identity. */
+  agents?: Record<string, EnabledEntry>;
   /** Their own remote MCP servers (streamable HTTP or SSE), offered to them alone as `~<name>`. */
   mcpServers?: Record<string, McpServerEntry>;
   [key: string]: unknown;

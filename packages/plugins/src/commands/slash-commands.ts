@@ -1,7 +1,7 @@
 import { readSkillBody } from "@thinktank/skills";
 import type { Skill, SkillsSnapshot } from "@thinktank/skills";
 import type { LoadedPlugin } from "../plugin-types.js";
-import { nearMatches } from "./edit-distance.js";
+import { nearMatches } from "@thinktank/core";
 import { expandCommandBody } from "./expand-command-body.js";
 import { renderSlashCommands } from "./render-slash-commands.js";
 import type { SlashCommandEntry } from "./slash-command-entry.js";

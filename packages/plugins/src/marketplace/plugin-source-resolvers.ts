@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ThinktankError } from "@thinktank/core";
-import { nearMatches } from "../commands/edit-distance.js";
+import { nearMatches } from "@thinktank/core";
 import type { Marketplace, MarketplaceEntry } from "./read-marketplace.js";
 
 /** Where a marketplace entry's plugin can be read from. */

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { ThinktankError, type ArchiveLimits, type ExtensionsStore } from "@thinktank/core";
 import type { StdioSandboxAvailability } from "@thinktank/mcp";
+import type { AgentPlugin } from "@thinktank/subagents";
 import { SlashCommands } from "../commands/slash-commands.js";
 import { defaultFetchOptions, type FetchOptions } from "../fetch/fetch-options.js";
 import { PluginInstaller, type PluginInstallOptions, type PluginSettingsChange, type PluginInstallRecord, type PluginInstallResult, type PluginInstallSource } from "../install/plugin-installer.js";
@@ -247,6 +248,19 @@ export class PluginManager {
   async skillSources(): Promise<PluginSkillSource[]> {
     const { document, plugins } = await this.current();
     return plugins.flatMap((plugin) => pluginSkillSources(plugin, pluginDisabledReason(plugin, document), pluginTrust(document, plugin.name)));
+  }
+
+  /**
+   * Every installed plugin's agents, enabled or not, for the gateway's agents list (the
+   * AgentsSnapshotter's `plugins` of @thinktank/subagents): a disabled plugin's (or one with
+   * errors) carry `disabledReason`, so its agents are listed as off. Cheap while nothing changed.
+   */
+  async agentPlugins(): Promise<AgentPlugin[]> {
+    const { document, plugins } = await this.current();
+    return plugins.map((plugin) => {
+      const disabledReason = pluginDisabledReason(plugin, document);
+      return { name: plugin.name, root: plugin.root, agents: plugin.agents, ...(disabledReason === undefined ? {} : { disabledReason }) };
+    });
   }
 
   close(): void {
