@@ -25,5 +25,6 @@ export type { HookSessionOptions, HookRunOptions, HookEventResult, HookContext, 
 export { hookEvents } from "./hooks/hook-types.js";
 export type { HookEventName, HookCommand, HookCommandRunner, HookCommandRequest, HookCommandResult, HookRunRecord, HookOutcomeKind } from "./hooks/hook-types.js";
 export type { HookToolCall } from "./hooks/claude-tool-input.js";
+export type { HookSubagent } from "./hooks/hook-input.js";
 export { interpretHookResult } from "./hooks/interpret-hook-result.js";
 export { compileHookMatcher } from "./hooks/hook-matcher.js";

@@ -10,7 +10,7 @@ import { messageFields } from "../graph/message-fields.js";
  * - `hook_blocked` on a user message a hook blocked and on the run's answer: both are left out of
  *   what the model is sent (Claude Code erases a blocked prompt); on a tool result a PreToolUse hook
  *   denied, which the model is sent (it answers the call);
- * - `hook_feedback` on the user-side message a Stop hook's block adds;
+ * - `hook_feedback` on the user-side message a Stop (SubagentStop) hook's block adds;
  * - `hook_stop` on a tool result whose hook said `continue: false`, and on the answer that ends the run.
  */
 export const hookContextKey = "hook_context";
@@ -47,9 +47,9 @@ export function blockedPrompt(message: BaseMessage, event: HookEventName, plugin
   ];
 }
 
-/** The user-side message that makes the model go on after a Stop hook blocked. */
-export function stopFeedback(reason: string, plugins: readonly string[]): HumanMessage {
-  return new HumanMessage({ content: `A Stop hook (plugin ${plugins.join(", ")}) asks you to continue: ${reason}`, additional_kwargs: { [hookFeedbackKey]: { event: "Stop", plugins: [...plugins] } } });
+/** The user-side message that makes the model go on after a Stop (a sub-agent's: SubagentStop) hook blocked. */
+export function stopFeedback(reason: string, plugins: readonly string[], event: "Stop" | "SubagentStop" = "Stop"): HumanMessage {
+  return new HumanMessage({ content: `A ${event} hook (plugin ${plugins.join(", ")}) asks you to continue: ${reason}`, additional_kwargs: { [hookFeedbackKey]: { event, plugins: [...plugins] } } });
 }
 
 /** Stop feedback messages since the last message the user wrote: how often Stop hooks blocked this run. */

@@ -1,7 +1,8 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { trackRunWork } from "@thinktank/core";
-import type { HookEventResult, HookRunOptions, HookSession } from "@thinktank/plugins";
+import type { HookEventResult, HookRunOptions, HookSession, HookSubagent } from "@thinktank/plugins";
+import { messageText } from "../graph/skill-context-message.js";
 import { blockedPrompt, isFirstRun, stopBlocksSoFar, stopFeedback, stopText, storeHookContext, type StoredHookContext } from "./hook-messages.js";
 
 /** How often Stop hooks may send the model back to work in one run. */
@@ -56,6 +57,28 @@ export async function runStopHooks(hooks: HookSession, messages: readonly BaseMe
   const result = await trackRunWork(config, hooks.stop(blocks > 0, hookRunOptions(config)));
   if (result.stop || !result.blocked || blocks >= maxStopBlocksPerRun) return [];
   return [stopFeedback(result.blocked.reason, result.blocked.plugins)];
+}
+
+/**
+ * Stop's counterpart when the graph runs a sub-agent: SubagentStop, with the sub-agent (its id and
+ * type; matchers match its names) and its answer. A block sends the sub-agent back to work the same
+ * way, at most `maxStopBlocksPerRun` times a delegation; `continue: false` lets it end with its answer.
+ */
+export async function runSubagentStopHooks(hooks: HookSession, agent: HookSubagent, messages: readonly BaseMessage[], config: LangGraphRunnableConfig): Promise<BaseMessage[]> {
+  const blocks = stopBlocksSoFar(messages);
+  const answer = messages.at(-1);
+  const result = await trackRunWork(config, hooks.subagentStop(agent, blocks > 0, answer ? messageText(answer) : "", hookRunOptions(config)));
+  if (result.stop || !result.blocked || blocks >= maxStopBlocksPerRun) return [];
+  return [stopFeedback(result.blocked.reason, result.blocked.plugins, "SubagentStop")];
+}
+
+/**
+ * A sub-agent as its SubagentStop hooks hear of it: `type` is Claude Code's `agent_type` (a plugin's
+ * agent `<plugin>:<name>`, any other its name); a matcher may match that, the bare name or the identity.
+ */
+export function hookSubagentOf(agent: { readonly identity: string; readonly name: string; readonly plugin?: string }, toolCallId: string): HookSubagent {
+  const type = agent.plugin ? `${agent.plugin}:${agent.name}` : agent.name;
+  return { id: toolCallId, type, names: [...new Set([type, agent.name, agent.identity])] };
 }
 
 function contextOf(result: HookEventResult): StoredHookContext[] {

@@ -5,8 +5,8 @@ import { hookEvents, type HookEventName } from "./hook-types.js";
 /** Claude Code's default hook timeout, in seconds. */
 export const defaultHookTimeoutSeconds = 60;
 
-/** Events whose matcher selects what fires: tool names, or SessionStart's source. Others ignore it. */
-const matchedEvents: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "SessionStart"]);
+/** Events whose matcher selects what fires: tool names, SessionStart's source, SubagentStop's agent type. Others ignore it. */
+const matchedEvents: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "SessionStart", "SubagentStop"]);
 const knownEvents: ReadonlySet<string> = new Set(hookEvents);
 
 /** Whether one hook of a plugin runs here: a command hook of an event this agent fires, ready to index. */

@@ -179,6 +179,35 @@ describe("HookSession: the hooks of enabled plugins, run and combined", () => {
     expect(runner.requests[0]?.timeoutMs).toBe(500);
   });
 
+  it("SubagentStop: the input names the sub-agent and its answer; the matcher matches its type; exit 2 blocks with stderr", async () => {
+    const reviewer = plugin("reviewer", {
+      SubagentStop: [
+        { matcher: "reviewer:checker", hooks: [command('cat > "$CLAUDE_PLUGIN_ROOT/last-input.json"; echo "run the tests first" >&2; exit 2')] },
+        { matcher: "^general-.*", hooks: [command('echo \'{"decision":"block","reason":"not yet"}\'')] },
+      ],
+    });
+    const { session: hooks, runner } = session([reviewer]);
+    const records: HookRunRecord[] = [];
+    const agent = { id: "call_7", type: "reviewer:checker", names: ["reviewer:checker", "checker", "plugin:reviewer:checker"] };
+    const result = await hooks.subagentStop(agent, false, "All done.", { onRecord: (record) => records.push(record) });
+    expect(result).toMatchObject({ event: "SubagentStop", ran: 1, blocked: { reason: "run the tests first", plugins: ["reviewer"] } });
+    expect(JSON.parse(fs.readFileSync(path.join(reviewer.root, "last-input.json"), "utf8"))).toEqual({
+      session_id: "thread-1",
+      cwd: "/mnt/user-data/workspace",
+      hook_event_name: "SubagentStop",
+      stop_hook_active: false,
+      agent_id: "call_7",
+      agent_type: "reviewer:checker",
+      last_assistant_message: "All done.",
+    });
+    expect(records).toEqual([expect.objectContaining({ event: "SubagentStop", plugin: "reviewer", outcome: "block", agent_type: "reviewer:checker" })]);
+    // A regular expression matcher, and the JSON block.
+    expect(await hooks.subagentStop({ id: "call_8", type: "general-purpose", names: ["general-purpose", "builtin:general-purpose"] }, true, "x")).toMatchObject({ ran: 1, blocked: { reason: "not yet" } });
+    // An agent no matcher names runs nothing.
+    expect(await hooks.subagentStop({ id: "call_9", type: "writer", names: ["writer", "custom:writer"] }, false, "x")).toEqual({ event: "SubagentStop", ran: 0, context: [] });
+    expect(runner.requests).toHaveLength(2);
+  });
+
   it("plugins.host_programs: deny indexes no hook", async () => {
     const { session: hooks, runner, hooks: index } = session([guard], { hostPrograms: "deny" });
     expect(index.isEmpty).toBe(true);

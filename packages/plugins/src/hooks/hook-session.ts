@@ -1,5 +1,5 @@
 import { fromClaudeToolInput, hookToolNames, type HookToolCall } from "./claude-tool-input.js";
-import { hookInput, type HookEventPayload, type HookSessionFacts } from "./hook-input.js";
+import { hookInput, type HookEventPayload, type HookSessionFacts, type HookSubagent } from "./hook-input.js";
 import type { HookCommand, HookCommandRunner, HookEventName, HookRunRecord, HookVerdict } from "./hook-types.js";
 import { interpretHookResult } from "./interpret-hook-result.js";
 import type { PluginHooks } from "./plugin-hooks.js";
@@ -97,18 +97,24 @@ export class HookSession {
     return this.run({ event: "Stop", stopHookActive }, options);
   }
 
+  /** A sub-agent finished (its model answered without a tool call); `lastAssistantMessage` is that answer's text. */
+  subagentStop(agent: HookSubagent, stopHookActive: boolean, lastAssistantMessage: string, options?: HookRunOptions): Promise<HookEventResult> {
+    return this.run({ event: "SubagentStop", stopHookActive, agent, lastAssistantMessage }, options);
+  }
+
   async run(payload: HookEventPayload, options: HookRunOptions = {}): Promise<HookEventResult> {
     const { event } = payload;
     const call = payload.event === "PreToolUse" || payload.event === "PostToolUse" ? payload.call : undefined;
-    const names = call ? hookToolNames(call) : payload.event === "SessionStart" ? [payload.source] : [];
+    const names = call ? hookToolNames(call) : payload.event === "SessionStart" ? [payload.source] : payload.event === "SubagentStop" ? payload.agent.names : [];
     const commands = this.options.hooks.select(event, names);
     if (commands.length === 0) return { event, ran: 0, context: [] };
     const stdin = JSON.stringify(hookInput(this.options.facts, payload));
-    const verdicts = await Promise.all(commands.map((command) => this.runOne(command, stdin, call, options)));
+    const agentType = payload.event === "SubagentStop" ? payload.agent.type : undefined;
+    const verdicts = await Promise.all(commands.map((command) => this.runOne(command, stdin, call, options, agentType)));
     return combine(event, commands, verdicts, call);
   }
 
-  private async runOne(command: HookCommand, stdin: string, call: HookToolCall | undefined, options: HookRunOptions): Promise<HookVerdict> {
+  private async runOne(command: HookCommand, stdin: string, call: HookToolCall | undefined, options: HookRunOptions, agentType: string | undefined): Promise<HookVerdict> {
     const { maxTimeoutSeconds } = this.options;
     const seconds = maxTimeoutSeconds === undefined ? command.timeoutSeconds : Math.min(command.timeoutSeconds, maxTimeoutSeconds);
     const started = this.now();
@@ -131,6 +137,7 @@ export class HookSession {
       ms,
       exit_code: result.exitCode,
       ...(call ? { tool: call.name, ...(call.id ? { tool_use_id: call.id } : {}) } : {}),
+      ...(agentType !== undefined ? { agent_type: agentType } : {}),
       ...(verdict.decision ? { decision: verdict.decision } : {}),
       ...(verdict.reason !== undefined ? { reason: verdict.reason } : {}),
       ...(verdict.updatedInput ? { updated_input: true as const } : {}),

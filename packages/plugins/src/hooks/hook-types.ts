@@ -4,7 +4,7 @@
  */
 
 /** The hook events this agent fires. */
-export const hookEvents = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"] as const;
+export const hookEvents = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop"] as const;
 export type HookEventName = (typeof hookEvents)[number];
 
 /** One command hook of an enabled plugin, ready to run. */
@@ -96,6 +96,8 @@ export interface HookRunRecord {
   readonly exit_code: number | null;
   readonly tool?: string;
   readonly tool_use_id?: string;
+  /** SubagentStop: the sub-agent's type (its identity). */
+  readonly agent_type?: string;
   readonly decision?: "allow" | "deny" | "ask";
   readonly reason?: string;
   readonly updated_input?: true;

@@ -4,7 +4,7 @@ import type { HookCommandResult, HookEventName, HookVerdict } from "./hook-types
 export const maxHookContextCharacters = 10_000;
 
 /** Events where exit code 2 blocks (SessionStart cannot be blocked: there it is a non-blocking error). */
-const blockingEvents: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]);
+const blockingEvents: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"]);
 /** Events whose plain stdout (exit 0, not JSON) is context for the model. */
 const stdoutContextEvents: ReadonlySet<HookEventName> = new Set(["SessionStart", "UserPromptSubmit"]);
 

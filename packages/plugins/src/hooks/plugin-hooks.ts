@@ -29,7 +29,7 @@ interface IndexedHook {
  * The command hooks of the enabled plugins, indexed by event once per plugin snapshot, so a run
  * asks `has(event)` (one map lookup) before anything else and an event no plugin hooks costs
  * nothing. Prompt- and agent-type hooks, and events this agent does not fire (Notification,
- * SubagentStop, PreCompact, SessionEnd, ...), are left out with a problem at `debug`; a command hook
+ * SubagentStart, PreCompact, SessionEnd, ...), are left out with a problem at `debug`; a command hook
  * without a command, or a matcher refused as unsafe, at `warn`. `hostPrograms: deny` indexes none.
  */
 export class PluginHooks {
@@ -91,7 +91,8 @@ export class PluginHooks {
 
   /**
    * The hooks that fire for `event`: for PreToolUse and PostToolUse those whose matcher matches one
-   * of the tool's names, for SessionStart one of the source's; for the others all. A command named
+   * of the tool's names, for SessionStart one of the source's, for SubagentStop one of the agent's;
+   * for the others all. A command named
    * twice by one plugin for the event runs once (Claude Code runs identical commands once).
    */
   select(event: HookEventName, names: readonly string[] = []): HookCommand[] {

@@ -24,6 +24,7 @@ describe("listPluginHooks", () => {
       PostToolUse: [{ matcher: "(a+)+", hooks: [{ type: "command", command: "echo slow" }] }],
       Stop: [{ hooks: [{ type: "agent", prompt: "check" }, { type: "command" }] }],
       SubagentStop: [{ hooks: [{ type: "command", command: "echo sub" }] }],
+      Notification: [{ hooks: [{ type: "command", command: "echo note" }] }],
     });
 
   it("lists every hook with whether it runs here and why not", () => {
@@ -33,7 +34,8 @@ describe("listPluginHooks", () => {
       { event: "PostToolUse", matcher: "(a+)+", type: "command", command: "echo slow", timeout: 60, sandboxed: true, runs: false, reason: expect.stringContaining("matches nothing") },
       { event: "Stop", matcher: null, type: "agent", command: null, timeout: null, sandboxed: true, runs: false, reason: "a 'agent' hook is not run here (only command hooks run)" },
       { event: "Stop", matcher: null, type: "command", command: null, timeout: 60, sandboxed: true, runs: false, reason: "a command hook without a 'command' string is skipped" },
-      { event: "SubagentStop", matcher: null, type: "command", command: "echo sub", timeout: 60, sandboxed: true, runs: false, reason: expect.stringContaining("not one this agent fires") },
+      { event: "SubagentStop", matcher: null, type: "command", command: "echo sub", timeout: 60, sandboxed: true, runs: true },
+      { event: "Notification", matcher: null, type: "command", command: "echo note", timeout: 60, sandboxed: true, runs: false, reason: expect.stringContaining("not one this agent fires") },
     ]);
   });
 
@@ -52,7 +54,8 @@ describe("listPluginHooks", () => {
       [false, listed[2]?.reason],
       [false, listed[3]?.reason],
       [false, listed[4]?.reason],
-      [false, listed[5]?.reason],
+      [false, "the sandbox cannot run it here: the deno backend runs no shell"],
+      [false, listed[6]?.reason],
     ]);
   });
 
