@@ -4,6 +4,7 @@ import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
 import { createSandboxExecutor, createSandboxScriptRunner, createStdioServerSandbox, type SandboxExecutor } from "@thinktank/sandbox";
+import { AgentsSnapshotter, UserAgentViews, type AgentsSnapshot } from "@thinktank/subagents";
 import { defaultSkillSources, SkillListing, SkillsSnapshotter, UserSkillViews, type ScriptToolRunner, type SkillsSnapshot, type SkillViewFiles } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
 import { runtimeServerEntries } from "./runtime-server-entries.js";
@@ -35,6 +36,12 @@ export interface AgentSnapshot {
   readonly commands: SlashCommands;
   /** How skills and commands reach the model (config.skills.listing): full, or compact with search and per-message offers. */
   readonly listing: SkillListing;
+  /**
+   * The sub-agents as the run's owner sees them (@thinktank/subagents): built-in, the enabled
+   * plugins', `custom:` and the owner's own `user:` agents, disabled ones with `enabled: false`
+   * (findAgent does not find them for running). The same frozen object while nothing changed.
+   */
+  readonly agents: AgentsSnapshot;
 }
 
 const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -53,6 +60,10 @@ export class AgentRuntime {
   readonly skills: SkillsSnapshotter;
   /** Each user's view over `skills`: their overlay and own skills, cached per user. */
   readonly skillViews: UserSkillViews;
+  /** The shared sub-agents: built-in, the enabled plugins' (as the plugins snapshot read them) and agents/custom. */
+  readonly agents: AgentsSnapshotter;
+  /** Each user's view over `agents`: their overlay and own agents (agents/users/<folder>), cached per user. */
+  readonly agentViews: UserAgentViews;
   readonly codeMode: CodeModeRuntime;
   readonly tools: ToolsService | undefined;
   readonly logger: ManagerLogger;
@@ -93,6 +104,15 @@ export class AgentRuntime {
       watch,
       onProblem: (problem) => logger.warn({ problem: problem.reason, file: problem.file, identity: problem.identity }, problem.message),
     });
+    this.agents = new AgentsSnapshotter({
+      agentsRoot: config.agents.path,
+      settings: this.store,
+      // Only enabled, valid plugins are in the snapshot: a disabled plugin's agents are not listed here.
+      plugins: async () => (await this.plugins.snapshot()).plugins,
+      watch,
+      onProblem: (problem) => logger.warn({ problem: "agent", file: problem.file }, problem.message),
+    });
+    this.agentViews = new UserAgentViews({ snapshotter: this.agents, settings: this.store, agentsRoot: config.agents.path, watch });
     const executor = options.executor ?? createSandboxExecutor({ config, ...(config.env.PATH ? { searchPath: config.env.PATH } : {}) });
     // Its runtime folder holds the workers' bridge and egress sockets: no host program sees it.
     hostConfinement.hide(executor.runtimeFolder);
@@ -141,13 +161,18 @@ export class AgentRuntime {
    * also brings the MCP manager in line.
    */
   async snapshot(ownerId?: string): Promise<AgentSnapshot> {
-    const [settings, skills, plugins] = await Promise.all([this.store.read(), this.skillsFor(ownerId), this.plugins.snapshot(), this.codeMode.refresh()]);
+    const [settings, skills, plugins, agents] = await Promise.all([this.store.read(), this.skillsFor(ownerId), this.plugins.snapshot(), this.agentsFor(ownerId), this.codeMode.refresh()]);
     let current = this.commands.get(skills);
     if (!current || current.plugins !== plugins) {
       current = this.commandsFor(skills, plugins);
       this.commands.set(skills, current);
     }
-    return { settings, skills, plugins, commands: current.commands, listing: current.listing };
+    return { settings, skills, plugins, commands: current.commands, listing: current.listing, agents };
+  }
+
+  /** The sub-agents as `ownerId` sees them now; the operator (and no owner) sees the defaults. */
+  agentsFor(ownerId: string | undefined): Promise<AgentsSnapshot> {
+    return this.agentViews.viewFor(ownerId === operatorId ? undefined : ownerId);
   }
 
   /** The skills as `ownerId` sees them now; the operator (and no owner) sees the defaults. */
@@ -193,6 +218,8 @@ export class AgentRuntime {
     this.closed = true;
     this.skillViews.close();
     this.skills.close();
+    this.agentViews.close();
+    this.agents.close();
     this.plugins.close();
     await this.codeMode.close();
   }
