@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { ThinktankError } from "@thinktank/core";
 import { uploadNoteFor, type ThreadArtifact } from "@thinktank/files";
@@ -11,6 +12,7 @@ import { artifactsSinceLastAnswer, presentedArtifacts } from "../tools/present-f
 import { reviewToolCalls, type ToolApprovalPolicy } from "../tool-approval/tool-approval.js";
 import { closeUnansweredToolCalls } from "./unanswered-tool-calls.js";
 import { stateEffectOf } from "../skill-context/skill-switch-tools.js";
+import { delegationOf, type Delegation } from "../subagents/delegation-record.js";
 import { LeadAgentState, type LeadAgentStateType, type LeadAgentUpdate } from "./lead-agent-state.js";
 import { messageForModel, messageText, needsSkillContext, storeSkillContext } from "./skill-context-message.js";
 import { storeUploadNote, uploadNoteKey } from "./upload-note-message.js";
@@ -24,6 +26,15 @@ export const slashCommandKey = "slash_command";
 export interface LeadAgentGraphOptions {
   /** `tools.approval`: which script tools ask the user before their first call in a thread. @default "untrusted" */
   readonly toolApproval?: ToolApprovalPolicy;
+  /**
+   * The graph runs a sub-agent (src/subagents): no prompt or Stop hooks (tool hooks still run), and
+   * a script tool that needs approval answers an error instead of interrupting. @default false
+   */
+  readonly subagent?: boolean;
+  /** Tools the tools node answers calls of without the model being given them (a sub-agent at the deepest level: `task`, refused with the reason). @default [] */
+  readonly unlistedTools?: readonly StructuredToolInterface[];
+  /** The compiled graph's name. @default leadAgentGraphId */
+  readonly name?: string;
 }
 
 /**
@@ -47,14 +58,18 @@ export interface LeadAgentGraphOptions {
  *   any call runs, script tools that need approval interrupt the run (reviewToolCalls); approvals
  *   are remembered in approvedTools. present_files results add their artifacts to the state's
  *   `artifacts` and to the tool message's additional_kwargs.artifacts; the model's next answer
- *   carries them in its additional_kwargs.artifacts as well.
+ *   carries them in its additional_kwargs.artifacts as well. A `task` result (src/subagents)
+ *   adds its delegation record to the state's `delegations`.
+ * - options.subagent: the same graph runs a sub-agent (no session hooks, no approval interrupts).
  * - plugin hooks (context.hooks, only when an enabled plugin has command hooks; src/hooks):
  *   prompt_hooks runs SessionStart (first run) and UserPromptSubmit before a new user message is
  *   processed (their context is stored on it; a block answers instead of the model); the tools node
  *   runs PreToolUse / PostToolUse around each call (hooked-tool-node.ts); stop_hooks runs Stop when
  *   the model answers without tool calls (a block sends it back to work, a few times at most).
  */
-export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseCheckpointSaver, options: LeadAgentGraphOptions = {}) {
+export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseCheckpointSaver | false, options: LeadAgentGraphOptions = {}) {
+  // The session's hooks around the conversation (SessionStart, UserPromptSubmit, Stop): not a sub-agent's.
+  const sessionHooks = options.subagent ? undefined : context.hooks;
   const surfaceOf = async (state: LeadAgentStateType): Promise<ToolSurface> => {
     if (!state.activeSkill || !context.surfaceFor) return context;
     return (await context.surfaceFor(state.activeSkill)) ?? context;
@@ -105,11 +120,11 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
 
   const promptHooks = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const last = state.messages.at(-1);
-    if (!hasPromptHooks(context.hooks) || !needsPromptHooks(last)) return {};
-    return { messages: await runPromptHooks(context.hooks, state.messages, messageText(last), config) };
+    if (!hasPromptHooks(sessionHooks) || !needsPromptHooks(last)) return {};
+    return { messages: await runPromptHooks(sessionHooks, state.messages, messageText(last), config) };
   };
 
-  const stopHooks = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => (context.hooks ? { messages: await runStopHooks(context.hooks, state.messages, config) } : {});
+  const stopHooks = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => (sessionHooks ? { messages: await runStopHooks(sessionHooks, state.messages, config) } : {});
 
   const callModel = async (current: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const closed = closeUnansweredToolCalls(current.messages);
@@ -132,13 +147,16 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
 
   const callTools = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const surface = await surfaceOf(state);
-    const review = reviewToolCalls(state.messages, surface.tools, options.toolApproval ?? "untrusted", state.approvedTools);
-    const result = (await toolNodeFor([...surface.tools], context.hooks).invoke({ ...state, messages: review.messages }, config)) as { messages: BaseMessage[] };
+    const review = reviewToolCalls(state.messages, surface.tools, options.toolApproval ?? "untrusted", state.approvedTools, { ask: !options.subagent });
+    const result = (await toolNodeFor([...surface.tools, ...(options.unlistedTools ?? [])], context.hooks).invoke({ ...state, messages: review.messages }, config)) as { messages: BaseMessage[] };
     let activeSkill: string | null | undefined;
     const artifacts: ThreadArtifact[] = [];
+    const delegations: Delegation[] = [];
     for (const message of result.messages) {
       const effect = message instanceof ToolMessage ? stateEffectOf(message) : undefined;
       if (effect) activeSkill = effect.activeSkill;
+      const delegation = message instanceof ToolMessage ? delegationOf(message) : undefined;
+      if (delegation) delegations.push(delegation);
       const presented = presentedArtifacts(message);
       if (presented.length > 0) {
         message.additional_kwargs = { ...message.additional_kwargs, artifacts: presented };
@@ -150,6 +168,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
       ...(review.approved.length > 0 ? { approvedTools: [...review.approved] } : {}),
       ...(activeSkill !== undefined ? { activeSkill } : {}),
       ...(artifacts.length > 0 ? { artifacts } : {}),
+      ...(delegations.length > 0 ? { delegations } : {}),
     };
   };
 
@@ -163,14 +182,14 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     const candidate = context.resolveCommand && last?.getType() === "human" && typeof last.content === "string" && last.content.trimStart().startsWith("/");
     return candidate && !last?.additional_kwargs?.[slashCommandKey] ? Promise.resolve("commands") : toContext(state);
   };
-  const withPromptHooks = async (state: LeadAgentStateType): Promise<"prompt_hooks" | "commands" | "skill_context" | "model"> => (hasPromptHooks(context.hooks) && needsPromptHooks(state.messages.at(-1)) ? "prompt_hooks" : entry(state));
+  const withPromptHooks = async (state: LeadAgentStateType): Promise<"prompt_hooks" | "commands" | "skill_context" | "model"> => (hasPromptHooks(sessionHooks) && needsPromptHooks(state.messages.at(-1)) ? "prompt_hooks" : entry(state));
   const afterPromptHooks = async (state: LeadAgentStateType): Promise<"commands" | "skill_context" | "model" | typeof END> => (state.messages.at(-1)?.getType() === "ai" ? END : entry(state));
   const afterCommands = async (state: LeadAgentStateType): Promise<"skill_context" | "model" | typeof END> => (state.messages.at(-1)?.getType() === "ai" ? END : toContext(state));
 
   const route = (state: LeadAgentStateType): "tools" | "stop_hooks" | typeof END => {
     const last = state.messages.at(-1) as AIMessage | undefined;
     if (last?.tool_calls?.length) return "tools";
-    return context.hooks?.has("Stop") && !last?.additional_kwargs?.[hookStopKey] ? "stop_hooks" : END;
+    return sessionHooks?.has("Stop") && !last?.additional_kwargs?.[hookStopKey] ? "stop_hooks" : END;
   };
   const afterStopHooks = (state: LeadAgentStateType): "model" | typeof END => (state.messages.at(-1)?.getType() === "human" ? "model" : END);
 
@@ -188,7 +207,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     .addConditionalEdges("model", route, ["tools", "stop_hooks", END])
     .addConditionalEdges("stop_hooks", afterStopHooks, ["model", END])
     .addEdge("tools", "model")
-    .compile({ checkpointer, name: leadAgentGraphId });
+    .compile({ checkpointer, name: options.name ?? leadAgentGraphId });
 }
 
 export type LeadAgentGraph = ReturnType<typeof buildLeadAgentGraph>;

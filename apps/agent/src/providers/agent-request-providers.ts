@@ -7,6 +7,7 @@ import { createCodeModeProvider } from "./code-mode-provider.js";
 import { createCommandsProvider } from "./commands-provider.js";
 import { createHooksProvider } from "./hooks-provider.js";
 import { createSkillsProvider } from "./skills-provider.js";
+import { createSubagentsProvider } from "./subagents-provider.js";
 import { createUploadNoteProvider, type ThreadUploads } from "./upload-note-provider.js";
 import { createUniversalToolsProvider } from "./universal-tools-provider.js";
 
@@ -24,15 +25,15 @@ export const humanInputProvider: RequestProvider = { name: "human-input", contri
 
 /**
  * The agent's request providers, in prompt and tool order: universal tools (files, bash), skills
- * (`<skill_system>`, view_skill, specialist contexts), slash commands, request_human_input, the
- * MCP surface (direct or code mode), the enabled plugins' hooks (no prompt or tools: the graph runs
+ * (`<skill_system>`, view_skill, specialist contexts), slash commands, request_human_input, `task`
+ * (sub-agents, when enabled and the run has any), the MCP surface (direct or code mode), the enabled plugins' hooks (no prompt or tools: the graph runs
  * them), the registered script tools and web_search (@thinktank/tools, when the runtime has them),
  * the upload note's source (with `uploads`), then `extra`. A name already taken keeps its first tool, so later
  * providers cannot replace earlier ones.
  */
 export function agentRequestProviders(runtime: AgentRuntime, options: AgentRequestProvidersOptions = {}): RequestProvider[] {
   const mcpSurface = options.mcpSurface ?? createCodeModeProvider(runtime);
-  const providers = [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, mcpSurface, createHooksProvider(runtime)];
+  const providers = [createUniversalToolsProvider(runtime), createSkillsProvider(runtime), createCommandsProvider(runtime), humanInputProvider, createSubagentsProvider(runtime), mcpSurface, createHooksProvider(runtime)];
   const tools = runtime.tools;
   if (tools) {
     const registered = createToolsRequestProvider({

@@ -18,12 +18,16 @@ export const rolePrompt =
 
 /**
  * Builds the RequestContext of one run: the model (MODEL_NOT_CONFIGURED is thrown before any
- * other work), then the surface from the providers (see assembleRequest).
+ * other work), then the surface from the providers (see assembleRequest); each contribution's
+ * bindContext is then given the finished context.
  */
 export async function prepareRequest(request: RequestInfo, providers: readonly RequestProvider[], options: PrepareRequestOptions = {}): Promise<RequestContext> {
   const model = await (options.createModel ? options.createModel(request.config) : createChatModel(request.config));
   const modelName = options.createModel ? "custom" : resolveModel(request.config).name;
-  return { model, modelName, ...(await assembleRequest(request, providers, options)) };
+  const contributions = await Promise.all(providers.map((provider) => provider.contribute(request)));
+  const context: RequestContext = { model, modelName, ...surfaceOf(request, contributions, options) };
+  for (const contribution of contributions) contribution.bindContext?.(context);
+  return context;
 }
 
 /**
@@ -33,7 +37,10 @@ export async function prepareRequest(request: RequestInfo, providers: readonly R
  * taken are dropped (the first provider wins) so the model never sees duplicates.
  */
 export async function assembleRequest(request: RequestInfo, providers: readonly RequestProvider[], options: Pick<PrepareRequestOptions, "role"> = {}): Promise<RequestSurface> {
-  const contributions = await Promise.all(providers.map((provider) => provider.contribute(request)));
+  return surfaceOf(request, await Promise.all(providers.map((provider) => provider.contribute(request))), options);
+}
+
+function surfaceOf(request: RequestInfo, contributions: readonly RequestContribution[], options: Pick<PrepareRequestOptions, "role">): RequestSurface {
   const sections: PromptSection[] = [{ id: "role", text: options.role ?? rolePrompt, order: 0 }];
   const tools: StructuredToolInterface[] = [];
   const inheritedTools: StructuredToolInterface[] = [];
@@ -61,14 +68,21 @@ export async function assembleRequest(request: RequestInfo, providers: readonly 
   sections.push(environment);
   const inherited: InheritedSurface = { tools: inheritedTools, sections: [...sections.filter((section) => section.inherit), environment] };
   const surfaceFor = specialist ? (activeSkill: string) => specialist(activeSkill, inherited) : undefined;
-  return { systemPrompt: joinSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}), ...(hooks ? { hooks } : {}), ...(uploadsSince ? { uploadsSince } : {}) };
+  return { systemPrompt: joinSections(sections), sections: sortedSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}), ...(hooks ? { hooks } : {}), ...(uploadsSince ? { uploadsSince } : {}) };
 }
 
 /** Sections sorted by order (stable for equal orders), trimmed, empty ones left out, blank lines between. */
 export function joinSections(sections: readonly PromptSection[]): string {
-  const ordered = sections.map((section, index) => ({ section, index })).sort((a, b) => (a.section.order ?? 100) - (b.section.order ?? 100) || a.index - b.index);
-  return ordered
-    .map(({ section }) => section.text.trim())
+  return sortedSections(sections)
+    .map((section) => section.text.trim())
     .filter((text) => text.length > 0)
     .join("\n\n");
+}
+
+/** Sections by order (stable for equal orders). */
+function sortedSections(sections: readonly PromptSection[]): PromptSection[] {
+  return sections
+    .map((section, index) => ({ section, index }))
+    .sort((a, b) => (a.section.order ?? 100) - (b.section.order ?? 100) || a.index - b.index)
+    .map(({ section }) => section);
 }

@@ -16,6 +16,8 @@ export interface ToolSurface {
 
 /** The parts of one run that do not need the model: what `thinktank inspect prompt` prints. */
 export interface RequestSurface extends ToolSurface {
+  /** The sections the system prompt was joined from (role, the providers', environment), in prompt order. */
+  readonly sections?: readonly PromptSection[];
   /**
    * The surface while `activeSkill` is active (view_skill). Absent, or answering undefined (the
    * skill is gone or disabled), keeps the router surface.
@@ -105,6 +107,11 @@ export interface RequestContribution {
   readonly hooks?: RequestSurface["hooks"];
   /** The thread's uploads for the upload note; the first provider that returns it decides. */
   readonly uploadsSince?: RequestSurface["uploadsSince"];
+  /**
+   * Called by prepareRequest with the run's finished context (the task tool runs sub-agents over
+   * the lead's model, tools and sections). Not called where no model is built (inspect prompt).
+   */
+  readonly bindContext?: (context: RequestContext) => void;
 }
 
 /**

@@ -72,8 +72,10 @@ export function needsApproval(toolName: string, facts: ScriptToolFacts | undefin
  * says so, and so is every decision of an answer whose count differs from the requests' (as
  * LangChain's middleware refuses it: the decisions could not be matched to the calls with
  * certainty). Nothing runs without a clear approval. Calls that need none pass as they are.
+ * With `ask: false` (a sub-agent, whose interrupt the lead could not resume) nothing is put to the
+ * user: each call that needs approval is answered with an error tool message saying so.
  */
-export function reviewToolCalls(messages: readonly BaseMessage[], tools: readonly StructuredToolInterface[], policy: ToolApprovalPolicy, approvedKeys: readonly string[]): ToolCallReview {
+export function reviewToolCalls(messages: readonly BaseMessage[], tools: readonly StructuredToolInterface[], policy: ToolApprovalPolicy, approvedKeys: readonly string[], options: { readonly ask?: boolean } = {}): ToolCallReview {
   const last = messages.at(-1);
   const unchanged: ToolCallReview = { messages, written: [], approved: [] };
   if (!last || !isAIMessage(last) || !last.tool_calls?.length) return unchanged;
@@ -84,6 +86,10 @@ export function reviewToolCalls(messages: readonly BaseMessage[], tools: readonl
     if (needsApproval(call.name, facts, policy, approved)) asked.push({ call, facts });
   }
   if (asked.length === 0) return unchanged;
+  if (options.ask === false) {
+    const refusals = asked.map(({ call }) => new ToolMessage({ content: `${rejectedCode}: ${notAskedText(call.name)}`, name: call.name, tool_call_id: call.id ?? "", status: "error" }));
+    return { messages: [...messages, ...refusals], written: refusals, approved: [] };
+  }
   const resume = interrupt<ToolApprovalInterrupt, unknown>(approvalInterrupt(asked, policy));
   const given = decisionsFromResume(resume);
   // One decision per request, or none is trusted: a shorter or longer list cannot be matched to the calls.
@@ -103,6 +109,11 @@ export function reviewToolCalls(messages: readonly BaseMessage[], tools: readonl
   const edited = edits.size > 0 ? withEditedArgs(last, edits) : undefined;
   const written = [...(edited ? [edited] : []), ...refusals];
   return { messages: [...messages.slice(0, -1), edited ?? last, ...refusals], written, approved: [...new Set(remembered)] };
+}
+
+/** Why a sub-agent's call that needs approval did not run. */
+function notAskedText(tool: string): string {
+  return `${tool} needs the user's approval before its first call in this thread, and a sub-agent cannot ask for it, so it did not run. Say so in your answer: the lead agent can call ${tool} itself (the user is then asked), and once it is approved in this thread sub-agents may call it too.`;
 }
 
 function approvalInterrupt(asked: readonly { call: ToolCall; facts: ScriptToolFacts }[], policy: ToolApprovalPolicy): ToolApprovalInterrupt {
