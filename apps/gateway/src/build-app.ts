@@ -30,6 +30,7 @@ import mcpRoutes from "./routes/mcp.js";
 import mcpOAuthRoutes from "./routes/mcp-oauth.js";
 import pluginsRoutes from "./routes/plugins.js";
 import skillsRoutes from "./routes/skills.js";
+import agentsRoutes from "./routes/agents.js";
 import auditRoutes from "./routes/audit.js";
 import toolsRoutes from "./routes/tools.js";
 import usersRoutes from "./routes/users.js";
@@ -39,6 +40,7 @@ const routePlugins: readonly RoutePlugin[] = [
   mcpRoutes,
   mcpOAuthRoutes,
   skillsRoutes,
+  agentsRoutes,
   pluginsRoutes,
   toolsRoutes,
   marketplacesRoutes,

@@ -6,6 +6,7 @@ import type { OAuthTokenStore } from "@thinktank/mcp";
 import { pluginManagerFromConfig, type PluginManager } from "@thinktank/plugins";
 import { createSkillsService } from "@thinktank/skills";
 import type { SkillsService } from "@thinktank/skills";
+import { AgentsService } from "@thinktank/subagents";
 import { createToolsService, registryToolEntrySchema } from "@thinktank/tools";
 import type { ToolsService } from "@thinktank/tools";
 import { codeListingFor, type CodeListing } from "./code-listing.js";
@@ -44,6 +45,11 @@ export interface GatewayDeps {
    * skills/public, skills/custom and `plugins`' skill folders.
    */
   readonly skills?: SkillsService;
+  /**
+   * Sub-agents (routes/agents.ts): built-in, custom, users' own and every installed plugin's (a
+   * disabled plugin's listed as off). When absent the route builds one (gatewayAgentsService).
+   */
+  readonly agents?: AgentsService;
   /** Registered script tools: registry, executor, execution log (routes/tools.ts). */
   readonly tools?: ToolsService;
   /** OAuth sign-in to remote MCP servers (routes/mcp-oauth.ts): the encrypted token store the agent reads, and the sign-ins under way. */
@@ -72,6 +78,7 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
     store,
     plugins,
     skills: overrides.skills ?? gatewaySkillsService(config, store, plugins, logger),
+    agents: overrides.agents ?? gatewayAgentsService(config, store, plugins, logger),
     listPluginServers: () => plugins.pluginServers(),
     tools,
     hostConfinement,
@@ -103,4 +110,18 @@ export function gatewaySkillsService(config: Config, store: ExtensionsStore, plu
     ...(plugins ? { extraSources: () => plugins.skillSources() } : {}),
     onProblem: (problem) => logger.warn({ skillProblem: problem.reason, file: problem.file }, problem.message),
   }).service;
+}
+
+/**
+ * The agents service over agents/custom, users' own folders and every installed plugin's agents,
+ * enabled or not (a disabled plugin's listed as off); problems go to the log as they appear.
+ */
+export function gatewayAgentsService(config: Config, store: ExtensionsStore, plugins: Pick<PluginManager, "agentPlugins"> | undefined, logger: Pick<Logger, "warn">): AgentsService {
+  return new AgentsService({
+    agentsRoot: config.agents.path,
+    store,
+    limits: archiveLimitsFromConfig(config),
+    ...(plugins ? { plugins: () => plugins.agentPlugins() } : {}),
+    onProblem: (problem) => logger.warn({ agentProblem: problem.severity, file: problem.file }, problem.message),
+  });
 }

@@ -29,6 +29,11 @@ const expectedAccess: Record<string, RouteAccess> = {
   "PUT /api/skills/{name}": "user",
   "DELETE /api/skills/{name}": "user",
   "POST /api/skills/install": "user",
+  "GET /api/agents": "public",
+  "GET /api/agents/{identity}": "public",
+  "PUT /api/agents/{identity}": "user",
+  "DELETE /api/agents/{identity}": "user",
+  "POST /api/agents/install": "user",
   "GET /api/plugins": "public",
   "GET /api/plugins/{name}": "public",
   "GET /api/plugins/{name}/commands": "public",
@@ -69,7 +74,7 @@ interface Operation {
 
 const adminKey = "matrix-admin-key-0123456789abcdef";
 const audience = "https://thinktank-gateway.test";
-const samples: Record<string, string> = { name: "matrix-sample", id: "usr_0000000000000000", key_id: "000000000000" };
+const samples: Record<string, string> = { name: "matrix-sample", id: "usr_0000000000000000", key_id: "000000000000", identity: "custom:matrix-sample" };
 
 function expected(holder: CredentialHolder, access: RouteAccess, keyless: boolean): Outcome {
   if (holder === "invalid") return 401;

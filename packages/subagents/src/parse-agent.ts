@@ -30,7 +30,10 @@ const usableName = /^[\p{L}\p{N}][\p{L}\p{N}._-]{0,63}$/u;
 /** Claude Code's own convention: lowercase letters, digits and hyphens. */
 const conventionalName = /^[a-z0-9][a-z0-9-]*$/;
 
-export type ParseAgentResult = { ok: true; agent: ParsedAgent; warnings: AgentProblem[] } | { ok: false; problem: AgentProblem };
+/** Why a file was refused, as an error code: its frontmatter passes a parsing bound, the file is too large, or it cannot be used as an agent. */
+export type AgentRefusalCode = "FRONTMATTER_TOO_COMPLEX" | "FILE_TOO_LARGE" | "INVALID_AGENT";
+
+export type ParseAgentResult = { ok: true; agent: ParsedAgent; warnings: AgentProblem[] } | { ok: false; problem: AgentProblem; code: AgentRefusalCode };
 
 export interface ParseAgentWhere {
   /** The file relative to its folder or plugin root, with `/` (problems and `ParsedAgent.file` name it). */
@@ -48,9 +51,9 @@ export interface ParseAgentWhere {
  */
 export function parseAgent(text: string, where: ParseAgentWhere): ParseAgentResult {
   const { file } = where;
-  const refuse = (message: string, line?: number): ParseAgentResult => ({ ok: false, problem: { severity: "error", file, message, ...(line ? { line } : {}) } });
+  const refuse = (message: string, line?: number, code: AgentRefusalCode = "INVALID_AGENT"): ParseAgentResult => ({ ok: false, code, problem: { severity: "error", file, message, ...(line ? { line } : {}) } });
   const parsed = parseFrontmatter(text, { lineWise: true });
-  if (!parsed.ok) return refuse(parsed.problem.message, parsed.problem.line);
+  if (!parsed.ok) return refuse(parsed.problem.message, parsed.problem.line, parsed.problem.code === "FRONTMATTER_TOO_COMPLEX" ? "FRONTMATTER_TOO_COMPLEX" : "INVALID_AGENT");
   const warnings: AgentProblem[] = [];
   const warn = (message: string, lenient = false, line?: number): void => {
     warnings.push({ severity: "warning", file, message, ...(lenient ? { lenient: true as const } : {}), ...(line ? { line } : {}) });

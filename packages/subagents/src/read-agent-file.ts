@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { AgentProblem } from "./agent-types.js";
-import { parseAgent, type ParseAgentResult } from "./parse-agent.js";
+import { parseAgent, type AgentRefusalCode, type ParseAgentResult } from "./parse-agent.js";
 
 /** An agent file larger than this is refused (listing reads whole files; the body becomes a system prompt). 256 KiB. */
 export const maxAgentFileBytes = 256 * 1024;
@@ -16,14 +16,14 @@ export interface ReadAgentFileOptions {
  * problem. `relative` names the file in problems and in the result.
  */
 export function readAgentFile(absolute: string, relative: string, options: ReadAgentFileOptions = {}): ParseAgentResult {
-  const refuse = (message: string): ParseAgentResult => ({ ok: false, problem: { severity: "error", file: relative, message } satisfies AgentProblem });
+  const refuse = (message: string, code: AgentRefusalCode = "INVALID_AGENT"): ParseAgentResult => ({ ok: false, code, problem: { severity: "error", file: relative, message } satisfies AgentProblem });
   let text: string;
   try {
     const descriptor = fs.openSync(absolute, fs.constants.O_RDONLY | (options.followLinks ? 0 : fs.constants.O_NOFOLLOW));
     try {
       const stat = fs.fstatSync(descriptor);
       if (!stat.isFile()) return refuse("is not a regular file");
-      if (stat.size > maxAgentFileBytes) return refuse(`is ${stat.size} bytes, more than an agent file may be (${maxAgentFileBytes})`);
+      if (stat.size > maxAgentFileBytes) return refuse(`is ${stat.size} bytes, more than an agent file may be (${maxAgentFileBytes})`, "FILE_TOO_LARGE");
       const buffer = Buffer.alloc(stat.size);
       const read = fs.readSync(descriptor, buffer, 0, stat.size, 0);
       text = buffer.subarray(0, read).toString("utf8");
