@@ -1,8 +1,8 @@
 import type { Config, HostConfinement, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore, hostConfinementFor } from "@thinktank/core";
-import { createOAuthTokenStore, OAuthSignIn } from "@thinktank/mcp";
+import { createOAuthTokenStore, mcpStatusDir, OAuthSignIn, readMcpStatus } from "@thinktank/mcp";
 import type { Identity } from "@thinktank/identity";
-import type { OAuthTokenStore } from "@thinktank/mcp";
+import type { McpStatusReport, OAuthTokenStore } from "@thinktank/mcp";
 import { pluginManagerFromConfig, type PluginManager } from "@thinktank/plugins";
 import { createSkillsService } from "@thinktank/skills";
 import type { SkillsService } from "@thinktank/skills";
@@ -52,6 +52,8 @@ export interface GatewayDeps {
   readonly agents?: AgentsService;
   /** Registered script tools: registry, executor, execution log (routes/tools.ts). */
   readonly tools?: ToolsService;
+  /** The MCP servers' live states the agent servers record (GET /api/mcp/servers): local file reads, never a wait on an agent. @default readMcpStatus(<data_dir>/mcp-status) */
+  readonly mcpStatus?: () => Promise<McpStatusReport>;
   /** OAuth sign-in to remote MCP servers (routes/mcp-oauth.ts): the encrypted token store the agent reads, and the sign-ins under way. */
   readonly mcpOAuth?: { readonly store: OAuthTokenStore; readonly signIn: OAuthSignIn };
   /** How programs the gateway starts on the host (git fetches, script tools) are confined; its `info` is /healthz's `host_programs`. */
@@ -85,6 +87,7 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
     sandbox,
     codeListing: overrides.codeListing ?? codeListingFor(config, { tools, sandbox }),
     mcpOAuth: overrides.mcpOAuth ?? mcpOAuthFor(config),
+    mcpStatus: () => readMcpStatus(mcpStatusDir(config)),
     ...overrides,
   };
 }

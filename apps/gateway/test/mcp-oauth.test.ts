@@ -65,7 +65,7 @@ describe("sign-in through the gateway", () => {
     const byName = Object.fromEntries((JSON.parse(listed) as { servers: { name: string; status?: string; reason?: string }[] }).servers.map((s) => [s.name, s]));
     expect(byName.crm).toMatchObject({ status: "needs_auth", reason: "not signed in" });
     expect(byName.legacy).toMatchObject({ status: "needs_auth" });
-    expect(byName.local?.status).toBeUndefined();
+    expect(byName.local).toMatchObject({ status: "unknown", reason: expect.stringContaining("no agent server has reported") });
 
     for (const name of ["crm", "legacy"]) {
       const authorizationUrl = await startSignIn(name);

@@ -23,6 +23,10 @@ const configured = {
   tools: {},
 };
 
+/** The state of every server while no agent server has written a status record (no agent in these tests). */
+const noAgent = { status: "unknown", reason: expect.stringContaining("no agent server has reported") };
+const switchedOff = { status: "disabled", reason: expect.stringContaining("switched off") };
+
 describe("GET /api/mcp/servers", () => {
   it("lists configured servers with secrets masked, placeholders as written, and the ETag", async () => {
     gateway = await createTestGateway({ extensions: configured });
@@ -37,6 +41,7 @@ describe("GET /api/mcp/servers", () => {
         transport: "stdio",
         enabled: true,
         config: { command: "npx", args: ["-y", "server-github", "--token", "[redacted]"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}", LOG: "[redacted]" } },
+        ...noAgent,
       },
       {
         name: "search",
@@ -44,8 +49,9 @@ describe("GET /api/mcp/servers", () => {
         transport: "http",
         enabled: false,
         config: { type: "http", url: "https://search.example/mcp?api_key=[redacted]&region=eu", headers: { Authorization: "[redacted]" }, enabled: false },
+        ...switchedOff,
       },
-      { name: "legacy", source: "config", transport: "sse", enabled: true, config: { type: "sse", url: "https://legacy.example/sse", description: "Old server" } },
+      { name: "legacy", source: "config", transport: "sse", enabled: true, config: { type: "sse", url: "https://legacy.example/sse", description: "Old server" }, ...noAgent },
     ]);
     expect(response.body).not.toMatch(/ghp_0123|live-key-123|sk-live/);
   });
@@ -56,7 +62,7 @@ describe("GET /api/mcp/servers", () => {
       deps: { listPluginServers: async () => [{ name: "tools-plugin:db", plugin: "tools-plugin", entry: { command: "db-mcp", env: { DB_PASSWORD: "hunter2" } }, enabled: false }] },
     });
     const { servers } = (await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).json() as { servers: Record<string, unknown>[] };
-    expect(servers.at(-1)).toEqual({ name: "tools-plugin:db", source: "plugin:tools-plugin", transport: "stdio", enabled: false, config: { command: "db-mcp", env: { DB_PASSWORD: "[redacted]" } } });
+    expect(servers.at(-1)).toEqual({ name: "tools-plugin:db", source: "plugin:tools-plugin", transport: "stdio", enabled: false, config: { command: "db-mcp", env: { DB_PASSWORD: "[redacted]" } }, ...switchedOff });
     const one = await gateway.app.inject({ method: "GET", url: "/api/mcp/servers/tools-plugin:db" });
     expect(one.json()).toMatchObject({ name: "tools-plugin:db", source: "plugin:tools-plugin" });
   });
@@ -156,16 +162,16 @@ describe("a stdio server marked sandbox: true", () => {
     expect(byName.get("memory")).toMatchObject({ transport: "stdio", config: sandboxed, status: "unavailable", reason: expect.stringMatching(/deno, which cannot run host programs.*never runs on the host instead/) });
     expect(byName.get("tap:probe")).toMatchObject({ status: "unavailable", reason: expect.stringMatching(/deno/) });
     // A server on the host is not affected.
-    expect(byName.get("github")).not.toHaveProperty("status");
+    expect(byName.get("github")).toMatchObject(noAgent);
     expect((await gateway.app.inject({ method: "GET", url: "/api/plugins/tap" })).json()).toMatchObject({ servers: [expect.objectContaining({ status: "unavailable", reason: expect.stringMatching(/deno/) })] });
   });
 
-  it("is listed without a status where the backend runs it (bubblewrap)", needs("bubblewrap"), async () => {
+  it("is listed as any server where the backend runs it (bubblewrap): its state is the agent's", needs("bubblewrap"), async () => {
     gateway = await createTestGateway({ configYaml: "sandbox:\n  backend: bubblewrap\nplugins:\n  host_programs: sandbox\n", extensions: { ...configured, mcpServers: { memory: { command: "npx", sandbox: true } } } });
     plugin(gateway.dir);
     const { servers } = (await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).json() as { servers: Record<string, unknown>[] };
-    expect(servers.find((server) => server.name === "memory")).not.toHaveProperty("status");
-    expect(servers.find((server) => server.name === "tap:probe")).toMatchObject({ status: "available" });
+    expect(servers.find((server) => server.name === "memory")).toMatchObject(noAgent);
+    expect(servers.find((server) => server.name === "tap:probe")).toMatchObject(noAgent);
   });
 });
 

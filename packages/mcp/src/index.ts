@@ -20,6 +20,8 @@ export { readMcpStatus } from "./status/read-mcp-status.js";
 export type { AgentStatus, McpStatusReport, ReadMcpStatusOptions } from "./status/read-mcp-status.js";
 export { liveServerState } from "./status/live-server-state.js";
 export type { LiveServerState } from "./status/live-server-state.js";
+export { serverStateView } from "./status/server-state-view.js";
+export type { ServerStateInputs, ServerStateName, ServerStateView } from "./status/server-state-view.js";
 export { loadManagedTools, loadAllManagedTools } from "./langchain/load-managed-tools.js";
 export { ToolSearchIndex } from "./search/tool-search-index.js";
 export type { ToolSearchOverlay } from "./search/tool-search-overlay.js";

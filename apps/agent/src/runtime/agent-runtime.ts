@@ -1,7 +1,7 @@
 import path from "node:path";
 import { ExtensionsStore, hostConfinementFor, operatorId, serviceSecretVariables, type Config, type ExtensionsSnapshot, type HostConfinement } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
-import { countTokens, type ManagerLogger } from "@thinktank/mcp";
+import { countTokens, mcpStatusDir, McpStatusRecorder, type ManagerLogger } from "@thinktank/mcp";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
 import { createSandboxExecutor, createSandboxScriptRunner, createStdioServerSandbox, type SandboxExecutor } from "@thinktank/sandbox";
 import { AgentsSnapshotter, UserAgentViews, type AgentsSnapshot } from "@thinktank/subagents";
@@ -69,9 +69,14 @@ export class AgentRuntime {
   readonly logger: ManagerLogger;
   /** Confines every program this server starts on the host; its `info` is /healthz's `host_programs`. */
   readonly hostConfinement: HostConfinement;
+  /** Writes the MCP manager's states where the gateway and `thinktank mcp list` read them (<data_dir>/mcp-status), from start() to close(). */
+  readonly mcpStatus: McpStatusRecorder;
   private readonly perRequest = new WeakMap<object, Promise<AgentSnapshot>>();
-  /** The slash commands and listing of each skills view (the shared one, and each user's), while its plugins snapshot holds. */
-  private readonly commands = new WeakMap<SkillsSnapshot, { plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing }>();
+  /**
+   * The slash commands of each skills view (the shared one, and each user's) while its plugins
+   * snapshot holds, and its listing per agents view (users with their own agents share skills views).
+   */
+  private readonly commands = new WeakMap<SkillsSnapshot, { plugins: PluginSnapshot; commands: SlashCommands; listings: WeakMap<AgentsSnapshot, SkillListing> }>();
   /** Token counts of listing pieces (one skill's entry is the same piece in every user's listing), so a user's listing counts only what is theirs. */
   private readonly listingTokens = new Map<string, number>();
   private closed = false;
@@ -133,6 +138,15 @@ export class AgentRuntime {
       // THINKTANK_REPLICA names this server among several behind one proxy (README, "Several replicas").
       ...(config.env.THINKTANK_REPLICA ? { mcpSessionPrefix: config.env.THINKTANK_REPLICA } : {}),
     });
+    // Each look first brings the manager in line with the configuration (a few stats while nothing changed), so a
+    // server added through the gateway connects and shows its state without waiting for a run.
+    this.mcpStatus = new McpStatusRecorder({
+      dir: mcpStatusDir(config),
+      manager: this.codeMode.manager,
+      ...(config.env.THINKTANK_REPLICA ? { replica: config.env.THINKTANK_REPLICA } : {}),
+      beforeLook: () => this.codeMode.refresh(),
+      logger,
+    });
   }
 
   get executor(): SandboxExecutor {
@@ -147,12 +161,14 @@ export class AgentRuntime {
   /**
    * The start-up check: extensions_config.json must exist and parse (CONFIG_INVALID /
    * STORE_CORRUPT naming the file), the tools registry must be well-formed; then the first
-   * snapshot, so the first run finds warm caches.
+   * snapshot, so the first run finds warm caches, and the MCP status record starts.
    */
   async start(): Promise<AgentSnapshot> {
     await this.store.read();
     await this.tools?.check();
-    return this.snapshot();
+    const snapshot = await this.snapshot();
+    if (!this.closed) await this.mcpStatus.start();
+    return snapshot;
   }
 
   /**
@@ -164,10 +180,15 @@ export class AgentRuntime {
     const [settings, skills, plugins, agents] = await Promise.all([this.store.read(), this.skillsFor(ownerId), this.plugins.snapshot(), this.agentsFor(ownerId), this.codeMode.refresh()]);
     let current = this.commands.get(skills);
     if (!current || current.plugins !== plugins) {
-      current = this.commandsFor(skills, plugins);
+      current = { plugins, commands: new SlashCommands(plugins.plugins, { skills }), listings: new WeakMap() };
       this.commands.set(skills, current);
     }
-    return { settings, skills, plugins, commands: current.commands, listing: current.listing, agents };
+    let listing = current.listings.get(agents);
+    if (!listing) {
+      listing = this.listingFor(skills, current.commands, agents);
+      current.listings.set(agents, listing);
+    }
+    return { settings, skills, plugins, commands: current.commands, listing, agents };
   }
 
   /** The sub-agents as `ownerId` sees them now; the operator (and no owner) sees the defaults. */
@@ -185,9 +206,11 @@ export class AgentRuntime {
     return this.skillViews.filesFor(ownerId === operatorId ? undefined : ownerId);
   }
 
-  /** The slash commands and the skill listing of a snapshot pair; both compute what they need on first use. */
-  private commandsFor(skills: SkillsSnapshot, plugins: PluginSnapshot): { plugins: PluginSnapshot; commands: SlashCommands; listing: SkillListing } {
-    const commands = new SlashCommands(plugins.plugins, { skills });
+  /**
+   * The listing of skills, slash commands and sub-agents (the enabled ones; none when
+   * subagents.enabled is false); it computes what it needs on first use.
+   */
+  private listingFor(skills: SkillsSnapshot, commands: SlashCommands, agentsView: AgentsSnapshot): SkillListing {
     const { listing, auto_threshold_tokens: autoThresholdTokens, relevant_limit: relevantLimit, container_path: containerPath } = this.config.skills;
     const counted = (text: string): number => {
       let tokens = this.listingTokens.get(text);
@@ -199,7 +222,8 @@ export class AgentRuntime {
       }
       return tokens;
     };
-    return { plugins, commands, listing: new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens: counted }) };
+    const agents = this.config.subagents.enabled ? agentsView.agents.filter((agent) => agent.enabled) : [];
+    return new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens: counted, agents });
   }
 
   /** One snapshot per request object (as its owner sees it): every provider of a run sees the same one. */
@@ -216,6 +240,8 @@ export class AgentRuntime {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // The last states are kept, marked stopped, before the servers close.
+    await this.mcpStatus.stop();
     this.skillViews.close();
     this.skills.close();
     this.agentViews.close();

@@ -1,7 +1,7 @@
 import { maskServerEntry, mcpServerEntrySchema, operatorId, ThinktankError } from "@thinktank/core";
 import type { ExtensionsSnapshot, McpServerEntry } from "@thinktank/core";
-import { oauthStatus, userServerEntries, userServerName, userServerPrefix } from "@thinktank/mcp";
-import type { OAuthStatus, OAuthTokenStore } from "@thinktank/mcp";
+import { liveServerState, oauthStatus, serverStateView, userServerEntries, userServerName, userServerPrefix } from "@thinktank/mcp";
+import type { McpStatusReport, OAuthStatus, OAuthTokenStore, ServerStateInputs } from "@thinktank/mcp";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
 import type { RoutePlugin } from "../route-plugin.js";
@@ -20,10 +20,26 @@ const serverViewSchema = {
     config: { type: "object", additionalProperties: true, description: "The entry as written, secrets masked, placeholders shown as written" },
     status: {
       type: "string",
-      enum: ["available", "unavailable", "shadowed", "denied", "needs_auth"],
-      description: "Plugin servers: whether it can be used as far as config goes; a stdio server marked sandbox: true: unavailable where the sandbox backend runs no server (deno, local); any remote server: needs_auth once a connect found it needs sign-in",
+      enum: ["connected", "connecting", "idle", "needs_auth", "unavailable", "denied", "shadowed", "disabled", "unknown"],
+      description:
+        "The server's state for the caller, live from the agent server's MCP manager (docs/mcp-manager.md, \"Server status\"): connected, connecting, idle (no session now: it connects on first use), needs_auth (the caller must sign in), unavailable (see reason). Decided by the configuration: denied (plugins.host_programs: deny), shadowed (a configured server has a plugin server's name), disabled (enabled: false). unknown: no agent server runs (the reason says which stopped and when), or it has not picked the server up yet; a server the configuration alone rules out is unavailable even then",
     },
-    reason: { type: "string", description: "Why it is unavailable, shadowed, denied or needs sign-in" },
+    reason: { type: "string", description: "Why it is unavailable, needs sign-in, denied, shadowed, disabled or unknown (secrets masked)" },
+    tool_count: { type: "integer", description: "Its tools: of the live session, else of the tool list cached for this entry (tools_from)" },
+    tools_from: { type: "string", enum: ["live", "cache"] },
+    protocol_version: { type: "string", description: "The MCP protocol version it agreed to in its last successful connect" },
+    last_error_at: { type: "string", format: "date-time", description: "When its last error happened (a failed connect, a lost session, a need for sign-in), kept after it recovers" },
+    last_error: { type: "string", description: "What that error was (secrets masked)" },
+    status_at: { type: "string", format: "date-time", description: "When the agent server wrote this state down (it looks every second)" },
+    replicas: {
+      type: "array",
+      description: "Several agent servers on one data folder that each report the server: each one's state (status is the one that needs attention most)",
+      items: {
+        type: "object",
+        required: ["replica", "status"],
+        properties: { replica: { type: "string" }, status: { type: "string" }, reason: { type: "string" }, last_error_at: { type: "string", format: "date-time" } },
+      },
+    },
     auth: {
       type: "object",
       required: ["signed_in"],
@@ -53,6 +69,11 @@ interface ServerView {
   auth?: { signed_in: boolean; grant: string; expires_at?: string };
 }
 
+/** A server's view before its state: what the configuration says of it apart from the agent. */
+interface ListedServer extends ServerView {
+  configured?: ServerStateInputs["configured"];
+}
+
 /**
  * GET/PUT/DELETE /api/mcp/servers: the `mcpServers` section of extensions_config.json, plus plugin
  * servers (read-only). As a user (role `user`): PUT and DELETE write their own remote servers
@@ -68,20 +89,39 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
       configured = Object.entries(snapshot.document.mcpServers).map(([name, entry]) => view(name, "config", entry as Readonly<Record<string, unknown>>));
       configuredViews.set(snapshot, configured);
     }
-    const fromPlugins = (await deps.listPluginServers?.()) ?? [];
-    const views = [...configured, ...fromPlugins.map((server) => ({
+    const [fromPlugins, report] = await Promise.all([deps.listPluginServers?.() ?? [], liveReport()]);
+    const views: ListedServer[] = [...configured, ...fromPlugins.map((server) => ({
       ...view(server.name, `plugin:${server.plugin}`, server.entry, server.enabled),
-      ...(server.status ? { status: server.status } : {}),
-      ...(server.reason ? { reason: server.reason } : {}),
+      ...(server.status ? { configured: { status: server.status as "available", ...(server.reason ? { reason: server.reason } : {}) } } : {}),
     }))];
     const own = user === operatorId ? {} : userServerEntries(snapshot.document.users, user);
     views.push(...Object.entries(own).map(([name, entry]) => view(name, "user", entry as Readonly<Record<string, unknown>>)));
     const entries: Record<string, unknown> = { ...Object.fromEntries(fromPlugins.map((server) => [server.name, server.entry])), ...snapshot.document.mcpServers, ...own };
     const sandboxed = await sandboxedAvailability(configured);
-    return views.map((server) => withAuth(server.source === "config" && server.transport === "stdio" && server.config.sandbox === true && sandboxed && !sandboxed.ok ? { ...server, status: "unavailable", reason: sandboxed.reason } : server, entries[server.name], user));
+    return views.map(({ configured: fromConfig, ...server }) => {
+      // A configured stdio server marked sandbox: true where the sandbox runs none: unavailable whatever runs.
+      const blocked = server.source === "config" && server.transport === "stdio" && server.config.sandbox === true && sandboxed && !sandboxed.ok;
+      const signedIn = withAuth(server, entries[server.name], user);
+      const state = serverStateView({
+        enabled: server.enabled,
+        ...(blocked ? { configured: { status: "unavailable", reason: sandboxed.reason } } : fromConfig ? { configured: fromConfig } : {}),
+        ...(signedIn.status === "needs_auth" ? { signIn: { needsAuth: true, ...(signedIn.reason ? { reason: signedIn.reason } : {}) } } : {}),
+        live: report ? liveServerState(report, server.name, user) : undefined,
+      });
+      return { ...server, ...(signedIn.auth ? { auth: signedIn.auth } : {}), ...state };
+    });
+  };
+  // The agents' records (local files): a stopped agent costs nothing, its servers are `unknown` with the reason.
+  const liveReport = async (): Promise<McpStatusReport | undefined> => {
+    try {
+      return await deps.mcpStatus?.();
+    } catch (error) {
+      deps.logger.warn({ err: String(error) }, "the agents' MCP status records cannot be read");
+      return undefined;
+    }
   };
   // A configured stdio server marked sandbox: true runs only where the agent's sandbox backend runs servers (plugin servers carry it already).
-  const sandboxedAvailability = async (configured: readonly ServerView[]) => {
+  const sandboxedAvailability = async (configured: readonly ListedServer[]) => {
     if (!deps.sandbox || !configured.some((server) => server.transport === "stdio" && server.config.sandbox === true)) return undefined;
     return deps.sandbox.stdioServers();
   };
@@ -122,7 +162,7 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     {
       config: { access: "public" },
       schema: {
-        summary: "List configured and plugin-provided MCP servers (secrets masked)",
+        summary: "List configured and plugin-provided MCP servers, and the caller's own, each with its live state (secrets masked)",
         tags: ["mcp"],
         response: { 200: { type: "object", required: ["servers"], properties: { servers: { type: "array", items: serverViewSchema } } }, ...errorResponses(500) },
       },
@@ -141,7 +181,7 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     {
       config: { access: "public" },
       schema: {
-        summary: "One MCP server (secrets masked)",
+        summary: "One MCP server with its live state (secrets masked)",
         tags: ["mcp"],
         params: nameParams("^[^/]{1,256}$"),
         response: { 200: serverViewSchema, ...errorResponses(400, 404, 500) },

@@ -26,9 +26,9 @@ const severity: Record<ServerState, number> = { idle: 0, connected: 1, connectin
 /**
  * `server`'s live state for `user` (a caller's id; the operator when absent): the state of their
  * own session where the server has one per user (a per-user server, their own `~` server), else
- * the shared session's, never another user's. `{ state: "unknown" }` with the reason when no agent
- * runs; undefined when running agents hold no state for it that this user may see (a server the
- * agents have not picked up yet, or a per-user server the user has no session of).
+ * the shared session's, never another user's (a per-user server they have no session of is
+ * `idle` for them). `{ state: "unknown" }` with the reason when no agent runs; undefined when the
+ * running agents hold no state for it (a server they have not picked up yet).
  */
 export function liveServerState(report: McpStatusReport, server: string, user: string = operatorId): LiveServerState | undefined {
   if (report.running.length === 0) return { state: "unknown", reason: report.unknownReason ?? "no agent server runs" };
@@ -40,7 +40,11 @@ export function liveServerState(report: McpStatusReport, server: string, user: s
     const seen = own ?? (shared && (!shared.perUser || user === operatorId) ? shared : undefined);
     if (seen) found.push({ replica: record.replica, at: record.heartbeatAt, server: seen });
   }
-  if (found.length === 0) return undefined;
+  if (found.length === 0) {
+    // A per-user server whose shared session is the operator's: this user has none of their own yet.
+    const perUser = report.running.some((record) => record.servers.some((entry) => entry.name === server && entry.perUser));
+    return perUser ? { state: "idle", reason: "no session of yours yet: the agent connects with your own sign-in on your first use", reportedAt: latestReport(report) } : undefined;
+  }
   const chosen = found.reduce((worst, each) => (severity[each.server.state] > severity[worst.server.state] ? each : worst));
   const lastErrorAt = found.map((each) => each.server.lastErrorAt).filter((at): at is string => at !== undefined).sort().at(-1);
   const lastError = found.find((each) => each.server.lastErrorAt === lastErrorAt)?.server.lastError;
@@ -60,4 +64,8 @@ export function liveServerState(report: McpStatusReport, server: string, user: s
       ? { replicas: found.map((each) => ({ replica: each.replica, state: each.server.state, ...(each.server.reason ? { reason: each.server.reason } : {}), ...(each.server.lastErrorAt ? { lastErrorAt: each.server.lastErrorAt } : {}) })) }
       : {}),
   };
+}
+
+function latestReport(report: McpStatusReport): string {
+  return report.running.map((record) => record.heartbeatAt).sort().at(-1) as string;
 }

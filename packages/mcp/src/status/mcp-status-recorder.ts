@@ -51,6 +51,7 @@ export class McpStatusRecorder {
   private looking: Promise<void> | undefined;
   private lastBody: string | undefined;
   private lastWrite = 0;
+  private started = false;
   private stopped = false;
 
   constructor(private readonly options: McpStatusRecorderOptions) {
@@ -64,6 +65,8 @@ export class McpStatusRecorder {
 
   /** Writes the first record, removes the files of processes that are gone, and looks again every intervalMs. */
   async start(): Promise<void> {
+    if (this.started || this.stopped) return;
+    this.started = true;
     await fs.promises.mkdir(this.options.dir, { recursive: true, mode: 0o700 });
     await this.sweep();
     await this.look();
@@ -77,17 +80,18 @@ export class McpStatusRecorder {
     return this.looking;
   }
 
-  /** Stops looking and writes the record once more, marked stopped (call it before the manager closes, so the last states are kept). */
+  /** Stops looking and writes the record once more, marked stopped (call it before the manager closes, so the last states are kept); nothing when it never started. */
   async stop(): Promise<void> {
     if (this.stopped) return;
+    this.stopped = true;
     clearInterval(this.timer);
     await this.looking;
-    this.stopped = true;
+    if (!this.started) return;
     await this.write(this.body(), true);
   }
 
   private async lookOnce(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     try {
       await this.options.beforeLook?.();
     } catch (error) {

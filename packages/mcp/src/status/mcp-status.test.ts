@@ -124,7 +124,8 @@ describe("the MCP status record", () => {
     };
     expect(liveServerState(report, "crm")).toMatchObject({ state: "connected", toolCount: 3 });
     expect(liveServerState(report, "crm", "usr_a")).toMatchObject({ state: "needs_auth" });
-    expect(liveServerState(report, "crm", "usr_b")).toBeUndefined();
+    expect(liveServerState(report, "crm", "usr_b")).toMatchObject({ state: "idle", reason: expect.stringContaining("no session of yours yet") });
+    expect(liveServerState(report, "crm", "usr_b")?.toolCount).toBeUndefined();
     expect(liveServerState(report, "files", "usr_b")).toMatchObject({ state: "connected", toolCount: 2 });
     expect(liveServerState(report, "~notes", "usr_a")).toMatchObject({ state: "connected" });
     expect(liveServerState(report, "~notes", "usr_b")).toBeUndefined();
