@@ -39,5 +39,6 @@ export type { AgentStore } from "./persistence/open-agent-store.js";
 export { leadAssistantId } from "./assistants/lead-assistant.js";
 export { inspectPrompt, openPromptInspector } from "./inspect/inspect-prompt.js";
 export type { InspectPromptOptions, PromptInspection, PromptInspector } from "./inspect/inspect-prompt.js";
+export type { AgentPromptInspection } from "./inspect/inspect-agent-prompt.js";
 export { toolDefinition } from "./inspect/tool-definition.js";
 export { catalogSurfaceProvider } from "./inspect/catalog-surface-provider.js";

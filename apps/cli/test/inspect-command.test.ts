@@ -16,6 +16,7 @@ writeTree(temp.dir, {
   "config.yaml": "data_dir: data\nlog:\n  level: silent\nsandbox:\n  warm_pool_size: 0\n",
   "extensions_config.json": '{"mcpServers": {}, "skills": {}, "plugins": {}, "tools": {}}\n',
   "skills/public/notes/SKILL.md": "---\nname: notes\ndescription: Keeps notes\n---\nbody\n",
+  "agents/custom/checker.md": "---\nname: checker\ndescription: Checks facts\ntools: Read, Frobnicate\nmodel: haiku\n---\nYou check facts.\n",
   "catalog/big.json": JSON.stringify({ server: "big", tools }),
   "catalog/small.json": JSON.stringify({ server: "small", tools: tools.slice(0, 1) }),
 });
@@ -83,6 +84,35 @@ describe("thinktank inspect prompt", { timeout: 120_000 }, () => {
     expect(full).toMatchObject({ skill_listing: { mode: "full" }, message_context: "" });
     expect(await run(["inspect", "prompt", "--batch", "messages.jsonl"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--batch prints JSON lines: add --json") });
     expect(await run(["inspect", "prompt", "--listing", "short"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--listing must be one of full, compact, auto; got 'short'") });
+  });
+
+  it("--agent prints a sub-agent's prompt, tools and model; a batch line may name an agent", async () => {
+    const json = JSON.parse((await run(["inspect", "prompt", "--agent", "checker", "--json"])).stdout) as {
+      agent: { identity: string; tools: string[]; model: string };
+      model: { name: string; reason: string };
+      system_prompt: string;
+      tools: { name: string }[];
+      unmatched_tools: string[];
+      tokens: { system_prompt: number; tools: number; total: number };
+    };
+    expect(json.agent).toMatchObject({ identity: "custom:checker", tools: ["Read", "Frobnicate"], model: "haiku" });
+    expect(json.system_prompt).toMatch(/^You check facts\./);
+    expect(json.tools.map((tool) => tool.name)).toContain("read_file");
+    expect(json.tools.map((tool) => tool.name)).not.toContain("write_file");
+    expect(json.unmatched_tools).toEqual(["Frobnicate"]);
+    expect(json.model.reason).toBe("model: haiku, not mapped in subagents.models: the lead's model");
+    expect(json.tokens.total).toBe(json.tokens.system_prompt + json.tokens.tools);
+    const text = await run(["inspect", "prompt", "--agent", "custom:checker"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^=== agent custom:checker \(custom: .*checker\.md\) ===\nChecks facts\n/);
+    expect(text.stdout).toContain("matched nothing: Frobnicate\n");
+    expect(text.stdout).toMatch(/=== system prompt \(\d+ tokens\) ===\nYou check facts\./);
+    writeTree(temp.dir, { "agents.jsonl": [JSON.stringify({ agent: "checker" }), JSON.stringify({ agent: "nobody" })].join("\n") });
+    const batch = await run(["inspect", "prompt", "--batch", "agents.jsonl", "--json"]);
+    const lines = batch.stdout.trim().split("\n").map((line) => JSON.parse(line) as { agent?: { identity: string }; error?: { code: string } });
+    expect(lines.map((line) => line.agent?.identity ?? line.error?.code)).toEqual(["custom:checker", "AGENT_NOT_FOUND"]);
+    expect(await run(["inspect", "prompt", "--agent", "nobody"])).toMatchObject({ code: 1, stderr: expect.stringContaining("AGENT_NOT_FOUND") });
+    expect(await run(["inspect", "prompt", "--agent", "checker", "--message", "hi"])).toMatchObject({ code: 2, stderr: expect.stringContaining("--agent shows a sub-agent's request") });
   });
 
   it("refuses bad usage with exit code 2, and a missing catalog with NOT_FOUND", async () => {

@@ -11,6 +11,7 @@ import type { RequestSurface } from "../request/request-context.js";
 import { threadFolders } from "@thinktank/files";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import { catalogSurfaceProvider } from "./catalog-surface-provider.js";
+import { inspectAgentPrompt, type AgentPromptInspection } from "./inspect-agent-prompt.js";
 import { toolDefinition } from "./tool-definition.js";
 
 export interface InspectPromptOptions {
@@ -54,6 +55,8 @@ export interface PromptInspection {
 /** A new thread's request, built once: `inspect(message)` for as many first messages as wanted, then `close()`. */
 export interface PromptInspector {
   inspect(message?: string): Promise<PromptInspection>;
+  /** What the named agent (name or identity) would run with as a sub-agent of this run: its prompt, tools and model. */
+  inspectAgent(nameOrIdentity: string): Promise<AgentPromptInspection>;
   close(): Promise<void>;
 }
 
@@ -89,7 +92,7 @@ export async function openPromptInspector(config: Config, options: InspectPrompt
     const threadId = "new-thread";
     const request = { config: effective, threadId, runId: "inspect", ownerId: options.user ?? operatorId, now: options.now ?? new Date(), folders: threadFolders(effective, threadId) };
     const surface = await assembleRequest(request, agentRequestProviders(runtime, { mcpSurface }));
-    const { listing } = await runtime.snapshotFor(request);
+    const { listing, agents } = await runtime.snapshotFor(request);
     const tools = surface.tools.map(toolDefinition);
     const byTool = Object.fromEntries(tools.map((definition) => [definition.name, countTokens(JSON.stringify(definition))]));
     const toolTokens = Object.values(byTool).reduce((sum, count) => sum + count, 0);
@@ -101,6 +104,7 @@ export async function openPromptInspector(config: Config, options: InspectPrompt
         const contextTokens = countTokens(messageContext);
         return { ...fixed, messageContext, tokens: { systemPrompt: promptTokens, tools: toolTokens, messageContext: contextTokens, total: promptTokens + toolTokens + contextTokens, byTool } };
       },
+      inspectAgent: (nameOrIdentity) => inspectAgentPrompt(surface, agents, nameOrIdentity, effective),
       close: () => runtime.close(),
     };
   } catch (error) {

@@ -26,6 +26,23 @@ export const commands: readonly LazyCommand[] = [
   ),
   lazy(
     {
+      name: "agents",
+      group: true,
+      summary: "List, search, show, enable, install and remove sub-agents",
+      usage: [
+        "agents list [--json]",
+        "agents search QUERY [--json]",
+        "agents show IDENTITY [--json]",
+        "agents enable IDENTITY [--json]",
+        "agents disable IDENTITY [--json]",
+        "agents install PATH [--overwrite] [--json]   PATH: a .md agent file, a folder of them (or with an agents/ folder), or a .zip",
+        "agents remove IDENTITY",
+      ],
+    },
+    async () => (await import("./agents.js")).agentsCommand,
+  ),
+  lazy(
+    {
       name: "plugins",
       group: true,
       summary: "List, install and update Claude Code plugins",
@@ -103,7 +120,7 @@ export const commands: readonly LazyCommand[] = [
       group: true,
       summary: "Inspect what the agent sends the model",
       usage: [
-        "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--user ID] [--message TEXT | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts",
+        "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--user ID] [--message TEXT | --agent NAME | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts; --agent: a sub-agent's prompt, tools and model",
       ],
     },
     async () => (await import("./inspect.js")).inspectCommand,
