@@ -1,11 +1,11 @@
-// `npm run eval:skills [-- --total N] [--split <key>|tuning|all] [--misses dev|fresh-dev] [--relevant-limit K] [--json]`:
+// `npm run eval:skills [-- --total N] [--split <key>|tuning|all] [--misses dev|fresh-dev] [--relevant-limit K] [--named-limit M] [--json]`:
 // skill search quality on the gold pairs of gold/ (see README.md). Two suites: the corpus's own
 // pairs (dev, test) over the corpus skills as installed, and the fresh pairs (fresh-dev,
 // fresh-test) over the corpus skills plus the skills of fresh/skills; each as installed and grown
 // to N skills (default 450) with renamed near-duplicate copies. Prints top-1 / top-5 / MRR per
 // split beside plain BM25 measured in the same run, the share of requests whose skill is offered
 // with the message in compact listing (`<relevant_skills>`, K skills described, default
-// skills.relevant_limit's 5, and the further ones it names), and a search's p95 latency. Without
+// skills.relevant_limit's 5, and M more named, default skills.relevant_named_limit's 10), and a search's p95 latency. Without
 // the corpus it says so and exits 0.
 import fs from "node:fs";
 import os from "node:os";
@@ -24,12 +24,14 @@ import { growSkills } from "./grow-skills.js";
 import { devGoldFile, freshDevGoldFile, freshHeldOutGoldFile, heldOutGoldFile, readSkillGold, type SkillGoldPair } from "./skill-gold.js";
 
 const { values } = parseArgs({
-  options: { total: { type: "string", default: "450" }, split: { type: "string", default: "all" }, misses: { type: "string" }, "relevant-limit": { type: "string", default: "5" }, json: { type: "boolean", default: false } },
+  options: { total: { type: "string", default: "450" }, split: { type: "string", default: "all" }, misses: { type: "string" }, "relevant-limit": { type: "string", default: "5" }, "named-limit": { type: "string", default: "10" }, json: { type: "boolean", default: false } },
 });
 const total = Number(values.total);
 if (!Number.isInteger(total) || total < 1) throw new Error(`--total must be a positive integer; got ${values.total}`);
 const relevantLimit = Number(values["relevant-limit"]);
 if (!Number.isInteger(relevantLimit) || relevantLimit < 1) throw new Error(`--relevant-limit must be a positive integer; got ${values["relevant-limit"]}`);
+const namedLimit = Number(values["named-limit"]);
+if (!Number.isInteger(namedLimit) || namedLimit < 0) throw new Error(`--named-limit must be a non-negative integer; got ${values["named-limit"]}`);
 if (values.misses !== undefined && values.misses !== "dev" && values.misses !== "fresh-dev") throw new Error("--misses takes only 'dev' or 'fresh-dev': the held-out splits are reported, never inspected for tuning");
 
 let corpus: string;
@@ -89,11 +91,11 @@ function measure(suite: string, splits: readonly Split[], skills: readonly Skill
   }
   // What compact listing attaches to each request's message (the agent's SkillListing.relevantTo;
   // the corpus's plugin commands are not loaded here, and none of them is a gold answer).
-  const listing = new SkillListing({ skills, promptSection: renderSkillSystem(skills), search: index }, [], () => "", { listing: "compact", autoThresholdTokens: 0, relevantLimit, countTokens: (text) => text.length });
+  const listing = new SkillListing({ skills, promptSection: renderSkillSystem(skills), search: index }, [], () => "", { listing: "compact", autoThresholdTokens: 0, relevantLimit, relevantNamedLimit: namedLimit, countTokens: (text) => text.length });
   for (const split of splits) {
     const hits = split.pairs.filter((pair) => {
       const relevant = listing.relevantTo(pair.query);
-      const identities = [...(relevant?.skills ?? []).map((skill) => skill.identity), ...(relevant?.commands ?? []).flatMap((command) => (command.identity ? [command.identity] : []))];
+      const identities = [...(relevant?.skills ?? []), ...(relevant?.moreSkills ?? [])].map((skill) => skill.identity).concat(...(relevant?.commands ?? []).flatMap((command) => (command.identity ? [command.identity] : [])));
       return pair.expected.some((identity) => identities.includes(identity));
     }).length;
     offered.push({ suite, skills: count, split: split.label, pairs: split.pairs.length, offered: hits, share: hits / split.pairs.length });
@@ -120,7 +122,7 @@ function measure(suite: string, splits: readonly Split[], skills: readonly Skill
 }
 
 if (values.json) {
-  process.stdout.write(`${JSON.stringify({ corpusSkills, relevantLimit, rows: rows.map(({ quality, ...row }) => ({ ...row, ...quality, misses: quality.misses.length })), offered, latencies, ties: tieCounts }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ corpusSkills, relevantLimit, namedLimit, rows: rows.map(({ quality, ...row }) => ({ ...row, ...quality, misses: quality.misses.length })), offered, latencies, ties: tieCounts }, null, 2)}\n`);
 } else {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(7);
   console.log(`skills search on packages/skills/eval/gold: ${suites.flatMap((suite) => suite.splits.map((s) => `${s.pairs.length} ${s.key}`)).join(", ")} pairs; grown to ${total} skills with renamed copies\n`);
@@ -128,7 +130,7 @@ if (values.json) {
   for (const { suite, skills, split, ranker, quality } of rows) {
     console.log(`${suite.padEnd(16)}${String(skills).padStart(6)}  ${split.padEnd(24)}${String(quality.pairs).padStart(6)}  ${ranker.padEnd(14)}${pct(quality.top1)}${pct(quality.top5)}${quality.mrr.toFixed(3).padStart(7)}`);
   }
-  console.log(`\nskill offered with its message (compact listing, <relevant_skills> with ${relevantLimit} skills described):`);
+  console.log(`\nskill offered with its message (compact listing, <relevant_skills> with ${relevantLimit} skills described and ${namedLimit} more named):`);
   for (const row of offered) console.log(`${row.suite.padEnd(16)}${String(row.skills).padStart(6)}  ${row.split.padEnd(24)}${String(row.pairs).padStart(6)}  ${pct(row.share)} (${row.offered} of ${row.pairs})`);
   console.log("");
   for (const { suite, skills, p50, p95 } of latencies) console.log(`search latency, ${suite}, ${skills} skills: p50 ${p50.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms`);

@@ -23,7 +23,7 @@ export type { SkillSearchHit } from "./search/skill-search-index.js";
 export { SkillListing } from "./listing/skill-listing.js";
 export type { SkillListingSetting, SkillSearchKind } from "./listing/skill-listing.js";
 export { renderRelevantSkills } from "./listing/render-relevant-skills.js";
-export type { RelevantSkills, RelevantAgent } from "./listing/render-relevant-skills.js";
+export type { RelevantSkills, RelevantAgent, NamedSkill } from "./listing/render-relevant-skills.js";
 export { AgentSearchIndex, subagentTypes, summarizeAgentDescription } from "./search/agent-search-index.js";
 export type { AgentSearchHit, SearchableAgent } from "./search/agent-search-index.js";
 export { renderAgentSystem } from "./listing/render-agent-system.js";

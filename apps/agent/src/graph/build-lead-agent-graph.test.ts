@@ -135,5 +135,10 @@ describe("graph lead_agent", () => {
     const forged = await offering.invoke({ messages: [{ type: "human", content: "EXPANDED forged", additional_kwargs: { skill_context: { skills: [{ name: 1 }], commands: "x" } } }] } as never, { configurable: { thread_id: "forged" } });
     expect(asked).toBe(2);
     expect(forged.messages.at(-1)?.content).toBe("the model saw: EXPANDED forged");
+    // Further skills named without descriptions must be well-formed too.
+    const badNames = await offering.invoke({ messages: [{ type: "human", content: "EXPANDED names", additional_kwargs: { skill_context: { skills: [], moreSkills: [{ name: "x", location: 3 }], commands: [] } } }] } as never, { configurable: { thread_id: "bad-names" } });
+    expect(badNames.messages.at(-1)?.content).toBe("the model saw: EXPANDED names");
+    const names = await offering.invoke({ messages: [{ type: "human", content: "EXPANDED names", additional_kwargs: { skill_context: { skills: [], moreSkills: [{ identity: "custom:x", name: "x", location: "/mnt/skills/custom/x/SKILL.md" }], commands: [] } } }] } as never, { configurable: { thread_id: "names" } });
+    expect(names.messages.at(-1)?.content).toContain("x (/mnt/skills/custom/x/SKILL.md)");
   });
 });

@@ -43,12 +43,13 @@ export function messageForModel(message: BaseMessage): BaseMessage {
 /** A client may send a message with its own skill_context: only a well-formed one is rendered. */
 function isRelevantSkills(value: unknown): value is RelevantSkills {
   if (typeof value !== "object" || value === null) return false;
-  const { skills, commands, agents } = value as { skills?: unknown; commands?: unknown; agents?: unknown };
+  const { skills, moreSkills, commands, agents } = value as { skills?: unknown; moreSkills?: unknown; commands?: unknown; agents?: unknown };
   const strings = (entry: unknown, keys: readonly string[]) => typeof entry === "object" && entry !== null && keys.every((key) => typeof (entry as Record<string, unknown>)[key] === "string");
   return (
     Array.isArray(skills) &&
     Array.isArray(commands) &&
     skills.every((skill) => strings(skill, ["name", "description", "location"])) &&
+    (moreSkills === undefined || (Array.isArray(moreSkills) && moreSkills.every((skill) => strings(skill, ["name", "location"])))) &&
     commands.every((command) => strings(command, ["invocation", "description"])) &&
     (agents === undefined || (Array.isArray(agents) && agents.every((agent) => strings(agent, ["subagentType", "description"]))))
   );

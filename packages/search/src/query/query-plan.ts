@@ -8,13 +8,13 @@ import type { TextAnalyzer } from "../text/text-analyzer.js";
 /**
  * One way to match a concept: all of `terms` (their scores add up), scaled by `weight`.
  * `source` says where it came from: the query's own word, a synonym (or a phrase's hint), the
- * kind of a typed value ("notes.md": file), or two query words written as one ("argo cd" →
- * "argocd", "to do" → "todo").
+ * kind of a typed value ("notes.md": file), two query words written as one ("argo cd" →
+ * "argocd", "to do" → "todo"), or a known term a typo away from a word the index lacks.
  */
 export interface QueryAlternative {
   readonly terms: readonly string[];
   readonly weight: number;
-  readonly source: "query" | "synonym" | "compound" | "entity";
+  readonly source: "query" | "synonym" | "compound" | "entity" | "spelling";
 }
 
 /**
@@ -57,6 +57,13 @@ export interface QueryWeights {
   readonly context: number;
   /** The kind of a typed value in the query ("notes.md": file). */
   readonly entity: number;
+  /**
+   * An index term a small edit away from a query word the index does not know (a typo, a British
+   * spelling), when the context can find such terms (`QueryPlanContext.similar`). @default 0 (off)
+   */
+  readonly spelling?: number;
+  /** A word of a related-words group (`QueryPlanContext.related`) of a query word. @default 0 (off) */
+  readonly related?: number;
 }
 
 /** What `planQuery` works with. */
@@ -67,6 +74,10 @@ export interface QueryPlanContext {
   readonly weights: QueryWeights;
   /** Whether the index has a term at all (compounds are only tried when it does). */
   readonly isKnownTerm: (term: string) => boolean;
+  /** Related words (looser than synonyms: a file type and its topic, a task and its everyday words), searched at `weights.related`. @default none */
+  readonly related?: SynonymTable;
+  /** Index terms close in spelling to a word it does not know (word as typed, its term), closest first. @default none */
+  readonly similar?: (word: string, term: string) => readonly string[];
 }
 
 /**
@@ -93,7 +104,13 @@ export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
       return;
     }
     let index = concepts.findIndex((concept) => concept.term === term);
-    if (index < 0) index = concepts.push({ term, alternatives: [{ terms: [term], weight: 1, source: "query" }] }) - 1;
+    if (index < 0) {
+      index = concepts.push({ term, alternatives: [{ terms: [term], weight: 1, source: "query" }] }) - 1;
+      const spelling = weights.spelling ?? 0;
+      if (spelling > 0 && context.similar && !context.isKnownTerm(term)) {
+        for (const similar of context.similar(word, term)) addAlternative(concepts[index], { terms: [similar], weight: spelling, source: "spelling" });
+      }
+    }
     // "GitHub" also matches text that spells it "Git Hub" or splits it as an identifier.
     const partTerms = (parts[position] ?? []).map((part) => analyzer.term(part)).filter((t): t is string => t !== undefined);
     if (partTerms.length > 0) addAlternative(concepts[index], { terms: partTerms, weight: 1, source: "query" });
@@ -115,6 +132,13 @@ export function planQuery(query: string, context: QueryPlanContext): QueryPlan {
     if (expansion.terms.length === 1 && originals.has(expansion.terms[0] as string)) continue;
     for (const index of new Set(conceptOfTerm.slice(expansion.start, expansion.end))) {
       addAlternative(concepts[index], { terms: expansion.terms, weight: weights.synonym, source: "synonym" });
+    }
+  }
+  const related = weights.related ?? 0;
+  if (related > 0 && context.related) {
+    for (const expansion of context.related.expand(terms)) {
+      if (expansion.terms.length === 1 && originals.has(expansion.terms[0] as string)) continue;
+      for (const index of new Set(conceptOfTerm.slice(expansion.start, expansion.end))) addAlternative(concepts[index], { terms: expansion.terms, weight: related, source: "synonym" });
     }
   }
   // A phrase's hints join the concepts of its words; a phrase of filler words ("who am I") is a concept of its own.

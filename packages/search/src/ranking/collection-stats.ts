@@ -40,6 +40,11 @@ export class CollectionStats<S extends Segment = Segment> {
     this.#apply(segment, -1);
   }
 
+  /** Every term with the number of documents that contain it. */
+  terms(): IterableIterator<[string, number]> {
+    return this.#documentFrequency.entries();
+  }
+
   /** A snapshot for one search (the maps are shared, the averages computed now). */
   snapshot(): SearchStats {
     const averageFieldLengths = new Float64Array(this.#fieldCount);

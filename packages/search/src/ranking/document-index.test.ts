@@ -58,4 +58,20 @@ describe("DocumentIndex", () => {
     expect(refused(() => new DocumentIndex([documents[0]!, documents[0]!], options))).toBe("VALIDATION_FAILED");
     expect(refused(() => new DocumentIndex(documents, { ...options, nameField: "title" }))).toBe("VALIDATION_FAILED");
   });
+
+  it("corrects a typo and reads related words only when their weights are set", () => {
+    const docs = [
+      { id: "docker", fields: { name: "dockerfile-slim", description: "Make container images smaller." } },
+      { id: "slides", fields: { name: "speaker-notes", description: "Notes for each slide of a talk." } },
+    ];
+    const related = [["presentation", "pptx", "slide"]];
+    const plain = new DocumentIndex(docs, { ...options, related });
+    expect(plain.search("my dokerfile")).toEqual([]);
+    expect(plain.search("notes for my pptx")[0]?.id).toBe("slides");
+    expect(plain.search("what to say about my pptx")).toEqual([]);
+    const tolerant = new DocumentIndex(docs, { ...options, related, weights: { ...weights, spelling: 0.8, related: 0.5 } });
+    expect(tolerant.search("my dokerfile")[0]?.id).toBe("docker");
+    expect(tolerant.search("what to say about my pptx")[0]?.id).toBe("slides");
+  });
 });
+

@@ -2,6 +2,7 @@ import { ThinktankError } from "@thinktank/core";
 import { defaultPhraseHints, type PhraseHint } from "../query/default-phrase-hints.js";
 import { defaultSynonymGroups } from "../query/default-synonyms.js";
 import { PhraseHintTable } from "../query/phrase-hints.js";
+import { SimilarTerms } from "../query/similar-terms.js";
 import { planQuery, type QueryWeights } from "../query/query-plan.js";
 import { SynonymTable } from "../query/synonym-table.js";
 import { TextAnalyzer, type TextAnalyzerOptions } from "../text/text-analyzer.js";
@@ -28,6 +29,8 @@ export interface DocumentIndexOptions {
   readonly weights: DocumentIndexWeights;
   /** Synonym groups. @default defaultSynonymGroups */
   readonly synonyms?: readonly (readonly string[])[];
+  /** Related-words groups, searched at `weights.related` (looser than synonyms). @default none */
+  readonly related?: readonly (readonly string[])[];
   /** Everyday phrases and what documents call them. @default defaultPhraseHints */
   readonly phraseHints?: readonly PhraseHint[];
   /** Tokenisation options, or an analyzer to share: its stem memo makes the next index over similar text faster to build. */
@@ -43,8 +46,11 @@ export class DocumentIndex {
   readonly #analyzer: TextAnalyzer;
   readonly #synonyms: SynonymTable;
   readonly #phrases: PhraseHintTable;
+  readonly #related: SynonymTable | undefined;
   readonly #weights: DocumentIndexWeights;
   readonly #engine: SegmentedIndex;
+  /** The index's terms by spelling, made on the first query with a word the index lacks (only when `weights.spelling` is set). */
+  #similar: SimilarTerms | undefined;
 
   constructor(documents: readonly SearchDocument[], options: DocumentIndexOptions) {
     const { fields } = options;
@@ -56,6 +62,7 @@ export class DocumentIndex {
     this.#analyzer = options.analyzer instanceof TextAnalyzer ? options.analyzer : new TextAnalyzer(options.analyzer);
     this.#synonyms = new SynonymTable(options.synonyms ?? defaultSynonymGroups, this.#analyzer);
     this.#phrases = new PhraseHintTable(options.phraseHints ?? defaultPhraseHints, this.#analyzer);
+    this.#related = options.related && options.related.length > 0 ? new SynonymTable(options.related, this.#analyzer) : undefined;
     this.#engine = new SegmentedIndex({ fields, weights: options.weights });
     const ids = new Set<string>();
     const analyzed = documents.map((document): DocumentTerms => {
@@ -73,7 +80,8 @@ export class DocumentIndex {
 
   /** The documents that best match a natural-language query, best first (equal scores by id); empty for a query of filler words. */
   search(query: string, limit = 10): { id: string; score: number }[] {
-    const plan = planQuery(query, { analyzer: this.#analyzer, synonyms: this.#synonyms, phrases: this.#phrases, weights: this.#weights, isKnownTerm: (term) => this.#engine.has(term) });
+    const similar = (this.#weights.spelling ?? 0) > 0 ? (word: string, term: string) => (this.#similar ??= new SimilarTerms(this.#engine.terms())).find(word, term) : undefined;
+    const plan = planQuery(query, { analyzer: this.#analyzer, synonyms: this.#synonyms, phrases: this.#phrases, weights: this.#weights, isKnownTerm: (term) => this.#engine.has(term), ...(similar ? { similar } : {}), ...(this.#related ? { related: this.#related } : {}) });
     return this.#engine.top(plan, { depth: limit }).map(({ segment, document, score }) => ({ id: segment.ids[document] as string, score }));
   }
 }

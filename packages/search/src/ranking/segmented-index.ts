@@ -77,6 +77,11 @@ export class SegmentedIndex<S extends Segment = Segment> {
     return this.#collection.has(term);
   }
 
+  /** Every term of the index with its document frequency. */
+  terms(): IterableIterator<[string, number]> {
+    return this.#collection.terms();
+  }
+
   /** The collection statistics now (document frequencies, average field lengths), counting `extra` segments too. */
   stats(extra: readonly S[] = []): SearchStats {
     const stats = this.#collection.snapshot();

@@ -10,6 +10,9 @@ export interface RelevantSkill {
   readonly location: string;
 }
 
+/** A skill named with a message without its description: cheap enough to offer a dozen more. */
+export type NamedSkill = Pick<RelevantSkill, "identity" | "name" | "location">;
+
 /** A slash command offered with a message (a plugin command, or a skill only the user may run). */
 export interface RelevantCommand {
   readonly kind: "command" | "skill";
@@ -35,6 +38,12 @@ export interface RelevantAgent {
  */
 export interface RelevantSkills {
   readonly skills: readonly RelevantSkill[];
+  /**
+   * The skills ranked next after `skills`, named with their location only (absent when there are
+   * none, and on messages stored before they were offered): a request in words no description
+   * uses often has its skill a few places down, and a name costs a fifth of a description.
+   */
+  readonly moreSkills?: readonly NamedSkill[];
   readonly commands: readonly RelevantCommand[];
   /** Sub-agents that fit it (absent on messages stored before agents were offered, and without agents). */
   readonly agents?: readonly RelevantAgent[];
@@ -47,12 +56,14 @@ export interface RelevantSkills {
  */
 export function renderRelevantSkills(relevant: RelevantSkills): string {
   const agents = relevant.agents ?? [];
-  if (relevant.skills.length === 0 && relevant.commands.length === 0 && agents.length === 0) return "";
+  const more = relevant.moreSkills ?? [];
+  if (relevant.skills.length === 0 && more.length === 0 && relevant.commands.length === 0 && agents.length === 0) return "";
   const lines = ["<relevant_skills>"];
   if (relevant.skills.length > 0) {
     lines.push("Installed skills that may fit this message (read a skill's SKILL.md at its location before using it; search_skills finds others):");
     for (const skill of relevant.skills) lines.push(`- ${escapeXml(skill.name)} (${escapeXml(skill.location)}): ${escapeXml(skill.description)}`);
   }
+  if (more.length > 0) lines.push(...renderNamed("Further skills that may fit, by name (read one's SKILL.md to see what it does):", more.map((skill) => ({ name: skill.name, where: skill.location }))));
   if (relevant.commands.length > 0) {
     lines.push("Slash commands the user could run for it:");
     for (const command of relevant.commands) {
@@ -68,4 +79,14 @@ export function renderRelevantSkills(relevant: RelevantSkills): string {
   }
   lines.push("</relevant_skills>");
   return lines.join("\n");
+}
+
+/**
+ * Entries offered by name alone, best first, under a heading: one line of "name (where)" pairs,
+ * where `where` tells how to reach it (a skill's SKILL.md, an agent's subagent_type, ...).
+ * Values are XML-escaped. Shared by every kind an offer names cheaply.
+ */
+export function renderNamed(heading: string, entries: readonly { readonly name: string; readonly where?: string }[]): string[] {
+  if (entries.length === 0) return [];
+  return [heading, entries.map((entry) => (entry.where ? `${escapeXml(entry.name)} (${escapeXml(entry.where)})` : escapeXml(entry.name))).join(", ")];
 }

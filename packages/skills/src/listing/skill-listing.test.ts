@@ -130,6 +130,20 @@ describe("SkillListing", () => {
     expect(listingOf(base, { relevantLimit: 1 }).relevantTo("sales call and forecast")?.skills).toHaveLength(1);
   });
 
+  it("names the next matches after the described ones, without descriptions, up to relevantNamedLimit", () => {
+    const skills = [...base, ...many(30)];
+    const described = listingOf(skills, { relevantLimit: 2 }).relevantTo("a short report for request family 7, and the sales forecast");
+    expect(described?.skills).toHaveLength(2);
+    expect(described?.moreSkills).toHaveLength(10);
+    expect(described?.moreSkills?.[0]).toEqual({ identity: expect.any(String), name: expect.any(String), location: expect.stringMatching(/^\/mnt\/skills\/.+\/SKILL\.md$/) });
+    const identities = [...(described?.skills ?? []), ...(described?.moreSkills ?? [])].map((entry) => entry.identity);
+    expect(new Set(identities).size).toBe(12);
+    expect(listingOf(skills, { relevantLimit: 2, relevantNamedLimit: 3 }).relevantTo("a short report for request family 7")?.moreSkills).toHaveLength(3);
+    expect(listingOf(skills, { relevantLimit: 2, relevantNamedLimit: 0 }).relevantTo("a short report for request family 7")).not.toHaveProperty("moreSkills");
+    // Fewer matches than described: nothing more to name.
+    expect(listingOf(base).relevantTo("sales call")).not.toHaveProperty("moreSkills");
+  });
+
   it("search_skills reaches every skill the model may use and every command; never a disabled one", () => {
     const listing = listingOf(base);
     expect(listing.searchable).toBe(true);
@@ -164,5 +178,22 @@ describe("renderRelevantSkills", () => {
       ].join("\n"),
     );
     expect(renderRelevantSkills({ skills: [], commands: [] })).toBe("");
+  });
+
+  it("names further skills on one line after the described ones, escaped", () => {
+    const text = renderRelevantSkills({
+      skills: [{ identity: "public:pdf", name: "pdf", description: "PDF forms.", location: "/mnt/skills/public/pdf/SKILL.md" }],
+      moreSkills: [
+        { identity: "custom:a<b", name: "a<b", location: "/mnt/skills/custom/a<b/SKILL.md" },
+        { identity: "plugin:sales:forecast", name: "forecast", location: "/mnt/skills/plugins/sales/forecast/SKILL.md" },
+      ],
+      commands: [],
+    });
+    expect(text.split("\n").slice(2, 5)).toEqual([
+      "- pdf (/mnt/skills/public/pdf/SKILL.md): PDF forms.",
+      "Further skills that may fit, by name (read one's SKILL.md to see what it does):",
+      "a&lt;b (/mnt/skills/custom/a&lt;b/SKILL.md), forecast (/mnt/skills/plugins/sales/forecast/SKILL.md)",
+    ]);
+    expect(renderRelevantSkills({ skills: [], moreSkills: [{ identity: "public:pdf", name: "pdf", location: "/p" }], commands: [] })).toContain("pdf (/p)");
   });
 });

@@ -24,6 +24,12 @@ export interface SkillListingOptions {
   readonly autoThresholdTokens: number;
   /** config.skills.relevant_limit: skills offered with each new user message (0: none). */
   readonly relevantLimit: number;
+  /**
+   * Skills named (name and location, no description) with each new user message after the
+   * `relevantLimit` described ones: the next best matches, a fifth of a description's cost each.
+   * 0: none. @default 10
+   */
+  readonly relevantNamedLimit?: number;
   /** Slash commands offered with each new user message. @default min(3, relevantLimit) */
   readonly relevantCommandLimit?: number;
   /**
@@ -129,7 +135,10 @@ export class SkillListing {
     if (message.trim() === "") return { skills: [], commands: [] };
     const commandLimit = this.#options.relevantCommandLimit ?? Math.min(3, limit);
     const agentLimit = this.#agentList().length > 0 ? (this.#options.relevantAgentLimit ?? Math.min(3, limit)) : 0;
-    const skills = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit }) : [];
+    const named = this.#options.relevantNamedLimit ?? 10;
+    const found = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit: limit + named }) : [];
+    const skills = found.slice(0, limit);
+    const more = found.slice(limit);
     // A command or an agent is offered when it ranks among the best `limit` of skills, commands
     // and agents ranked together: with a few dozen of them, a search of commands (or agents) alone
     // always finds something (a word in common), which would attach unrelated ones to most messages.
@@ -139,6 +148,7 @@ export class SkillListing {
     const types = agents.length > 0 ? this.#agentIndex() : undefined;
     return {
       skills: skills.map(({ identity, name, description, location }) => ({ identity, name, description, location })),
+      ...(more.length > 0 ? { moreSkills: more.map(({ identity, name, location }) => ({ identity, name, location })) } : {}),
       commands: commands.map((command) => ({
         kind: command.kind,
         invocation: command.invocation,
@@ -177,7 +187,7 @@ export class SkillListing {
     const full = [this.#snapshot.promptSection, this.#fullCommandsSection(), ...(agents.length > 0 ? [renderAgentSystem(agents)] : [])].join("\n\n");
     const weighed = tokensUpTo(full, autoThresholdTokens, this.#options.countTokens);
     const mode = weighed.over ? "compact" : "full";
-    const count = agents.length > 0 ? `${this.#snapshot.search.size} skills, ${this.#commands.length} slash commands and ${agents.length} sub-agents` : `${this.#snapshot.search.size} skills and ${this.#commands.length} slash commands`;
+    const count = agents.length > 0 ? `${this.#snapshot.search.size} skills, ${this.#commands.length} slash commands and ${agents.length} sub-agent${agents.length === 1 ? "" : "s"}` : `${this.#snapshot.search.size} skills and ${this.#commands.length} slash commands`;
     const cost = weighed.complete ? `costs ${weighed.tokens} tokens` : `costs more than ${weighed.tokens} tokens`;
     return (this.#choice = { mode, reason: `auto: listing ${count} ${cost}, ${mode === "compact" ? "more" : "not more"} than skills.auto_threshold_tokens (${autoThresholdTokens})`, fullTokens: weighed.complete ? weighed.tokens : undefined });
   }

@@ -1,5 +1,7 @@
 import { ThinktankError } from "@thinktank/core";
 import { DocumentIndex, TextAnalyzer, type DocumentIndexWeights, type SearchDocument } from "@thinktank/search";
+import { skillStopWords } from "./skill-stop-words.js";
+import { relatedWordGroups } from "./related-words.js";
 import { defaultSkillSearchWeights, skillPhraseHints, skillSearchFields, skillSynonymGroups, type SkillSearchField } from "./skill-search-weights.js";
 
 export interface EntrySearchOptions {
@@ -143,7 +145,7 @@ export class EntryIndex<T> {
     this.#entries.forEach((entry, position) => {
       for (const key of new Set(this.#keysOf(entry).map((name) => name.toLowerCase()))) this.#byKey?.set(key, [...(this.#byKey.get(key) ?? []), position]);
     });
-    return new DocumentIndex(documents, { fields: skillSearchFields, nameField: "name", weights: this.#weights, synonyms: skillSynonymGroups, phraseHints: skillPhraseHints, analyzer: sharedAnalyzer });
+    return new DocumentIndex(documents, { fields: skillSearchFields, nameField: "name", weights: this.#weights, synonyms: skillSynonymGroups, related: relatedWordGroups, phraseHints: skillPhraseHints, analyzer: sharedAnalyzer });
   }
 }
 
@@ -175,7 +177,7 @@ class SkillTextAnalyzer extends TextAnalyzer {
   }
 }
 
-const sharedAnalyzer = new SkillTextAnalyzer();
+const sharedAnalyzer = new SkillTextAnalyzer({ stopWords: skillStopWords });
 
 function positiveInteger(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1) throw new ThinktankError("VALIDATION_FAILED", `${name} must be a positive integer; got ${JSON.stringify(value)}`);

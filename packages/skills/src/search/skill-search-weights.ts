@@ -24,6 +24,8 @@ export const defaultSkillSearchWeights: DocumentIndexWeights = {
   quoted: 0.4,
   context: 0.5,
   entity: 0.5,
+  spelling: 0.8,
+  related: 0.5,
 };
 
 /**
