@@ -43,23 +43,6 @@ export const commands: readonly LazyCommand[] = [
   ),
   lazy(
     {
-      name: "agents",
-      group: true,
-      summary: "List, search, show, enable, install and remove sub-agents",
-      usage: [
-        "agents list [--json]",
-        "agents search QUERY [--json]",
-        "agents show IDENTITY [--json]",
-        "agents enable IDENTITY [--json]",
-        "agents disable IDENTITY [--json]",
-        "agents install PATH [--overwrite] [--json]   PATH: a .md agent file, a folder of them (or with an agents/ folder), or a .zip",
-        "agents remove IDENTITY",
-      ],
-    },
-    async () => (await import("./agents.js")).agentsCommand,
-  ),
-  lazy(
-    {
       name: "plugins",
       group: true,
       summary: "List, install and update Claude Code plugins",
