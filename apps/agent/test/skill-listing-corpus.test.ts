@@ -90,7 +90,7 @@ describe("compact skill listing over the corpus installed through the API", { ..
     expect(lines.map((line) => line.message)).toEqual([...dev, ...heldOut].map((pair) => `please ${pair.query}`));
     const [first] = lines as [BatchLine];
     expect(first.skill_listing.mode).toBe("compact");
-    expect(first.skill_listing.reason).toMatch(/^auto: listing 224 skills and \d+ slash commands costs (more than )?\d+ tokens, more than skills.auto_threshold_tokens \(2000\)$/);
+    expect(first.skill_listing.reason).toMatch(/^auto: listing 224 skills, \d+ slash commands and \d+ sub-agents costs (more than )?\d+ tokens, more than skills.auto_threshold_tokens \(2000\)$/);
     expect(first.system_prompt).toContain("224 are installed");
     expect(first.system_prompt).not.toMatch(/\/SKILL\.md/);
     expect(first.tools.map((tool) => tool.name)).toContain("search_skills");

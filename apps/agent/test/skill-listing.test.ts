@@ -166,7 +166,7 @@ describe("compact skill listing", { timeout: 120_000 }, () => {
     expect(compact.tokens.systemPrompt).toBeLessThan(full.tokens.systemPrompt);
     const auto = await inspectPrompt({ ...config, skills: { ...config.skills, listing: "auto", auto_threshold_tokens: 100_000 } }, { mode: "code", now: day });
     expect(auto.skillListing.mode).toBe("full");
-    expect(auto.skillListing.reason).toMatch(/^auto: listing 5 skills and 6 slash commands costs \d+ tokens, not more than skills.auto_threshold_tokens \(100000\)$/);
+    expect(auto.skillListing.reason).toMatch(/^auto: listing 5 skills, 6 slash commands and 1 sub-agent costs \d+ tokens, not more than skills.auto_threshold_tokens \(100000\)$/);
     const small = await inspectPrompt({ ...config, skills: { ...config.skills, listing: "auto", auto_threshold_tokens: 10 } }, { mode: "code", now: day });
     expect(small.skillListing.mode).toBe("compact");
   });
