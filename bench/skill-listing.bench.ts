@@ -23,11 +23,18 @@ interface SizeResult {
   readonly compact: { readonly requests: number; readonly median: number; readonly max: number; readonly systemPrompt: number; readonly tools: number; readonly contextMax: number; readonly offered: Readonly<Record<string, { offered: number; pairs: number }>> };
 }
 
-/** Whether a message context offers one of the pair's accepted skills (by location). */
-function offers(inspection: PromptInspection, pair: SkillGoldPair, locations: ReadonlyMap<string, string>): boolean {
+/**
+ * Whether a message context offers one of the pair's accepted skills: described with its location,
+ * or named on its folder's line (`<folder>/: name, name`, see renderNamedSkills).
+ */
+function offers(inspection: PromptInspection, pair: SkillGoldPair, skills: ReadonlyMap<string, { name: string; location: string }>): boolean {
+  const lines = inspection.messageContext.split("\n");
   return pair.expected.some((identity) => {
-    const location = locations.get(identity);
-    return location !== undefined && inspection.messageContext.includes(`(${location})`);
+    const skill = skills.get(identity);
+    if (skill === undefined) return false;
+    if (inspection.messageContext.includes(`(${skill.location})`)) return true;
+    const folder = skill.location.slice(0, skill.location.length - `${skill.name}/SKILL.md`.length);
+    return lines.some((line) => line.startsWith(`${folder}: `) && line.slice(folder.length + 2).split(", ").includes(skill.name));
   });
 }
 
@@ -37,7 +44,7 @@ async function measureSize(context: BenchContext, corpus: string, size: number, 
     const config = loadConfig({ cwd: project.dir, env: { PATH: process.env.PATH ?? "" } });
     const runtime = new AgentRuntime(config, { watch: false, tools: false });
     const snapshot = await runtime.start();
-    const locations = new Map(snapshot.skills.skills.map((skill) => [skill.identity, skill.containerPath]));
+    const locations = new Map(snapshot.skills.skills.map((skill) => [skill.identity, { name: skill.name, location: skill.containerPath }]));
     const skills = snapshot.skills.search.size;
     const commands = snapshot.commands.entries.length;
     await runtime.close();

@@ -139,6 +139,6 @@ describe("graph lead_agent", () => {
     const badNames = await offering.invoke({ messages: [{ type: "human", content: "EXPANDED names", additional_kwargs: { skill_context: { skills: [], moreSkills: [{ name: "x", location: 3 }], commands: [] } } }] } as never, { configurable: { thread_id: "bad-names" } });
     expect(badNames.messages.at(-1)?.content).toBe("the model saw: EXPANDED names");
     const names = await offering.invoke({ messages: [{ type: "human", content: "EXPANDED names", additional_kwargs: { skill_context: { skills: [], moreSkills: [{ identity: "custom:x", name: "x", location: "/mnt/skills/custom/x/SKILL.md" }], commands: [] } } }] } as never, { configurable: { thread_id: "names" } });
-    expect(names.messages.at(-1)?.content).toContain("x (/mnt/skills/custom/x/SKILL.md)");
+    expect(names.messages.at(-1)?.content).toContain("\n/mnt/skills/custom/: x\n");
   });
 });

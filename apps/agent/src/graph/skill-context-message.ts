@@ -43,7 +43,7 @@ export function messageForModel(message: BaseMessage): BaseMessage {
 /** A client may send a message with its own skill_context: only a well-formed one is rendered. */
 function isRelevantSkills(value: unknown): value is RelevantSkills {
   if (typeof value !== "object" || value === null) return false;
-  const { skills, moreSkills, commands, agents } = value as { skills?: unknown; moreSkills?: unknown; commands?: unknown; agents?: unknown };
+  const { skills, moreSkills, commands, agents, moreAgents } = value as { skills?: unknown; moreSkills?: unknown; commands?: unknown; agents?: unknown; moreAgents?: unknown };
   const strings = (entry: unknown, keys: readonly string[]) => typeof entry === "object" && entry !== null && keys.every((key) => typeof (entry as Record<string, unknown>)[key] === "string");
   return (
     Array.isArray(skills) &&
@@ -51,6 +51,7 @@ function isRelevantSkills(value: unknown): value is RelevantSkills {
     skills.every((skill) => strings(skill, ["name", "description", "location"])) &&
     (moreSkills === undefined || (Array.isArray(moreSkills) && moreSkills.every((skill) => strings(skill, ["name", "location"])))) &&
     commands.every((command) => strings(command, ["invocation", "description"])) &&
-    (agents === undefined || (Array.isArray(agents) && agents.every((agent) => strings(agent, ["subagentType", "description"]))))
+    (agents === undefined || (Array.isArray(agents) && agents.every((agent) => strings(agent, ["subagentType", "description"])))) &&
+    (moreAgents === undefined || (Array.isArray(moreAgents) && moreAgents.every((agent) => strings(agent, ["subagentType"]))))
   );
 }

@@ -13,7 +13,7 @@ import { PluginInstaller } from "@thinktank/plugins";
 import { loadSkills, type Skill } from "@thinktank/skills";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { corpusSkillSources } from "../../../../packages/skills/eval/corpus-skill-sources.js";
-import { corpusPluginAgents, growAgents } from "../../../../packages/skills/eval/grow-agents.js";
+import { corpusPluginAgents, growAgents, type AgentOriginal } from "../../../../packages/skills/eval/grow-agents.js";
 import { growSkills } from "../../../../packages/skills/eval/grow-skills.js";
 
 export interface SkillCorpusProject {
@@ -36,6 +36,12 @@ function corpusPluginFolders(corpus: string): string[] {
 export interface SkillCorpusProjectOptions {
   /** Sub-agents the lead sees, the built-in general-purpose included; undefined adds none of its own (the installed plugins' agents are there). */
   readonly agents?: number;
+  /**
+   * Grow the agents from the installed plugins' skills too (an agent per skill, its description
+   * the skill's, then near-copies), not only from the plugin agents: a catalog whose agents match
+   * most requests, the worst case for what messages are offered. @default false
+   */
+  readonly agentsFromSkills?: boolean;
 }
 
 /** A project with `total` skills (see the file comment); `configYaml` adds top-level keys. */
@@ -72,11 +78,12 @@ export async function makeSkillCorpusProject(corpus: string, total: number, conf
     fs.rmSync(grown, { recursive: true, force: true });
   }
   if (options.agents !== undefined) {
-    const originals = corpusPluginAgents(corpus).filter((agent) => installed.has(`plugin:${agent.plugin}`));
-    const copies = options.agents - 1 - originals.length;
-    if (copies < 0) throw new Error(`${options.agents} agents: fewer than the built-in and the installed plugins' ${originals.length}`);
+    const pluginAgents = corpusPluginAgents(corpus).filter((agent) => installed.has(`plugin:${agent.plugin}`));
+    const fromSkills = options.agentsFromSkills ? skillsAsAgents(originals.filter((skill) => kept.has(skill.identity))) : [];
+    const copies = options.agents - 1 - pluginAgents.length;
+    if (copies < 0) throw new Error(`${options.agents} agents: fewer than the built-in and the installed plugins' ${pluginAgents.length}`);
     const grown = path.join(temp.dir, "grown-agents");
-    for (const [plugin, source] of growAgents(originals, grown, copies)) {
+    for (const [plugin, source] of growAgents([...pluginAgents, ...fromSkills], grown, copies)) {
       const folder = path.join(temp.dir, "plugins", "installed", plugin);
       if (!fs.existsSync(folder)) writeTree(folder, { ".claude-plugin/plugin.json": JSON.stringify({ name: plugin, description: `Mirror of ${plugin.replace(/-mirror-\d+$/, "")}` }) });
       fs.renameSync(path.join(source, "agents"), path.join(folder, "agents"));
@@ -84,4 +91,15 @@ export async function makeSkillCorpusProject(corpus: string, total: number, conf
     fs.rmSync(grown, { recursive: true, force: true });
   }
   return { dir: temp.dir, cleanup: temp.cleanup };
+}
+
+/** Plugin skills as agent originals: `<plugin>-agents:<skill>-agent`, described as the skill is (growAgents then perturbs each copy). */
+function skillsAsAgents(skills: readonly Skill[]): AgentOriginal[] {
+  return skills
+    .filter((skill) => skill.category.startsWith("plugin:"))
+    .map((skill) => {
+      // Nested skill names (contact-center/android) become one segment, as growSkills names copies.
+      const name = `${skill.name.replace(/\//g, "-")}-agent`;
+      return { plugin: `${skill.category.slice("plugin:".length)}-agents`, name, frontmatter: { name, description: skill.description }, body: "" };
+    });
 }

@@ -47,6 +47,8 @@ export interface RelevantSkills {
   readonly commands: readonly RelevantCommand[];
   /** Sub-agents that fit it (absent on messages stored before agents were offered, and without agents). */
   readonly agents?: readonly RelevantAgent[];
+  /** Sub-agents ranked next, named by subagent_type alone (absent when there are none). */
+  readonly moreAgents?: readonly Pick<RelevantAgent, "identity" | "subagentType">[];
 }
 
 /**
@@ -56,8 +58,9 @@ export interface RelevantSkills {
  */
 export function renderRelevantSkills(relevant: RelevantSkills): string {
   const agents = relevant.agents ?? [];
+  const moreAgents = relevant.moreAgents ?? [];
   const more = relevant.moreSkills ?? [];
-  if (relevant.skills.length === 0 && more.length === 0 && relevant.commands.length === 0 && agents.length === 0) return "";
+  if (relevant.skills.length === 0 && more.length === 0 && relevant.commands.length === 0 && agents.length === 0 && moreAgents.length === 0) return "";
   const lines = ["<relevant_skills>"];
   if (relevant.skills.length > 0) {
     lines.push("Installed skills that may fit this message (read a skill's SKILL.md at its location before using it; search_skills finds others):");
@@ -77,6 +80,7 @@ export function renderRelevantSkills(relevant: RelevantSkills): string {
     lines.push("Sub-agents that could take it on (task with this subagent_type):");
     for (const agent of agents) lines.push(`- ${escapeXml(agent.subagentType)}: ${escapeXml(agent.description)}`);
   }
+  lines.push(...renderNamed("Further sub-agents that may fit, by subagent_type (search_skills with kind agents describes one):", moreAgents.map((agent) => ({ name: agent.subagentType }))));
   lines.push("</relevant_skills>");
   return lines.join("\n");
 }

@@ -108,7 +108,14 @@ describe("SkillListing with sub-agents", () => {
     expect(listing.relevantTo("  ")).toEqual({ skills: [], commands: [] });
     expect(listingOf({ relevantAgentLimit: 0 }).relevantTo("plan a trip to Lisbon")).not.toHaveProperty("agents");
     const crowded = listingOf({ agents: [...many(200), ...agents] });
-    expect(crowded.relevantTo("reads inputs and writes a short report")?.agents).toHaveLength(3);
+    const report = crowded.relevantTo("reads inputs and writes a short report");
+    expect(report?.agents).toHaveLength(3);
+    // The agents ranked next are named by subagent_type alone, up to relevantNamedAgentLimit.
+    expect(report?.moreAgents).toHaveLength(5);
+    expect(report?.moreAgents?.[0]).toEqual({ identity: expect.stringMatching(/^plugin:team-\d+:helper-\d+$/), subagentType: expect.stringMatching(/^helper-\d+$/) });
+    const offered = [...(report?.agents ?? []), ...(report?.moreAgents ?? [])].map((agent) => agent.identity);
+    expect(new Set(offered).size).toBe(8);
+    expect(listingOf({ agents: [...many(200), ...agents], relevantNamedAgentLimit: 0 }).relevantTo("reads inputs and writes a short report")).not.toHaveProperty("moreAgents");
     expect(crowded.relevantTo("plan a trip to Lisbon with flights and a hotel")?.agents?.[0]?.subagentType).toBe("travel-planner");
   });
 
@@ -145,5 +152,10 @@ describe("agent descriptions and offers", () => {
       [before.replace("\n</relevant_skills>", ""), "Sub-agents that could take it on (task with this subagent_type):", "- a&lt;b: Does x &amp; y.", "</relevant_skills>"].join("\n"),
     );
     expect(renderRelevantSkills({ skills: [], commands: [], agents: [{ identity: "custom:a", subagentType: "a", description: "Does x." }] })).toContain("- a: Does x.");
+    expect(renderRelevantSkills({ skills: [], commands: [], agents: [{ identity: "custom:a", subagentType: "a", description: "Does x." }], moreAgents: [{ identity: "custom:b&c", subagentType: "b&c" }, { identity: "plugin:p:d", subagentType: "d" }] }).split("\n").slice(-3)).toEqual([
+      "Further sub-agents that may fit, by subagent_type (search_skills with kind agents describes one):",
+      "b&amp;c, d",
+      "</relevant_skills>",
+    ]);
   });
 });

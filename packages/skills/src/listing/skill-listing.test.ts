@@ -4,6 +4,7 @@ import { renderSkillSystem } from "../render-skill-system.js";
 import type { SearchableCommand } from "../search/command-search-index.js";
 import { SkillSearchIndex } from "../search/skill-search-index.js";
 import type { Skill, SkillSource } from "../skill-types.js";
+import { renderNamedSkills } from "./render-named-skills.js";
 import { renderRelevantSkills } from "./render-relevant-skills.js";
 import { SkillListing, type SkillListingOptions } from "./skill-listing.js";
 
@@ -180,7 +181,7 @@ describe("renderRelevantSkills", () => {
     expect(renderRelevantSkills({ skills: [], commands: [] })).toBe("");
   });
 
-  it("names further skills on one line after the described ones, escaped", () => {
+  it("names further skills after the described ones, a line per folder, escaped", () => {
     const text = renderRelevantSkills({
       skills: [{ identity: "public:pdf", name: "pdf", description: "PDF forms.", location: "/mnt/skills/public/pdf/SKILL.md" }],
       moreSkills: [
@@ -189,11 +190,26 @@ describe("renderRelevantSkills", () => {
       ],
       commands: [],
     });
-    expect(text.split("\n").slice(2, 5)).toEqual([
+    expect(text.split("\n").slice(2, 6)).toEqual([
       "- pdf (/mnt/skills/public/pdf/SKILL.md): PDF forms.",
-      "Further skills that may fit, by name (read one's SKILL.md to see what it does):",
-      "a&lt;b (/mnt/skills/custom/a&lt;b/SKILL.md), forecast (/mnt/skills/plugins/sales/forecast/SKILL.md)",
+      "Further skills that may fit, by folder and name (a skill's SKILL.md is at its folder + name + /SKILL.md):",
+      "/mnt/skills/custom/: a&lt;b",
+      "/mnt/skills/plugins/sales/: forecast",
     ]);
-    expect(renderRelevantSkills({ skills: [], moreSkills: [{ identity: "public:pdf", name: "pdf", location: "/p" }], commands: [] })).toContain("pdf (/p)");
+    // A location that is not <folder>/<name>/SKILL.md is given whole.
+    expect(renderRelevantSkills({ skills: [], moreSkills: [{ identity: "public:pdf", name: "pdf", location: "/p" }], commands: [] })).toContain("\npdf (/p)\n");
+  });
+});
+
+describe("renderNamedSkills", () => {
+  it("groups names by folder in the order of each folder's best skill, names best first, nested names too", () => {
+    const lines = renderNamedSkills("heading", [
+      { name: "helm-upgrade", location: "/mnt/skills/plugins/devops/helm-upgrade/SKILL.md" },
+      { name: "forecast", location: "/mnt/skills/plugins/sales/forecast/SKILL.md" },
+      { name: "cron-audit", location: "/mnt/skills/plugins/devops/cron-audit/SKILL.md" },
+      { name: "contact-center/android", location: "/mnt/skills/plugins/zoom/contact-center/android/SKILL.md" },
+    ]);
+    expect(lines).toEqual(["heading", "/mnt/skills/plugins/devops/: helm-upgrade, cron-audit", "/mnt/skills/plugins/sales/: forecast", "/mnt/skills/plugins/zoom/: contact-center/android"]);
+    expect(renderNamedSkills("heading", [])).toEqual([]);
   });
 });

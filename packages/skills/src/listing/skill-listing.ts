@@ -38,8 +38,14 @@ export interface SkillListingOptions {
    * Absent or empty (subagents.enabled false): no agents section, none offered or found. @default []
    */
   readonly agents?: readonly SearchableAgent[];
-  /** Sub-agents offered with each new user message. @default min(3, relevantLimit) */
+  /** Sub-agents offered with each new user message, with their descriptions. @default min(3, relevantLimit) */
   readonly relevantAgentLimit?: number;
+  /**
+   * Sub-agents named (subagent_type alone) after the described ones: agents that rank among the
+   * best `relevantLimit + relevantNamedLimit` of skills, commands and agents ranked together but
+   * not among the best `relevantLimit`. 0: none. @default 5
+   */
+  readonly relevantNamedAgentLimit?: number;
   /** Virtual root the model sees. @default "/mnt/skills" */
   readonly containerPath?: string;
   /** The token counter auto compares with the threshold (the agent passes o200k's). */
@@ -142,10 +148,15 @@ export class SkillListing {
     // A command or an agent is offered when it ranks among the best `limit` of skills, commands
     // and agents ranked together: with a few dozen of them, a search of commands (or agents) alone
     // always finds something (a word in common), which would attach unrelated ones to most messages.
-    const joint = commandLimit > 0 || agentLimit > 0 ? this.#offerIndex().search(message, limit) : [];
+    // Agents ranked further down (as skills are named after the described ones) are named alone.
+    const namedAgentLimit = agentLimit > 0 ? (this.#options.relevantNamedAgentLimit ?? 5) : 0;
+    const ranked = commandLimit > 0 || agentLimit > 0 ? this.#offerIndex().search(message, limit + (namedAgentLimit > 0 ? named : 0)) : [];
+    const joint = ranked.slice(0, limit);
     const commands = joint.flatMap(({ entry }) => (entry.command ? [entry.command] : [])).slice(0, commandLimit);
     const agents = joint.flatMap(({ entry }) => (entry.agent ? [entry.agent] : [])).slice(0, agentLimit);
-    const types = agents.length > 0 ? this.#agentIndex() : undefined;
+    const described = new Set(agents);
+    const moreAgents = ranked.flatMap(({ entry }) => (entry.agent && !described.has(entry.agent) ? [entry.agent] : [])).slice(0, namedAgentLimit);
+    const types = agents.length + moreAgents.length > 0 ? this.#agentIndex() : undefined;
     return {
       skills: skills.map(({ identity, name, description, location }) => ({ identity, name, description, location })),
       ...(more.length > 0 ? { moreSkills: more.map(({ identity, name, location }) => ({ identity, name, location })) } : {}),
@@ -158,6 +169,7 @@ export class SkillListing {
       })),
       // Only when some are offered: a message offered no agent stores what it stored before agents existed.
       ...(agents.length > 0 ? { agents: agents.map((agent) => ({ identity: agent.identity, subagentType: types?.subagentType(agent) ?? agent.identity, description: summarizeAgentDescription(agent.description, 160) })) } : {}),
+      ...(moreAgents.length > 0 ? { moreAgents: moreAgents.map((agent) => ({ identity: agent.identity, subagentType: types?.subagentType(agent) ?? agent.identity })) } : {}),
     };
   }
 
