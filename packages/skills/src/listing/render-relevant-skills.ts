@@ -1,4 +1,5 @@
 import { escapeXml } from "../escape-xml.js";
+import { renderNamedSkills } from "./render-named-skills.js";
 
 /** A skill offered with a message: enough for the model to tell which it is and to read it. */
 export interface RelevantSkill {
@@ -66,7 +67,7 @@ export function renderRelevantSkills(relevant: RelevantSkills): string {
     lines.push("Installed skills that may fit this message (read a skill's SKILL.md at its location before using it; search_skills finds others):");
     for (const skill of relevant.skills) lines.push(`- ${escapeXml(skill.name)} (${escapeXml(skill.location)}): ${escapeXml(skill.description)}`);
   }
-  if (more.length > 0) lines.push(...renderNamed("Further skills that may fit, by name (read one's SKILL.md to see what it does):", more.map((skill) => ({ name: skill.name, where: skill.location }))));
+  lines.push(...renderNamedSkills("Further skills that may fit, by folder and name (a skill's SKILL.md is at its folder + name + /SKILL.md):", more));
   if (relevant.commands.length > 0) {
     lines.push("Slash commands the user could run for it:");
     for (const command of relevant.commands) {
