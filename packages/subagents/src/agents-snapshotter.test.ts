@@ -101,6 +101,39 @@ describe("AgentsSnapshotter", () => {
   });
 });
 
+describe("AgentsSnapshotter without a store change", () => {
+  it("shows an edited file on the next snapshot (the watcher), re-reading only that file; a folder made later is found", async () => {
+    const first = await snapshotter.snapshot();
+    fs.writeFileSync(path.join(temp.dir, "agents/custom/notes.md"), agentText("notes", "model: opus\n"));
+    const edited = await snapshotter.snapshot();
+    expect(edited).not.toBe(first);
+    expect(edited.agents.find((agent) => agent.identity === "custom:notes")?.model).toBe("opus");
+    expect(edited.agents.find((agent) => agent.identity === "custom:reviewer")?.frontmatter).toBe(first.agents.find((agent) => agent.identity === "custom:reviewer")?.frontmatter);
+    fs.rmSync(path.join(temp.dir, "agents/custom/notes.md"));
+    expect((await snapshotter.snapshot()).agents.some((agent) => agent.identity === "custom:notes")).toBe(false);
+
+    const later = new AgentsSnapshotter({ agentsRoot: path.join(temp.dir, "later"), settings });
+    try {
+      const empty = await later.snapshot();
+      expect(empty.agents.map((agent) => agent.identity)).toEqual(["builtin:general-purpose"]);
+      expect(await later.snapshot()).toBe(empty);
+      writeTree(temp.dir, { "later/custom/made.md": agentText("made") });
+      expect((await later.snapshot()).agents.map((agent) => agent.identity)).toEqual(["builtin:general-purpose", "custom:made"]);
+    } finally {
+      later.close();
+    }
+  });
+
+  it("skips a symbolic link in the project's folder with an error problem (it is never followed)", async () => {
+    writeTree(temp.dir, { "outside/secret.md": agentText("secret") });
+    fs.symlinkSync(path.join(temp.dir, "outside/secret.md"), path.join(temp.dir, "agents/custom/secret.md"));
+    settings.set({});
+    const snapshot = await snapshotter.snapshot();
+    expect(snapshot.agents.some((agent) => agent.name === "secret")).toBe(false);
+    expect(snapshot.problems).toEqual([expect.objectContaining({ severity: "error", file: "custom/secret.md", message: expect.stringContaining("symbolic link") })]);
+  });
+});
+
 describe("findAgent", () => {
   it("resolves identities, Claude Code's plugin form and unique bare names; says ambiguous and not found with near names", async () => {
     const snapshot = await snapshotter.snapshot();

@@ -67,9 +67,12 @@ export async function installAgents(options: InstallAgentsOptions): Promise<Inst
     for (const { agent } of agents) {
       const taken = await options.identityTaken?.(agent.name);
       if (taken) throw new ThinktankError("AGENT_NAME_CONFLICT", taken);
-      if (!options.overwrite && (await exists(path.join(root, `${agent.name}.md`)))) {
+      const present = await fs.lstat(path.join(root, `${agent.name}.md`)).catch(() => undefined);
+      if (present && !options.overwrite) {
         throw new ThinktankError("AGENT_NAME_CONFLICT", `an agent named "${agent.name}" is already installed; pass overwrite=true to replace it`, { details: { name: agent.name } });
       }
+      // Only an agent file is replaced: a folder or a link in its place stays, and nothing is installed.
+      if (present && !present.isFile()) throw new ThinktankError("AGENT_NAME_CONFLICT", `${agent.name}.md in the agents folder is not an agent file; nothing was replaced`, { details: { name: agent.name } });
     }
     const installed: InstalledAgentFile[] = [];
     for (const { agent, absolute, warnings } of agents) {

@@ -62,7 +62,7 @@ export function parseAgent(text: string, where: ParseAgentWhere): ParseAgentResu
   const data = parsed.data;
   if (!parsed.hasFrontmatter) warn("has no YAML frontmatter ('---' block with name and description): the name is the file's and the description the body's first paragraph", true);
 
-  const name = agentName(data.name, file, warn);
+  const name = agentName(data.name, file, parsed.hasFrontmatter ? warn : () => undefined);
   if (name === undefined) return refuse(`neither the frontmatter name nor the file name is usable as an agent name (letters, digits, '.', '_' and '-', at most 64)`);
 
   let description = typeof data.description === "string" ? data.description.trim() : undefined;
