@@ -54,4 +54,12 @@ describe("redactSecrets", () => {
     expect(result.cyclic.token).toBe("[redacted]");
     expect(result.list).toEqual([{ secret: "[redacted]" }]);
   });
+
+  it("masks words shaped as well-known keys or JWTs in free text (a program's stderr in a reason), and leaves ids and hashes", () => {
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBhcnQ";
+    const text = `the connection closed (stderr: bad credentials ghp_0123456789abcdefghijABCDEFGHIJ012345, key=sk-ant-api03-abcdefgh1234 token ${jwt})`;
+    expect(redactSecrets({ reason: text }).reason).toBe("the connection closed (stderr: bad credentials [redacted], key=[redacted] token [redacted])");
+    const ordinary = "thread 3f2a9c1e-0b7d-4c55-9e21-6a8f0d4b7c13, sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08, task-subtask_1";
+    expect(redactSecrets(ordinary)).toBe(ordinary);
+  });
 });

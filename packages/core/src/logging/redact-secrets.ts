@@ -29,9 +29,16 @@ function walk(value: unknown, depth: number, seen: WeakSet<object>): unknown {
   return copy;
 }
 
-/** One string: `Bearer`/`Basic` credentials, URL passwords and secret query parameters masked. */
+/**
+ * Words in free text that are keys of a well-known format (a prefix of knownKeyPattern's and at
+ * least 8 more characters) or JWTs: what a program prints on stderr ("bad credentials ghp_…") and
+ * a reason or a log line then carries.
+ */
+const keyWordPattern = /(?<![A-Za-z0-9_-])(?:(?:tt_u_|sk-|sk_live_|sk_test_|rk_live_|pk_live_|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat-|xox[abposr]-)[A-Za-z0-9_-]{8,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*)/g;
+
+/** One string: `Bearer`/`Basic` credentials, URL passwords and secret query parameters, and words shaped as well-known keys or JWTs masked. */
 export function redactString(text: string): string {
-  let result = text.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${redactedMarker}`);
+  let result = text.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${redactedMarker}`).replace(keyWordPattern, redactedMarker);
   if (result.includes("://") || result.includes("?")) result = maskUrlSecrets(result);
   return result;
 }
