@@ -5,7 +5,8 @@ import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/lan
 import { ThinktankError } from "@thinktank/core";
 import { uploadNoteFor, type ThreadArtifact } from "@thinktank/files";
 import { hookStopAnswer, hookStopKey, needsPromptHooks, withHookContext } from "../hooks/hook-messages.js";
-import { hasPromptHooks, runPromptHooks, runStopHooks } from "../hooks/hook-nodes.js";
+import type { HookSubagent } from "@thinktank/plugins";
+import { hasPromptHooks, runPromptHooks, runStopHooks, runSubagentStopHooks } from "../hooks/hook-nodes.js";
 import { toolNodeFor } from "../hooks/hooked-tool-node.js";
 import type { RequestContext, ThreadUpload, ToolSurface } from "../request/request-context.js";
 import { artifactsSinceLastAnswer, presentedArtifacts } from "../tools/present-files-tool.js";
@@ -31,6 +32,8 @@ export interface LeadAgentGraphOptions {
    * a script tool that needs approval answers an error instead of interrupting. @default false
    */
   readonly subagent?: boolean;
+  /** With `subagent`: the sub-agent, as its SubagentStop hooks hear of it (they run where Stop hooks run for the lead). @default none: no SubagentStop hooks */
+  readonly subagentStop?: HookSubagent;
   /** Tools the tools node answers calls of without the model being given them (a sub-agent at the deepest level: `task`, refused with the reason). @default [] */
   readonly unlistedTools?: readonly StructuredToolInterface[];
   /** The compiled graph's name. @default leadAgentGraphId */
@@ -65,7 +68,8 @@ export interface LeadAgentGraphOptions {
  *   prompt_hooks runs SessionStart (first run) and UserPromptSubmit before a new user message is
  *   processed (their context is stored on it; a block answers instead of the model); the tools node
  *   runs PreToolUse / PostToolUse around each call (hooked-tool-node.ts); stop_hooks runs Stop when
- *   the model answers without tool calls (a block sends it back to work, a few times at most).
+ *   the model answers without tool calls (a block sends it back to work, a few times at most); in a
+ *   sub-agent it runs SubagentStop instead (options.subagentStop), the same way.
  */
 export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseCheckpointSaver | false, options: LeadAgentGraphOptions = {}) {
   // The session's hooks around the conversation (SessionStart, UserPromptSubmit, Stop): not a sub-agent's.
@@ -124,7 +128,12 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     return { messages: await runPromptHooks(sessionHooks, state.messages, messageText(last), config) };
   };
 
-  const stopHooks = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => (sessionHooks ? { messages: await runStopHooks(sessionHooks, state.messages, config) } : {});
+  // A sub-agent's end meets SubagentStop instead of Stop.
+  const subagentStop = options.subagent && options.subagentStop && context.hooks?.has("SubagentStop") ? { hooks: context.hooks, agent: options.subagentStop } : undefined;
+  const stopHooks = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
+    if (subagentStop) return { messages: await runSubagentStopHooks(subagentStop.hooks, subagentStop.agent, state.messages, config) };
+    return sessionHooks ? { messages: await runStopHooks(sessionHooks, state.messages, config) } : {};
+  };
 
   const callModel = async (current: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const closed = closeUnansweredToolCalls(current.messages);
@@ -189,7 +198,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
   const route = (state: LeadAgentStateType): "tools" | "stop_hooks" | typeof END => {
     const last = state.messages.at(-1) as AIMessage | undefined;
     if (last?.tool_calls?.length) return "tools";
-    return sessionHooks?.has("Stop") && !last?.additional_kwargs?.[hookStopKey] ? "stop_hooks" : END;
+    return (subagentStop || sessionHooks?.has("Stop")) && !last?.additional_kwargs?.[hookStopKey] ? "stop_hooks" : END;
   };
   const afterStopHooks = (state: LeadAgentStateType): "model" | typeof END => (state.messages.at(-1)?.getType() === "human" ? "model" : END);
 

@@ -4,6 +4,7 @@ import { getCurrentTaskInput, isGraphInterrupt, GraphRecursionError } from "@lan
 import { isThinktankError, RunWork, ThinktankError, trackRunWork } from "@thinktank/core";
 import { agentModelName, findAgent, type AgentDefinition } from "@thinktank/subagents";
 import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
+import { hookSubagentOf } from "../hooks/hook-nodes.js";
 import { messageText } from "../graph/skill-context-message.js";
 import type { RequestContext } from "../request/request-context.js";
 import type { Delegation, DelegationStatus } from "./delegation-record.js";
@@ -85,6 +86,7 @@ async function delegate(args: TaskArguments, config: RunnableConfig, options: Ta
       const graph = buildLeadAgentGraph(context, false, {
         toolApproval: options.config.tools.approval,
         subagent: true,
+        subagentStop: hookSubagentOf(agent, toolCallId),
         name: "subagent",
         ...(options.depth >= subagents.max_depth ? { unlistedTools: [createRefusedTaskTool(options.depth, subagents.max_depth)] } : {}),
       });
@@ -92,7 +94,7 @@ async function delegate(args: TaskArguments, config: RunnableConfig, options: Ta
       const result = await graph.invoke({ messages: [new HumanMessage(args.prompt)], approvedTools: approvedToolsOf(config) } as never, {
         ...inherited,
         signal,
-        configurable: { ...inherited.configurable, ...work.configurable() },
+        configurable: { ...inherited.configurable, ...work.configurable(), ...subagentNamespace(inherited.configurable, toolCallId) },
         metadata: { ...inherited.metadata, subagent: agent.identity, subagent_depth: options.depth, task_tool_call_id: toolCallId },
         runName: `task:${agent.name}`,
       });
@@ -131,6 +133,18 @@ async function subagentContext(agent: AgentDefinition, options: TaskToolOptions,
   const surface = subagentSurface(parent, agent, { prompt, ...(task ? { task } : {}) });
   own.context = { ...surface, model, modelName: modelName ?? parent.modelName };
   return { context: own.context, systemPrompt: surface.systemPrompt };
+}
+
+/**
+ * The sub-agent's namespace: its tools task's (`tools:<task id>`) with the `task` call's id in place
+ * of the task id (`tools:call_1`), so each of several sub-agents of one tools step streams under a
+ * namespace of its own, the one the LangGraph SDK reads a sub-agent's tool call id from.
+ */
+function subagentNamespace(configurable: Record<string, unknown> | undefined, toolCallId: string): { checkpoint_ns?: string } {
+  const namespace = configurable?.checkpoint_ns;
+  if (typeof namespace !== "string" || namespace === "" || toolCallId === "") return {};
+  const parts = namespace.split("|");
+  return { checkpoint_ns: [...parts.slice(0, -1), `tools:${toolCallId}`].join("|") };
 }
 
 /** The thread's approved script tools (the lead's state as the tools node got it), so a sub-agent does not need them approved again. */
