@@ -160,6 +160,7 @@ describe("the task tool in a running agent", { timeout: 300_000 }, () => {
       expect((await suite.client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
       const values = (await suite.client.threads.getState(thread.thread_id)).values as Values;
       expect(values.messages.filter((message) => message.type === "tool").map((message) => message.status)).toEqual(["error", "error", "error"]);
+      expect(values.delegations?.map((entry) => [entry.agent, entry.description, entry.status])).toEqual([1, 2, 3].map((index) => ["sleeper", `sleeper ${index}`, "cancelled"]));
     });
   });
 });

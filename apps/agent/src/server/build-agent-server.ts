@@ -24,6 +24,7 @@ import { registerMetaRoutes } from "./routes/meta-routes.js";
 import { registerRunRoutes, truthy } from "./routes/run-routes.js";
 import { registerStoreRoutes } from "./routes/store-routes.js";
 import { registerThreadRoutes } from "./routes/thread-routes.js";
+import { cancelledDelegations } from "../subagents/delegation-record.js";
 
 export interface AgentServerDeps {
   /** Threads and checkpoints. @default openAgentStore(config): SQLite, or Postgres when configured */
@@ -164,6 +165,8 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     threadMetadata: { graph_id: leadAgentGraphId, assistant_id: leadAssistantId },
     maxStateBytes: config.agent.threads.max_state_mb * 1024 * 1024,
     historyMaxBytes: config.agent.threads.history_max_mb * 1024 * 1024,
+    // A cancelled run's open task calls are recorded as cancelled delegations.
+    cancelledValues: cancelledDelegations,
   });
   // Found once, now (a probe of bubblewrap, unshare, setpriv), not in the first request; startAgentServer says what it found.
   const hostIsolation = await runtime.hostConfinement.detect();

@@ -1,3 +1,5 @@
+import { isAIMessage, type BaseMessage } from "@langchain/core/messages";
+
 /** How a delegation ended. */
 export type DelegationStatus = "ok" | "failed" | "timeout" | "cancelled";
 
@@ -39,4 +41,22 @@ export function delegationOf(message: { readonly artifact?: unknown }): Delegati
   const artifact = message.artifact as { delegation?: Delegation } | undefined;
   const delegation = artifact && typeof artifact === "object" ? artifact.delegation : undefined;
   return delegation && typeof delegation.tool_call_id === "string" ? delegation : undefined;
+}
+
+/**
+ * The delegations of a cancelled run's task calls (ThreadService's cancelledValues): each open
+ * `task` call the cancel answered is recorded `cancelled`, with the agent as it was asked for
+ * (the run ended before its answer, so its tokens and time are not known).
+ */
+export function cancelledDelegations(answers: readonly { readonly tool_call_id: string; readonly name?: string }[], messages: readonly BaseMessage[]): { delegations: Delegation[] } | undefined {
+  const calls = new Map(messages.flatMap((message) => (isAIMessage(message) ? (message.tool_calls ?? []) : [])).map((call) => [call.id, call]));
+  const delegations = answers.flatMap((answer): Delegation[] => {
+    const call = calls.get(answer.tool_call_id);
+    if (answer.name !== "task" || !call) return [];
+    const args = call.args as { subagent_type?: unknown; description?: unknown };
+    const agent = typeof args.subagent_type === "string" ? args.subagent_type : "";
+    const description = typeof args.description === "string" ? args.description : "";
+    return [{ tool_call_id: answer.tool_call_id, agent, description, status: "cancelled", input_tokens: 0, output_tokens: 0, tokens_estimated: false, duration_ms: 0, queued_ms: 0, depth: 1, error: "the run was cancelled" }];
+  });
+  return delegations.length > 0 ? { delegations } : undefined;
 }

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Readable } from "node:stream";
-import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import { ThinktankError } from "@thinktank/core";
@@ -47,6 +47,11 @@ export interface ThreadServiceOptions {
   readonly maxStateBytes?: number;
   /** One history answer holds states up to this many bytes, and at least one (agent.threads.history_max_mb). @default 16 MiB */
   readonly historyMaxBytes?: number;
+  /**
+   * More state values written with the answers of a cancelled run's open tool calls (the agent
+   * records its cancelled delegations): given those answers and the history they close. @default none
+   */
+  readonly cancelledValues?: (answers: readonly ToolMessage[], messages: readonly BaseMessage[]) => Record<string, unknown> | undefined;
 }
 
 /** One page of a thread's history: its states, newest first, and the `before` of the next page when there is one. */
@@ -76,9 +81,11 @@ export class ThreadService {
   readonly #folders: ThreadFolderKeeper | undefined;
   readonly #maxStateBytes: number;
   readonly #historyMaxBytes: number;
+  readonly #cancelledValues: ThreadServiceOptions["cancelledValues"];
 
   constructor(options: ThreadServiceOptions) {
     this.#folders = options.folders;
+    this.#cancelledValues = options.cancelledValues;
     this.#store = options.store;
     this.#clock = options.clock;
     this.#stateGraph = options.stateGraph;
@@ -277,9 +284,11 @@ export class ThreadService {
     // Only the tool calls' ids are needed: large strings stay in their blobs.
     const snapshot = await this.#stateGraph.getState({ configurable: { ...config.configurable, [keepBlobRefs]: true } });
     if (Object.keys(interruptsByTask(snapshot)).length > 0) return 0;
-    const messages = cancelledToolMessages((snapshot.values as { messages?: BaseMessage[] }).messages ?? []);
+    const history = (snapshot.values as { messages?: BaseMessage[] }).messages ?? [];
+    const messages = cancelledToolMessages(history);
     if (messages.length === 0) return 0;
-    await this.#stateGraph.bulkUpdateState(config, [{ updates: [{ values: { messages }, asNode: "tools" }] }, { updates: [{ values: null, asNode: "__end__" }] }]);
+    const values = { ...this.#cancelledValues?.(messages, history), messages };
+    await this.#stateGraph.bulkUpdateState(config, [{ updates: [{ values, asNode: "tools" }] }, { updates: [{ values: null, asNode: "__end__" }] }]);
     return messages.length;
   }
 
