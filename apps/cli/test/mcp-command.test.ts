@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { McpManager, McpStatusRecorder } from "@thinktank/mcp";
 import { referenceStdioEntry, testServerEntry } from "@thinktank/mcp/testing";
 import { makeTempDir } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -76,6 +77,40 @@ describe("thinktank mcp list", () => {
     fs.writeFileSync(configFile, JSON.stringify(document));
     const after = (JSON.parse((await run(["list", "--json", "--cached"])).stdout) as { servers: { name: string }[] }).servers.map((s) => s.name);
     expect(after.filter((name) => name.startsWith("docs-helper:"))).toEqual(["docs-helper:shadowed"]);
+  });
+
+  it("shows the running agent's recorded states without connecting anything itself; --probe connects from here", async () => {
+    fs.writeFileSync(path.join(temp.dir, "config.yaml"), "data_dir: data\n");
+    const document = JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")) as { mcpServers: Record<string, never> };
+    // This test process plays the agent: a manager over two of the servers, its states recorded where the agent records them.
+    const manager = new McpManager({ mcp: { connect_timeout_ms: 20_000, call_timeout_ms: 20_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "agent-catalog") }, env: { PATH: process.env.PATH } }, { test: document.mcpServers.test, broken: document.mcpServers.broken });
+    const recorder = new McpStatusRecorder({ dir: path.join(temp.dir, "data", "mcp-status"), manager, replica: "agent-a" });
+    try {
+      await manager.connectAll({ once: true });
+      await recorder.start();
+      const before = starts();
+      const listed = JSON.parse((await run(["list", "--json"])).stdout) as { source: string; note: string; servers: { name: string; state: string; toolCount?: number; protocolVersion?: string; reason?: string }[] };
+      expect(listed).toMatchObject({ source: "agent", note: expect.stringContaining("agent-a") });
+      const byName = Object.fromEntries(listed.servers.map((server) => [server.name, server]));
+      expect(byName.test).toMatchObject({ state: "connected", toolCount: 7, protocolVersion: "2025-11-25" });
+      expect(byName.broken).toMatchObject({ state: "unavailable", reason: expect.stringContaining("command not found") });
+      expect(byName.everything).toMatchObject({ state: "unknown", reason: expect.stringContaining("has not reported it yet") });
+      expect(byName.off?.state).toBe("disabled");
+      expect(starts()).toBe(before);
+      const table = await run(["list"]);
+      expect(table.stdout).toMatch(/^test\s+stdio\s+connected\s+7/m);
+      expect(table.stdout).toContain("(states as the running agent server agent-a recorded them; --probe connects from here instead)");
+
+      const probed = JSON.parse((await run(["list", "--json", "--probe"])).stdout) as { source: string; servers: { name: string; state: string }[] };
+      expect(probed.source).toBe("probe");
+      expect(probed.servers.find((server) => server.name === "everything")?.state).toBe("connected");
+      expect(starts()).toBe(before + 1);
+    } finally {
+      await recorder.stop();
+      await manager.close();
+    }
+    // Stopped: the CLI probes again by itself.
+    expect((JSON.parse((await run(["list", "--json"])).stdout) as { source: string }).source).toBe("probe");
   });
 
   it("shows progress on a terminal only", async () => {

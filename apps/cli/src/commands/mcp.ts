@@ -10,7 +10,7 @@ export type McpSubcommand = Subcommand;
 
 /** The subcommands of `thinktank mcp`; add one with a line here (`generate` lives beside it). */
 export const mcpSubcommands: Readonly<Record<string, McpSubcommand>> = {
-  list: { usage: "mcp list [--server S] [--json] [--cached]", run: runMcpList },
+  list: { usage: "mcp list [--server S] [--json] [--cached] [--probe]", run: runMcpList },
   call: { usage: "mcp call SERVER.TOOL --args '<json>' [--json] [--interactive] [--output FILE] [--timeout MS]", run: runMcpCall },
   login: { usage: "mcp login SERVER [--port N]", run: runMcpLogin },
   logout: { usage: "mcp logout SERVER", run: runMcpLogout },
