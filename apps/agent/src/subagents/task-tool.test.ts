@@ -1,6 +1,6 @@
 import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
-import { loadConfig, type Config } from "@thinktank/core";
+import { loadConfig, ThinktankError, type Config } from "@thinktank/core";
 import { ScriptedChatModel } from "@thinktank/models";
 import { makeTempDir, writeTree } from "@thinktank/testing";
 import { DelegationLimits, builtinAgents, type AgentDefinition, type AgentsSnapshot } from "@thinktank/subagents";
@@ -25,7 +25,9 @@ const reviewer: AgentDefinition = {
   frontmatter: {},
 };
 const off: AgentDefinition = { ...reviewer, identity: "custom:off", name: "off", enabled: false };
-const snapshot: AgentsSnapshot = { agents: [...builtinAgents, reviewer, off], problems: [] };
+/** Its model is configured (`s`) but cannot be built here. */
+const other: AgentDefinition = { ...reviewer, identity: "custom:other", name: "other", model: "s" };
+const snapshot: AgentsSnapshot = { agents: [...builtinAgents, reviewer, off, other], problems: [] };
 
 const prompts: Record<string, string> = { "custom:reviewer": "You are REVIEWER-PERSONA.", "builtin:general-purpose": "You are GENERAL-PERSONA." };
 
@@ -77,7 +79,7 @@ function setup(subagents: Partial<Config["subagents"]> = {}) {
     depth: 1,
     config,
     readPrompt: async (agent) => prompts[agent.identity] ?? "",
-    createModel: () => Promise.reject(new Error("no other model")),
+    createModel: (name) => Promise.reject(new ThinktankError("MODEL_NOT_CONFIGURED", `model ${name} cannot be built here`)),
   });
   const lead: RequestContext = { model, modelName: "scripted", systemPrompt: "LEAD", sections: [{ id: "role", text: "LEAD" }, { id: "environment", text: "ENV", order: 1000 }], tools: [readFile, writeFile, wait, task] };
   holder.lead = lead;
@@ -108,6 +110,14 @@ describe("the task tool", () => {
     const disabled = await ask("delegate off x");
     expect(disabled.messages[2]).toMatchObject({ status: "error", content: expect.stringMatching(/^SUBAGENT_FAILED: AGENT_NOT_FOUND: .*disabled/) });
     expect(disabled.delegations).toEqual([expect.objectContaining({ agent: "off", status: "failed" })]);
+  });
+
+  it("a sub-agent whose model fails answers SUBAGENT_FAILED with the model's error; the run goes on", async () => {
+    const { ask } = setup();
+    const result = await ask("delegate other x");
+    expect(result.messages[2]).toMatchObject({ status: "error", content: "SUBAGENT_FAILED: custom:other: MODEL_NOT_CONFIGURED: model s cannot be built here" });
+    expect(String(result.messages[3]?.content)).toMatch(/^lead got: SUBAGENT_FAILED/);
+    expect(result.delegations).toEqual([expect.objectContaining({ agent: "custom:other", status: "failed", error: expect.stringContaining("MODEL_NOT_CONFIGURED") })]);
   });
 
   it("a sub-agent at max_depth that calls task is refused, and answers with the refusal", async () => {

@@ -12,7 +12,7 @@ import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
 import { notAnsweredText } from "../graph/unanswered-tool-calls.js";
 import type { RequestContext } from "../request/request-context.js";
 import { markScriptTool, registeredScriptFacts, skillScriptFacts } from "./script-tool-facts.js";
-import type { ToolApprovalPolicy } from "./tool-approval.js";
+import { approvalKey, type ToolApprovalPolicy } from "./tool-approval.js";
 
 // Graph lead_agent in process over an in-memory checkpointer: the review's decisions, one by one.
 // (apps/agent/test/tool-approval.test.ts drives the same through the agent server and the SDK.)
@@ -47,7 +47,7 @@ const model = new ScriptedChatModel({
 });
 
 /** `script`: the untrusted tool's script file and network, and a checkpointer shared by graphs made with different ones. */
-function graphWith(policy: ToolApprovalPolicy, script: { path: string; network: readonly string[]; saver: SqliteSaver } | undefined = undefined) {
+function graphWith(policy: ToolApprovalPolicy, script: { path: string; network: readonly string[]; saver: SqliteSaver } | undefined = undefined, subagent = false) {
   const context: RequestContext = {
     model,
     modelName: "scripted",
@@ -61,6 +61,7 @@ function graphWith(policy: ToolApprovalPolicy, script: { path: string; network: 
       echoTool("plain"),
     ],
   };
+  if (subagent) return buildLeadAgentGraph(context, false, { toolApproval: policy, subagent: true });
   return buildLeadAgentGraph(context, script?.saver ?? new SqliteSaver(new Database(":memory:")), { toolApproval: policy });
 }
 
@@ -76,6 +77,22 @@ async function resume(graph: ReturnType<typeof graphWith>, thread: string, answe
 const toolMessages = (values: Values) => values.messages.filter((message) => message.getType() === "tool") as (BaseMessage & { status?: string })[];
 
 describe("tool approval in graph lead_agent", () => {
+  it("a sub-agent (options.subagent) never interrupts: a call that needs approval answers an error saying why; the thread's approvals carry over", async () => {
+    ran.length = 0;
+    const graph = graphWith("untrusted", undefined, true);
+    const refused = (await graph.invoke(human("both") as never)) as unknown as Values;
+    expect(refused.__interrupt__).toBeUndefined();
+    expect(ran).toEqual(["plain:three"]);
+    const [untrusted, plugin] = toolMessages(refused);
+    expect(untrusted).toMatchObject({ status: "error", content: expect.stringMatching(/^TOOL_REJECTED: untrusted needs the user's approval .* a sub-agent cannot ask for it, so it did not run/) });
+    expect(plugin).toMatchObject({ status: "error", content: expect.stringMatching(/^TOOL_REJECTED: plugin_tool needs the user's approval/) });
+
+    ran.length = 0;
+    const approved = approvalKey("untrusted", skillScriptFacts(customSkill, definition));
+    await graph.invoke({ ...human("call untrusted with hi"), approvedTools: [approved] } as never);
+    expect(ran).toEqual(["untrusted:hi"]);
+  });
+
   it("asks before an untrusted script tool's first call, in agent-chat-ui's shape, and runs nothing meanwhile", async () => {
     ran.length = 0;
     const paused = await start(graphWith("untrusted"), "shape", "call untrusted with hi");
