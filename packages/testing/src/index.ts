@@ -13,6 +13,8 @@ export { makeTempDir, writeTree } from "./temp-dir.js";
 export { freePort } from "./free-port.js";
 export { processesWithMarker } from "./processes-with-marker.js";
 export { childLines, serviceListening } from "./child-output.js";
+export { childNodeOptions, childRuntime, nodeArgsFor } from "./child-runtime.js";
+export type { ChildRuntime } from "./child-runtime.js";
 export type { ChildLines } from "./child-output.js";
 export { startEmbeddingsServer } from "./embeddings-server.js";
 export type { EmbeddingsServer, EmbeddingsRequest } from "./embeddings-server.js";

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { childLines, type ChildLines } from "@thinktank/testing";
+import { childLines, childNodeOptions, nodeArgsFor, type ChildLines } from "@thinktank/testing";
 
 const startScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/start.ts");
 
@@ -18,15 +18,15 @@ export interface AgentProcess {
 
 /**
  * The environment a test process gets: PATH and HOME only, plus what the test sets (no host secrets),
- * and the "development" export condition so that it runs the workspaces' sources, not dist/.
+ * and the "development" export condition when the test run's children run the sources (childNodeOptions).
  */
 export function testEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", NODE_OPTIONS: "--conditions=development", ...extra };
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", NODE_OPTIONS: childNodeOptions(), ...extra };
 }
 
-/** Runs apps/agent/src/start.ts as a child process and waits for its "listening" line. */
+/** Runs apps/agent/src/start.ts (its build when current: nodeArgsFor) as a child process and waits for its "listening" line. */
 export async function startAgentProcess(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<AgentProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", startScript], { env: testEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, nodeArgsFor(startScript), { env: testEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const lines = childLines(child);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -65,7 +65,7 @@ export async function startAgentProcess(env: Record<string, string>, options: { 
 
 /** Runs start.ts expecting it to fail; resolves with its exit code and output. */
 export function runAgentProcessToExit(env: Record<string, string>, timeoutMs = 150_000): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", startScript], { env: testEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, nodeArgsFor(startScript), { env: testEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));

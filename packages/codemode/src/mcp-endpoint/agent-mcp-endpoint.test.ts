@@ -5,7 +5,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { referenceStdioEntry } from "@thinktank/mcp/testing";
-import { freePort, repositoryRoot } from "@thinktank/testing";
+import { freePort, nodeArgsFor, repositoryRoot } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFolder, type ConfigFolder } from "../test-support/runtime-fixture.js";
 
@@ -18,7 +18,7 @@ interface AgentProcess {
 
 async function startAgent(folder: ConfigFolder, env: Record<string, string>): Promise<AgentProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--conditions=development", "--import", import.meta.resolve("tsx"), path.join(repositoryRoot(), "apps/agent/src/start.ts")], {
+  const child: ChildProcess = spawn(process.execPath, nodeArgsFor(path.join(repositoryRoot(), "apps/agent/src/start.ts")), {
     cwd: folder.root,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", THINKTANK_CONFIG: folder.configPath, AGENT_PORT: String(port), THINKTANK_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

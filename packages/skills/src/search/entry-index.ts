@@ -19,6 +19,12 @@ export interface EntrySearchOptions {
    * a few results show different skills. 1 turns this off. @default 0.6 (tuned on the dev split)
    */
   readonly nearCopySimilarity?: number;
+  /**
+   * A hit whose description quotes a phrase of two words or more that the query says word for
+   * word ('Trigger with "how should we test"', 'Use when asked "where does this number come
+   * from"') scores this much more (0.5: half as much again). 0 turns this off. @default 0.5
+   */
+  readonly triggerBonus?: number;
 }
 
 /** One entry's searchable text, by skill search field. */
@@ -40,6 +46,9 @@ export class EntryIndex<T> {
   readonly #maxLimit: number;
   readonly #maxQueryChars: number;
   readonly #nearCopySimilarity: number;
+  readonly #triggerBonus: number;
+  /** Each entry's quoted trigger phrases, normalised (built with the index). */
+  #triggers: { position: number; phrase: string }[] = [];
   /** Each entry's description words as sorted ids, for near-copy checks (made on demand). */
   readonly #words = new Map<number, Int32Array>();
   readonly #wordIds = new Map<string, number>();
@@ -54,6 +63,7 @@ export class EntryIndex<T> {
     this.#maxLimit = positiveInteger(options.maxLimit ?? 50, "maxLimit");
     this.#maxQueryChars = positiveInteger(options.maxQueryChars ?? 2000, "maxQueryChars");
     this.#nearCopySimilarity = options.nearCopySimilarity ?? 0.6;
+    this.#triggerBonus = options.triggerBonus ?? 0.5;
   }
 
   get size(): number {
@@ -76,7 +86,10 @@ export class EntryIndex<T> {
     const index = (this.#index ??= this.#build());
     // Deeper than asked, so that near-copies moved down leave room for other skills.
     const depth = this.#nearCopySimilarity < 1 ? count * 3 : count;
-    const ranked = this.#spread(index.search(query.slice(0, this.#maxQueryChars), depth).map(({ id, score }) => ({ position: Number(id), score })));
+    const said = this.#triggerBonus > 0 ? this.#triggered(query.slice(0, this.#maxQueryChars)) : new Set<number>();
+    const found = index.search(query.slice(0, this.#maxQueryChars), said.size > 0 ? Math.max(depth, 50) : depth).map(({ id, score }) => ({ position: Number(id), score: said.has(Number(id)) ? score * (1 + this.#triggerBonus) : score }));
+    if (said.size > 0) found.sort((a, b) => b.score - a.score || a.position - b.position);
+    const ranked = this.#spread(found.slice(0, depth));
     const named = this.#byKey?.get(query.trim().toLowerCase()) ?? [];
     if (named.length > 0) {
       const best = ranked[0]?.score ?? 0;
@@ -84,6 +97,15 @@ export class EntryIndex<T> {
       ranked.splice(0, ranked.length, ...pinned, ...ranked.filter((hit) => !named.includes(hit.position)));
     }
     return ranked.slice(0, count).map(({ position, score }) => ({ entry: this.#entries[position] as T, score: Math.round(score * 1000) / 1000 }));
+  }
+
+  /** The entries with a quoted trigger phrase that the query says word for word. */
+  #triggered(query: string): Set<number> {
+    const said = new Set<number>();
+    if (this.#triggers.length === 0) return said;
+    const text = ` ${phraseWords(query)} `;
+    for (const { position, phrase } of this.#triggers) if (text.includes(` ${phrase} `)) said.add(position);
+    return said;
   }
 
   /**
@@ -141,12 +163,36 @@ export class EntryIndex<T> {
     // Ids are positions, zero-padded so that equal scores keep the entries' own order.
     const width = String(this.#entries.length).length;
     const documents: SearchDocument[] = this.#entries.map((entry, position) => ({ id: String(position).padStart(width, "0"), fields: this.#fieldsOf(entry) }));
+    this.#triggers = this.#entries.flatMap((entry, position) => triggerPhrases(this.#fieldsOf(entry).description).map((phrase) => ({ position, phrase })));
     this.#byKey = new Map();
     this.#entries.forEach((entry, position) => {
       for (const key of new Set(this.#keysOf(entry).map((name) => name.toLowerCase()))) this.#byKey?.set(key, [...(this.#byKey.get(key) ?? []), position]);
     });
     return new DocumentIndex(documents, { fields: skillSearchFields, nameField: "name", weights: this.#weights, synonyms: skillSynonymGroups, related: relatedWordGroups, phraseHints: skillPhraseHints, analyzer: sharedAnalyzer });
   }
+}
+
+/** Lowercase words joined by single spaces (apostrophes kept inside words: "what's"). */
+function phraseWords(text: string): string {
+  return (text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? []).join(" ");
+}
+
+/**
+ * The phrases a description quotes as what users say: each quoted span ("...", “...”) cut at
+ * placeholders ([company], {name}, <x>, ...), keeping pieces of two words or more (single words
+ * already count as words). At most 40 per entry.
+ */
+function triggerPhrases(description: string): string[] {
+  const phrases: string[] = [];
+  for (const match of description.matchAll(/"([^"\n]{4,120})"|“([^”\n]{4,120})”/g)) {
+    const quoted = match[1] ?? match[2] ?? "";
+    for (const piece of quoted.split(/\[[^\]]*\]|\{[^}]*\}|<[^>]*>|\.\.\.|…/)) {
+      const words = phraseWords(piece);
+      if (words.split(" ").length >= 2 && words.length >= 6) phrases.push(words);
+    }
+    if (phrases.length >= 40) break;
+  }
+  return phrases;
 }
 
 /** What a near-copy's score counts for once the hit it copies is taken (tuned on the dev split). */

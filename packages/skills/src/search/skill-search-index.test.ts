@@ -96,7 +96,31 @@ describe("SkillSearchIndex", () => {
     const index = new SkillSearchIndex(all);
     // Only the body's list and table say "press announcements" and "screenshots".
     expect(index.search("press announcement with screenshots")[0]?.identity).toBe("custom:launch-kit");
-    for (const word of ["secretword", "example", "png", "draft"]) expect(index.search(word, { limit: 50 }).map((hit) => hit.identity), word).not.toContain("custom:launch-kit");
+    // (Related words off: "png" is rightly related to the screenshots the table names.)
+    const literal = new SkillSearchIndex(all, { weights: { related: 0 } });
+    for (const word of ["secretword", "example", "png", "draft"]) expect(literal.search(word, { limit: 50 }).map((hit) => hit.identity), word).not.toContain("custom:launch-kit");
+  });
+
+  it("lifts a skill whose description quotes what the user says, word for word, placeholders aside", async () => {
+    writeTree(temp.dir, {
+      "plugins/sales/skills/test-plan/SKILL.md": skillText("test-plan", 'Plan the checks of a release. Trigger with "how should we test", "test plan for [service]".'),
+      "plugins/sales/skills/unit-tests/SKILL.md": skillText("unit-tests", "Write unit tests for a new service, test by test."),
+    });
+    const all = await skills();
+    const lifted = new SkillSearchIndex(all);
+    expect(lifted.search("how should we test the new service", { limit: 1 })[0]?.name).toBe("test-plan");
+    expect(lifted.search("a test plan for billing", { limit: 1 })[0]?.name).toBe("test-plan");
+    expect(new SkillSearchIndex(all, { triggerBonus: 0 }).search("how should we test the new service", { limit: 1 })[0]?.name).toBe("unit-tests");
+  });
+
+  it("tolerates a typo and reads everyday related words (a file type for its topic)", async () => {
+    const index = new SkillSearchIndex(await skills());
+    expect(index.search("my forcast", { limit: 1 })[0]?.name).toBe("forecast");
+    expect(index.search("my projections", { limit: 1 })[0]?.name).toBe("forecast");
+    const literal = new SkillSearchIndex(await skills(), { weights: { related: 0, spelling: 0 } });
+    expect(literal.search("my forcast")).toEqual([]);
+    expect(literal.search("my projections")).toEqual([]);
+    expect(index.search("the deck for my talk needs our logo and colors", { limit: 1 })[0]?.name).toBe("brand-kit");
   });
 
   it("refuses an empty query and a bad limit, caps a large one, and answers nothing for filler words", async () => {
