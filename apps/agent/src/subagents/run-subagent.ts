@@ -97,6 +97,7 @@ async function delegate(args: TaskArguments, config: RunnableConfig, options: Ta
         configurable: { ...inherited.configurable, ...work.configurable(), ...subagentNamespace(inherited.configurable, toolCallId) },
         metadata: { ...inherited.metadata, subagent: agent.identity, subagent_depth: options.depth, task_tool_call_id: toolCallId },
         runName: `task:${agent.name}`,
+        recursionLimit: stepLimit(agent, config),
       });
       const messages = (result as { messages: BaseMessage[] }).messages;
       const answer = messages.findLast(isAIMessage);
@@ -107,7 +108,7 @@ async function delegate(args: TaskArguments, config: RunnableConfig, options: Ta
       if (timeout.signal.aborted) {
         return { status: "timeout", agent: agent.identity, startedAt, text: `SUBAGENT_TIMEOUT: ${agent.identity} did not finish within subagents.timeout_seconds (${subagents.timeout_seconds} s); it was stopped, with its tools and their programs.` };
       }
-      return { status: "failed", agent: agent.identity, startedAt, text: `SUBAGENT_FAILED: ${agent.identity}: ${failureText(error, config)}` };
+      return { status: "failed", agent: agent.identity, startedAt, text: `SUBAGENT_FAILED: ${agent.identity}: ${failureText(error, agent, config)}` };
     } finally {
       clearTimeout(timer);
       await work.settled();
@@ -158,9 +159,23 @@ function approvedToolsOf(config: RunnableConfig): string[] {
   }
 }
 
-function failureText(error: unknown, config: RunnableConfig): string {
+/** An agent file's `maxTurns` (Claude Code's: model turns), as graph steps (a model step and a tools step a turn, and the message's own); else the run's recursion_limit. */
+function stepLimit(agent: AgentDefinition, config: RunnableConfig): number {
+  const turns = maxTurnsOf(agent);
+  return turns === undefined ? (config.recursionLimit ?? 25) : turns * 2 + 2;
+}
+
+function maxTurnsOf(agent: AgentDefinition): number | undefined {
+  const turns = agent.frontmatter.maxTurns;
+  return typeof turns === "number" && Number.isSafeInteger(turns) && turns > 0 ? turns : undefined;
+}
+
+function failureText(error: unknown, agent: AgentDefinition, config: RunnableConfig): string {
   if (isThinktankError(error)) return `${error.code}: ${error.message}`;
-  if (error instanceof GraphRecursionError) return `it did not finish within ${config.recursionLimit ?? 25} steps (the run's recursion_limit)`;
+  if (error instanceof GraphRecursionError) {
+    const turns = maxTurnsOf(agent);
+    return turns === undefined ? `it did not finish within ${config.recursionLimit ?? 25} steps (the run's recursion_limit)` : `it did not finish within its maxTurns (${turns} model turns)`;
+  }
   if (isGraphInterrupt(error)) return "it stopped to ask the user something, which a sub-agent cannot do";
   return error instanceof Error ? error.message : String(error);
 }

@@ -27,9 +27,11 @@ const reviewer: AgentDefinition = {
 const off: AgentDefinition = { ...reviewer, identity: "custom:off", name: "off", enabled: false };
 /** Its model is configured (`s`) but cannot be built here. */
 const other: AgentDefinition = { ...reviewer, identity: "custom:other", name: "other", model: "s" };
-const snapshot: AgentsSnapshot = { agents: [...builtinAgents, reviewer, off, other], problems: [] };
+/** Claude Code's maxTurns: this one loops, and 3 turns stop it. */
+const looper: AgentDefinition = { ...reviewer, identity: "custom:looper", name: "looper", tools: undefined, frontmatter: { maxTurns: 3 } };
+const snapshot: AgentsSnapshot = { agents: [...builtinAgents, reviewer, off, other, looper], problems: [] };
 
-const prompts: Record<string, string> = { "custom:reviewer": "You are REVIEWER-PERSONA.", "builtin:general-purpose": "You are GENERAL-PERSONA." };
+const prompts: Record<string, string> = { "custom:reviewer": "You are REVIEWER-PERSONA.", "builtin:general-purpose": "You are GENERAL-PERSONA.", "custom:looper": "You are LOOPER-PERSONA." };
 
 const started: string[] = [];
 /** A tool that waits `ms` or until its call is aborted (the signal a cancel or timeout gives). */
@@ -56,6 +58,7 @@ const model = new ScriptedChatModel({
       { when: { system: "GENERAL-PERSONA", last_human: "^nest", step: 0 }, tool_calls: [{ name: "task", args: { subagent_type: "reviewer", description: "nested", prompt: "x" } }] },
       { when: { system: "GENERAL-PERSONA", last_human: "^wait (\\d+)", step: 0 }, tool_calls: [{ name: "wait", args: { ms: "{{match.1}}" } }] },
       { when: { system: "GENERAL-PERSONA", after_tool: true }, reply: "sub says {{lastToolResult}}" },
+      { when: { system: "LOOPER-PERSONA" }, tool_calls: [{ name: "read_file", args: {} }] },
       // The lead.
       { when: { last_human: "^delegate (\\S+) (.*)$", step: 0 }, tool_calls: [{ name: "task", args: { subagent_type: "{{match.1}}", description: "a job", prompt: "{{match.2}}" } }] },
       {
@@ -118,6 +121,12 @@ describe("the task tool", () => {
     expect(result.messages[2]).toMatchObject({ status: "error", content: "SUBAGENT_FAILED: custom:other: MODEL_NOT_CONFIGURED: model s cannot be built here" });
     expect(String(result.messages[3]?.content)).toMatch(/^lead got: SUBAGENT_FAILED/);
     expect(result.delegations).toEqual([expect.objectContaining({ agent: "custom:other", status: "failed", error: expect.stringContaining("MODEL_NOT_CONFIGURED") })]);
+  });
+
+  it("an agent's maxTurns bounds its steps: a looping one answers SUBAGENT_FAILED saying so", async () => {
+    const { ask } = setup();
+    const result = await ask("delegate looper go");
+    expect(result.messages[2]).toMatchObject({ status: "error", content: "SUBAGENT_FAILED: custom:looper: it did not finish within its maxTurns (3 model turns)" });
   });
 
   it("a sub-agent at max_depth that calls task is refused, and answers with the refusal", async () => {
