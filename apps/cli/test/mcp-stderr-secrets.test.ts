@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
-import { makeTempDir, repositoryRoot } from "@thinktank/testing";
+import { childNodeOptions, makeTempDir, repositoryRoot } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 // A stdio server that prints what it was given on stderr before it dies: its last stderr line is
@@ -32,7 +32,7 @@ describe("thinktank mcp list with a server that prints its secrets on stderr", (
     };
     fs.writeFileSync(path.join(temp.dir, "extensions_config.json"), JSON.stringify({ mcpServers: { leaky }, skills: {}, plugins: {}, tools: {} }));
     fs.writeFileSync(path.join(temp.dir, "config.yaml"), "mcp:\n  retries: 0\n");
-    const { stdout } = await run(process.execPath, ["--conditions=development", cli, "mcp", "list", "--json"], { cwd: temp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const { stdout } = await run(process.execPath, [cli, "mcp", "list", "--json"], { cwd: temp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: childNodeOptions() } });
     const server = (JSON.parse(stdout) as { servers: { name: string; state: string; reason?: string }[] }).servers.find((entry) => entry.name === "leaky");
     expect(server?.state).toBe("unavailable");
     expect(server?.reason).toContain("logging in as [redacted] with [redacted] mode dev");
@@ -51,7 +51,7 @@ describe("thinktank mcp list with a server that prints its secrets on stderr", (
       const echoing = { type: "http", url, headers: { "X-Service-Key": serviceKey, Authorization: `Basic ${databasePassword.replaceAll(" ", "-")}` } };
       fs.writeFileSync(path.join(temp.dir, "extensions_config.json"), JSON.stringify({ mcpServers: { echoing }, skills: {}, plugins: {}, tools: {} }));
       fs.writeFileSync(path.join(temp.dir, "config.yaml"), "mcp:\n  retries: 0\n");
-      const { stdout } = await run(process.execPath, ["--conditions=development", cli, "mcp", "list", "--json"], { cwd: temp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+      const { stdout } = await run(process.execPath, [cli, "mcp", "list", "--json"], { cwd: temp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: childNodeOptions() } });
       const server = (JSON.parse(stdout) as { servers: { name: string; state: string; reason?: string }[] }).servers.find((entry) => entry.name === "echoing");
       expect(server?.state).toBe("unavailable");
       expect(server?.reason).toContain("HTTP 400");

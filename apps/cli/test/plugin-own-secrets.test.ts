@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
-import { makeTempDir, repositoryRoot } from "@thinktank/testing";
+import { childNodeOptions, makeTempDir, repositoryRoot } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 // A plugin's remote MCP server whose URL and headers name the service's secrets in placeholders:
@@ -44,8 +44,8 @@ function writePlugin(name: string, mcpServers: Record<string, unknown>): void {
 async function listServers(plugins: Record<string, unknown>, configYaml: string, extra: Record<string, string>): Promise<Record<string, { name: string; state: string; reason?: string }>> {
   fs.writeFileSync(path.join(temp.dir, "extensions_config.json"), JSON.stringify({ mcpServers: {}, skills: {}, plugins, tools: {} }));
   fs.writeFileSync(path.join(temp.dir, "config.yaml"), configYaml);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, THINKTANK_API_KEY: "own-api-key-value", THINKTANK_SECRET_KEY: "own-secret-key-value", PLUGIN_SETTING: "fine", ...extra };
-  const { stdout } = await run(process.execPath, ["--conditions=development", cli, "mcp", "list", "--json"], { cwd: temp.dir, env });
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_OPTIONS: childNodeOptions(), THINKTANK_API_KEY: "own-api-key-value", THINKTANK_SECRET_KEY: "own-secret-key-value", PLUGIN_SETTING: "fine", ...extra };
+  const { stdout } = await run(process.execPath, [cli, "mcp", "list", "--json"], { cwd: temp.dir, env });
   return Object.fromEntries((JSON.parse(stdout) as { servers: { name: string; state: string; reason?: string }[] }).servers.map((entry) => [entry.name, entry]));
 }
 
