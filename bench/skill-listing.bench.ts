@@ -9,6 +9,7 @@ import { AgentRuntime, openPromptInspector, type PromptInspection } from "@think
 import { loadConfig } from "@thinktank/core";
 import { countTokens } from "@thinktank/mcp";
 import { SkillListing } from "@thinktank/skills";
+import { measureFreshQuality } from "../packages/skills/eval/fresh-quality.js";
 import { devGoldFile, heldOutGoldFile, readSkillGold, type SkillGoldPair } from "../packages/skills/eval/skill-gold.js";
 import { round, summarize, timeIt, type Benchmark, type BenchContext, type Measurement } from "./harness.js";
 import { makeSkillCorpusProject } from "../apps/agent/test/support/skill-corpus-project.js";
@@ -193,6 +194,16 @@ const benchmark: Benchmark = {
       }
     }
     const queries = [...splits.dev, ...splits["held-out"]].map((pair) => pair.query);
+    // Requests the ranking was never tuned on, over skills it never met (packages/skills/eval, gold/fresh-test.jsonl).
+    const fresh = await measureFreshQuality(corpus, 450);
+    const pct = (share: number) => round(share * 100, 1);
+    const freshName = (what: string) => `fresh held-out requests (${fresh.now.pairs}), ${fresh.now.skills} skills: ${what}`;
+    const off = "new signals off (related words, spelling, trigger phrases; no names)";
+    measurements.push(
+      { name: freshName("skill offered with the message (5 described + 10 named)"), value: pct(fresh.now.offered), unit: "%", baseline: { name: `${off}, 5 described`, value: pct(fresh.signalsOff.offered), unit: "%" }, target: ">= 97%", pass: fresh.now.offered >= 0.97 },
+      { name: freshName("skills search top-1"), value: pct(fresh.now.top1), unit: "%", baseline: { name: off, value: pct(fresh.signalsOff.top1), unit: "%" }, target: ">= 85%", pass: fresh.now.top1 >= 0.85, stats: { MRR: round(fresh.now.mrr, 3), "MRR signals off": round(fresh.signalsOff.mrr, 3) } },
+      { name: freshName("skills search top-5"), value: pct(fresh.now.top5), unit: "%", baseline: { name: off, value: pct(fresh.signalsOff.top5), unit: "%" }, target: ">= 97%", pass: fresh.now.top5 >= 0.97 },
+    );
     measurements.push(...(await latencies(corpus, queries)));
     return measurements;
   },
