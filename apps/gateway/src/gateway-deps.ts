@@ -47,7 +47,7 @@ export interface GatewayDeps {
   readonly skills?: SkillsService;
   /**
    * Sub-agents (routes/agents.ts): built-in, custom, users' own and every installed plugin's (a
-   * disabled plugin's listed as off). When absent the route builds one (gatewayAgentsService).
+   * disabled plugin's listed as off). The route closes it with the app; when absent it builds one (gatewayAgentsService).
    */
   readonly agents?: AgentsService;
   /** Registered script tools: registry, executor, execution log (routes/tools.ts). */

@@ -59,8 +59,8 @@ const installSchema = {
 /** GET /api/agents, GET/PUT/DELETE /api/agents/:identity, POST /api/agents/install: the service's operations, routed. */
 const agentsRoutes: RoutePlugin = async (app, { config, deps }) => {
   const agents: AgentsService = deps.agents ?? gatewayAgentsService(config, deps.store, deps.plugins, app.log);
-  // The service watches agent folders: stop the watchers with the app (an injected one is closed by its owner).
-  if (!deps.agents) app.addHook("onClose", async () => agents.close());
+  // The service watches agent folders: stop the watchers with the app.
+  app.addHook("onClose", async () => agents.close());
 
   app.get<{ Querystring: { q?: string } }>(
     "/api/agents",
