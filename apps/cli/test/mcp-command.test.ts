@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { McpManager, McpStatusRecorder } from "@thinktank/mcp";
+import { McpManager, McpStatusRecorder, type McpServerEntry } from "@thinktank/mcp";
 import { referenceStdioEntry, testServerEntry } from "@thinktank/mcp/testing";
 import { makeTempDir } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -81,9 +81,9 @@ describe("thinktank mcp list", () => {
 
   it("shows the running agent's recorded states without connecting anything itself; --probe connects from here", async () => {
     fs.writeFileSync(path.join(temp.dir, "config.yaml"), "data_dir: data\n");
-    const document = JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")) as { mcpServers: Record<string, never> };
+    const document = JSON.parse(fs.readFileSync(path.join(temp.dir, "extensions_config.json"), "utf8")) as { mcpServers: Record<string, McpServerEntry> };
     // This test process plays the agent: a manager over two of the servers, its states recorded where the agent records them.
-    const manager = new McpManager({ mcp: { connect_timeout_ms: 20_000, call_timeout_ms: 20_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "agent-catalog") }, env: { PATH: process.env.PATH } }, { test: document.mcpServers.test, broken: document.mcpServers.broken });
+    const manager = new McpManager({ mcp: { connect_timeout_ms: 20_000, call_timeout_ms: 20_000, retries: 0, retry_base_delay_ms: 10, catalog_dir: path.join(temp.dir, "agent-catalog") }, env: { PATH: process.env.PATH } }, { test: document.mcpServers.test as McpServerEntry, broken: document.mcpServers.broken as McpServerEntry });
     const recorder = new McpStatusRecorder({ dir: path.join(temp.dir, "data", "mcp-status"), manager, replica: "agent-a" });
     try {
       await manager.connectAll({ once: true });

@@ -1,6 +1,6 @@
 import type { Config, HostConfinement, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore, hostConfinementFor } from "@thinktank/core";
-import { createOAuthTokenStore, mcpStatusDir, OAuthSignIn, readMcpStatus } from "@thinktank/mcp";
+import { createOAuthTokenStore, mcpStatusDir, McpStatusReader, OAuthSignIn } from "@thinktank/mcp";
 import type { Identity } from "@thinktank/identity";
 import type { McpStatusReport, OAuthTokenStore } from "@thinktank/mcp";
 import { pluginManagerFromConfig, type PluginManager } from "@thinktank/plugins";
@@ -52,7 +52,7 @@ export interface GatewayDeps {
   readonly agents?: AgentsService;
   /** Registered script tools: registry, executor, execution log (routes/tools.ts). */
   readonly tools?: ToolsService;
-  /** The MCP servers' live states the agent servers record (GET /api/mcp/servers): local file reads, never a wait on an agent. @default readMcpStatus(<data_dir>/mcp-status) */
+  /** The MCP servers' live states the agent servers record (GET /api/mcp/servers): local file reads, never a wait on an agent. @default a McpStatusReader of <data_dir>/mcp-status (read at most every 250 ms) */
   readonly mcpStatus?: () => Promise<McpStatusReport>;
   /** OAuth sign-in to remote MCP servers (routes/mcp-oauth.ts): the encrypted token store the agent reads, and the sign-ins under way. */
   readonly mcpOAuth?: { readonly store: OAuthTokenStore; readonly signIn: OAuthSignIn };
@@ -87,9 +87,15 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
     sandbox,
     codeListing: overrides.codeListing ?? codeListingFor(config, { tools, sandbox }),
     mcpOAuth: overrides.mcpOAuth ?? mcpOAuthFor(config),
-    mcpStatus: () => readMcpStatus(mcpStatusDir(config)),
+    mcpStatus: mcpStatusReaderFor(config),
     ...overrides,
   };
+}
+
+/** The agents' MCP status records, read at most every 250 ms however many requests list servers. */
+function mcpStatusReaderFor(config: Config): () => Promise<McpStatusReport> {
+  const reader = new McpStatusReader(mcpStatusDir(config));
+  return () => reader.read();
 }
 
 /** The token store (<data_dir>/oauth) and the sign-in flow of the gateway. */

@@ -33,18 +33,20 @@ const severity: Record<ServerState, number> = { idle: 0, connected: 1, connectin
 export function liveServerState(report: McpStatusReport, server: string, user: string = operatorId): LiveServerState | undefined {
   if (report.running.length === 0) return { state: "unknown", reason: report.unknownReason ?? "no agent server runs" };
   const found: { replica: string; at: string; server: RecordedServer }[] = [];
-  for (const record of report.running) {
-    const own = user === operatorId ? undefined : record.users?.[user]?.find((entry) => entry.name === server);
-    const shared = own ? undefined : record.servers.find((entry) => entry.name === server);
+  let perUser = false;
+  for (const agent of report.running) {
+    const own = user === operatorId ? undefined : agent.users.get(user)?.get(server);
+    const shared = own ? undefined : agent.servers.get(server);
+    perUser ||= shared?.perUser === true;
     // A shared per-user server's shared session is the operator's: another user never sees its state.
     const seen = own ?? (shared && (!shared.perUser || user === operatorId) ? shared : undefined);
-    if (seen) found.push({ replica: record.replica, at: record.heartbeatAt, server: seen });
+    if (seen) found.push({ replica: agent.record.replica, at: agent.record.heartbeatAt, server: seen });
   }
   if (found.length === 0) {
     // A per-user server whose shared session is the operator's: this user has none of their own yet.
-    const perUser = report.running.some((record) => record.servers.some((entry) => entry.name === server && entry.perUser));
     return perUser ? { state: "idle", reason: "no session of yours yet: the agent connects with your own sign-in on your first use", reportedAt: latestReport(report) } : undefined;
   }
+  if (found.length === 1) return fromOne(found[0] as { at: string; server: RecordedServer });
   const chosen = found.reduce((worst, each) => (severity[each.server.state] > severity[worst.server.state] ? each : worst));
   const lastErrorAt = found.map((each) => each.server.lastErrorAt).filter((at): at is string => at !== undefined).sort().at(-1);
   const lastError = found.find((each) => each.server.lastErrorAt === lastErrorAt)?.server.lastError;
@@ -67,5 +69,20 @@ export function liveServerState(report: McpStatusReport, server: string, user: s
 }
 
 function latestReport(report: McpStatusReport): string {
-  return report.running.map((record) => record.heartbeatAt).sort().at(-1) as string;
+  return report.running.map((agent) => agent.record.heartbeatAt).sort().at(-1) as string;
+}
+
+/** One agent's state of the server, as it is. */
+function fromOne({ at, server }: { at: string; server: RecordedServer }): LiveServerState {
+  const { state, reason, toolCount, toolsFrom, protocolVersion, lastErrorAt, lastError, timedOut } = server;
+  return {
+    state,
+    ...(reason ? { reason } : {}),
+    ...(toolCount !== undefined ? { toolCount, ...(toolsFrom ? { toolsFrom } : {}) } : {}),
+    ...(protocolVersion ? { protocolVersion } : {}),
+    ...(lastErrorAt ? { lastErrorAt } : {}),
+    ...(lastError ? { lastError } : {}),
+    ...(timedOut ? { timedOut } : {}),
+    reportedAt: at,
+  };
 }

@@ -9,7 +9,7 @@ import { waitFor } from "../manager/testing/wait-for.js";
 import { liveServerState } from "./live-server-state.js";
 import { McpStatusRecorder } from "./mcp-status-recorder.js";
 import { processScope } from "./process-scope.js";
-import { readMcpStatus } from "./read-mcp-status.js";
+import { readMcpStatus, runningAgent } from "./read-mcp-status.js";
 import type { McpStatusReport } from "./read-mcp-status.js";
 import type { McpStatusFile, RecordedServer } from "./status-record.js";
 
@@ -116,10 +116,10 @@ describe("the MCP status record", () => {
     const report: McpStatusReport = {
       agents: [],
       running: [
-        record({
+        runningAgent(record({
           servers: [crm, { name: "files", transport: "stdio", state: "connected", toolCount: 2 }],
           users: { usr_a: [{ name: "crm", transport: "http", state: "needs_auth", reason: "needs sign-in: not signed in" }, { name: "~notes", transport: "http", state: "connected", toolCount: 1 }] },
-        }),
+        })),
       ],
     };
     expect(liveServerState(report, "crm")).toMatchObject({ state: "connected", toolCount: 3 });
@@ -136,8 +136,8 @@ describe("the MCP status record", () => {
     const report: McpStatusReport = {
       agents: [],
       running: [
-        record({ replica: "agent-a", servers: [{ name: "files", state: "connected", toolCount: 2, protocolVersion: "2025-11-25" }] }),
-        record({ replica: "agent-b", servers: [{ name: "files", state: "unavailable", reason: "the server process exited", lastErrorAt: "2030-01-01T00:00:00.000Z", lastError: "the server process exited" }] }),
+        runningAgent(record({ replica: "agent-a", servers: [{ name: "files", state: "connected", toolCount: 2, protocolVersion: "2025-11-25" }] })),
+        runningAgent(record({ replica: "agent-b", servers: [{ name: "files", state: "unavailable", reason: "the server process exited", lastErrorAt: "2030-01-01T00:00:00.000Z", lastError: "the server process exited" }] })),
       ],
     };
     expect(liveServerState(report, "files")).toMatchObject({

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pidRuns, processScope } from "./process-scope.js";
-import type { McpStatusFile } from "./status-record.js";
+import type { McpStatusFile, RecordedServer } from "./status-record.js";
 
 /** One agent process that left a status record. */
 export interface AgentStatus {
@@ -17,10 +17,17 @@ export interface AgentStatus {
   readonly stoppedAt?: string;
 }
 
+/** A running agent's record, indexed by server name (and per user). */
+export interface RunningAgent {
+  readonly record: McpStatusFile;
+  readonly servers: ReadonlyMap<string, RecordedServer>;
+  readonly users: ReadonlyMap<string, ReadonlyMap<string, RecordedServer>>;
+}
+
 /** What readMcpStatus found: every agent that left a record, and the records of those running. */
 export interface McpStatusReport {
   readonly agents: readonly AgentStatus[];
-  readonly running: readonly McpStatusFile[];
+  readonly running: readonly RunningAgent[];
   /** When no agent runs: why no live state can be shown (the `unknown` state's reason). */
   readonly unknownReason?: string;
 }
@@ -53,7 +60,7 @@ export async function readMcpStatus(dir: string, options: ReadMcpStatusOptions =
   }
   const scope = processScope();
   const agents: AgentStatus[] = [];
-  const running: McpStatusFile[] = [];
+  const running: RunningAgent[] = [];
   for (const name of names) {
     const record = await readRecord(path.join(dir, name));
     if (!record) continue;
@@ -68,11 +75,41 @@ export async function readMcpStatus(dir: string, options: ReadMcpStatusOptions =
       heartbeatAt: record.heartbeatAt,
       ...(record.stoppedAt ? { stoppedAt: record.stoppedAt } : {}),
     });
-    if (reason === undefined) running.push(record);
+    if (reason === undefined) running.push(runningAgent(record));
   }
   if (running.length > 0) return { agents, running };
   const latest = [...agents].sort((a, b) => Date.parse(b.heartbeatAt) - Date.parse(a.heartbeatAt))[0];
   return { agents, running, unknownReason: latest?.reason ?? noAgentReason };
+}
+
+/** A record indexed for lookups by server name. */
+export function runningAgent(record: McpStatusFile): RunningAgent {
+  const byName = (servers: readonly RecordedServer[]): Map<string, RecordedServer> => new Map(servers.map((server) => [server.name, server]));
+  return { record, servers: byName(record.servers), users: new Map(Object.entries(record.users ?? {}).map(([user, servers]) => [user, byName(servers)])) };
+}
+
+/**
+ * readMcpStatus behind a short cache: a busy listing reads the folder at most once per maxAgeMs
+ * (the agents look at their states once a second), and concurrent requests share one read.
+ */
+export class McpStatusReader {
+  private cached: { at: number; report: Promise<McpStatusReport> } | undefined;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly dir: string,
+    private readonly options: ReadMcpStatusOptions & { /** @default 250 */ readonly maxAgeMs?: number } = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  read(): Promise<McpStatusReport> {
+    const now = this.now();
+    if (this.cached && now - this.cached.at < (this.options.maxAgeMs ?? 250)) return this.cached.report;
+    const report = readMcpStatus(this.dir, this.options);
+    this.cached = { at: now, report };
+    return report;
+  }
 }
 
 const noAgentReason = "no agent server has reported its MCP servers' states (is it running? it reports within a second of starting)";
