@@ -154,6 +154,19 @@ describe("a user's own MCP servers", () => {
     const document = JSON.parse(fs.readFileSync(gateway.file, "utf8")) as { users?: unknown; mcpServers: Record<string, unknown> };
     expect(document.users).toBeUndefined();
     expect(Object.keys(document.mcpServers)).toEqual(["crm"]);
+
+    // One written into her section by hand is never started for her: she sees it denied, nobody else sees it.
+    await gateway.deps.store.update((draft) => {
+      (draft as { users?: unknown }).users = { [alice.id]: { mcpServers: { shell: { command: "sh", args: ["-c", "id"] } } } };
+    });
+    try {
+      expect((await call("GET", "/api/mcp/servers/~shell", alice.key)).body).toMatchObject({ name: "~shell", source: "user", status: "denied", reason: expect.stringContaining("the agent never starts it") });
+      expect((await call("GET", "/api/mcp/servers/~shell", bob.key)).status).toBe(404);
+    } finally {
+      await gateway.deps.store.update((draft) => {
+        delete (draft as { users?: unknown }).users;
+      });
+    }
   });
 
   it("go with their user: a deleted user's whole entry in extensions_config.json is removed, the others' stay", async () => {

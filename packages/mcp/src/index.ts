@@ -10,7 +10,7 @@ export type { McpServerEntry, McpTransportKind } from "./servers/server-entry.js
 export type { StdioSandbox, StdioSandboxAvailability, SandboxedStdioServer, SandboxedStdioLaunch } from "./servers/stdio-sandbox.js";
 export { McpManager } from "./manager/mcp-manager.js";
 export { userServerName, userServerPrefix } from "./manager/user-servers.js";
-export { userServerEntries } from "./servers/user-server-entries.js";
+export { refusedUserServerEntries, userServerEntries, userStdioRefusal } from "./servers/user-server-entries.js";
 export type { McpManagerOptions, McpSettings, ManagerLogger, ManagerStatusReport, ServerState, ServerStatus, CallOptions, ToolsChangedEvent, ConnectProgress } from "./manager/manager-types.js";
 export { McpStatusRecorder } from "./status/mcp-status-recorder.js";
 export type { McpStatusRecorderOptions } from "./status/mcp-status-recorder.js";

@@ -1,6 +1,6 @@
 import { maskServerEntry, mcpServerEntrySchema, operatorId, ThinktankError } from "@thinktank/core";
 import type { ExtensionsSnapshot, McpServerEntry } from "@thinktank/core";
-import { liveServerState, oauthStatus, serverStateView, userServerEntries, userServerName, userServerPrefix } from "@thinktank/mcp";
+import { liveServerState, oauthStatus, refusedUserServerEntries, serverStateView, userServerEntries, userServerName, userServerPrefix, userStdioRefusal } from "@thinktank/mcp";
 import type { McpStatusReport, OAuthStatus, OAuthTokenStore, ServerStateInputs } from "@thinktank/mcp";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
@@ -96,6 +96,9 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
     }))];
     const own = user === operatorId ? {} : userServerEntries(snapshot.document.users, user);
     views.push(...Object.entries(own).map(([name, entry]) => view(name, "user", entry as Readonly<Record<string, unknown>>)));
+    // A stdio entry written by hand into a user's section: never started for them, shown to them as denied.
+    const refused = user === operatorId ? {} : refusedUserServerEntries(snapshot.document.users, user);
+    views.push(...Object.entries(refused).map(([name, entry]) => ({ ...view(name, "user", entry as Readonly<Record<string, unknown>>), configured: { status: "denied" as const, reason: userStdioRefusal } })));
     const entries: Record<string, unknown> = { ...Object.fromEntries(fromPlugins.map((server) => [server.name, server.entry])), ...snapshot.document.mcpServers, ...own };
     const sandboxed = await sandboxedAvailability(configured);
     return views.map(({ configured: fromConfig, ...server }) => {
