@@ -140,5 +140,15 @@ describe("graph lead_agent", () => {
     expect(badNames.messages.at(-1)?.content).toBe("the model saw: EXPANDED names");
     const names = await offering.invoke({ messages: [{ type: "human", content: "EXPANDED names", additional_kwargs: { skill_context: { skills: [], moreSkills: [{ identity: "custom:x", name: "x", location: "/mnt/skills/custom/x/SKILL.md" }], commands: [] } } }] } as never, { configurable: { thread_id: "names" } });
     expect(names.messages.at(-1)?.content).toContain("\n/mnt/skills/custom/: x\n");
+    // Sub-agents offered, described or named, must be well-formed too.
+    for (const forgedAgents of [{ agents: [{ subagentType: 5, description: "x" }] }, { agents: "x" }, { moreAgents: [{ identity: "custom:a" }] }]) {
+      const bad = await offering.invoke({ messages: [{ type: "human", content: "EXPANDED agents", additional_kwargs: { skill_context: { skills: [], commands: [], ...forgedAgents } } }] } as never, { configurable: { thread_id: `bad-agents-${JSON.stringify(forgedAgents).length}` } });
+      expect(bad.messages.at(-1)?.content).toBe("the model saw: EXPANDED agents");
+    }
+    const agents = await offering.invoke(
+      { messages: [{ type: "human", content: "EXPANDED agents", additional_kwargs: { skill_context: { skills: [], commands: [], agents: [{ identity: "custom:a", subagentType: "a", description: "Does <x>." }], moreAgents: [{ identity: "custom:b", subagentType: "b" }] } } }] } as never,
+      { configurable: { thread_id: "agents" } },
+    );
+    expect(agents.messages.at(-1)?.content).toContain("\n- a: Does &lt;x&gt;.\nFurther sub-agents that may fit, by subagent_type (search_skills with kind agents describes one):\nb\n</relevant_skills>");
   });
 });
