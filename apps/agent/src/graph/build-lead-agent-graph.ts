@@ -13,7 +13,7 @@ import { artifactsSinceLastAnswer, presentedArtifacts } from "../tools/present-f
 import { reviewToolCalls, type ToolApprovalPolicy } from "../tool-approval/tool-approval.js";
 import { closeUnansweredToolCalls } from "./unanswered-tool-calls.js";
 import { stateEffectOf } from "../skill-context/skill-switch-tools.js";
-import { delegationOf, type Delegation } from "../subagents/delegation-record.js";
+import { delegatedArtifacts, delegationOf, type Delegation } from "../subagents/delegation-record.js";
 import { LeadAgentState, type LeadAgentStateType, type LeadAgentUpdate } from "./lead-agent-state.js";
 import { messageForModel, messageText, needsSkillContext, storeSkillContext } from "./skill-context-message.js";
 import { storeUploadNote, uploadNoteKey } from "./upload-note-message.js";
@@ -166,7 +166,8 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
       if (effect) activeSkill = effect.activeSkill;
       const delegation = message instanceof ToolMessage ? delegationOf(message) : undefined;
       if (delegation) delegations.push(delegation);
-      const presented = presentedArtifacts(message);
+      // A sub-agent's presented files are the user's as the lead's are.
+      const presented = delegation && message instanceof ToolMessage ? delegatedArtifacts(message) : presentedArtifacts(message);
       if (presented.length > 0) {
         message.additional_kwargs = { ...message.additional_kwargs, artifacts: presented };
         artifacts.push(...presented);

@@ -1,4 +1,5 @@
 import { isAIMessage, type BaseMessage } from "@langchain/core/messages";
+import { artifactsOf, type ThreadArtifact } from "@thinktank/files";
 
 /** How a delegation ended. */
 export type DelegationStatus = "ok" | "failed" | "timeout" | "cancelled";
@@ -34,6 +35,13 @@ export function mergeDelegations(current: readonly Delegation[], next: readonly 
   if (added.length === 0) return [...current];
   const ids = new Set(added.map((entry) => entry.tool_call_id));
   return [...current.filter((entry) => !ids.has(entry.tool_call_id)), ...added];
+}
+
+/** The files a sub-agent presented (present_files), which a task answer carries for the lead's state and next answer; none for an error. */
+export function delegatedArtifacts(message: { readonly artifact?: unknown; readonly status?: string }): ThreadArtifact[] {
+  if (message.status === "error") return [];
+  const artifact = message.artifact as { artifacts?: unknown } | undefined;
+  return artifact && typeof artifact === "object" ? artifactsOf(artifact.artifacts) : [];
 }
 
 /** The delegation a task tool message carries (its artifact), if any. */

@@ -2,6 +2,7 @@ import { HumanMessage, isAIMessage, type BaseMessage, type ToolMessage } from "@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { getCurrentTaskInput, isGraphInterrupt, GraphRecursionError } from "@langchain/langgraph";
 import { isThinktankError, RunWork, ThinktankError, trackRunWork } from "@thinktank/core";
+import type { ThreadArtifact } from "@thinktank/files";
 import { agentModelName, findAgent, type AgentDefinition } from "@thinktank/subagents";
 import { buildLeadAgentGraph } from "../graph/build-lead-agent-graph.js";
 import { hookSubagentOf } from "../hooks/hook-nodes.js";
@@ -19,6 +20,8 @@ interface Outcome {
   readonly agent: string;
   readonly usage?: SubagentUsage;
   readonly startedAt?: number;
+  /** The files it presented (present_files). */
+  readonly artifacts?: readonly ThreadArtifact[];
 }
 
 /**
@@ -58,7 +61,7 @@ export async function runSubagent(args: TaskArguments, config: RunnableConfig, o
     outcome.status === "ok"
       ? `${outcome.text}\n\n[sub-agent ${outcome.agent}: ${usage.inputTokens} input and ${usage.outputTokens} output tokens${usage.estimated ? " (counted)" : ""}, ${seconds} s]`
       : outcome.text;
-  return taskAnswer(content, delegation);
+  return taskAnswer(content, delegation, outcome.artifacts);
 }
 
 async function delegate(args: TaskArguments, config: RunnableConfig, options: TaskToolOptions, toolCallId: string): Promise<Outcome> {
@@ -99,10 +102,10 @@ async function delegate(args: TaskArguments, config: RunnableConfig, options: Ta
         runName: `task:${agent.name}`,
         recursionLimit: stepLimit(agent, config),
       });
-      const messages = (result as { messages: BaseMessage[] }).messages;
+      const { messages, artifacts } = result as { messages: BaseMessage[]; artifacts?: ThreadArtifact[] };
       const answer = messages.findLast(isAIMessage);
       const text = answer ? messageText(answer).trim() : "";
-      return { status: "ok", agent: agent.identity, startedAt, usage: subagentUsage(systemPrompt, messages), text: text === "" ? "(the sub-agent answered nothing)" : text };
+      return { status: "ok", agent: agent.identity, startedAt, usage: subagentUsage(systemPrompt, messages), artifacts: artifacts ?? [], text: text === "" ? "(the sub-agent answered nothing)" : text };
     } catch (error) {
       if (runSignal?.aborted) throw error;
       if (timeout.signal.aborted) {

@@ -46,6 +46,13 @@ const wait = tool(
   { name: "wait", description: "waits", schema: { type: "object", properties: { ms: { type: "string" } }, required: ["ms"] } },
 );
 const readFile = tool(async () => "file text", { name: "read_file", description: "reads", schema: { type: "object", properties: {} } });
+const report = { path: "/mnt/user-data/outputs/report.md", name: "report.md", size: 12, mime_type: "text/markdown", url: "/threads/t/files/outputs/report.md" };
+const presentFiles = tool(async () => ["Shown to the user: report.md", [report]], {
+  name: "present_files",
+  description: "shows",
+  schema: { type: "object", properties: {} },
+  responseFormat: "content_and_artifact",
+});
 const writeFile = tool(async () => "written", { name: "write_file", description: "writes", schema: { type: "object", properties: {} } });
 
 const model = new ScriptedChatModel({
@@ -56,6 +63,7 @@ const model = new ScriptedChatModel({
       { when: { system: "REVIEWER-PERSONA", step: 0, tool_available: "read_file" }, tool_calls: [{ name: "read_file", args: {} }] },
       { when: { system: "REVIEWER-PERSONA", last_tool_name: "read_file" }, reply: "review: {{lastToolResult}}" },
       { when: { system: "GENERAL-PERSONA", last_human: "^nest", step: 0 }, tool_calls: [{ name: "task", args: { subagent_type: "reviewer", description: "nested", prompt: "x" } }] },
+      { when: { system: "GENERAL-PERSONA", last_human: "^present", step: 0 }, tool_calls: [{ name: "present_files", args: {} }] },
       { when: { system: "GENERAL-PERSONA", last_human: "^wait (\\d+)", step: 0 }, tool_calls: [{ name: "wait", args: { ms: "{{match.1}}" } }] },
       { when: { system: "GENERAL-PERSONA", after_tool: true }, reply: "sub says {{lastToolResult}}" },
       { when: { system: "LOOPER-PERSONA" }, tool_calls: [{ name: "read_file", args: {} }] },
@@ -84,13 +92,13 @@ function setup(subagents: Partial<Config["subagents"]> = {}) {
     readPrompt: async (agent) => prompts[agent.identity] ?? "",
     createModel: (name) => Promise.reject(new ThinktankError("MODEL_NOT_CONFIGURED", `model ${name} cannot be built here`)),
   });
-  const lead: RequestContext = { model, modelName: "scripted", systemPrompt: "LEAD", sections: [{ id: "role", text: "LEAD" }, { id: "environment", text: "ENV", order: 1000 }], tools: [readFile, writeFile, wait, task] };
+  const lead: RequestContext = { model, modelName: "scripted", systemPrompt: "LEAD", sections: [{ id: "role", text: "LEAD" }, { id: "environment", text: "ENV", order: 1000 }], tools: [readFile, writeFile, wait, presentFiles, task] };
   holder.lead = lead;
   const graph = buildLeadAgentGraph(lead, new MemorySaver());
   let thread = 0;
   const ask = async (text: string) => {
     const result = await graph.invoke({ messages: [{ type: "human", content: text }] } as never, { configurable: { thread_id: `t${(thread += 1)}` } });
-    return result as unknown as { messages: { getType(): string; content: unknown; status?: string }[]; delegations: Delegation[] };
+    return result as unknown as { messages: { getType(): string; content: unknown; status?: string; additional_kwargs?: Record<string, unknown> }[]; delegations: Delegation[]; artifacts: unknown[] };
   };
   return { ask };
 }
@@ -103,6 +111,14 @@ describe("the task tool", () => {
     expect(String(result.messages[2]?.content)).toMatch(/^review: file text\n\n\[sub-agent custom:reviewer: \d+ input and \d+ output tokens \(counted\), [\d.]+ s\]$/);
     expect(result.delegations).toEqual([expect.objectContaining({ agent: "custom:reviewer", description: "a job", status: "ok", depth: 1 })]);
     expect(result.delegations[0]?.input_tokens).toBeGreaterThan(0);
+  });
+
+  it("files a sub-agent presents are the user's: in the lead's state and on the lead's next answer", async () => {
+    const { ask } = setup();
+    const result = await ask("delegate general-purpose present the report");
+    expect(result.artifacts).toEqual([report]);
+    expect(result.messages[2]?.additional_kwargs?.artifacts).toEqual([report]);
+    expect(result.messages[3]?.additional_kwargs?.artifacts).toEqual([report]);
   });
 
   it("an unknown or disabled agent answers SUBAGENT_FAILED with the reason, and the lead goes on", async () => {

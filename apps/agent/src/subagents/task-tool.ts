@@ -3,6 +3,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import type { Config } from "@thinktank/core";
+import type { ThreadArtifact } from "@thinktank/files";
 import type { AgentDefinition, AgentsSnapshot, DelegationLimits } from "@thinktank/subagents";
 import type { RequestContext } from "../request/request-context.js";
 import type { Delegation } from "./delegation-record.js";
@@ -79,7 +80,13 @@ export function createRefusedTaskTool(depth: number, maxDepth: number): Structur
   );
 }
 
-/** The tool message a task call answers with: its text, error status when it did not end ok, the delegation as artifact. */
-export function taskAnswer(content: string, delegation: Delegation): ToolMessage {
-  return new ToolMessage({ content, tool_call_id: delegation.tool_call_id, name: taskToolName, status: delegation.status === "ok" ? "success" : "error", artifact: { delegation } });
+/** The tool message a task call answers with: its text, error status when it did not end ok, the delegation (and the files the sub-agent presented) as artifact. */
+export function taskAnswer(content: string, delegation: Delegation, artifacts: readonly ThreadArtifact[] = []): ToolMessage {
+  return new ToolMessage({
+    content,
+    tool_call_id: delegation.tool_call_id,
+    name: taskToolName,
+    status: delegation.status === "ok" ? "success" : "error",
+    artifact: { delegation, ...(artifacts.length > 0 ? { artifacts } : {}) },
+  });
 }
