@@ -55,7 +55,7 @@ beforeAll(async () => {
   project = await makeProjectFixture({
     script: "rules: []\n",
     config: ["skills:", "  listing: compact", "sandbox:", "  warm_pool_size: 0"],
-    extensions: { agents: { "custom:old-auditor": { enabled: false } } },
+    extensions: { agents: { "custom:old-auditor": { enabled: false } }, users: { usr_notravel: { agents: { "custom:travel-planner": { enabled: false } } } } },
     files: {
       "skills/public/pdf/SKILL.md": skillFile("pdf", "Fill in and merge PDF forms. Use for any PDF file."),
       "skills/custom/brand-kit/SKILL.md": skillFile("brand-kit", "Apply the house look to slides and posters: colours, type and logo."),
@@ -135,6 +135,13 @@ describe("sub-agents in the lead's request", { timeout: 120_000 }, () => {
     expect(section.split("\n").filter((line) => line.startsWith("- ")).map((line) => line.split(":")[0])).toEqual(["- general-purpose", "- code-reviewer", "- travel-planner"]);
     expect(full.systemPrompt.indexOf("<subagent_system>")).toBeGreaterThan(full.systemPrompt.indexOf("</skill_system>"));
     expect(full.messageContext).toBe("");
+    // A user who switched an agent off (their overlay) shares the skills view but not the agents: theirs lists it not.
+    const theirs = await inspectPrompt(config, { listing: "full", user: "usr_notravel" });
+    expect(theirs.systemPrompt).not.toContain("travel-planner");
+    expect(theirs.systemPrompt).toContain("- code-reviewer:");
+    const compactTheirs = await inspectPrompt(config, { user: "usr_notravel", message: "plan a trip to Lisbon with flights and a hotel" });
+    expect(compactTheirs.messageContext).not.toContain("travel-planner");
+    expect(compactTheirs.systemPrompt).toContain("2 sub-agents are installed");
 
     const off = { ...config, subagents: { ...config.subagents, enabled: false } };
     for (const listing of ["full", "compact"] as const) {
