@@ -211,7 +211,7 @@ export class AgentRuntime {
    * subagents.enabled is false); it computes what it needs on first use.
    */
   private listingFor(skills: SkillsSnapshot, commands: SlashCommands, agentsView: AgentsSnapshot): SkillListing {
-    const { listing, auto_threshold_tokens: autoThresholdTokens, relevant_limit: relevantLimit, container_path: containerPath } = this.config.skills;
+    const { listing, auto_threshold_tokens: autoThresholdTokens, relevant_limit: relevantLimit, relevant_named_limit: relevantNamedLimit, container_path: containerPath } = this.config.skills;
     const counted = (text: string): number => {
       let tokens = this.listingTokens.get(text);
       if (tokens === undefined) {
@@ -223,7 +223,7 @@ export class AgentRuntime {
       return tokens;
     };
     const agents = this.config.subagents.enabled ? agentsView.agents.filter((agent) => agent.enabled) : [];
-    return new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, containerPath, countTokens: counted, agents });
+    return new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, relevantNamedLimit, containerPath, countTokens: counted, agents });
   }
 
   /** One snapshot per request object (as its owner sees it): every provider of a run sees the same one. */

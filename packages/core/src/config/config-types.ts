@@ -63,6 +63,7 @@ export interface Config {
     readonly listing: "full" | "compact" | "auto";
     readonly auto_threshold_tokens: number;
     readonly relevant_limit: number;
+    readonly relevant_named_limit: number;
   };
   readonly plugins: {
     readonly path: string;

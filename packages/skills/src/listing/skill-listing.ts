@@ -25,7 +25,7 @@ export interface SkillListingOptions {
   /** config.skills.relevant_limit: skills offered with each new user message (0: none). */
   readonly relevantLimit: number;
   /**
-   * Skills named (name and location, no description) with each new user message after the
+   * config.skills.relevant_named_limit: skills named (name and folder, no description) with each new user message after the
    * `relevantLimit` described ones: the next best matches, a fifth of a description's cost each.
    * 0: none. @default 10
    */
