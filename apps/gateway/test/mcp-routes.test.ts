@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { runningAgent, type McpStatusReport, type RecordedServer } from "@thinktank/mcp";
 import { needs } from "@thinktank/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestGateway } from "./test-gateway.js";
@@ -65,6 +66,35 @@ describe("GET /api/mcp/servers", () => {
     expect(servers.at(-1)).toEqual({ name: "tools-plugin:db", source: "plugin:tools-plugin", transport: "stdio", enabled: false, config: { command: "db-mcp", env: { DB_PASSWORD: "[redacted]" } }, ...switchedOff });
     const one = await gateway.app.inject({ method: "GET", url: "/api/mcp/servers/tools-plugin:db" });
     expect(one.json()).toMatchObject({ name: "tools-plugin:db", source: "plugin:tools-plugin" });
+  });
+
+  it("shows the live state the agents record, the replicas that disagree, and masks reasons", async () => {
+    const now = new Date().toISOString();
+    const record = (replica: string, servers: RecordedServer[]) => runningAgent({ format: 1, replica, pid: process.pid, host: "here", startedAt: now, heartbeatAt: now, heartbeatMs: 5000, servers, users: {} });
+    const report: McpStatusReport = {
+      agents: [],
+      running: [
+        record("agent-a", [{ name: "github", transport: "stdio", state: "connected", toolCount: 26, toolsFrom: "live", protocolVersion: "2025-11-25" }, { name: "legacy", transport: "sse", state: "idle" }]),
+        record("agent-b", [{ name: "github", transport: "stdio", state: "unavailable", reason: "the server process exited (stderr: bad token ghp_0123456789abcdefghijABCDEF)", lastErrorAt: now, lastError: "the server process exited" }]),
+      ],
+    };
+    gateway = await createTestGateway({ extensions: configured, deps: { mcpStatus: async () => report } });
+    const { servers } = (await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).json() as { servers: Record<string, unknown>[] };
+    const byName = new Map(servers.map((server) => [server.name, server]));
+    expect(byName.get("github")).toMatchObject({
+      status: "unavailable",
+      reason: "on agent-b: the server process exited (stderr: bad token [redacted])",
+      tool_count: 26,
+      protocol_version: "2025-11-25",
+      last_error_at: now,
+      status_at: now,
+      replicas: [
+        { replica: "agent-a", status: "connected" },
+        { replica: "agent-b", status: "unavailable", reason: "the server process exited (stderr: bad token [redacted])", last_error_at: now },
+      ],
+    });
+    expect(byName.get("legacy")).toMatchObject({ status: "idle" });
+    expect(byName.get("search")).toMatchObject(switchedOff);
   });
 
   it("shows one server, or 404 MCP_SERVER_NOT_FOUND", async () => {

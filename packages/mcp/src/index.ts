@@ -16,7 +16,7 @@ export { McpStatusRecorder } from "./status/mcp-status-recorder.js";
 export type { McpStatusRecorderOptions } from "./status/mcp-status-recorder.js";
 export { mcpStatusDir } from "./status/status-record.js";
 export type { McpStatusFile, RecordedServer } from "./status/status-record.js";
-export { readMcpStatus, McpStatusReader } from "./status/read-mcp-status.js";
+export { readMcpStatus, McpStatusReader, runningAgent } from "./status/read-mcp-status.js";
 export type { AgentStatus, McpStatusReport, ReadMcpStatusOptions, RunningAgent } from "./status/read-mcp-status.js";
 export { liveServerState } from "./status/live-server-state.js";
 export type { LiveServerState } from "./status/live-server-state.js";

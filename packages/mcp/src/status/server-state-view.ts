@@ -39,7 +39,12 @@ export interface ServerStateView {
 export function serverStateView(inputs: ServerStateInputs): ServerStateView {
   const view = stateOf(inputs);
   // Reasons are masked where they are made (the manager, the recorder); once more here, as every answer is.
-  return { ...view, ...(view.reason ? { reason: redactSecrets(view.reason) } : {}), ...(view.last_error ? { last_error: redactSecrets(view.last_error) } : {}) };
+  return {
+    ...view,
+    ...(view.reason ? { reason: redactSecrets(view.reason) } : {}),
+    ...(view.last_error ? { last_error: redactSecrets(view.last_error) } : {}),
+    ...(view.replicas ? { replicas: view.replicas.map((each) => (each.reason ? { ...each, reason: redactSecrets(each.reason) } : each)) } : {}),
+  };
 }
 
 function stateOf(inputs: ServerStateInputs): ServerStateView {
