@@ -56,6 +56,7 @@ exit 0
   // Blocks the first stop of a delegation whose answer mentions sub-stop-once; says what it was given.
   "subagent-stop.sh": `#!/bin/bash
 input=$(cat)
+if [ -f /mnt/user-data/workspace/substop-always ]; then echo "SUBSTOP-ALWAYS: keep going" >&2; exit 2; fi
 case "$input" in
   *'"stop_hook_active":false'*sub-stop-once*) echo "SUBSTOP: check your work once more ($(printf '%s' "$input" | tr -d '\\n' | sed -n 's/.*"agent_type":"\\([^"]*\\)".*/\\1/p'))" >&2; exit 2;;
 esac
@@ -178,5 +179,15 @@ describe(`sub-agents through the SDK (${backend} backend)`, { timeout: 180_000 }
     expect(String(lead.at(-1)?.content)).toMatch(/^LEAD: SUB-AGAIN: checked once more/);
     // The lead's history holds the task call and its result, nothing of the sub-agent's.
     expect(lead.map((message) => message.type)).toEqual(["human", "ai", "tool", "ai"]);
+  });
+
+  it("SubagentStop that always blocks sends the sub-agent back 3 times at most, then the delegation ends", async () => {
+    const run = await stream("delegate touch /mnt/user-data/workspace/substop-always", true);
+    const sub = lastValues(run.events, true)?.messages ?? [];
+    expect(sub.map((message) => message.type)).toEqual(["human", "ai", "tool", "ai", "human", "ai", "human", "ai", "human", "ai"]);
+    expect(sub.filter((message) => message.type === "human").slice(1).map((message) => message.content)).toEqual(Array(3).fill("A SubagentStop hook (plugin guard) asks you to continue: SUBSTOP-ALWAYS: keep going"));
+    const stops = run.events.filter((event) => event.event.startsWith("custom|")).map((event) => event.data as { event: string; outcome: string }).filter((record) => record.event === "SubagentStop");
+    expect(stops.map((record) => record.outcome)).toEqual(["block", "block", "block", "block"]);
+    expect(String(lastValues(run.events, false)?.messages.at(-1)?.content)).toMatch(/^LEAD: SUB-AGAIN: checked once more/);
   });
 });
