@@ -9,7 +9,7 @@ import { waitFor } from "../manager/testing/wait-for.js";
 import { liveServerState } from "./live-server-state.js";
 import { McpStatusRecorder } from "./mcp-status-recorder.js";
 import { processScope } from "./process-scope.js";
-import { readMcpStatus, runningAgent } from "./read-mcp-status.js";
+import { McpStatusReader, readMcpStatus, runningAgent } from "./read-mcp-status.js";
 import type { McpStatusReport } from "./read-mcp-status.js";
 import type { McpStatusFile, RecordedServer } from "./status-record.js";
 
@@ -100,6 +100,24 @@ describe("the MCP status record", () => {
     writeRecord(record({ replica: "elsewhere", processScope: "another-kernel/pid:[1]", servers: [{ name: "ok", state: "connected" }] }));
     expect(liveServerState(await readMcpStatus(statusDir()), "ok")).toMatchObject({ state: "connected" });
   }, 30_000);
+
+  it("the gateway's reader reads the files at most every maxAgeMs, but sees a process die at once, and its last word", async () => {
+    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    const scope = processScope();
+    const alive = record({ replica: "agent-c", pid: child.pid as number, ...(scope ? { processScope: scope } : {}), servers: [{ name: "ok", state: "connected" }] });
+    writeRecord(alive);
+    const reader = new McpStatusReader(statusDir(), { maxAgeMs: 60_000 });
+    expect(liveServerState(await reader.read(), "ok")?.state).toBe("connected");
+    // A new state within maxAgeMs is not read yet...
+    writeRecord({ ...alive, servers: [{ name: "ok", state: "unavailable", reason: "gone" }] });
+    expect(liveServerState(await reader.read(), "ok")?.state).toBe("connected");
+    // ...but the process stopping (its last record written, then gone) is, at once.
+    writeRecord({ ...alive, stoppedAt: new Date().toISOString() });
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(liveServerState(await reader.read(), "ok")).toEqual({ state: "unknown", reason: expect.stringContaining("the agent server agent-c") });
+    expect((await reader.read()).agents).toEqual([expect.objectContaining({ running: false, ended: "stopped" })]);
+  });
 
   it("no folder, or no record: unknown, saying no agent has reported; a starting recorder removes the records of agents that are gone", async () => {
     expect(liveServerState(await readMcpStatus(statusDir()), "ok")).toEqual({ state: "unknown", reason: expect.stringContaining("no agent server has reported") });

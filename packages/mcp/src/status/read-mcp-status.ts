@@ -12,6 +12,8 @@ export interface AgentStatus {
   readonly running: boolean;
   /** Why it does not count (when not running). */
   readonly reason?: string;
+  /** How it is known not to run: it stopped (and said so), its process ended without a word, or it has not reported for too long. */
+  readonly ended?: "stopped" | "died" | "silent";
   readonly startedAt: string;
   readonly heartbeatAt: string;
   readonly stoppedAt?: string;
@@ -50,32 +52,52 @@ const maxRecordBytes = 32 * 1024 * 1024;
  * than staleAfterMs (the only test across hosts and containers).
  */
 export async function readMcpStatus(dir: string, options: ReadMcpStatusOptions = {}): Promise<McpStatusReport> {
-  const now = (options.now ?? Date.now)();
+  return reportOf(await readRecords(dir), options, processScope());
+}
+
+/** The records in the folder, indexed, or why the folder cannot be read (undefined when there is none). */
+interface FolderRecords {
+  readonly records: readonly RunningAgent[];
+  readonly problem?: string;
+}
+
+async function readRecords(dir: string): Promise<FolderRecords> {
   let names: string[];
   try {
     names = (await fs.promises.readdir(dir)).filter((name) => name.endsWith(".json")).sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { agents: [], running: [], unknownReason: noAgentReason };
-    return { agents: [], running: [], unknownReason: `the agent's status folder cannot be read: ${(error as Error).message}` };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [] };
+    return { records: [], problem: `the agent's status folder cannot be read: ${(error as Error).message}` };
   }
-  const scope = processScope();
-  const agents: AgentStatus[] = [];
-  const running: RunningAgent[] = [];
+  const records: RunningAgent[] = [];
   for (const name of names) {
     const record = await readRecord(path.join(dir, name));
-    if (!record) continue;
-    const reason = notRunning(record, now, scope, options.staleAfterMs);
+    if (record) records.push(runningAgent(record));
+  }
+  return { records };
+}
+
+/** Which records count now (their processes asked again on every call: cheap, and a crash shows at once). */
+function reportOf(folder: FolderRecords, options: ReadMcpStatusOptions, scope: string | undefined): McpStatusReport {
+  if (folder.problem) return { agents: [], running: [], unknownReason: folder.problem };
+  const now = (options.now ?? Date.now)();
+  const agents: AgentStatus[] = [];
+  const running: RunningAgent[] = [];
+  for (const indexed of folder.records) {
+    const { record } = indexed;
+    const ended = notRunning(record, now, scope, options.staleAfterMs);
+    const reason = ended?.reason;
     agents.push({
       replica: record.replica,
       pid: record.pid,
       host: record.host,
       running: reason === undefined,
-      ...(reason ? { reason } : {}),
+      ...(ended ? { reason: ended.reason, ended: ended.kind } : {}),
       startedAt: record.startedAt,
       heartbeatAt: record.heartbeatAt,
       ...(record.stoppedAt ? { stoppedAt: record.stoppedAt } : {}),
     });
-    if (reason === undefined) running.push(runningAgent(record));
+    if (reason === undefined) running.push(indexed);
   }
   if (running.length > 0) return { agents, running };
   const latest = [...agents].sort((a, b) => Date.parse(b.heartbeatAt) - Date.parse(a.heartbeatAt))[0];
@@ -89,12 +111,14 @@ export function runningAgent(record: McpStatusFile): RunningAgent {
 }
 
 /**
- * readMcpStatus behind a short cache: a busy listing reads the folder at most once per maxAgeMs
- * (the agents look at their states once a second), and concurrent requests share one read.
+ * readMcpStatus behind a short cache: a busy listing reads the files at most once per maxAgeMs
+ * (the agents look at their states once a second), and concurrent requests share one read. Which
+ * agents run is decided again on every read, so a process that died shows at once.
  */
 export class McpStatusReader {
-  private cached: { at: number; report: Promise<McpStatusReport> } | undefined;
+  private cached: { at: number; records: Promise<FolderRecords> } | undefined;
   private readonly now: () => number;
+  private readonly scope = processScope();
 
   constructor(
     private readonly dir: string,
@@ -103,12 +127,17 @@ export class McpStatusReader {
     this.now = options.now ?? Date.now;
   }
 
-  read(): Promise<McpStatusReport> {
+  async read(): Promise<McpStatusReport> {
     const now = this.now();
-    if (this.cached && now - this.cached.at < (this.options.maxAgeMs ?? 250)) return this.cached.report;
-    const report = readMcpStatus(this.dir, this.options);
-    this.cached = { at: now, report };
-    return report;
+    const fresh = !this.cached || now - this.cached.at >= (this.options.maxAgeMs ?? 250);
+    if (fresh) this.cached = { at: now, records: readRecords(this.dir) };
+    const cached = this.cached as { records: Promise<FolderRecords> };
+    const report = reportOf(await cached.records, this.options, this.scope);
+    // A process gone since the files were read may have written its last word (stopped at): read them again.
+    const gone = report.agents.some((agent) => agent.ended === "died");
+    if (fresh || !gone) return report;
+    this.cached = { at: now, records: readRecords(this.dir) };
+    return reportOf(await this.cached.records, this.options, this.scope);
   }
 }
 
@@ -132,12 +161,12 @@ async function readRecord(file: string): Promise<McpStatusFile | undefined> {
 }
 
 /** Why a record does not count, or undefined while its process runs. */
-function notRunning(record: McpStatusFile, now: number, scope: string | undefined, staleAfterMs: number | undefined): string | undefined {
+function notRunning(record: McpStatusFile, now: number, scope: string | undefined, staleAfterMs: number | undefined): { kind: "stopped" | "died" | "silent"; reason: string } | undefined {
   const who = `the agent server ${record.replica} (pid ${record.pid} on ${record.host})`;
-  if (record.stoppedAt) return `${who} stopped at ${record.stoppedAt}; no agent server runs now`;
-  if (scope !== undefined && record.processScope === scope && !pidRuns(record.pid)) return `${who} is not running (it ended without stopping, last report ${record.heartbeatAt})`;
+  if (record.stoppedAt) return { kind: "stopped", reason: `${who} stopped at ${record.stoppedAt}; no agent server runs now` };
+  if (scope !== undefined && record.processScope === scope && !pidRuns(record.pid)) return { kind: "died", reason: `${who} is not running (it ended without stopping, last report ${record.heartbeatAt})` };
   const stale = staleAfterMs ?? 3 * (record.heartbeatMs || 5000) + 2000;
   const age = now - Date.parse(record.heartbeatAt);
-  if (!(age <= stale)) return `${who} has not reported since ${record.heartbeatAt} (${Math.round(age / 1000)} s ago): it stopped or hangs`;
+  if (!(age <= stale)) return { kind: "silent", reason: `${who} has not reported since ${record.heartbeatAt} (${Math.round(age / 1000)} s ago): it stopped or hangs` };
   return undefined;
 }
