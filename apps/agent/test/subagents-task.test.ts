@@ -110,7 +110,8 @@ describe("the task tool in a running agent", { timeout: 300_000 }, () => {
     expect(delegation).toMatchObject({ agent: "custom:looper", status: "timeout" });
     expect(delegation?.duration_ms).toBeGreaterThanOrEqual(4000);
     expect(delegation?.duration_ms).toBeLessThan(15_000);
-    expect(processesWithMarker(`sleep ${seconds}`)).toEqual([]);
+    // A sleep the loop started as the time ran out can still be on its way out when the lead answers (seen once in CI under load): gone soon after.
+    await expect.poll(() => processesWithMarker(`sleep ${seconds}`), { timeout: 2_000, interval: 25 }).toEqual([]);
   });
 
   // Real sleep processes, counted from the host, need bubblewrap (deno's bash starts none).

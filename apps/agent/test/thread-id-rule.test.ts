@@ -75,8 +75,12 @@ describe("the thread-id rule", { timeout: 60_000 }, () => {
     expect(valid.status).toBe(200);
     const stored = await send("POST", "/threads/search", { limit: 1000, sort_by: "thread_id", sort_order: "asc" });
     expect((stored.body as unknown as { thread_id: string }[]).map((thread) => thread.thread_id)).toEqual([`L${"x".repeat(99)}`, "Valid_id-1"]);
-    // The data folder holds the database and the workspaces folder made at start (with the script tools' fresh folders), nothing named after a refused id.
-    expect(dataEntries().filter((entry) => !entry.startsWith("threads.sqlite"))).toEqual(["workspaces", "workspaces/.script-runs"]);
+    // The data folder holds the database, the MCP status record (mcp-status/<replica>.json) and the workspaces folder made at start
+    // (with the script tools' fresh folders), nothing named after a refused id.
+    const entries = dataEntries().filter((entry) => !entry.startsWith("threads.sqlite"));
+    // (a record being rewritten at this moment shows its temp file beside it)
+    expect(entries.filter((entry) => entry.startsWith("mcp-status/")).every((entry) => /^mcp-status\/[\w-]+\.json(\.\d+\.tmp)?$/.test(entry))).toBe(true);
+    expect(entries.filter((entry) => !entry.startsWith("mcp-status"))).toEqual(["workspaces", "workspaces/.script-runs"]);
     expect(fs.existsSync(path.join(suite.fixture.dir, "x"))).toBe(false);
     expect(fs.existsSync(path.resolve(suite.fixture.dir, "data", "../../x"))).toBe(false);
   });

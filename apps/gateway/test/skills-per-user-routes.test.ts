@@ -84,14 +84,15 @@ describe("/api/skills per user", () => {
     expect((await listed(alice)).map((skill) => skill.identity)).toEqual(["public:pdf", "custom:notes", "user:minutes"]);
     const search = async (key: string | undefined): Promise<string[]> =>
       ((await gateway.app.inject({ method: "GET", url: "/api/skills/search?q=meeting%20minutes", headers: key ? { "x-api-key": key } : {} })).json() as { results: { identity: string }[] }).results.map((hit) => hit.identity);
-    expect(await search(alice)).toEqual(["user:minutes"]);
+    // (related words may bring the shared custom:notes after it: minutes are notes)
+    expect((await search(alice))[0]).toBe("user:minutes");
     // Each answer is the caller's own: caches must keep them apart.
     for (const url of ["/api/skills", "/api/skills/search?q=minutes", "/api/skills/public:pdf"]) {
       expect((await gateway.app.inject({ method: "GET", url, headers: { "x-api-key": alice } })).headers.vary, url).toBe("Authorization, X-API-Key");
     }
     for (const key of [bob, adminKey, undefined]) {
       expect((await listed(key)).map((skill) => skill.identity)).not.toContain("user:minutes");
-      expect(await search(key)).toEqual([]);
+      expect(await search(key)).not.toContain("user:minutes");
       expect((await call("GET", "/api/skills/user:minutes", key)).status).toBe(404);
       expect((await call("GET", "/api/skills/minutes?category=user", key)).status).toBe(404);
     }

@@ -70,7 +70,7 @@ export const commands: readonly LazyCommand[] = [
       group: true,
       summary: "MCP servers: status and tools, call a tool, sign in",
       usage: [
-        "mcp list [--server S] [--json] [--cached]",
+        "mcp list [--server S] [--json] [--cached] [--probe]",
         "mcp call SERVER.TOOL --args '<json>' [--json] [--interactive] [--output FILE] [--timeout MS]",
         "mcp login SERVER [--port N]",
         "mcp logout SERVER",
