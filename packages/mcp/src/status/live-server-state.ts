@@ -3,17 +3,10 @@ import type { ServerState } from "../manager/manager-types.js";
 import type { McpStatusReport } from "./read-mcp-status.js";
 import type { RecordedServer } from "./status-record.js";
 
-/** One server's live state as the running agents report it, for one caller. */
-export interface LiveServerState {
+/** One server's live state as the running agents report it, for one caller: a recorded server's fields, and who reported it. */
+export interface LiveServerState extends Omit<RecordedServer, "name" | "transport" | "perUser" | "state"> {
   /** `unknown` when no agent server runs (the reason says why). */
   readonly state: ServerState | "unknown";
-  readonly reason?: string;
-  readonly toolCount?: number;
-  readonly toolsFrom?: "live" | "cache";
-  readonly protocolVersion?: string;
-  readonly lastErrorAt?: string;
-  readonly lastError?: string;
-  readonly timedOut?: true;
   /** When the (latest) agent record holding it was written. */
   readonly reportedAt?: string;
   /** Each agent's own state, when more than one running agent reports the server (they may differ: each has its sessions). */
