@@ -65,9 +65,13 @@ export class RunManager {
    * stateless run on a temporary thread. `events` is the run's log (for a stream of this request).
    * `requestId` (the creating request's) goes on the run's log lines. The run executes for
    * `access.owner` (its `owner_id`), on a thread the caller reaches (a new one is theirs).
+   * `runId`: the id the run takes (a UUID), chosen beforehand by a caller that must create a run
+   * at most once (a cron's fire: a second create with the same id fails on the record's key).
+   * @default a new UUID
    */
-  async create(threadId: string | undefined, request: RunRequest, origin: { requestId?: string; access: Access }): Promise<{ run: RunRecord; temporary: boolean; events: RunEvents }> {
+  async create(threadId: string | undefined, request: RunRequest, origin: { requestId?: string; access: Access; runId?: string }): Promise<{ run: RunRecord; temporary: boolean; events: RunEvents }> {
     const { access } = origin;
+    if (origin.runId !== undefined && !isUuid(origin.runId)) throw new ThinktankError("INTERNAL", "a run id chosen beforehand must be a UUID");
     // The id rule first: nothing is read or stored for an id that POST /threads would refuse.
     if (threadId !== undefined) checkThreadId(threadId);
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
@@ -92,7 +96,7 @@ export class RunManager {
       }
     }
     const strategy: MultitaskStrategy = request.multitask_strategy ?? "reject";
-    const runId = crypto.randomUUID();
+    const runId = origin.runId ?? crypto.randomUUID();
     const now = this.#options.clock().toISOString();
     const proposed: RunRecord = {
       run_id: runId,
