@@ -1,0 +1,308 @@
+import { Client } from "@langchain/langgraph-sdk";
+import { describe, expect, it } from "vitest";
+import { useSuiteAgent } from "./support/suite-agent.js";
+
+/**
+ * Every method of the LangGraph SDK's `Client` (assistants, threads, runs, crons, store) against a
+ * real agent server, each with its outcome asserted: what it answers, or the clear refusal (status
+ * and code) of what this server leaves out. "every Client method has a case" fails as soon as an
+ * SDK update brings a method with no case here, so a missing or half-done route shows up at once.
+ *
+ * One object of cases per family: to change a family, replace its object (or one case in it).
+ * A case receives the suite (a client, the server's URL, helpers) and throws when the outcome is not
+ * the expected one. A case that is a string is a method not covered yet (it.todo with the reason).
+ */
+
+const suite = useSuiteAgent();
+
+type Family = "assistants" | "threads" | "runs" | "crons" | "store";
+interface Conformance {
+  readonly client: Client;
+  readonly url: string;
+  /** A new thread of this suite's caller, idle, with one finished run (human "hello", the scripted answer). */
+  threadWithRun(): Promise<string>;
+}
+type Case = ((suite: Conformance) => Promise<void>) | string;
+type Cases<F extends Family> = { readonly [M in MethodOf<F>]: Case };
+/** The methods of one family of the Client (its class's own, not BaseClient's plumbing). */
+type MethodOf<F extends Family> = {
+  [K in keyof Client[F]]: Client[F][K] extends (...args: never[]) => unknown ? K : never;
+}[keyof Client[F]] & string;
+
+const human = (content: string) => ({ messages: [{ type: "human", content }] });
+const lastMessage = (values: unknown) => (values as { messages: { type: string; content: unknown }[] }).messages.at(-1);
+
+/** The SDK's HTTP error (`HTTP <status>: <body>`) as status and code: what a refusal is asserted by. */
+async function refusal(promise: Promise<unknown>): Promise<{ status: number; code?: string; field?: string; message?: string }> {
+  const error = await promise.then(
+    (value) => {
+      throw new Error(`expected a refusal, got ${JSON.stringify(value)?.slice(0, 300)}`);
+    },
+    (caught: unknown) => caught as { status?: number; message: string },
+  );
+  const match = /^HTTP (\d+): ([\s\S]*)$/.exec(error.message);
+  if (!match) throw error;
+  const body = JSON.parse(match[2] as string) as { code?: string; message?: string; details?: { field?: string } };
+  return { status: Number(match[1]), code: body.code, message: body.message, ...(body.details?.field ? { field: body.details.field } : {}) };
+}
+
+async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const parts: T[] = [];
+  for await (const part of stream) parts.push(part);
+  return parts;
+}
+
+// ---- assistants (engineer A replaces these cases when assistants land) ----
+const assistantCases: Cases<"assistants"> = {
+  get: async ({ client }) => {
+    expect(await client.assistants.get("lead_agent")).toMatchObject({ graph_id: "lead_agent" });
+    expect(await refusal(client.assistants.get("no-such-assistant"))).toMatchObject({ status: 404, code: "ASSISTANT_NOT_FOUND" });
+  },
+  getGraph: async ({ client }) => {
+    const graph = await client.assistants.getGraph("lead_agent");
+    expect(graph.nodes.map((node) => node.id)).toEqual(expect.arrayContaining(["model", "tools"]));
+  },
+  getSchemas: async ({ client }) => {
+    const schemas = await client.assistants.getSchemas("lead_agent");
+    expect(schemas.graph_id).toBe("lead_agent");
+    expect(Object.keys((schemas.input_schema as { properties: object }).properties)).toContain("messages");
+  },
+  getSubgraphs: async ({ client }) => expect(await client.assistants.getSubgraphs("lead_agent")).toEqual({}),
+  create: async ({ client }) => expect(await refusal(client.assistants.create({ graphId: "lead_agent", name: "mine" }))).toMatchObject({ status: 403, code: "FORBIDDEN" }),
+  update: async ({ client }) => expect(await refusal(client.assistants.update("lead_agent", { name: "renamed" }))).toMatchObject({ status: 403, code: "FORBIDDEN" }),
+  delete: async ({ client }) => expect(await refusal(client.assistants.delete("lead_agent"))).toMatchObject({ status: 403, code: "FORBIDDEN" }),
+  search: async ({ client }) => {
+    expect((await client.assistants.search({ graphId: "lead_agent" })).map((each) => each.graph_id)).toEqual(["lead_agent"]);
+    expect(await client.assistants.search({ graphId: "another_graph" })).toEqual([]);
+  },
+  count: async ({ client }) => expect(await client.assistants.count({ graphId: "lead_agent" })).toBe(1),
+  getVersions: async ({ client }) => expect((await client.assistants.getVersions("lead_agent")).length).toBeGreaterThanOrEqual(1),
+  setLatest: async ({ client }) => expect(await client.assistants.setLatest("lead_agent", 1)).toMatchObject({ graph_id: "lead_agent" }),
+};
+
+// ---- threads ----
+const threadCases: Cases<"threads"> = {
+  get: async ({ client }) => {
+    const thread = await client.threads.create({ metadata: { case: "get" } });
+    expect(await client.threads.get(thread.thread_id)).toMatchObject({ thread_id: thread.thread_id, status: "idle", metadata: { case: "get" } });
+    expect(await refusal(client.threads.get("00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404, code: "THREAD_NOT_FOUND" });
+  },
+  create: async ({ client }) => {
+    const thread = await client.threads.create({ metadata: { case: "create" } });
+    expect(thread).toMatchObject({ status: "idle", metadata: { case: "create", graph_id: "lead_agent" } });
+    expect(await refusal(client.threads.create({ threadId: thread.thread_id }))).toMatchObject({ status: 409, code: "CONFLICT" });
+    expect((await client.threads.create({ threadId: thread.thread_id, ifExists: "do_nothing" })).thread_id).toBe(thread.thread_id);
+  },
+  copy: async ({ client, threadWithRun }) => {
+    const source = await threadWithRun();
+    const copy = await client.threads.copy(source);
+    expect(copy.thread_id).not.toBe(source);
+    expect((await client.threads.getState(copy.thread_id)).values).toEqual((await client.threads.getState(source)).values);
+  },
+  update: async ({ client }) => {
+    const thread = await client.threads.create({ metadata: { a: 1 } });
+    expect((await client.threads.update(thread.thread_id, { metadata: { b: 2 } })).metadata).toMatchObject({ a: 1, b: 2 });
+  },
+  delete: async ({ client }) => {
+    const thread = await client.threads.create();
+    await client.threads.delete(thread.thread_id);
+    expect(await refusal(client.threads.get(thread.thread_id))).toMatchObject({ status: 404, code: "THREAD_NOT_FOUND" });
+  },
+  prune: async ({ client }) => {
+    const [a, b] = [await client.threads.create(), await client.threads.create()];
+    expect(await client.threads.prune([a.thread_id, b.thread_id])).toEqual({ pruned_count: 2 });
+    expect(await refusal(client.threads.get(a.thread_id))).toMatchObject({ status: 404 });
+  },
+  search: async ({ client }) => {
+    const tag = crypto.randomUUID();
+    const thread = await client.threads.create({ metadata: { tag } });
+    expect((await client.threads.search({ metadata: { tag } })).map((each) => each.thread_id)).toEqual([thread.thread_id]);
+  },
+  count: async ({ client }) => {
+    const tag = crypto.randomUUID();
+    await client.threads.create({ metadata: { tag } });
+    await client.threads.create({ metadata: { tag } });
+    expect(await client.threads.count({ metadata: { tag } })).toBe(2);
+  },
+  getState: async ({ client, threadWithRun }) => {
+    const threadId = await threadWithRun();
+    const state = await client.threads.getState(threadId);
+    expect(lastMessage(state.values)).toMatchObject({ type: "ai" });
+    const checkpointId = state.checkpoint.checkpoint_id as string;
+    expect((await client.threads.getState(threadId, checkpointId)).checkpoint.checkpoint_id).toBe(checkpointId);
+    expect((await client.threads.getState(threadId, { checkpoint_id: checkpointId })).checkpoint.checkpoint_id).toBe(checkpointId);
+  },
+  updateState: async ({ client, threadWithRun }) => {
+    const threadId = await threadWithRun();
+    const { checkpoint } = await client.threads.updateState(threadId, { values: human("added by hand"), asNode: "model" });
+    expect(checkpoint.checkpoint_id).toEqual(expect.any(String));
+    expect(lastMessage((await client.threads.getState(threadId)).values)).toMatchObject({ type: "human", content: "added by hand" });
+  },
+  patchState: "PATCH /threads/:id/state is being added (issue 28)",
+  getHistory: async ({ client, threadWithRun }) => {
+    const threadId = await threadWithRun();
+    const history = await client.threads.getHistory(threadId, { limit: 2 });
+    expect(history).toHaveLength(2);
+    expect(lastMessage(history[0]?.values)).toMatchObject({ type: "ai" });
+  },
+  joinStream: async ({ client, threadWithRun }) => {
+    // Nothing running on the thread: the stream ends at once.
+    const threadId = await threadWithRun();
+    expect(await collect(client.threads.joinStream(threadId))).toEqual([]);
+  },
+  stream: "the v2 thread streaming protocol (POST /threads/:id/commands, /stream/events): to be refused with a clear code (issue 28)",
+};
+
+// ---- runs ----
+const runCases: Cases<"runs"> = {
+  stream: async ({ client }) => {
+    const thread = await client.threads.create();
+    const parts = await collect(client.runs.stream(thread.thread_id, "lead_agent", { input: human("hello"), streamMode: ["values"] }));
+    expect(parts[0]?.event).toBe("metadata");
+    expect(lastMessage(parts.at(-1)?.data)).toMatchObject({ type: "ai", content: "Hello from the script. You said: hello" });
+    // Stateless: a temporary thread.
+    const stateless = await collect(client.runs.stream(null, "lead_agent", { input: human("hello") }));
+    expect(lastMessage(stateless.at(-1)?.data)).toMatchObject({ type: "ai" });
+  },
+  create: async ({ client }) => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("hello") });
+    expect(run).toMatchObject({ thread_id: thread.thread_id, status: "pending" });
+    await client.runs.join(thread.thread_id, run.run_id);
+    expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
+  },
+  createBatch: "POST /runs/batch is being added (issue 28)",
+  wait: async ({ client }) => {
+    const thread = await client.threads.create();
+    expect(lastMessage(await client.runs.wait(thread.thread_id, "lead_agent", { input: human("hello") }))).toMatchObject({ type: "ai" });
+    expect(lastMessage(await client.runs.wait(null, "lead_agent", { input: human("hello") }))).toMatchObject({ type: "ai" });
+  },
+  list: async ({ client, threadWithRun }) => {
+    const threadId = await threadWithRun();
+    const runs = await client.runs.list(threadId);
+    expect(runs.map((run) => run.status)).toEqual(["success"]);
+  },
+  get: async ({ client, threadWithRun }) => {
+    const threadId = await threadWithRun();
+    const [run] = await client.runs.list(threadId);
+    expect(await client.runs.get(threadId, run!.run_id)).toMatchObject({ run_id: run!.run_id, status: "success" });
+    expect(await refusal(client.runs.get(threadId, "00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404, code: "RUN_NOT_FOUND" });
+  },
+  cancel: async ({ client }) => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("hello"), afterSeconds: 60 });
+    await client.runs.cancel(thread.thread_id, run.run_id, true);
+    expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
+    expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+  },
+  cancelMany: async ({ client }) => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("hello"), afterSeconds: 60 });
+    await client.runs.cancelMany({ threadId: thread.thread_id, runIds: [run.run_id] });
+    await client.runs.join(thread.thread_id, run.run_id);
+    expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
+  },
+  join: async ({ client }) => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("hello") });
+    expect(lastMessage(await client.runs.join(thread.thread_id, run.run_id))).toMatchObject({ type: "ai" });
+  },
+  joinStream: async ({ client }) => {
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("hello"), streamMode: ["values"] });
+    const parts = await collect(client.runs.joinStream(thread.thread_id, run.run_id));
+    expect(lastMessage(parts.at(-1)?.data)).toMatchObject({ type: "ai" });
+    // Without the thread: by run id alone.
+    expect((await collect(client.runs.joinStream(null, run.run_id))).at(-1)?.event).toBe("values");
+  },
+  delete: async ({ client, threadWithRun }) => {
+    const threadId = await threadWithRun();
+    const [run] = await client.runs.list(threadId);
+    await client.runs.delete(threadId, run!.run_id);
+    expect(await client.runs.list(threadId)).toEqual([]);
+  },
+};
+
+// ---- crons (engineer C replaces these cases when crons land) ----
+const cronRefused = { status: 501, code: "NOT_IMPLEMENTED" };
+const cronCases: Cases<"crons"> = {
+  createForThread: async ({ client }) => {
+    const thread = await client.threads.create();
+    expect(await refusal(client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "0 8 * * 1-5" }))).toMatchObject(cronRefused);
+  },
+  create: async ({ client }) => expect(await refusal(client.crons.create("lead_agent", { schedule: "0 8 * * 1-5" }))).toMatchObject(cronRefused),
+  update: async ({ client }) => expect(await refusal(client.crons.update("00000000-0000-4000-8000-000000000000", { schedule: "0 9 * * *" }))).toMatchObject(cronRefused),
+  delete: async ({ client }) => expect(await refusal(client.crons.delete("00000000-0000-4000-8000-000000000000"))).toMatchObject(cronRefused),
+  search: async ({ client }) => expect(await refusal(client.crons.search())).toMatchObject(cronRefused),
+  count: async ({ client }) => expect(await refusal(client.crons.count())).toMatchObject(cronRefused),
+};
+
+// ---- store ----
+const storeCases: Cases<"store"> = {
+  putItem: async ({ client }) => {
+    await client.store.putItem(["conformance", "put"], "k", { a: 1 });
+    expect(await client.store.getItem(["conformance", "put"], "k")).toMatchObject({ key: "k", value: { a: 1 } });
+  },
+  getItem: async ({ client }) => {
+    await client.store.putItem(["conformance", "get"], "k", { b: 2 });
+    expect(await client.store.getItem(["conformance", "get"], "k")).toMatchObject({ namespace: ["conformance", "get"], key: "k", value: { b: 2 } });
+    expect(await client.store.getItem(["conformance", "get"], "missing")).toBeNull();
+  },
+  deleteItem: async ({ client }) => {
+    await client.store.putItem(["conformance", "delete"], "k", { c: 3 });
+    await client.store.deleteItem(["conformance", "delete"], "k");
+    expect(await client.store.getItem(["conformance", "delete"], "k")).toBeNull();
+  },
+  searchItems: async ({ client }) => {
+    await client.store.putItem(["conformance", "search"], "one", { colour: "red" });
+    await client.store.putItem(["conformance", "search"], "two", { colour: "blue" });
+    const { items } = await client.store.searchItems(["conformance", "search"], { filter: { colour: "blue" } });
+    expect(items.map((item) => item.key)).toEqual(["two"]);
+  },
+  listNamespaces: async ({ client }) => {
+    await client.store.putItem(["conformance", "listed"], "k", {});
+    const { namespaces } = await client.store.listNamespaces({ prefix: ["conformance"], maxDepth: 2 });
+    expect(namespaces).toContainEqual(["conformance", "listed"]);
+  },
+};
+
+const cases: { readonly [F in Family]: Cases<F> } = { assistants: assistantCases, threads: threadCases, runs: runCases, crons: cronCases, store: storeCases };
+
+/** The methods the Client really has, read from its objects (an SDK update shows up here, not in the types). */
+function clientMethods(client: Client, family: Family): string[] {
+  return Object.getOwnPropertyNames(Object.getPrototypeOf(client[family]))
+    .filter((name) => name !== "constructor" && typeof (client[family] as unknown as Record<string, unknown>)[name] === "function")
+    .sort();
+}
+
+const conformance: Conformance = {
+  get client() {
+    return suite.client;
+  },
+  get url() {
+    return suite.agent.url;
+  },
+  async threadWithRun() {
+    const thread = await suite.client.threads.create();
+    await suite.client.runs.wait(thread.thread_id, "lead_agent", { input: human("hello") });
+    return thread.thread_id;
+  },
+};
+
+describe("the LangGraph SDK's Client against the agent server", { timeout: 60_000 }, () => {
+  it("every Client method has a case (a new SDK method fails here until it has one)", () => {
+    const client = new Client({ apiUrl: "http://127.0.0.1:1" });
+    for (const family of Object.keys(cases) as Family[]) {
+      expect({ family, methods: clientMethods(client, family) }).toEqual({ family, methods: Object.keys(cases[family]).sort() });
+    }
+  });
+
+  for (const family of Object.keys(cases) as Family[]) {
+    describe(family, () => {
+      for (const [method, run] of Object.entries(cases[family] as Record<string, Case>)) {
+        if (typeof run === "string") it.todo(`${family}.${method}: ${run}`);
+        else it(`${family}.${method}`, () => run(conformance));
+      }
+    });
+  }
+});
