@@ -34,6 +34,8 @@ describe("sandbox unavailable", () => {
     ["AppArmor restricting namespaces", "bwrap: setting up uid map: Permission denied", "kernel.apparmor_restrict_unprivileged_userns=0"],
     ["no namespaces left", "bwrap: Creating new namespace failed: No space left on device", "user.max_user_namespaces"],
     ["a container forbidding namespaces", "bwrap: Creating new namespace failed: Operation not permitted", "seccomp=unconfined"],
+    // What bwrap says in a Docker container run with seccomp and AppArmor unconfined but /proc still masked.
+    ["a container masking /proc", "bwrap: Can't mount proc on /newroot/proc: Operation not permitted", "systempaths=unconfined"],
   ])("explains %s with the exact fix", async (_name, message, fix) => {
     const tools = makeTempDir("thinktank-fake-bwrap-");
     fs.chmodSync(tools.dir, 0o755);

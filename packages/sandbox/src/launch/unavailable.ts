@@ -39,8 +39,13 @@ export function diagnoseBwrapFailure(stderr: string): string | undefined {
   if (/No space left on device/i.test(line)) {
     return `${prefix} Fix: user namespaces are disabled or exhausted: \`sysctl -w user.max_user_namespaces=15000\`.`;
   }
+  // Docker masks parts of /proc in every container (its `systempaths` default); the kernel then refuses
+  // the fresh /proc a sandbox mounts, even with seccomp and AppArmor unconfined.
+  if (/Can't mount proc/i.test(line)) {
+    return `${prefix} Fix: this container masks parts of /proc, so no new /proc can be mounted in it: run it with --security-opt systempaths=unconfined beside seccomp=unconfined and apparmor=unconfined (docker-compose.yml: security_opt "systempaths=unconfined"), or run code in an already isolated container with sandbox.backend: local.`;
+  }
   if (/Operation not permitted|Permission denied/i.test(line)) {
-    return `${prefix} Fix: this host (often a container's seccomp or AppArmor profile) forbids creating namespaces: allow them (Docker: --security-opt seccomp=unconfined --security-opt apparmor=unconfined), or run code in an already isolated container with sandbox.backend: local.`;
+    return `${prefix} Fix: this host (often a container's seccomp or AppArmor profile) forbids creating namespaces: allow them (Docker: --security-opt seccomp=unconfined --security-opt apparmor=unconfined --security-opt systempaths=unconfined), or run code in an already isolated container with sandbox.backend: local.`;
   }
   return `${prefix} Fix: check that \`bwrap --unshare-all --ro-bind /usr /usr true\` works for this user.`;
 }
