@@ -6,6 +6,8 @@ import { skillsEvalDir } from "./skill-gold.js";
 
 /** The skills written for this repository's never-tuned evaluation: one folder per plugin, a SKILL.md per skill. */
 export const freshSkillsDir = path.join(skillsEvalDir, "fresh", "skills");
+/** The skills written with the unseen held-out split (gold/unseen-test.jsonl), laid out as the fresh ones: `freshSkillSources(unseenSkillsDir)`. */
+export const unseenSkillsDir = path.join(skillsEvalDir, "unseen", "skills");
 
 /**
  * The fresh skills (`fresh/skills/<plugin>/<skill>/SKILL.md`) as enabled plugins' skills,

@@ -16,6 +16,12 @@ export const freshDevGoldFile = path.join(skillsEvalDir, "gold", "fresh-dev.json
  * met (fresh/skills) and over the corpus's; frozen before any change was measured on them; only ever reported.
  */
 export const freshHeldOutGoldFile = path.join(skillsEvalDir, "gold", "fresh-test.jsonl");
+/**
+ * The unseen held-out pairs: written after the fresh split had been looked at, over the corpus,
+ * the fresh skills and the skills of unseen/skills; frozen before any ranking of them was seen and
+ * before the ranking changes measured on them; only ever reported.
+ */
+export const unseenHeldOutGoldFile = path.join(skillsEvalDir, "gold", "unseen-test.jsonl");
 
 /** One (request → skill) pair: `expected[0]` is the intended skill's identity, further ones do the job as well. */
 export interface SkillGoldPair {

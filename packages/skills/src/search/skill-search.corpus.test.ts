@@ -7,8 +7,8 @@ import { corpusDir, needs } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusSkillSources } from "../../eval/corpus-skill-sources.js";
 import { growSkills } from "../../eval/grow-skills.js";
-import { freshSkillSources } from "../../eval/fresh-skill-sources.js";
-import { devGoldFile, freshDevGoldFile, freshHeldOutGoldFile, heldOutGoldFile, readSkillGold } from "../../eval/skill-gold.js";
+import { freshSkillSources, unseenSkillsDir } from "../../eval/fresh-skill-sources.js";
+import { devGoldFile, freshDevGoldFile, freshHeldOutGoldFile, heldOutGoldFile, readSkillGold, unseenHeldOutGoldFile } from "../../eval/skill-gold.js";
 import { loadSkills } from "../load-skills.js";
 import { SkillSearchIndex } from "./skill-search-index.js";
 
@@ -16,6 +16,8 @@ import { SkillSearchIndex } from "./skill-search-index.js";
 const heldOutSha256 = "7fbbcf574d4faccf3a090e8d53589403e04eb6828aa7859f104f8efa17e03137";
 /** The fresh held-out split (skills the ranking never met, requests in users' words) as frozen before any change was measured on it. */
 const freshHeldOutSha256 = "a12af3a698933d22d067a0b16075ef8c1847114f2a05f9050e9dda35ee69ffb7";
+/** The unseen held-out split (written after the fresh one was looked at; new skills in unseen/skills) as frozen before any ranking of it was seen. */
+const unseenHeldOutSha256 = "7a7c301255b573eacb9a7db315215472415de488fce1d14896c43a9c8433c93b";
 
 type Skills = Awaited<ReturnType<typeof loadSkills>>["skills"];
 
@@ -117,5 +119,22 @@ describe("skill search over the corpus skills (224, and grown to 450)", needs("c
     expect(ranked(freshDev).top1).toBeGreaterThanOrEqual(0.72);
     expect(ranked(freshDev).top5).toBeGreaterThanOrEqual(0.93);
     expect(ranked(freshHeldOut).top5).toBeGreaterThanOrEqual(0.92);
+  });
+
+  it("has unseen held-out pairs over the corpus, fresh and unseen skills, each unseen skill asked for; the split is as frozen", async () => {
+    const fresh = (await loadSkills({ sources: freshSkillSources() })).skills;
+    const unseen = (await loadSkills({ sources: freshSkillSources(unseenSkillsDir) })).skills;
+    expect(unseen.length).toBeGreaterThanOrEqual(30);
+    const identities = new Set([...originals, ...fresh, ...unseen].map((skill) => skill.identity));
+    expect(identities.size).toBe(originals.length + fresh.length + unseen.length);
+    const pairs = readSkillGold(unseenHeldOutGoldFile);
+    expect(pairs.length).toBeGreaterThanOrEqual(200);
+    for (const pair of pairs) for (const identity of pair.expected) expect(identities.has(identity), `${pair.id}: ${identity}`).toBe(true);
+    const asked = new Set(pairs.map((pair) => pair.expected[0]));
+    for (const skill of unseen) expect(asked.has(skill.identity), skill.identity).toBe(true);
+    // New requests: none repeats a request of another split.
+    const earlier = new Set([devGoldFile, heldOutGoldFile, freshDevGoldFile, freshHeldOutGoldFile].flatMap((file) => readSkillGold(file).map((pair) => pair.query.toLowerCase())));
+    for (const pair of pairs) expect(earlier.has(pair.query.toLowerCase()), pair.id).toBe(false);
+    expect(createHash("sha256").update(fs.readFileSync(unseenHeldOutGoldFile)).digest("hex")).toBe(unseenHeldOutSha256);
   });
 });
