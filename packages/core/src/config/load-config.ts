@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { load as parseYaml, YAMLException } from "js-yaml";
 import { ThinktankError } from "../errors/thinktank-error.js";
 import { configSchema } from "./config-schema.js";
@@ -15,7 +15,9 @@ export interface LoadConfigOptions {
   configPath?: string;
 }
 
-const validate = new Ajv({ useDefaults: true, allErrors: true, strict: true }).compile(configSchema);
+/** The config schema's validator, compiled on first use: compiling takes a few hundred milliseconds, which importing core should not cost. */
+let compiled: ValidateFunction | undefined;
+const configValidator = (): ValidateFunction => (compiled ??= new Ajv({ useDefaults: true, allErrors: true, strict: true }).compile(configSchema));
 
 /**
  * Finds, parses, validates and freezes the configuration. `$THINKTANK_CONFIG`, else
@@ -35,6 +37,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const raw = exists ? readYaml(configPath) : {};
   applyEnvOverrides(raw, env, exists ? configPath : "(embedded defaults)");
   const deprecations = applyDeprecatedKeys(raw, exists ? configPath : "(embedded defaults)");
+  const validate = configValidator();
   if (!validate(raw)) {
     const where = exists ? configPath : "(embedded defaults)";
     const problems = (validate.errors ?? []).map((e) => {
