@@ -46,6 +46,17 @@ describe("agent server: Host and Origin", { timeout: 60_000 }, () => {
     expect((await preflight("http://localhost:3000")).headers["access-control-allow-origin"]).toBe("http://localhost:3000");
     expect((await preflight("https://evil.example")).headers["access-control-allow-origin"]).toBeUndefined();
   });
+
+  it("answers a CORS preflight from an origin that is not allowed with 403 ORIGIN_NOT_ALLOWED (the browser shows why), not 404", async () => {
+    const host = new URL(suite.agent.url).host;
+    for (const [method, route] of [["POST", "/threads"], ["GET", "/threads/00000000-0000-4000-8000-000000000000/state"], ["DELETE", "/threads/00000000-0000-4000-8000-000000000000"]] as const) {
+      const refused = await send("OPTIONS", route, { host, origin: "https://evil.example", "access-control-request-method": method, "access-control-request-headers": "content-type,x-api-key" });
+      expect({ route, status: refused.status, code: refused.body.code, cors: refused.headers["access-control-allow-origin"] }).toEqual({ route, status: 403, code: "ORIGIN_NOT_ALLOWED", cors: undefined });
+      expect(String(refused.body.message)).toContain("allowed_origins");
+      const allowed = await send("OPTIONS", route, { host, origin: "http://localhost:3000", "access-control-request-method": method });
+      expect({ route, status: allowed.status, cors: allowed.headers["access-control-allow-origin"] }).toEqual({ route, status: 204, cors: "http://localhost:3000" });
+    }
+  });
 });
 
 describe("agent server: a GET that changes state", { timeout: 60_000 }, () => {
