@@ -1,6 +1,7 @@
 import type { BaseMessageChunk } from "@langchain/core/messages";
 import type { StreamMode } from "@langchain/langgraph";
 import { toJsonText } from "../to-plain-json.js";
+import { publicStreamChunk, publicStreamEvent } from "./public-stream-chunk.js";
 
 /** Stream modes a run may ask for (LangGraph Platform names). */
 export const supportedStreamModes = ["values", "updates", "messages", "messages-tuple", "custom", "debug", "tasks", "checkpoints", "events"] as const;
@@ -58,7 +59,7 @@ export class StreamEventMapper {
 
   /** One streamEvents event as the `events` mode sends it. */
   event(event: unknown): MappedEvent {
-    return { event: "events", json: toJsonText(event) };
+    return { event: "events", json: toJsonText(publicStreamEvent(event)) };
   }
 
   /** The events of one `[mode, chunk]` of the graph's stream; `namespace`: the subgraph's it came from (empty: the root graph's). */
@@ -67,13 +68,14 @@ export class StreamEventMapper {
     const root = namespace.length === 0;
     const name = (event: string) => (root ? event : `${event}|${namespace.join("|")}`);
     if (mode === "messages") {
-      const [message, metadata] = chunk as [BaseMessageChunk, Record<string, unknown>];
+      const [message, metadata] = publicStreamChunk(mode, chunk) as [BaseMessageChunk, Record<string, unknown>];
       if (this.#requested.has("messages-tuple")) events.push({ event: name("messages"), json: toJsonText([message, metadata]) });
       if (root && this.#requested.has("messages")) events.push(...this.#partialMessage(message, metadata));
       return events;
     }
     if (root && mode === "values" && this.#requested.has("messages")) events.push(...this.#completeMessages(chunk));
-    if (this.#requested.has(mode as ApiStreamMode)) events.push({ event: name(mode), json: toJsonText(chunk) });
+    // Configs and metadata without private entries (the run tracker, LangGraph's internals), in every mode: public-stream-chunk.ts.
+    if (this.#requested.has(mode as ApiStreamMode)) events.push({ event: name(mode), json: toJsonText(publicStreamChunk(mode, chunk)) });
     return events;
   }
 
