@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { assertSafeBinding, describeHostIsolation, isThinktankError, loadConfig, type Config } from "@thinktank/core";
+import { assertSafeBinding, checkDataFolders, describeHostIsolation, isThinktankError, loadConfig, type Config } from "@thinktank/core";
 import { describeModelChoice } from "@thinktank/models";
 import { backendLine } from "@thinktank/sandbox";
 import { buildAgentServer, type AgentServer, type AgentServerDeps } from "./server/build-agent-server.js";
@@ -40,6 +40,9 @@ export async function startAgentServer(options: StartAgentServerOptions): Promis
   } catch (error) {
     return fail(isThinktankError(error) ? error.message : String(error));
   }
+  // A data folder this uid cannot write (a Docker volume owned by another uid) stops here with what to set, not with EACCES from deep inside.
+  const writable = checkDataFolders(config);
+  if (!writable.ok) return fail(`${writable.code}: ${writable.message}`);
   let server: AgentServer;
   try {
     server = await buildAgentServer(config, options.deps?.(config) ?? {});

@@ -1,4 +1,4 @@
-import type { Config } from "@thinktank/core";
+import { checkDataFolders, ThinktankError, type Config } from "@thinktank/core";
 import { createGatewayDeps } from "./gateway-deps.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { startGateway } from "./start-gateway.js";
@@ -14,6 +14,9 @@ export interface RunGatewayOptions {
 
 /** Runs the gateway in the foreground until `signal` aborts, then closes it (in-flight requests finish first). */
 export async function runGateway(config: Config, options: RunGatewayOptions): Promise<void> {
+  // Before anything opens a file there: a data folder this uid cannot write stops the gateway with what to set.
+  const writable = checkDataFolders(config);
+  if (!writable.ok) throw new ThinktankError(writable.code, writable.message, { details: { folder: writable.folder } });
   const deps = options.deps ?? createGatewayDeps(config);
   const running = await startGateway(config, deps);
   options.onListening?.(running.url);

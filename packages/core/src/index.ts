@@ -47,6 +47,8 @@ export type { FileLockOptions } from "./store/file-lock.js";
 export { writeFileDurably } from "./store/write-file-durably.js";
 export { secureDataFolder } from "./store/secure-data-folder.js";
 export type { SecureDataFolderOptions } from "./store/secure-data-folder.js";
+export { checkDataFolders } from "./store/check-data-folders.js";
+export type { CheckDataFoldersOptions, DataFoldersCheck } from "./store/check-data-folders.js";
 
 // logging and secrets
 export { createLogger } from "./logging/create-logger.js";

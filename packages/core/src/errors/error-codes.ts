@@ -151,6 +151,8 @@ export const errorCodes = {
   NOT_IMPLEMENTED: 501,
   // 500: our own fault
   CONFIG_INVALID: 500,
+  // a service cannot write its data folder (a Docker volume of another uid, a read-only mount): it stops at start
+  DATA_DIR_NOT_WRITABLE: 500,
   STORE_CORRUPT: 500,
   PORT_IN_USE: 500,
   INTERNAL: 500,
