@@ -223,18 +223,55 @@ const runCases: Cases<"runs"> = {
   },
 };
 
-// ---- crons (engineer C replaces these cases when crons land) ----
-const cronRefused = { status: 501, code: "NOT_IMPLEMENTED" };
+// ---- crons (schedules here fire hours apart: apps/agent/test/crons*.test.ts watch them fire) ----
 const cronCases: Cases<"crons"> = {
   createForThread: async ({ client }) => {
     const thread = await client.threads.create();
-    expect(await refusal(client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "0 8 * * 1-5" }))).toMatchObject(cronRefused);
+    const cron = await client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "0 8 * * 1-5", timezone: "Europe/Berlin", input: human("summarise my inbox"), metadata: { kind: "inbox" } });
+    expect(cron).toMatchObject({ thread_id: thread.thread_id, schedule: "0 8 * * 1-5", timezone: "Europe/Berlin", enabled: true, metadata: { kind: "inbox" }, payload: { input: human("summarise my inbox") } });
+    expect(Date.parse(cron.next_run_date)).toBeGreaterThan(Date.now());
+    expect(await refusal(client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "every weekday" }))).toMatchObject({ status: 422, code: "INVALID_CRON", field: "schedule" });
+    expect(await refusal(client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "* * * * * *" }))).toMatchObject({ status: 422, code: "INVALID_CRON", field: "schedule" });
+    expect(await refusal(client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "0 8 * * *", timezone: "Mars/Olympus" }))).toMatchObject({ status: 422, code: "INVALID_CRON", field: "timezone" });
+    expect(await refusal(client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "0 8 * * *", webhook: "https://example.com/hook" }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "webhook" });
+    expect(await refusal(client.crons.createForThread("00000000-0000-4000-8000-000000000000", "lead_agent", { schedule: "0 8 * * *" }))).toMatchObject({ status: 404, code: "THREAD_NOT_FOUND" });
+    await client.crons.delete(cron.cron_id);
   },
-  create: async ({ client }) => expect(await refusal(client.crons.create("lead_agent", { schedule: "0 8 * * 1-5" }))).toMatchObject(cronRefused),
-  update: async ({ client }) => expect(await refusal(client.crons.update("00000000-0000-4000-8000-000000000000", { schedule: "0 9 * * *" }))).toMatchObject(cronRefused),
-  delete: async ({ client }) => expect(await refusal(client.crons.delete("00000000-0000-4000-8000-000000000000"))).toMatchObject(cronRefused),
-  search: async ({ client }) => expect(await refusal(client.crons.search())).toMatchObject(cronRefused),
-  count: async ({ client }) => expect(await refusal(client.crons.count())).toMatchObject(cronRefused),
+  create: async ({ client }) => {
+    const cron = await client.crons.create("lead_agent", { schedule: "30 7 * * *", onRunCompleted: "keep", endTime: "2999-01-01T00:00:00Z" });
+    expect(cron).toMatchObject({ thread_id: null, on_run_completed: "keep", end_time: "2999-01-01T00:00:00.000Z", schedule: "30 7 * * *" });
+    expect(await refusal(client.crons.create("no-such-assistant", { schedule: "30 7 * * *" }))).toMatchObject({ status: 404, code: "ASSISTANT_NOT_FOUND" });
+    await client.crons.delete(cron.cron_id);
+  },
+  update: async ({ client }) => {
+    const cron = await client.crons.create("lead_agent", { schedule: "0 6 * * *" });
+    const updated = await client.crons.update(cron.cron_id, { schedule: "0 9 * * *", enabled: false, metadata: { moved: true } });
+    expect(updated).toMatchObject({ cron_id: cron.cron_id, schedule: "0 9 * * *", enabled: false, next_run_date: null, metadata: { moved: true } });
+    expect((await client.crons.update(cron.cron_id, { enabled: true })).next_run_date).toEqual(expect.any(String));
+    expect(await refusal(client.crons.update(cron.cron_id, { schedule: "*/5 * * * * *" }))).toMatchObject({ status: 422, code: "INVALID_CRON", field: "schedule" });
+    expect(await refusal(client.crons.update("00000000-0000-4000-8000-000000000000", { schedule: "0 9 * * *" }))).toMatchObject({ status: 404, code: "CRON_NOT_FOUND" });
+    await client.crons.delete(cron.cron_id);
+  },
+  delete: async ({ client }) => {
+    const cron = await client.crons.create("lead_agent", { schedule: "0 5 * * *" });
+    await client.crons.delete(cron.cron_id);
+    expect(await refusal(client.crons.delete(cron.cron_id))).toMatchObject({ status: 404, code: "CRON_NOT_FOUND" });
+  },
+  search: async ({ client }) => {
+    const thread = await client.threads.create();
+    const cron = await client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "0 4 * * *", metadata: { find: "me" } });
+    expect((await client.crons.search({ threadId: thread.thread_id })).map((each) => each.cron_id)).toEqual([cron.cron_id]);
+    expect(await client.crons.search({ metadata: { find: "me" }, select: ["cron_id", "schedule"] })).toEqual([{ cron_id: cron.cron_id, schedule: "0 4 * * *" }]);
+    expect(await client.crons.search({ metadata: { find: "nobody" } })).toEqual([]);
+    await client.crons.delete(cron.cron_id);
+  },
+  count: async ({ client }) => {
+    const thread = await client.threads.create();
+    const cron = await client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "0 3 * * *" });
+    expect(await client.crons.count({ threadId: thread.thread_id })).toBe(1);
+    await client.crons.delete(cron.cron_id);
+    expect(await client.crons.count({ threadId: thread.thread_id })).toBe(0);
+  },
 };
 
 // ---- store ----

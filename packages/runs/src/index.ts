@@ -46,3 +46,12 @@ export { accessOf, ownerLabel, reaches, scopeHeader, serverAccess } from "./owne
 export type { Access } from "./owners/access.js";
 export { openSqliteConnection, openPostgresConnection, listenOnPostgres, columnList, createTablesSql, placeholders, recordOf, rowParameters } from "./sql.js";
 export type { SqlConnection, SqlDatabase, SqlDialect, SqlStatement, Column, Table, PostgresListener, PostgresListenerOptions } from "./sql.js";
+export { CronService } from "./crons/cron-service.js";
+export type { CronServiceOptions } from "./crons/cron-service.js";
+export { CronScheduler } from "./crons/cron-scheduler.js";
+export type { CronSchedulerOptions, CronFire, OnMissed } from "./crons/cron-scheduler.js";
+export { CronSchedule } from "./crons/cron-schedule.js";
+export { SqlCronStore, cronsChannel } from "./crons/sql-cron-store.js";
+export { cronBodySchema } from "./crons/cron-request.js";
+export type { CronBody } from "./crons/cron-request.js";
+export type { CronRecord, CronPause, CronSearch, CronFilter } from "./crons/cron-record.js";

@@ -3,7 +3,7 @@ import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http
 import { createLogger, hostConfinementFor, httpStatusFor, isThinktankError, maxPathParamLength, requestIdFor, secureDataFolder, type Config, type HostConfinement, type Logger } from "@thinktank/core";
 import { ThreadFiles, createDocumentConverter, type DocumentConverter } from "@thinktank/files";
 import { openIdentity, type Identity } from "@thinktank/identity";
-import { RunManager, StoreService, ThreadService, type RunEventStore, type RunQueue } from "@thinktank/runs";
+import { RunManager, StoreService, ThreadService, type CronFire, type RunEventStore, type RunQueue } from "@thinktank/runs";
 import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
 import { leadAgentExecutor } from "../graph/lead-agent-executor.js";
@@ -16,6 +16,7 @@ import type { RequestProvider } from "../request/request-context.js";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
 import type { AgentRouteContext } from "./agent-route-context.js";
 import { registerCallerHook } from "./caller-hook.js";
+import { openCrons } from "./open-crons.js";
 import { useJsonBodyParser } from "./json-body-parser.js";
 import { registerAssistantRoutes } from "./routes/assistant-routes.js";
 import { registerCronRoutes } from "./routes/cron-routes.js";
@@ -61,6 +62,8 @@ export interface AgentServerDeps {
    * @default the runtime's code mode endpoint (list_servers, search_tools, execute_code over the same MCP manager)
    */
   readonly mountMcpEndpoint?: (app: FastifyInstance) => Promise<void> | void;
+  /** Hears each cron fire (tests, the benchmark). @default none */
+  readonly onCronFire?: (fire: CronFire) => void;
   /** Makes Markdown versions of uploaded documents. @default createDocumentConverter over the runtime's sandbox when files.conversion.enabled, else none */
   readonly converter?: DocumentConverter;
 }
@@ -210,6 +213,18 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     log: app.log,
   });
 
+  // Crons (crons.enabled): fires are runs of `runs`, as each cron's owner; the scheduler starts once the routes are in place.
+  const crons = await openCrons(config, {
+    store,
+    runs,
+    threads,
+    identity,
+    resolveAssistant: async (assistantId) => ({ assistant_id: resolveAssistantId(assistantId) }),
+    clock,
+    log: app.log,
+    onFire: deps.onCronFire,
+  });
+
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -229,18 +244,20 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   const context: AgentRouteContext = { config, threads, runs, store: new StoreService(store.items, clock), clock, startedAt: clock().toISOString() };
   await app.register(async (api) => {
     useJsonBodyParser(api);
-    registerMetaRoutes(api, { sandbox: () => runtime.codeMode.executor.describeBackend(), hostIsolation: () => runtime.hostConfinement.info });
+    registerMetaRoutes(api, { sandbox: () => runtime.codeMode.executor.describeBackend(), hostIsolation: () => runtime.hostConfinement.info, crons: crons !== undefined });
     registerAssistantRoutes(api, context);
     registerThreadRoutes(api, context);
     registerRunRoutes(api, context);
     registerStoreRoutes(api, context);
-    registerCronRoutes(api);
+    registerCronRoutes(api, crons?.service);
   });
   // Multipart (with files.* limits) only for the file routes, in a context of their own.
   await app.register(async (api) => registerFileRoutes(api, { ...context, files }));
   const swept = await files.sweepStaging();
   if (swept > 0) app.log.info({ uploads: swept }, "removed uploads left half-done by a previous process");
   await (deps.mountMcpEndpoint ?? ((fastify: FastifyInstance) => runtime.codeMode.mountMcpEndpoint(fastify, { authenticate: (headers) => identity.authenticate(headers, { keyless: config.api_key === undefined }) })))(app);
+  // Time missed while no agent server ran is found now (crons.on_missed); then each cron's time, as it comes.
+  await crons?.scheduler.start();
 
   return {
     app,
@@ -251,6 +268,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     files,
     routes,
     close: async () => {
+      await crons?.scheduler.close();
       await runs.shutdown();
       await app.close();
       if (!deps.runtime) await runtime.close();

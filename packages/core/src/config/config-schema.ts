@@ -175,6 +175,35 @@ export const configSchema = {
         slow_request_ms: { type: "number", minimum: 0, default: 1000 },
       },
     },
+    // Crons (POST /runs/crons, /threads/:id/runs/crons): runs on a schedule, each fire an ordinary run as the cron's owner.
+    crons: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        enabled: { type: "boolean", default: true },
+        // A schedule whose times come closer together than this is refused (422 INVALID_CRON, field schedule).
+        min_interval_seconds: { type: "number", exclusiveMinimum: 0, default: 60 },
+        // Crons one owner may have; one more is refused (409 CRON_LIMIT_REACHED).
+        max_per_owner: { type: "integer", minimum: 1, default: 100 },
+        // A cron whose fires fail this many times in a row (the run errs, or cannot be created) is paused with the reason.
+        max_consecutive_failures: { type: "integer", minimum: 1, default: 5 },
+        // A time no replica fired when it came: fired once when one runs again (metadata.catch_up: true), or skipped.
+        on_missed: { enum: ["catch_up", "skip"], default: "catch_up" },
+        // A fire later than this after its time counts as missed (a slow start or a busy machine fires late, not missed).
+        missed_after_seconds: { type: "number", exclusiveMinimum: 0, default: 30 },
+      },
+    },
+    // Assistants (POST /assistants): configured variants of lead_agent, owned by their creator.
+    assistants: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        // Assistants one owner may keep; one more is refused (409 ASSISTANT_LIMIT_REACHED).
+        max_per_owner: { type: "integer", minimum: 1, default: 100 },
+      },
+    },
     // Sub-agents' definitions (agents/*.md): the project's folder of them (agents/custom holds installed ones).
     agents: {
       type: "object",

@@ -139,6 +139,21 @@ export interface Config {
     };
     readonly slow_request_ms: number;
   };
+  /** Crons: runs on a schedule (packages/runs, "Crons"). */
+  readonly crons: {
+    /** Serve the cron routes and fire crons; off, the routes answer 501 NOT_IMPLEMENTED and nothing fires. @default true */
+    readonly enabled: boolean;
+    /** The shortest time between two of a schedule's times; closer ones are refused (422 INVALID_CRON). @default 60 */
+    readonly min_interval_seconds: number;
+    /** Crons one owner may have (409 CRON_LIMIT_REACHED past it). @default 100 */
+    readonly max_per_owner: number;
+    /** Fires failing this many times in a row pause the cron, with the reason. @default 5 */
+    readonly max_consecutive_failures: number;
+    /** A time missed while no replica ran: fired once on start (`catch_up`, the run's metadata.catch_up true) or skipped. @default "catch_up" */
+    readonly on_missed: "catch_up" | "skip";
+    /** How late a fire may be before its time counts as missed. @default 30 */
+    readonly missed_after_seconds: number;
+  };
   /** Sub-agents' definitions (`agents/*.md`). */
   readonly agents: {
     /** The project's agents folder (absolute once loaded); installed agents go to `<path>/custom`. @default "agents" */

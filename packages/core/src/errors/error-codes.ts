@@ -36,6 +36,7 @@ export const errorCodes = {
   ASSISTANT_NOT_FOUND: 404,
   THREAD_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
+  CRON_NOT_FOUND: 404,
   MARKETPLACE_NOT_FOUND: 404,
   USER_NOT_FOUND: 404,
   // a user's key id that is not theirs (DELETE /api/users/:id/keys/:key_id)
@@ -57,6 +58,8 @@ export const errorCodes = {
   CODEGEN_DUPLICATE_SERVER: 409,
   CODEGEN_OUTPUT_NOT_EMPTY: 409,
   THREAD_BUSY: 409,
+  // an owner who already has crons.max_per_owner crons
+  CRON_LIMIT_REACHED: 409,
   PRECONDITION_FAILED: 412,
   // 413: too large
   PAYLOAD_TOO_LARGE: 413,
@@ -97,6 +100,10 @@ export const errorCodes = {
   SKILL_CONTEXT_INVALID: 422,
   // a frontmatter block past a parsing bound (size, aliases, depth, size once aliases are expanded)
   FRONTMATTER_TOO_COMPLEX: 422,
+  // a LangGraph API field this server does not implement, sent with a value: refused rather than ignored (details.field names it)
+  UNSUPPORTED_FIELD: 422,
+  // a cron whose schedule, timezone, end_time or another field cannot be used (details.field names it)
+  INVALID_CRON: 422,
   // 502 / 504: an MCP server answered with a protocol error, or not in time
   MCP_PROTOCOL_ERROR: 502,
   MCP_CALL_TIMEOUT: 504,

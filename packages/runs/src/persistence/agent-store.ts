@@ -1,3 +1,4 @@
+import { SqlCronStore } from "../crons/sql-cron-store.js";
 import type { RunQueue, SharedRunQueueOptions } from "../runs/run-queue.js";
 import { BlobRefSaver } from "./blob-ref-saver.js";
 import type { ItemStore } from "./item-store.js";
@@ -16,6 +17,13 @@ export interface AgentStore {
   readonly metadata: MetadataStore;
   /** The LangGraph store API's items (`/store/items`), in the same database. */
   readonly items: ItemStore;
+  /** Crons and the claims of their fires (src/crons), in the same database. */
+  readonly crons: SqlCronStore;
+  /**
+   * Postgres only: hears cron changes made on any replica (NOTIFY on `thinktank_crons`, and a
+   * reconnection, after which notices may have been missed): the cron scheduler re-plans on each.
+   */
+  readonly listenForCrons?: (onChange: () => void, log?: { error(fields: object, message: string): void }) => Promise<{ close(): Promise<void> }>;
   /**
    * Postgres only: the run queue replicas on this database share (PostgresRunQueue), listening on
    * its channel once it resolves. Undefined for SQLite: runs stay in the process (LocalRunQueue).
@@ -38,6 +46,7 @@ export async function openSqliteStore(file: string): Promise<AgentStore> {
     checkpointer: new BlobRefSaver(new TurnTakingSqliteSaver(db), await SqlBlobStore.open(database)),
     metadata: await SqlMetadataStore.open(database, { shared: false }),
     items: await SqlItemStore.open(database),
+    crons: await SqlCronStore.open(database),
     description: `sqlite ${file}`,
     close: async () => {
       db.close();

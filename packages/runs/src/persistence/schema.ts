@@ -110,6 +110,42 @@ export const itemsTable: Table = {
 };
 
 /**
+ * Crons (src/crons): a schedule, the run each fire makes, its owner, and the claim of the fire in
+ * progress (`claim_*`: which replica fires `next_run_at`, since when, with which run id), through
+ * which replicas fire each time once (README.md, "Crons"). Times to fire are epoch milliseconds.
+ */
+export const cronsTable: Table = {
+  name: "thinktank_crons",
+  columns: [
+    text("cron_id"),
+    ownerColumn,
+    text("assistant_id"),
+    text("thread_id", true),
+    text("schedule"),
+    text("timezone", true),
+    text("end_time", true),
+    text("on_run_completed", true),
+    json("payload"),
+    json("metadata"),
+    { name: "enabled", type: "integer" },
+    { name: "next_run_at", type: "real", nullable: true },
+    json("paused_reason", true),
+    { name: "failures", type: "integer", default: "0" },
+    text("last_run_id", true),
+    text("created_at"),
+    text("updated_at"),
+    text("claim_replica", true),
+    { name: "claim_at", type: "real", nullable: true },
+    text("claim_run_id", true),
+  ],
+  primaryKey: ["cron_id"],
+  indexes: [
+    { name: "thinktank_crons_owner", columns: ["owner_id", "created_at"] },
+    { name: "thinktank_crons_due", columns: ["next_run_at"], where: "enabled = 1 AND next_run_at IS NOT NULL" },
+  ],
+};
+
+/**
  * Large strings of checkpoints (blob-ref-saver.ts), once per thread and content hash, in chunks of
  * JSON string literals (each chunk `JSON.stringify` of a slice of the string, as UTF-8): a chunk is
  * read, and written into a response, on its own.

@@ -9,6 +9,8 @@ export interface MetaRoutesOptions {
   readonly sandbox: () => Promise<SandboxBackendInfo>;
   /** How programs started on the host are confined (its reason names no host path). */
   readonly hostIsolation: () => HostIsolationInfo;
+  /** Whether crons are served (crons.enabled): GET /info's `flags.crons`. @default false */
+  readonly crons?: boolean;
 }
 
 /** What /healthz says when `auto` did not pick bubblewrap: the reason itself names host paths and the PATH, so it stays in the start-up log. */
@@ -39,6 +41,6 @@ export function registerMetaRoutes(app: FastifyInstance, options: MetaRoutesOpti
   app.get("/info", async () => ({
     name: "thinktank-agent",
     graphs: [leadAgentGraphId],
-    flags: { assistants: true, crons: false, langsmith: false, store: true },
+    flags: { assistants: true, crons: options.crons ?? false, langsmith: false, store: true },
   }));
 }
