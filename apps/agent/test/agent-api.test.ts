@@ -283,8 +283,8 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     expect(noBody.status).toBe(400);
     const unknownRoute = await rawRequest(`/nope`);
     expect(unknownRoute).toMatchObject({ status: 404, body: { code: "NOT_FOUND" } });
-    const refused = await rawRequest(`/assistants`, { method: "POST", body: JSON.stringify({ graph_id: "lead_agent" }) });
-    expect(refused).toMatchObject({ status: 403, body: { code: "FORBIDDEN" } });
+    const refused = await rawRequest(`/assistants/lead_agent`, { method: "PATCH", body: JSON.stringify({ name: "mine" }) });
+    expect(refused).toMatchObject({ status: 403, body: { code: "ASSISTANT_PROTECTED" } });
   });
 
   it("refuses requests whose Host is not loopback when there is no API key", async () => {

@@ -52,7 +52,7 @@ async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   return parts;
 }
 
-// ---- assistants (engineer A replaces these cases when assistants land) ----
+// ---- assistants ----
 const assistantCases: Cases<"assistants"> = {
   get: async ({ client }) => {
     expect(await client.assistants.get("lead_agent")).toMatchObject({ graph_id: "lead_agent" });
@@ -68,16 +68,57 @@ const assistantCases: Cases<"assistants"> = {
     expect(Object.keys((schemas.input_schema as { properties: object }).properties)).toContain("messages");
   },
   getSubgraphs: async ({ client }) => expect(await client.assistants.getSubgraphs("lead_agent")).toEqual({}),
-  create: async ({ client }) => expect(await refusal(client.assistants.create({ graphId: "lead_agent", name: "mine" }))).toMatchObject({ status: 403, code: "FORBIDDEN" }),
-  update: async ({ client }) => expect(await refusal(client.assistants.update("lead_agent", { name: "renamed" }))).toMatchObject({ status: 403, code: "FORBIDDEN" }),
-  delete: async ({ client }) => expect(await refusal(client.assistants.delete("lead_agent"))).toMatchObject({ status: 403, code: "FORBIDDEN" }),
-  search: async ({ client }) => {
-    expect((await client.assistants.search({ graphId: "lead_agent" })).map((each) => each.graph_id)).toEqual(["lead_agent"]);
-    expect(await client.assistants.search({ graphId: "another_graph" })).toEqual([]);
+  create: async ({ client }) => {
+    const created = await client.assistants.create({ graphId: "lead_agent", name: "mine", metadata: { case: "create" }, config: { configurable: { instructions: "Be brief." } } });
+    expect(created).toMatchObject({ graph_id: "lead_agent", name: "mine", version: 1, config: { configurable: { instructions: "Be brief." } } });
+    expect(await client.assistants.create({ graphId: "lead_agent", assistantId: created.assistant_id, ifExists: "do_nothing" })).toMatchObject({ assistant_id: created.assistant_id, version: 1 });
+    expect(await refusal(client.assistants.create({ graphId: "lead_agent", assistantId: created.assistant_id }))).toMatchObject({ status: 409, code: "CONFLICT" });
+    expect(await refusal(client.assistants.create({ graphId: "lead_agent", context: { model: "no-such-model" } }))).toMatchObject({ status: 422, code: "INVALID_ASSISTANT", field: "context.model" });
+    await client.assistants.delete(created.assistant_id);
   },
-  count: async ({ client }) => expect(await client.assistants.count({ graphId: "lead_agent" })).toBe(1),
-  getVersions: async ({ client }) => expect((await client.assistants.getVersions("lead_agent")).length).toBeGreaterThanOrEqual(1),
-  setLatest: async ({ client }) => expect(await client.assistants.setLatest("lead_agent", 1)).toMatchObject({ graph_id: "lead_agent" }),
+  update: async ({ client }) => {
+    const created = await client.assistants.create({ graphId: "lead_agent", name: "before" });
+    expect(await client.assistants.update(created.assistant_id, { name: "after" })).toMatchObject({ name: "after", version: 2 });
+    expect(await refusal(client.assistants.update("lead_agent", { name: "renamed" }))).toMatchObject({ status: 403, code: "ASSISTANT_PROTECTED" });
+    await client.assistants.delete(created.assistant_id);
+  },
+  delete: async ({ client }) => {
+    const created = await client.assistants.create({ graphId: "lead_agent", name: "short-lived" });
+    await client.assistants.delete(created.assistant_id);
+    expect(await refusal(client.assistants.get(created.assistant_id))).toMatchObject({ status: 404, code: "ASSISTANT_NOT_FOUND" });
+    expect(await refusal(client.assistants.delete("lead_agent"))).toMatchObject({ status: 403, code: "ASSISTANT_PROTECTED" });
+  },
+  search: async ({ client }) => {
+    const created = await client.assistants.create({ graphId: "lead_agent", name: "findable", metadata: { case: "search" } });
+    expect((await client.assistants.search({ graphId: "lead_agent" }))[0]?.assistant_id).toBe((await client.assistants.get("lead_agent")).assistant_id);
+    expect((await client.assistants.search({ metadata: { case: "search" } })).map((each) => each.assistant_id)).toEqual([created.assistant_id]);
+    expect(await client.assistants.search({ graphId: "another_graph" })).toEqual([]);
+    await client.assistants.delete(created.assistant_id);
+  },
+  count: async ({ client }) => {
+    expect(await client.assistants.count({ metadata: { case: "count" } })).toBe(0);
+    const created = await client.assistants.create({ graphId: "lead_agent", metadata: { case: "count" } });
+    expect(await client.assistants.count({ graphId: "lead_agent", metadata: { case: "count" } })).toBe(1);
+    await client.assistants.delete(created.assistant_id);
+  },
+  getVersions: async ({ client }) => {
+    expect((await client.assistants.getVersions("lead_agent")).map((each) => each.version)).toEqual([1]);
+    const created = await client.assistants.create({ graphId: "lead_agent", name: "v1" });
+    await client.assistants.update(created.assistant_id, { name: "v2" });
+    expect((await client.assistants.getVersions(created.assistant_id)).map((each) => [each.version, each.name])).toEqual([
+      [2, "v2"],
+      [1, "v1"],
+    ]);
+    await client.assistants.delete(created.assistant_id);
+  },
+  setLatest: async ({ client }) => {
+    expect(await client.assistants.setLatest("lead_agent", 1)).toMatchObject({ graph_id: "lead_agent" });
+    const created = await client.assistants.create({ graphId: "lead_agent", name: "v1" });
+    await client.assistants.update(created.assistant_id, { name: "v2" });
+    expect(await client.assistants.setLatest(created.assistant_id, 1)).toMatchObject({ name: "v1", version: 1 });
+    expect(await refusal(client.assistants.setLatest(created.assistant_id, 7))).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    await client.assistants.delete(created.assistant_id);
+  },
 };
 
 // ---- threads ----

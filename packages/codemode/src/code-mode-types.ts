@@ -69,6 +69,11 @@ export interface ExecutionPlace {
    * it alone gets (mounted at /mnt/my-code-api). @default the operator
    */
   readonly userId?: string;
+  /**
+   * The servers this place may reach (an assistant's MCP servers): list_servers and search_tools
+   * show only these, and the program's bridge answers any other as unknown. @default every server
+   */
+  readonly servers?: (server: string) => boolean;
 }
 
 /** One tool call a program made through the bridge (the audit trail). */

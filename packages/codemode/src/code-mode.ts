@@ -124,11 +124,12 @@ export class CodeMode {
 
   /**
    * list_servers: every enabled server with its transport, status and tool count; no schemas, never
-   * connects. With `user` (a caller's id): as they see them (their sign-ins), their own servers included.
+   * connects. With `user` (a caller's id): as they see them (their sign-ins), their own servers included;
+   * with `servers`, only those it lets through.
    */
-  listServers(user?: string): ServerSummary[] {
+  listServers(user?: string, servers?: (server: string) => boolean): ServerSummary[] {
     this.catalog.refresh();
-    return this.serverNamesOf(user).map((server) => (this.invokerOf(server, user) as ToolInvoker).describe(server));
+    return this.serverNamesOf(user, servers).map((server) => (this.invokerOf(server, user) as ToolInvoker).describe(server));
   }
 
   /**
@@ -136,9 +137,12 @@ export class CodeMode {
    * start connecting in the background first (waiting only within a new server's short grace, never
    * for a server that does not answer). With `user` (a caller's id): also the servers only they see
    * (their own), ranked with the shared ones. Throws VALIDATION_FAILED for bad input and
-   * MCP_SERVER_NOT_FOUND for an unknown server.
+   * MCP_SERVER_NOT_FOUND for an unknown server (and one `servers` does not let through).
    */
-  async searchTools(input: SearchToolsInput, user?: string): Promise<SearchToolsHit[]> {
+  async searchTools(input: SearchToolsInput, user?: string, servers?: (server: string) => boolean): Promise<SearchToolsHit[]> {
+    if (input.server !== undefined && servers && !servers(input.server)) {
+      throw new ThinktankError("MCP_SERVER_NOT_FOUND", `unknown server '${input.server}'; known servers: ${this.serverNamesOf(user, servers).join(", ") || "(none)"}`);
+    }
     await this.discover(user === undefined ? {} : { user });
     this.catalog.refresh();
     const own = this.users.view(user);
@@ -153,6 +157,7 @@ export class CodeMode {
       ...(input.detail !== undefined ? { detail: input.detail } : {}),
       ...(input.limit !== undefined ? { limit: input.limit } : {}),
       ...(own ? { overlay: own.overlay } : {}),
+      ...(servers ? { servers } : {}),
     });
     if (input.detail !== "full") return hits.map((hit) => presentSearchHit(hit, undefined));
     const names = this.catalog.codeApiIndex();
@@ -189,7 +194,7 @@ export class CodeMode {
       const user = place.userId;
       // Only the servers the program names are waited for (their wrappers must exist to build it);
       // any other connects when the program calls it, so a program that calls nothing starts at once.
-      const named = serversNamedIn(valid.code, this.serverNamesOf(user));
+      const named = serversNamedIn(valid.code, this.serverNamesOf(user, place.servers));
       await this.discover({ servers: named, ...(user !== undefined ? { user } : {}) });
       // The user's own servers' wrappers, for their programs alone (never in the shared folder).
       const own = this.users.view(user);
@@ -212,7 +217,8 @@ export class CodeMode {
       }
       const workspaceDir = this.workspaceOf(place);
       const bridge = await ToolBridge.open({
-        router: { find: (server) => this.invokerOf(server, user), serverNames: () => this.serverNamesOf(user) },
+        // A server the place may not reach is unknown to the program.
+        router: { find: (server) => (place.servers && !place.servers(server) ? undefined : this.invokerOf(server, user)), serverNames: () => this.serverNamesOf(user, place.servers) },
         validator: this.validator,
         socketPath: path.join(this.runtimeDir, `${crypto.randomBytes(8).toString("hex")}.sock`),
         now: this.now,
@@ -287,13 +293,13 @@ export class CodeMode {
     return invoker && user !== undefined ? userBoundInvoker(invoker, user) : invoker;
   }
 
-  /** The shared servers, then the user's own (searched and generated per user: UserCatalogs). */
-  private serverNamesOf(user: string | undefined): string[] {
+  /** The shared servers, then the user's own (searched and generated per user: UserCatalogs); only those `servers` lets through. */
+  private serverNamesOf(user: string | undefined, servers?: (server: string) => boolean): string[] {
     const shared = this.catalog.serverNames();
-    if (user === undefined) return shared;
     const known = new Set(shared);
-    const own = this.options.invokers.flatMap((invoker) => invoker.serverNames(user).filter((server) => !known.has(server)));
-    return own.length > 0 ? [...shared, ...own.sort()] : shared;
+    const own = user === undefined ? [] : this.options.invokers.flatMap((invoker) => invoker.serverNames(user).filter((server) => !known.has(server)));
+    const all = own.length > 0 ? [...shared, ...own.sort()] : shared;
+    return servers ? all.filter(servers) : all;
   }
 
   /** Finds servers never listed (see ToolInvoker.discover); a server known to be down is retried only after its backoff. */

@@ -46,6 +46,14 @@ export { accessOf, ownerLabel, reaches, scopeHeader, serverAccess } from "./owne
 export type { Access } from "./owners/access.js";
 export { openSqliteConnection, openPostgresConnection, listenOnPostgres, columnList, createTablesSql, placeholders, recordOf, rowParameters } from "./sql.js";
 export type { SqlConnection, SqlDatabase, SqlDialect, SqlStatement, Column, Table, PostgresListener, PostgresListenerOptions } from "./sql.js";
+export { AssistantService } from "./assistants/assistant-service.js";
+export type { AssistantServiceOptions, AssistantCreate, AssistantUpdate, AssistantChoice, AssistantSettingsCheck } from "./assistants/assistant-service.js";
+export { SqlAssistantStore } from "./assistants/sql-assistant-store.js";
+export type { Assistant, AssistantVersionRecord, AssistantSearch } from "./assistants/assistant-records.js";
+export { readAssistantSettings, checkAssistantSettings, settingFields, maxInstructionsChars, assistantSettingsJsonSchema } from "./assistants/assistant-settings.js";
+export type { AssistantSettings, AssistantCatalog } from "./assistants/assistant-settings.js";
+export { selects, selector, entryMatches } from "./assistants/name-selection.js";
+export type { NameSelection } from "./assistants/name-selection.js";
 export { CronService } from "./crons/cron-service.js";
 export type { CronServiceOptions } from "./crons/cron-service.js";
 export { CronScheduler } from "./crons/cron-scheduler.js";

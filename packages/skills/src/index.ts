@@ -11,6 +11,8 @@ export { loadSkills } from "./load-skills.js";
 export { escapeXml } from "./escape-xml.js";
 export { SkillsSnapshotter } from "./skills-snapshotter.js";
 export type { SkillsSnapshot } from "./skills-snapshotter.js";
+export { restrictSkills } from "./restrict-skills.js";
+export type { RestrictSkillsOptions } from "./restrict-skills.js";
 export { findSkill } from "./find-skill.js";
 export type { SkillPackageSource } from "./unpack-skill-package.js";
 export { validateSkillPackage } from "./validate-skill-package.js";

@@ -1,20 +1,6 @@
 import crypto from "node:crypto";
-import { ThinktankError } from "@thinktank/core";
+import type { Assistant } from "@thinktank/runs";
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
-
-/** The assistant record the API lists: one fixed assistant for graph lead_agent. */
-export interface AssistantRecord {
-  readonly assistant_id: string;
-  readonly graph_id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly config: Record<string, unknown>;
-  readonly context: Record<string, unknown>;
-  readonly metadata: Record<string, unknown>;
-  readonly version: number;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
 
 /**
  * LangGraph servers give a graph's default assistant the UUIDv5 of the graph id in this namespace,
@@ -24,7 +10,8 @@ const graphNamespace = "6ba7b821-9dad-11d1-80b4-00c04fd430c8";
 
 export const leadAssistantId = uuidV5(leadAgentGraphId, graphNamespace);
 
-export function leadAssistant(createdAt: string): AssistantRecord {
+/** The built-in assistant of graph lead_agent: everyone's, read-only, never deleted (AssistantService.builtIn). */
+export function leadAssistant(createdAt: string): Assistant {
   return {
     assistant_id: leadAssistantId,
     graph_id: leadAgentGraphId,
@@ -37,12 +24,6 @@ export function leadAssistant(createdAt: string): AssistantRecord {
     created_at: createdAt,
     updated_at: createdAt,
   };
-}
-
-/** Accepts the assistant id or the graph id (clients use either); throws ASSISTANT_NOT_FOUND otherwise. */
-export function resolveAssistantId(id: string): string {
-  if (id === leadAssistantId || id === leadAgentGraphId) return leadAssistantId;
-  throw new ThinktankError("ASSISTANT_NOT_FOUND", `no assistant or graph '${id}': this server serves graph ${leadAgentGraphId} (assistant ${leadAssistantId})`);
 }
 
 function uuidV5(name: string, namespace: string): string {

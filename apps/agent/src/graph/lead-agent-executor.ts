@@ -1,6 +1,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { Config } from "@thinktank/core";
-import { graphRunExecutor, type RunExecutor } from "@thinktank/runs";
+import { graphRunExecutor, type RunExecutor, type RunRecord } from "@thinktank/runs";
+import type { RunAssistant } from "../assistants/run-assistant.js";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
 import type { RequestProvider } from "../request/request-context.js";
 import { threadFolders } from "@thinktank/files";
@@ -13,6 +14,8 @@ export interface LeadAgentExecutorOptions {
   readonly providers: readonly RequestProvider[];
   /** Passed to prepareRequest (a custom model factory, the role text). @default {} */
   readonly prepare?: PrepareRequestOptions;
+  /** The run's assistant (its recorded version's settings), or undefined for lead_agent's own. @default none */
+  readonly assistantFor?: (run: RunRecord) => Promise<RunAssistant | undefined>;
 }
 
 /**
@@ -26,8 +29,11 @@ export function leadAgentExecutor(options: LeadAgentExecutorOptions): RunExecuto
     graphFor: async ({ run, startedAt }) => {
       // Inside the run, so a thread id that is no safe folder name fails the run with its code.
       const folders = threadFolders(config, run.thread_id);
-      const context = await prepareRequest({ config, threadId: run.thread_id, runId: run.run_id, ownerId: run.owner_id, now: startedAt, folders }, providers, options.prepare);
-      return { graph: buildLeadAgentGraph(context, checkpointer, { toolApproval: config.tools.approval }), metadata: { graph_id: leadAgentGraphId, model: context.modelName } };
+      // The assistant's version recorded on the run (a deleted one fails the run with ASSISTANT_NOT_FOUND).
+      const assistant = await options.assistantFor?.(run);
+      const context = await prepareRequest({ config, threadId: run.thread_id, runId: run.run_id, ownerId: run.owner_id, now: startedAt, folders, ...(assistant ? { assistant } : {}) }, providers, options.prepare);
+      const named = assistant ? { assistant_id: assistant.assistant_id, assistant_version: assistant.version } : {};
+      return { graph: buildLeadAgentGraph(context, checkpointer, { toolApproval: config.tools.approval }), metadata: { graph_id: leadAgentGraphId, model: context.modelName, ...named } };
     },
   });
 }

@@ -19,9 +19,15 @@ export function createCodeModeProvider(runtime: AgentRuntime, options: { onChoic
     async contribute(request) {
       await runtime.snapshotFor(request);
       // As the run's owner: their MCP sessions and sign-ins, and their own servers.
-      const choice = await runtime.codeMode.surface({ threadId: request.threadId, ...(request.ownerId !== undefined ? { userId: request.ownerId } : {}) });
+      // An assistant's MCP servers and code_execution.mode, when it sets them.
+      const assistant = request.assistant;
+      const mode = assistant?.settings.code_execution?.mode;
+      const choice = await runtime.codeMode.surface(
+        { threadId: request.threadId, ...(request.ownerId !== undefined ? { userId: request.ownerId } : {}), ...(assistant?.servers ? { servers: assistant.servers } : {}) },
+        mode ? { mode } : {},
+      );
       options.onChoice?.(choice);
-      const signIn = signInSection(runtime.codeMode.manager.status(request.ownerId));
+      const signIn = signInSection(runtime.codeMode.manager.status(request.ownerId).filter((status) => !assistant?.servers || assistant.servers(status.name)));
       const sections = [...choice.sections.map((section) => ({ ...section, inherit: true })), ...(signIn ? [signIn] : [])];
       return { tools: choice.tools, sections, inheritTools: choice.mode === "code" };
     },

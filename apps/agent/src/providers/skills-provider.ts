@@ -36,7 +36,7 @@ export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
           // After the skills and commands sections (order 20); empty without agents (subagents.enabled false).
           { id: "subagents", text: listing.agentsSection, order: 25 },
         ],
-        tools: [...(listed ? [createViewSkillTool(() => runtime.skillsFor(request.ownerId), { compact })] : []), ...(listing.searchable ? [createSearchSkillsTool(listing)] : [])],
+        tools: [...(listed ? [createViewSkillTool(async () => (await runtime.snapshotFor(request)).skills, { compact })] : []), ...(listing.searchable ? [createSearchSkillsTool(listing)] : [])],
         ...(compact && runtime.config.skills.relevant_limit > 0 ? { skillContextFor: (message: string) => listing.relevantTo(message) } : {}),
         surfaceFor: (activeSkill, inherited) => {
           let surface = specialists.get(activeSkill);

@@ -22,8 +22,10 @@ export const rolePrompt =
  * bindContext is then given the finished context.
  */
 export async function prepareRequest(request: RequestInfo, providers: readonly RequestProvider[], options: PrepareRequestOptions = {}): Promise<RequestContext> {
-  const model = await (options.createModel ? options.createModel(request.config) : createChatModel(request.config));
-  const modelName = options.createModel ? "custom" : resolveModel(request.config).name;
+  // The run's assistant may name a configured model; otherwise the configured default.
+  const named = request.assistant?.settings.model;
+  const model = await (options.createModel ? options.createModel(request.config) : createChatModel(request.config, named));
+  const modelName = options.createModel ? "custom" : resolveModel(request.config, named).name;
   const contributions = await Promise.all(providers.map((provider) => provider.contribute(request)));
   const context: RequestContext = { model, modelName, ...surfaceOf(request, contributions, options) };
   for (const contribution of contributions) contribution.bindContext?.(context);
@@ -42,6 +44,8 @@ export async function assembleRequest(request: RequestInfo, providers: readonly 
 
 function surfaceOf(request: RequestInfo, contributions: readonly RequestContribution[], options: Pick<PrepareRequestOptions, "role">): RequestSurface {
   const sections: PromptSection[] = [{ id: "role", text: options.role ?? rolePrompt, order: 0 }];
+  const instructions = request.assistant?.settings.instructions;
+  if (instructions !== undefined && instructions.trim() !== "") sections.push(instructionsSection(instructions));
   const tools: StructuredToolInterface[] = [];
   const inheritedTools: StructuredToolInterface[] = [];
   const names = new Set<string>();
@@ -69,6 +73,15 @@ function surfaceOf(request: RequestInfo, contributions: readonly RequestContribu
   const inherited: InheritedSurface = { tools: inheritedTools, sections: [...sections.filter((section) => section.inherit), environment] };
   const surfaceFor = specialist ? (activeSkill: string) => specialist(activeSkill, inherited) : undefined;
   return { systemPrompt: joinSections(sections), sections: sortedSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}), ...(hooks ? { hooks } : {}), ...(uploadsSince ? { uploadsSince } : {}) };
+}
+
+/**
+ * An assistant's instructions (its persona, standing instructions), right after the role; kept in
+ * a skill's specialist context too. Fixed per assistant version, so the prompt stays byte-identical
+ * across a thread's turns.
+ */
+function instructionsSection(instructions: string): PromptSection {
+  return { id: "assistant_instructions", order: 5, inherit: true, text: `<assistant_instructions>\n${instructions.trim()}\n</assistant_instructions>` };
 }
 
 /** Sections sorted by order (stable for equal orders), trimmed, empty ones left out, blank lines between. */

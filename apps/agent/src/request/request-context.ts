@@ -5,6 +5,7 @@ import type { UploadNoteSource } from "@thinktank/files";
 import type { ThreadFolders } from "@thinktank/sandbox";
 import type { HookSession, SlashCommandResolution } from "@thinktank/plugins";
 import type { RelevantSkills } from "@thinktank/skills";
+import type { RunAssistant } from "../assistants/run-assistant.js";
 
 /** What the model is given on one call: the system prompt and the tools it may call. */
 export interface ToolSurface {
@@ -73,6 +74,11 @@ export interface RequestInfo {
   readonly now: Date;
   /** The thread's folders on the host (made on first use, not by providers). */
   readonly folders: ThreadFolders;
+  /**
+   * The run's assistant when it is not lead_agent's own: what it restricts (skills, sub-agents,
+   * MCP servers), its instructions, model and code mode. Absent: the defaults.
+   */
+  readonly assistant?: RunAssistant;
 }
 
 /** A titled part of the system prompt; lower `order` comes first. @default order 100 */

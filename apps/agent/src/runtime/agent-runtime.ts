@@ -5,8 +5,9 @@ import { countTokens, mcpStatusDir, McpStatusRecorder, type ManagerLogger } from
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
 import { createSandboxExecutor, createSandboxScriptRunner, createStdioServerSandbox, type SandboxExecutor } from "@thinktank/sandbox";
 import { AgentsSnapshotter, UserAgentViews, type AgentsSnapshot } from "@thinktank/subagents";
-import { defaultSkillSources, SkillListing, SkillsSnapshotter, UserSkillViews, type ScriptToolRunner, type SkillsSnapshot, type SkillViewFiles } from "@thinktank/skills";
+import { defaultSkillSources, restrictSkills, SkillListing, SkillsSnapshotter, UserSkillViews, type ScriptToolRunner, type SkillsSnapshot, type SkillViewFiles } from "@thinktank/skills";
 import { createToolsService, registryToolEntrySchema, type ToolsService } from "@thinktank/tools";
+import type { RunAssistant } from "../assistants/run-assistant.js";
 import { runtimeServerEntries } from "./runtime-server-entries.js";
 
 export interface AgentRuntimeOptions {
@@ -76,7 +77,10 @@ export class AgentRuntime {
    * The slash commands of each skills view (the shared one, and each user's) while its plugins
    * snapshot holds, and its listing per agents view (users with their own agents share skills views).
    */
-  private readonly commands = new WeakMap<SkillsSnapshot, { plugins: PluginSnapshot; commands: SlashCommands; listings: WeakMap<AgentsSnapshot, SkillListing> }>();
+  private readonly commands = new WeakMap<SkillsSnapshot, Map<string, { plugins: PluginSnapshot; commands: SlashCommands; listings: WeakMap<AgentsSnapshot, SkillListing> }>>();
+  /** Views restricted by an assistant's selection, per view and selection (RunAssistant's keys). */
+  private readonly restrictedSkills = new WeakMap<SkillsSnapshot, Map<string, SkillsSnapshot>>();
+  private readonly restrictedAgents = new WeakMap<AgentsSnapshot, Map<string, AgentsSnapshot>>();
   /** Token counts of listing pieces (one skill's entry is the same piece in every user's listing), so a user's listing counts only what is theirs. */
   private readonly listingTokens = new Map<string, number>();
   private closed = false;
@@ -174,14 +178,26 @@ export class AgentRuntime {
   /**
    * The current snapshot of settings, skills, plugins and commands as `ownerId` sees them (the
    * shared snapshot is taken once; a user's overlay and own skills go on top, cached per user);
-   * also brings the MCP manager in line.
+   * also brings the MCP manager in line. With `assistant`, only the skills, plugin commands and
+   * sub-agents it selects stay enabled, so the listing, search, offers and commands follow; each
+   * restricted view is made once per view and selection.
    */
-  async snapshot(ownerId?: string): Promise<AgentSnapshot> {
-    const [settings, skills, plugins, agents] = await Promise.all([this.store.read(), this.skillsFor(ownerId), this.plugins.snapshot(), this.agentsFor(ownerId), this.codeMode.refresh()]);
-    let current = this.commands.get(skills);
+  async snapshot(ownerId?: string, assistant?: RunAssistant): Promise<AgentSnapshot> {
+    const [settings, viewSkills, plugins, viewAgents] = await Promise.all([this.store.read(), this.skillsFor(ownerId), this.plugins.snapshot(), this.agentsFor(ownerId), this.codeMode.refresh()]);
+    const containerPath = this.config.skills.container_path;
+    const skills = assistant?.skills ? restrictedView(this.restrictedSkills, viewSkills, assistant.skillsKey, () => restrictSkills(viewSkills, assistant.skills as (identity: string) => boolean, { containerPath })) : viewSkills;
+    const agents = assistant?.agents ? restrictedView(this.restrictedAgents, viewAgents, assistant.agentsKey, () => restrictAgents(viewAgents, assistant.agents as (identity: string) => boolean)) : viewAgents;
+    const commandsKey = assistant?.skillsKey ?? "";
+    let byKey = this.commands.get(skills);
+    if (!byKey) {
+      byKey = new Map();
+      this.commands.set(skills, byKey);
+    }
+    let current = byKey.get(commandsKey);
     if (!current || current.plugins !== plugins) {
-      current = { plugins, commands: new SlashCommands(plugins.plugins, { skills }), listings: new WeakMap() };
-      this.commands.set(skills, current);
+      const commandPlugins = assistant?.skills ? selectCommands(plugins.plugins, assistant.skills) : plugins.plugins;
+      current = { plugins, commands: new SlashCommands(commandPlugins, { skills }), listings: new WeakMap() };
+      byKey.set(commandsKey, current);
     }
     let listing = current.listings.get(agents);
     if (!listing) {
@@ -226,11 +242,11 @@ export class AgentRuntime {
     return new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, relevantNamedLimit, containerPath, countTokens: counted, agents });
   }
 
-  /** One snapshot per request object (as its owner sees it): every provider of a run sees the same one. */
-  snapshotFor(request: { readonly ownerId?: string }): Promise<AgentSnapshot> {
+  /** One snapshot per request object (as its owner sees it, restricted by its assistant): every provider of a run sees the same one. */
+  snapshotFor(request: { readonly ownerId?: string; readonly assistant?: RunAssistant }): Promise<AgentSnapshot> {
     let snapshot = this.perRequest.get(request);
     if (!snapshot) {
-      snapshot = this.snapshot(request.ownerId);
+      snapshot = this.snapshot(request.ownerId, request.assistant);
       this.perRequest.set(request, snapshot);
     }
     return snapshot;
@@ -249,4 +265,34 @@ export class AgentRuntime {
     this.plugins.close();
     await this.codeMode.close();
   }
+}
+
+/** The view restricted by one selection, made once per view and selection (a few selections per view are kept). */
+function restrictedView<View extends object>(cache: WeakMap<View, Map<string, View>>, view: View, key: string, make: () => View): View {
+  let byKey = cache.get(view);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(view, byKey);
+  }
+  let restricted = byKey.get(key);
+  if (!restricted) {
+    restricted = make();
+    // Bounded: a view lives until something changes; many assistants at once start afresh now and then.
+    if (byKey.size >= 200) byKey.clear();
+    byKey.set(key, restricted);
+  }
+  return restricted;
+}
+
+/** The sub-agents `allowed` lets through stay enabled; the others show `enabled: false` (not listed, not run by task). */
+function restrictAgents(view: AgentsSnapshot, allowed: (identity: string) => boolean): AgentsSnapshot {
+  return Object.freeze({ ...view, agents: Object.freeze(view.agents.map((agent) => (agent.enabled && !allowed(agent.identity) ? Object.freeze({ ...agent, enabled: false }) : agent))) });
+}
+
+/** The plugins with only the commands a skill selection lets through (a command counts as `plugin:<plugin>:<command>`). */
+function selectCommands(plugins: PluginSnapshot["plugins"], allowed: (identity: string) => boolean): PluginSnapshot["plugins"] {
+  return plugins.map((plugin) => {
+    const commands = plugin.commands.filter((command) => allowed(`plugin:${plugin.name}:${command.name}`));
+    return commands.length === plugin.commands.length ? plugin : { ...plugin, commands };
+  });
 }

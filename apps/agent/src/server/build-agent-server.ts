@@ -3,8 +3,9 @@ import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http
 import { createLogger, hostConfinementFor, httpStatusFor, isThinktankError, maxPathParamLength, requestIdFor, secureDataFolder, type Config, type HostConfinement, type Logger } from "@thinktank/core";
 import { ThreadFiles, createDocumentConverter, type DocumentConverter } from "@thinktank/files";
 import { openIdentity, type Identity } from "@thinktank/identity";
-import { RunManager, StoreService, ThreadService, type CronFire, type RunEventStore, type RunQueue } from "@thinktank/runs";
-import { leadAssistantId, resolveAssistantId } from "../assistants/lead-assistant.js";
+import { AssistantService, RunManager, StoreService, ThreadService, type CronFire, type RunEventStore, type RunQueue } from "@thinktank/runs";
+import { leadAssistant, leadAssistantId } from "../assistants/lead-assistant.js";
+import { assistantSettingsCheck, runAssistantFor } from "../assistants/assistant-wiring.js";
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
 import { leadAgentExecutor } from "../graph/lead-agent-executor.js";
 import { buildStateGraph } from "../graph/state-graph.js";
@@ -202,14 +203,23 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     if (!deps.store) await store.close();
     throw error;
   }
+  // Assistants: lead_agent's built-in one and the stored ones; a run uses the version current when it is created.
+  const startedAt = clock().toISOString();
+  const assistants = new AssistantService({
+    store: store.assistants,
+    builtIn: leadAssistant(startedAt),
+    clock,
+    maxPerOwner: config.assistants.max_per_owner,
+    checkSettings: assistantSettingsCheck(config, runtime),
+  });
   const runs = new RunManager({
     store,
     threads,
     clock,
-    execute: leadAgentExecutor({ config, checkpointer: store.checkpointer, providers, prepare: deps.prepare }),
+    execute: leadAgentExecutor({ config, checkpointer: store.checkpointer, providers, prepare: deps.prepare, assistantFor: (run) => runAssistantFor(assistants, run) }),
     events,
     queue,
-    resolveAssistant: resolveAssistantId,
+    resolveAssistant: (assistantId, access) => assistants.resolve(assistantId, access),
     log: app.log,
   });
 
@@ -219,7 +229,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     runs,
     threads,
     identity,
-    resolveAssistant: async (assistantId) => ({ assistant_id: resolveAssistantId(assistantId) }),
+    resolveAssistant: (assistantId, access) => assistants.resolve(assistantId, access),
     clock,
     log: app.log,
     onFire: deps.onCronFire,
@@ -241,7 +251,7 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
   app.setErrorHandler(sendError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` }));
 
-  const context: AgentRouteContext = { config, threads, runs, store: new StoreService(store.items, clock), clock, startedAt: clock().toISOString() };
+  const context: AgentRouteContext = { config, threads, runs, assistants, store: new StoreService(store.items, clock), clock, startedAt };
   await app.register(async (api) => {
     useJsonBodyParser(api);
     registerMetaRoutes(api, { sandbox: () => runtime.codeMode.executor.describeBackend(), hostIsolation: () => runtime.hostConfinement.info, crons: crons !== undefined });

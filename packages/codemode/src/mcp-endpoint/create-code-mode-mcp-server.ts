@@ -25,10 +25,10 @@ export function createCodeModeMcpServer(codeMode: CodeMode, options: CodeModeMcp
   });
   const specs = codeModeToolSpecs(codeMode.toolSettings());
   server.registerTool(specs.listServers.name, { description: specs.listServers.description, inputSchema: specs.listServers.shape, annotations: { readOnlyHint: true } }, () =>
-    answer(() => ({ servers: codeMode.listServers(options.place.userId) })),
+    answer(() => ({ servers: codeMode.listServers(options.place.userId, options.place.servers) })),
   );
   server.registerTool(specs.searchTools.name, { description: specs.searchTools.description, inputSchema: specs.searchTools.shape, annotations: { readOnlyHint: true } }, (input) =>
-    answer(async () => ({ tools: await codeMode.searchTools(searchInput(input), options.place.userId) })),
+    answer(async () => ({ tools: await codeMode.searchTools(searchInput(input), options.place.userId, options.place.servers) })),
   );
   server.registerTool(
     specs.executeCode.name,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { hostConfinementFor, operatorId, type Config, type HostConfinement } from "@thinktank/core";
+import { hostConfinementFor, operatorId, type CodeExecutionMode, type Config, type HostConfinement } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager, type ManagerLogger, type McpServerEntry, type StdioSandbox } from "@thinktank/mcp";
 import { createSandboxExecutor, type SandboxExecutor } from "@thinktank/sandbox";
 import { CodeMode } from "../code-mode.js";
@@ -86,10 +86,14 @@ export class CodeModeRuntime {
     this.manager.discoverInBackground(user);
   }
 
-  /** The MCP part of a request's tool surface (direct or code mode per config.code_execution). */
-  async surface(place: ExecutionPlace): Promise<ToolSurfaceChoice> {
+  /**
+   * The MCP part of a request's tool surface (direct or code mode per config.code_execution, or
+   * `options.mode` when given: an assistant's code_execution.mode).
+   */
+  async surface(place: ExecutionPlace, options: { readonly mode?: CodeExecutionMode } = {}): Promise<ToolSurfaceChoice> {
     await this.refresh(place.userId);
-    const { mode, auto_threshold_tokens: autoThresholdTokens } = this.config.code_execution;
+    const { auto_threshold_tokens: autoThresholdTokens } = this.config.code_execution;
+    const mode = options.mode ?? this.config.code_execution.mode;
     return chooseToolSurface({ codeMode: this.codeMode, manager: this.manager, mode, autoThresholdTokens, place });
   }
 

@@ -63,14 +63,16 @@ export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Prom
     return { mode: "code", reason: description.reason, tools: createCodeModeTools(codeMode, options.place), sections: description.sections, description, unavailable: [] };
   }
   const naming = codeMode.catalog.derived("naming", (servers) => modelToolNames(servers));
-  const ready = manager.readyServers(user);
+  // An assistant's MCP servers (place.servers): the others are not offered, nor reported.
+  const allowed = options.place.servers ?? (() => true);
+  const ready = manager.readyServers(user).filter(allowed);
   const loaded = await loadAllManagedTools(manager, {
     servers: ready,
     knownOnly: true,
     ...(user !== undefined ? { user } : {}),
     toolName: (server, tool) => naming.nameOf(server, tool) ?? modelToolNames([{ server, tools: [{ name: tool }] }]).nameOf(server, tool) ?? `${server}__${tool}`,
   });
-  const notReady = manager.status(user).filter((status) => !ready.includes(status.name));
+  const notReady = manager.status(user).filter((status) => allowed(status.name) && !ready.includes(status.name));
   const unavailable = [...loaded.unavailable, ...notReady.map((status) => ({ server: status.name, reason: whyNotReady(status) }))].sort((a, b) => (a.server < b.server ? -1 : 1));
   return { mode: "direct", reason: description.reason, tools: loaded.tools, sections: [], description, unavailable };
 }

@@ -13,14 +13,14 @@ import { executeInput, searchInput } from "./tool-inputs.js";
  */
 export function createCodeModeTools(codeMode: CodeMode, place: ExecutionPlace): StructuredToolInterface[] {
   const specs = codeModeToolSpecs(codeMode.toolSettings());
-  const listServers = tool(async () => answer(() => ({ servers: codeMode.listServers(place.userId) })), {
+  const listServers = tool(async () => answer(() => ({ servers: codeMode.listServers(place.userId, place.servers) })), {
     name: specs.listServers.name,
     description: specs.listServers.description,
     schema: z.object(specs.listServers.shape),
   });
   const searchTools = tool(
     async (input) =>
-      answer(async () => ({ tools: await codeMode.searchTools(searchInput(input), place.userId) })),
+      answer(async () => ({ tools: await codeMode.searchTools(searchInput(input), place.userId, place.servers) })),
     { name: specs.searchTools.name, description: specs.searchTools.description, schema: z.object(specs.searchTools.shape) },
   );
   const executeCode = tool(

@@ -154,6 +154,11 @@ export interface Config {
     /** How late a fire may be before its time counts as missed. @default 30 */
     readonly missed_after_seconds: number;
   };
+  /** Assistants: configured variants of graph lead_agent (packages/runs, "Assistants"). */
+  readonly assistants: {
+    /** Assistants one owner may keep (409 ASSISTANT_LIMIT_REACHED past it). @default 100 */
+    readonly max_per_owner: number;
+  };
   /** Sub-agents' definitions (`agents/*.md`). */
   readonly agents: {
     /** The project's agents folder (absolute once loaded); installed agents go to `<path>/custom`. @default "agents" */

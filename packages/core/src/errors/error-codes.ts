@@ -24,6 +24,8 @@ export const errorCodes = {
   ORIGIN_NOT_ALLOWED: 403,
   // a write to a read-only virtual folder (/mnt/skills, /mnt/user-data/uploads)
   READ_ONLY_PATH: 403,
+  // the built-in assistant (lead_agent's) cannot be changed or deleted
+  ASSISTANT_PROTECTED: 403,
   // 404
   NOT_FOUND: 404,
   SKILL_NOT_FOUND: 404,
@@ -58,6 +60,8 @@ export const errorCodes = {
   CODEGEN_DUPLICATE_SERVER: 409,
   CODEGEN_OUTPUT_NOT_EMPTY: 409,
   THREAD_BUSY: 409,
+  // an owner already keeps assistants.max_per_owner assistants
+  ASSISTANT_LIMIT_REACHED: 409,
   // an owner who already has crons.max_per_owner crons
   CRON_LIMIT_REACHED: 409,
   PRECONDITION_FAILED: 412,
@@ -83,6 +87,8 @@ export const errorCodes = {
   INVALID_SKILL: 422,
   INVALID_PLUGIN: 422,
   INVALID_AGENT: 422,
+  // an assistant's field or setting that is malformed or names nothing known (details.field)
+  INVALID_ASSISTANT: 422,
   ARCHIVE_NOT_ZIP: 422,
   ARCHIVE_ABSOLUTE_PATH: 422,
   ARCHIVE_PATH_TRAVERSAL: 422,

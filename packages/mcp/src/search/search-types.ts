@@ -15,6 +15,8 @@ export interface ToolSearchOptions {
   readonly limit?: number;
   /** One caller's own servers, searched with the index's (ToolSearchIndex.overlay). @default none */
   readonly overlay?: ToolSearchOverlay;
+  /** Only servers this lets through (an assistant's MCP servers); ranking is as if the others were not there. @default every server */
+  readonly servers?: (server: string) => boolean;
 }
 
 export interface ToolSearchResult {

@@ -199,8 +199,9 @@ export class ToolSearchIndex {
     }
     const limit = this.effectiveLimit(options.limit);
     if (typeof query !== "string") throw new ThinktankError("VALIDATION_FAILED", `query must be a string; got ${typeof query}`);
-    const extra = this.#outside(options.overlay);
-    const segments = options.server === undefined ? this.#engine.segments() : [this.#segmentOf(options.server, extra)];
+    const allowed = options.servers;
+    const extra = this.#outside(options.overlay).filter((segment) => !allowed || allowed(segment.key));
+    const segments = options.server === undefined ? this.#engine.segments().filter((segment) => !allowed || allowed(segment.key)) : [this.#segmentOf(options.server, extra)];
     const wrapperPath = this.#wrapperPathWith(options.overlay);
     if (query.trim() === "") {
       if (options.server === undefined) throw new ThinktankError("VALIDATION_FAILED", "query is empty: say what the tool should do, or pass a server to list its tools");
@@ -208,7 +209,7 @@ export class ToolSearchIndex {
       const listed = segments.flatMap((segment) => segment.tools.map((_, document): ScoredTool => ({ segment, document, score: 0 })));
       return presentResults(listed.sort((a, b) => compareScored(a.score, a.segment, a.document, b)).slice(0, limit), detail, wrapperPath);
     }
-    const found = this.#keywordTop(query, segments, options.server === undefined, Math.max(limit, this.#weights.rerankDepth), extra, options.overlay);
+    const found = this.#keywordTop(query, segments, options.server === undefined && !allowed, Math.max(limit, this.#weights.rerankDepth), extra, options.overlay);
     if (!found) return [];
     const ranked = this.#weights.rerankDepth > 0 ? rerankTools(found.candidates, found.context, this.#weights) : found.candidates;
     return presentResults(ranked.slice(0, limit), detail, wrapperPath);

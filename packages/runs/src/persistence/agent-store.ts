@@ -1,3 +1,4 @@
+import { SqlAssistantStore } from "../assistants/sql-assistant-store.js";
 import { SqlCronStore } from "../crons/sql-cron-store.js";
 import type { RunQueue, SharedRunQueueOptions } from "../runs/run-queue.js";
 import { BlobRefSaver } from "./blob-ref-saver.js";
@@ -17,6 +18,8 @@ export interface AgentStore {
   readonly metadata: MetadataStore;
   /** The LangGraph store API's items (`/store/items`), in the same database. */
   readonly items: ItemStore;
+  /** Assistants and their versions (AssistantService's records), in the same database. */
+  readonly assistants: SqlAssistantStore;
   /** Crons and the claims of their fires (src/crons), in the same database. */
   readonly crons: SqlCronStore;
   /**
@@ -47,6 +50,7 @@ export async function openSqliteStore(file: string): Promise<AgentStore> {
     metadata: await SqlMetadataStore.open(database, { shared: false }),
     items: await SqlItemStore.open(database),
     crons: await SqlCronStore.open(database),
+    assistants: await SqlAssistantStore.open(database),
     description: `sqlite ${file}`,
     close: async () => {
       db.close();

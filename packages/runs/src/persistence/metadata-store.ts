@@ -12,6 +12,11 @@ export interface MetadataStore {
   getThread(threadId: string): Promise<ThreadRecord | undefined>;
   /** Applies the patch and sets updated_at; returns the new record, or undefined when the thread is gone. */
   updateThread(threadId: string, patch: ThreadPatch, now: string): Promise<ThreadRecord | undefined>;
+  /**
+   * Sets one key of a thread's metadata and nothing else (no read-modify-write of the record, so a
+   * concurrent status change is kept): a run's assistant_id, remembered on its thread.
+   */
+  setThreadMetadataKey(threadId: string, key: string, value: string): Promise<void>;
   /** Deletes the thread and its runs; false when there was none. */
   deleteThread(threadId: string): Promise<boolean>;
   searchThreads(search: ThreadSearch): Promise<ThreadRecord[]>;

@@ -1,6 +1,7 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import pg from "pg";
 import { ThinktankError } from "@thinktank/core";
+import { SqlAssistantStore } from "../assistants/sql-assistant-store.js";
 import { cronsChannel, SqlCronStore } from "../crons/sql-cron-store.js";
 import { PostgresRunQueue } from "../runs/postgres-run-queue.js";
 import type { AgentStore } from "./agent-store.js";
@@ -20,13 +21,14 @@ export async function openPostgresAgentStore(url: string): Promise<AgentStore> {
     const saver = new PostgresSaver(pool);
     const database = new PostgresDatabase(pool);
     // One replica at a time creates or migrates the schema (schema-lock.ts); the others then find it made.
-    const { metadata, items, blobs, crons } = await withSchemaLock(pool, async () => {
+    const { metadata, items, blobs, assistants, crons } = await withSchemaLock(pool, async () => {
       await saver.setup();
       return {
         metadata: await SqlMetadataStore.open(database, { shared: true }),
         items: await SqlItemStore.open(database),
         crons: await SqlCronStore.open(database),
         blobs: await SqlBlobStore.open(database),
+        assistants: await SqlAssistantStore.open(database),
       };
     });
     const checkpointer = new BlobRefSaver(saver, blobs);
@@ -35,6 +37,7 @@ export async function openPostgresAgentStore(url: string): Promise<AgentStore> {
       checkpointer,
       metadata,
       items,
+      assistants,
       crons,
       listenForCrons: async (onChange, log) => {
         const listener = new PostgresListener({

@@ -110,6 +110,45 @@ export const itemsTable: Table = {
 };
 
 /**
+ * Assistants (src/assistants): each one's current state (the fields of the version runs use, and
+ * `version`, which one that is), and every version it had, as written. Owned as threads are.
+ */
+export const assistantsTable: Table = {
+  name: "thinktank_assistants",
+  columns: [
+    text("assistant_id"),
+    text("graph_id"),
+    text("name"),
+    text("description", true),
+    json("config"),
+    json("context"),
+    json("metadata"),
+    { name: "version", type: "integer" },
+    text("created_at"),
+    text("updated_at"),
+    ownerColumn,
+  ],
+  primaryKey: ["assistant_id"],
+  indexes: [{ name: "thinktank_assistants_owner", columns: ["owner_id", "created_at"] }],
+};
+
+export const assistantVersionsTable: Table = {
+  name: "thinktank_assistant_versions",
+  columns: [
+    text("assistant_id"),
+    { name: "version", type: "integer" },
+    text("graph_id"),
+    text("name"),
+    text("description", true),
+    json("config"),
+    json("context"),
+    json("metadata"),
+    text("created_at"),
+  ],
+  primaryKey: ["assistant_id", "version"],
+};
+
+/**
  * Crons (src/crons): a schedule, the run each fire makes, its owner, and the claim of the fire in
  * progress (`claim_*`: which replica fires `next_run_at`, since when, with which run id), through
  * which replicas fire each time once (README.md, "Crons"). Times to fire are epoch milliseconds.

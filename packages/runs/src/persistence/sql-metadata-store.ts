@@ -59,6 +59,14 @@ export class SqlMetadataStore implements MetadataStore {
     return next;
   }
 
+  async setThreadMetadataKey(threadId: string, key: string, value: string): Promise<void> {
+    if (this.#db.dialect.name === "postgres") {
+      await this.#db.run("UPDATE thinktank_threads SET metadata = jsonb_set(metadata, ARRAY[CAST(? AS TEXT)], to_jsonb(CAST(? AS TEXT))) WHERE thread_id = ?", [key, value, threadId]);
+      return;
+    }
+    await this.#db.run("UPDATE thinktank_threads SET metadata = json_set(metadata, '$.' || json_quote(?), ?) WHERE thread_id = ?", [key, value, threadId]);
+  }
+
   async deleteThread(threadId: string): Promise<boolean> {
     const [, removed] = await this.#db.transaction([
       { sql: "DELETE FROM thinktank_runs WHERE thread_id = ?", parameters: [threadId] },

@@ -63,7 +63,7 @@ beforeEach(async () => {
     clock,
     execute: graphRunExecutor({ graphFor: async () => ({ graph: leadGraph(store.checkpointer), metadata: {} }) }),
     events: new KeptRunEvents({ retentionMs: 60_000, maxRuns: 100, maxBytes: 1e9 }),
-    resolveAssistant: (id) => id,
+    resolveAssistant: async (id) => ({ assistant_id: id, version: 1 }),
   });
 });
 

@@ -74,7 +74,7 @@ async function openReplica(name: string, runs: { heartbeatSeconds: number; stale
     queue,
     execute: executorOf(name),
     events: new KeptRunEvents({ retentionMs: 60_000, maxRuns: 100, maxBytes: 1e9 }),
-    resolveAssistant: (id) => id,
+    resolveAssistant: async (id) => ({ assistant_id: id, version: 1 }),
   });
   return { name, store, runs: manager };
 }

@@ -47,7 +47,7 @@ beforeEach(async () => {
     clock,
     execute,
     events: new KeptRunEvents({ retentionMs: 60_000, maxRuns: 100, maxBytes: 1e9 }),
-    resolveAssistant: (id) => (id === "graph" ? "assistant-1" : id),
+    resolveAssistant: async (id) => ({ assistant_id: id === "graph" ? "assistant-1" : id, version: 1 }),
   });
 });
 

@@ -3,6 +3,7 @@ import { ThinktankError } from "@thinktank/core";
 import type { JsonObject, MultitaskStrategy, RunRecord, RunStatus } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/agent-store.js";
 import { isUuid } from "../persistence/is-uuid.js";
+import type { AssistantChoice } from "../assistants/assistant-service.js";
 import { reaches, type Access } from "../owners/access.js";
 import { checkThreadId } from "../threads/thread-id.js";
 import type { ThreadService } from "../threads/thread-service.js";
@@ -22,8 +23,12 @@ export interface RunManagerOptions {
   readonly events: RunEventStore;
   /** Which run goes next on each thread, and where it executes. @default new LocalRunQueue(store.metadata): this process */
   readonly queue?: RunQueue;
-  /** A request's assistant_id (an assistant id, or a graph id) as the assistant id; throws ASSISTANT_NOT_FOUND for others. */
-  readonly resolveAssistant: (assistantId: string) => string;
+  /**
+   * A request's assistant_id (an assistant id, or a graph id) as the assistant and version the run
+   * uses, as the run's creator reaches it (AssistantService.resolve); throws ASSISTANT_NOT_FOUND for
+   * others. The version goes in the run's `metadata.assistant_version`.
+   */
+  readonly resolveAssistant: (assistantId: string, access: Access) => Promise<AssistantChoice>;
   readonly clock: () => Date;
   /** Where a run's own lines go (the server's logger): each names the run and the request that created it (`reqId`). */
   readonly log?: RunLog;
@@ -76,7 +81,7 @@ export class RunManager {
     if (threadId !== undefined) checkThreadId(threadId);
     const checkpointId = request.checkpoint_id ?? request.checkpoint?.checkpoint_id;
     if (checkpointId && !isUuid(checkpointId)) throw new ThinktankError("NOT_FOUND", `no checkpoint ${JSON.stringify(checkpointId)}`);
-    const assistantId = this.#options.resolveAssistant(request.assistant_id);
+    const assistant = await this.#options.resolveAssistant(request.assistant_id, access);
     const threads = this.#options.threads;
     const temporary = threadId === undefined && (request.on_completion ?? "delete") === "delete";
     // What the run adds to the thread's state (its input, a command's update) must fit under the thread's cap: nothing is recorded otherwise.
@@ -101,11 +106,11 @@ export class RunManager {
     const proposed: RunRecord = {
       run_id: runId,
       thread_id: threadId,
-      assistant_id: assistantId,
+      assistant_id: assistant.assistant_id,
       created_at: now,
       updated_at: now,
       status: "pending",
-      metadata: request.metadata ?? {},
+      metadata: { ...request.metadata, assistant_version: assistant.version },
       kwargs: { ...request } as JsonObject,
       multitask_strategy: strategy,
       owner_id: access.owner,
@@ -120,6 +125,8 @@ export class RunManager {
       throw error;
     }
     if (admitted.cancel) for (const other of admitted.before) this.#cancelActive(other, admitted.cancel);
+    // The thread remembers the assistant of its last run (its metadata.assistant_id, as LangGraph's do).
+    await this.#rememberAssistant(threadId, assistant.assistant_id);
     const { log } = openRunLog(this.#events, runId);
     // On a store shared by replicas, the first event is readable everywhere before the client learns the run id.
     await log.flushed?.();
@@ -222,6 +229,12 @@ export class RunManager {
     await this.#queue.settledAll();
     if (this.#events.close) await this.#events.close();
     else this.#events.clear();
+  }
+
+  async #rememberAssistant(threadId: string, assistantId: string): Promise<void> {
+    const thread = await this.#options.store.metadata.getThread(threadId);
+    if (!thread || thread.metadata.assistant_id === assistantId) return;
+    await this.#options.store.metadata.setThreadMetadataKey(threadId, "assistant_id", assistantId);
   }
 
   /** Whether the caller reaches the thread (an administrator reaches every one without a read). */
