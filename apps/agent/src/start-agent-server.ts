@@ -69,7 +69,10 @@ export async function startAgentServer(options: StartAgentServerOptions): Promis
   // Which model runs use and why (models.default, a key in the environment, or the scripted demo).
   options.stdout.write(`thinktank agent: ${describeModelChoice(config)}\n`);
   // Which backend runs execute_code and bash, and what it isolates (auto picks bubblewrap when it works, else deno).
-  options.stdout.write(`thinktank agent: ${backendLine(await server.runtime.codeMode.executor.describeBackend())}\n`);
+  const sandbox = await server.runtime.codeMode.executor.describeBackend();
+  options.stdout.write(`thinktank agent: ${backendLine(sandbox)}\n`);
+  // bubblewrap expected (installed, as in the Docker image) or named, but refused here: loud, on stderr, with the full reason and its fix.
+  if (sandbox.warning) options.stderr.write(`thinktank agent: warning: sandbox: ${sandbox.warning}. Reason: ${sandbox.problem ?? sandbox.fallback ?? "unknown"}\n`);
   // How trusted script tools and stdio MCP servers are confined on this host; a warning, once, when they are not.
   const hostIsolation = server.runtime.hostConfinement.info;
   if (hostIsolation.isolation === "none") options.stderr.write(`thinktank agent: warning: ${describeHostIsolation(hostIsolation)}${hostIsolation.detail ? ` (${hostIsolation.detail})` : ""}\n`);

@@ -153,6 +153,14 @@ export interface SandboxBackendInfo {
   readonly isolation: string;
   /** Why `auto` did not pick bubblewrap. */
   readonly fallback?: string;
+  /** Why the named backend (sandbox.backend: bubblewrap) cannot start a sandbox here: its runs fail with SANDBOX_UNAVAILABLE. */
+  readonly problem?: string;
+  /**
+   * Set when bubblewrap was expected (its bwrap is installed, as in the Docker image) or named in
+   * config.yaml but cannot start a sandbox here: one line for logs and /healthz, with no host path
+   * (the full reason is `fallback` or `problem`). Unset when bubblewrap works, or is simply not installed.
+   */
+  readonly warning?: string;
   /** How memory_mb holds: per execution (a cgroup) or per process. */
   readonly memory: SandboxMemoryInfo;
 }

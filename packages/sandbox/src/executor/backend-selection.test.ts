@@ -8,6 +8,13 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { backendLine } from "./select-launcher.js";
 import { sandboxFixture } from "../test-support/sandbox-fixture.js";
 
+/** A stand-in bwrap that fails as the real one does in a Docker container whose /proc is masked. */
+function refusingBwrap(dir: string): string {
+  const script = path.join(dir, "bwrap");
+  fs.writeFileSync(script, `#!/bin/sh\ncase "$1" in --version) echo "bubblewrap 0.8.0";; --help) echo "--disable-userns --size";; *) echo "bwrap: Can't mount proc on /newroot/proc: Operation not permitted" >&2; exit 1;; esac\n`, { mode: 0o755 });
+  return script;
+}
+
 describe("backend selection", () => {
   it("is auto unless config.yaml names one, and local only when named", async () => {
     const temp = makeTempDir();
@@ -44,6 +51,51 @@ describe("backend selection", () => {
       isolation: expect.stringContaining("namespaces"),
       memory: { mode: expect.stringMatching(/^(cgroup-v2|cgroup-v1|per-process)$/), description: expect.stringMatching(/^per (execution|process) \(/) },
     });
+  });
+
+  it("auto without bubblewrap installed falls back quietly: no warning", async () => {
+    const fixture = sandboxFixture({ backend: "auto", executor: { bwrapCommand: "/nonexistent/bin/bwrap" } });
+    onTestFinished(() => fixture.cleanup());
+    const info = await fixture.executor.describeBackend();
+    expect(info.backend).toBe("deno");
+    expect(info.warning).toBeUndefined();
+  });
+
+  // The Docker case: the image installs bubblewrap, the container masks /proc, and bwrap fails; the
+  // stand-in prints what the real one printed there (docker-compose.yml without systempaths=unconfined).
+  it("auto with bubblewrap installed but refused falls back to deno with a warning that names bwrap's error and the Docker fix", async () => {
+    const tools = makeTempDir("thinktank-fake-bwrap-");
+    onTestFinished(() => tools.cleanup());
+    fs.chmodSync(tools.dir, 0o755);
+    const fixture = sandboxFixture({ backend: "auto", executor: { bwrapCommand: refusingBwrap(tools.dir) } });
+    onTestFinished(() => fixture.cleanup());
+    const info = await fixture.executor.describeBackend();
+    expect(info).toMatchObject({ configured: "auto", backend: "deno" });
+    expect(info.fallback).toContain("systempaths=unconfined");
+    expect(info.warning).toBe(
+      "bubblewrap is installed but cannot start a sandbox here (bwrap: Can't mount proc on /newroot/proc: Operation not permitted), so execute_code and bash run on the weaker deno backend (Python in Pyodide, shell simulated by just-bash); the agent's start-up log says why and how to fix it (in Docker, the agent's service needs security_opt seccomp:unconfined, apparmor:unconfined and systempaths=unconfined)",
+    );
+    expect(info.warning).not.toContain(tools.dir);
+  });
+
+  it("a named bubblewrap that cannot start a sandbox says so when described, with the same warning, and stays bubblewrap", async () => {
+    const tools = makeTempDir("thinktank-fake-bwrap-");
+    onTestFinished(() => tools.cleanup());
+    fs.chmodSync(tools.dir, 0o755);
+    const fixture = sandboxFixture({ backend: "bubblewrap", executor: { bwrapCommand: refusingBwrap(tools.dir) } });
+    onTestFinished(() => fixture.cleanup());
+    const info = await fixture.executor.describeBackend();
+    expect(info.backend).toBe("bubblewrap");
+    expect(info.problem).toContain("Can't mount proc");
+    expect(info.warning).toMatch(/^sandbox.backend is bubblewrap, but bubblewrap cannot start a sandbox here \(bwrap: Can't mount proc .*\), so execute_code and bash fail with SANDBOX_UNAVAILABLE; .*systempaths=unconfined\)$/);
+  });
+
+  it("a named bubblewrap that works has no problem and no warning", needs("bubblewrap"), async () => {
+    const fixture = sandboxFixture({ backend: "bubblewrap" });
+    onTestFinished(() => fixture.cleanup());
+    const info = await fixture.executor.describeBackend();
+    expect(info.problem).toBeUndefined();
+    expect(info.warning).toBeUndefined();
   });
 
   it("a named bubblewrap that cannot run fails with the fix and never falls back to deno", async () => {

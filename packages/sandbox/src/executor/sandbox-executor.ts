@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { defaultSearchPath, type ErrorCode, type SandboxBackend } from "@thinktank/core";
+import { defaultSearchPath, findExecutable, type ErrorCode, type SandboxBackend } from "@thinktank/core";
 import { BubblewrapLauncher } from "../launch/bubblewrap-launcher.js";
 import { DenoLauncher } from "../launch/deno-launcher.js";
 import { joinCgroup } from "../launch/join-cgroup.js";
@@ -26,7 +26,7 @@ import { startServer } from "../servers/start-server.js";
 import type { SandboxServerLaunch, SandboxServerRequest } from "../servers/server-types.js";
 import { checkExecutor } from "./check-executor.js";
 import type { SandboxExecutorOptions } from "./sandbox-executor-options.js";
-import { selectLauncher, type ConcreteBackend, type SelectedLauncher } from "./select-launcher.js";
+import { bubblewrapWarning, probeLauncher, selectLauncher, type ConcreteBackend, type SelectedLauncher } from "./select-launcher.js";
 
 /**
  * Creates the executor config.sandbox.backend names: `auto` (the default: bubblewrap when a real
@@ -42,6 +42,8 @@ class PooledSandboxExecutor implements SandboxExecutor {
   private readonly configured: SandboxBackend;
   private selected: SelectedLauncher | undefined;
   private readonly selection: Promise<SelectedLauncher>;
+  /** For sandbox.backend: bubblewrap, why it cannot start a sandbox here (undefined when it can); asked once. */
+  private namedProbe: Promise<string | undefined> | undefined;
   /** Whether executions get their own memory cgroup (found once per process). */
   private readonly memory: Promise<MemoryScope>;
   private readonly pool: WarmPool;
@@ -91,6 +93,7 @@ class PooledSandboxExecutor implements SandboxExecutor {
       runtimeDir: this.runtimeDir,
       limits: this.bounds.defaultLimits,
       owner: this.sandboxOwner,
+      bubblewrapInstalled: findExecutable(options.bwrapCommand ?? "bwrap", options.searchPath ?? defaultSearchPath) !== undefined,
     }).then((selected) => (this.selected = selected));
     this.memory = resolveMemoryScope({ enabled: options.memoryCgroups ?? true, hostUid: this.hostUid, searchPath: options.searchPath ?? defaultSearchPath });
   }
@@ -104,8 +107,18 @@ class PooledSandboxExecutor implements SandboxExecutor {
   }
 
   async describeBackend(): Promise<SandboxBackendInfo> {
-    const [{ launcher, info }, memory] = await Promise.all([this.selection, this.memory]);
-    return { ...info, memory: memoryInfo(memory, info.backend, launcher.executionCgroup) };
+    const [{ launcher, info }, memory, problem] = await Promise.all([this.selection, this.memory, this.namedProblem()]);
+    return { ...info, ...(problem ? { problem, warning: bubblewrapWarning("named", problem) } : {}), memory: memoryInfo(memory, info.backend, launcher.executionCgroup) };
+  }
+
+  /**
+   * A named bubblewrap backend is never switched, so whether it can start a sandbox is asked once, the
+   * first time the backend is described (the agent does at start-up), not before every executor's first run.
+   */
+  private namedProblem(): Promise<string | undefined> {
+    if (this.configured !== "bubblewrap") return Promise.resolve(undefined);
+    this.namedProbe ??= this.selection.then(({ launcher }) => probeLauncher(launcher, { runtimeDir: this.runtimeDir, limits: this.bounds.defaultLimits, owner: this.sandboxOwner }));
+    return this.namedProbe;
   }
 
   async supportsEntry(language: SandboxLanguage): Promise<{ ok: true } | { ok: false; reason: string }> {

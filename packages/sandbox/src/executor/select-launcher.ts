@@ -17,6 +17,8 @@ export interface SelectLauncherInput {
   readonly limits: SandboxLimits;
   /** The owner of the probe's workspace when the host is root. */
   readonly owner: { uid: number; gid: number } | undefined;
+  /** Whether bwrap is installed here: `auto` falling back to deno is then a warning, not a quiet choice. */
+  readonly bubblewrapInstalled: boolean;
 }
 
 export interface SelectedLauncher {
@@ -37,15 +39,35 @@ const isolation: Readonly<Record<ConcreteBackend, string>> = {
  * it when that works, else Deno (which `npm install` always brings), and says why. Never rejects.
  */
 export async function selectLauncher(input: SelectLauncherInput): Promise<SelectedLauncher> {
-  const chosen = (backend: ConcreteBackend, fallback?: string): SelectedLauncher => ({
+  const chosen = (backend: ConcreteBackend, fallback?: string, warning?: string): SelectedLauncher => ({
     launcher: input.make(backend),
-    info: { configured: input.configured, backend, isolated: backend !== "local", isolation: isolation[backend], ...(fallback ? { fallback } : {}) },
+    info: { configured: input.configured, backend, isolated: backend !== "local", isolation: isolation[backend], ...(fallback ? { fallback } : {}), ...(warning ? { warning } : {}) },
   });
   if (input.configured !== "auto") return chosen(input.configured);
   const bubblewrap = input.make("bubblewrap");
-  const problem = await probe(bubblewrap, input);
+  const problem = await probeLauncher(bubblewrap, input);
   if (problem === undefined) return { launcher: bubblewrap, info: { configured: "auto", backend: "bubblewrap", isolated: true, isolation: isolation.bubblewrap } };
-  return chosen("deno", `bubblewrap is not usable here: ${problem}`);
+  // Installed but refused (a container's seccomp, AppArmor or masked /proc): the weaker backend runs, and says so loudly.
+  return chosen("deno", `bubblewrap is not usable here: ${problem}`, input.bubblewrapInstalled ? bubblewrapWarning("fallback", problem) : undefined);
+}
+
+/** What Docker needs for bubblewrap in a container, said wherever bubblewrap was expected and failed. */
+const dockerHint = "in Docker, the agent's service needs security_opt seccomp:unconfined, apparmor:unconfined and systempaths=unconfined";
+
+/**
+ * The one-line warning (no host path: /healthz shows it) for bubblewrap that was expected (`fallback`:
+ * installed, so `auto` meant it) or named in config.yaml (`named`) but cannot start a sandbox.
+ * `problem` is the probe's full reason; only bwrap's own set-up error line is kept from it, and not
+ * when it names a path of the host.
+ */
+export function bubblewrapWarning(kind: "fallback" | "named", problem: string): string {
+  const line = /bubblewrap could not create the sandbox \((bwrap: .*?)\)\. Fix:/.exec(problem)?.[1];
+  const why = line && !/source path/i.test(line) ? ` (${line})` : "";
+  const effect =
+    kind === "fallback"
+      ? `bubblewrap is installed but cannot start a sandbox here${why}, so execute_code and bash run on the weaker deno backend (Python in Pyodide, shell simulated by just-bash)`
+      : `sandbox.backend is bubblewrap, but bubblewrap cannot start a sandbox here${why}, so execute_code and bash fail with SANDBOX_UNAVAILABLE`;
+  return `${effect}; the agent's start-up log says why and how to fix it (${dockerHint})`;
 }
 
 /** One line for a start-up log: the backend, what it isolates and how memory holds. */
@@ -55,7 +77,7 @@ export function backendLine(info: SandboxBackendInfo): string {
 }
 
 /** Runs `exit 0` in the shell through the launcher; undefined when it worked, else the problem. */
-async function probe(launcher: Launcher, input: SelectLauncherInput): Promise<string | undefined> {
+export async function probeLauncher(launcher: Launcher, input: Pick<SelectLauncherInput, "runtimeDir" | "limits" | "owner">): Promise<string | undefined> {
   const workspace = fs.mkdtempSync(path.join(input.runtimeDir, "probe-"));
   try {
     if (input.owner) fs.chownSync(workspace, input.owner.uid, input.owner.gid);

@@ -27,4 +27,25 @@ describe("GET /healthz", () => {
     expect(answer.body).not.toContain("/sys/fs/cgroup");
     await app.close();
   });
+
+  it("answers status warning with the sandbox's warning when bubblewrap was expected but refused, still 200", async () => {
+    const app = Fastify();
+    const warning = "bubblewrap is installed but cannot start a sandbox here (bwrap: Can't mount proc on /newroot/proc: Operation not permitted), so execute_code and bash run on the weaker deno backend";
+    registerMetaRoutes(app, {
+      sandbox: async () => ({
+        configured: "auto",
+        backend: "deno",
+        isolated: true,
+        isolation: "Deno permissions",
+        fallback: "bubblewrap is not usable here: bubblewrap could not create the sandbox (bwrap: Can't mount proc on /newroot/proc: Operation not permitted). Fix: ...",
+        warning,
+        memory: { mode: "per-process", description: "per process" },
+      }),
+      hostIsolation: () => ({ isolation: "none", reason: "no way to confine host programs here" }),
+    });
+    const answer = await app.inject({ method: "GET", url: "/healthz" });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toMatchObject({ status: "warning", sandbox: { backend: "deno", fallback: healthzFallback, warning } });
+    await app.close();
+  });
 });

@@ -24,11 +24,12 @@ export const healthzFallback = "bubblewrap is not usable here, so code runs on t
  */
 export function registerMetaRoutes(app: FastifyInstance, options: MetaRoutesOptions): void {
   app.get("/healthz", async () => {
-    const { backend, isolated, isolation, fallback, memory } = await options.sandbox();
+    const { backend, isolated, isolation, fallback, warning, memory } = await options.sandbox();
     const hostPrograms = options.hostIsolation();
     return {
-      status: "ok",
-      sandbox: { backend, isolated, isolation, ...(fallback ? { fallback: healthzFallback } : {}), memory: { mode: memory.mode } },
+      // "warning": bubblewrap was expected (installed) or named but cannot start a sandbox; the service still answers.
+      status: warning ? "warning" : "ok",
+      sandbox: { backend, isolated, isolation, ...(fallback ? { fallback: healthzFallback } : {}), ...(warning ? { warning } : {}), memory: { mode: memory.mode } },
       host_programs: { isolation: hostPrograms.isolation, reason: hostPrograms.reason },
     };
   });
