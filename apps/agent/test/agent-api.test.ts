@@ -136,18 +136,6 @@ describe("agent server over the LangGraph SDK", { timeout: 60_000 }, () => {
     expect(await resume(inbox.threadId, [{ type: "response", args: "amber" }])).toBe("Your colour is amber.");
   });
 
-  it("answers the cron routes with 501 NOT_IMPLEMENTED, not an unknown-route 404", async () => {
-    const thread = await suite.client.threads.create();
-    await expect(suite.client.crons.createForThread(thread.thread_id, "lead_agent", { schedule: "* * * * *" })).rejects.toThrow(/501|NOT_IMPLEMENTED/);
-    await expect(suite.client.crons.search()).rejects.toThrow(/501|NOT_IMPLEMENTED/);
-    await expect(suite.client.crons.delete("c1")).rejects.toThrow(/501|NOT_IMPLEMENTED/);
-    for (const [method, path] of [["POST", "/runs/crons"], ["POST", "/runs/crons/count"], ["PATCH", "/runs/crons/c1"], ["POST", `/threads/${thread.thread_id}/runs/crons`]] as const) {
-      const answer = await rawRequest(path, { method, body: "{}" });
-      expect([path, answer.status, answer.body.code]).toEqual([path, 501, "NOT_IMPLEMENTED"]);
-      expect(answer.body.message).toContain("POST /threads/{thread_id}/runs");
-    }
-  });
-
   it("creates background runs, joins them, lists and gets them", async () => {
     const thread = await suite.client.threads.create();
     const run = await suite.client.runs.create(thread.thread_id, "lead_agent", { input: human("background job") });

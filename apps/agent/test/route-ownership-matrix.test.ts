@@ -24,6 +24,7 @@ const bodies: Record<string, unknown> = {
   "PATCH /threads/:thread_id": { metadata: { taken: true } },
   "POST /threads/:thread_id/history": { limit: 1 },
   "POST /threads/:thread_id/state/checkpoint": { checkpoint: {} },
+  "POST /threads/:thread_id/runs/crons": { assistant_id: "lead_agent", schedule: "0 8 * * *" },
 };
 
 const temp = makeTempDir("tt-agent-matrix-");
