@@ -8,7 +8,7 @@ import { Client, type Message } from "@langchain/langgraph-sdk";
 import { loadConfig } from "@thinktank/core";
 import { freePort } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAgentServer, type AgentServer } from "../src/index.js";
+import { buildAgentServer, inspectPrompt, type AgentServer } from "../src/index.js";
 import { makeProjectFixture, type ProjectFixture } from "./support/project-fixture.js";
 
 const script = `
@@ -50,6 +50,7 @@ beforeAll(async () => {
       "plugins/installed/sales/.claude-plugin/plugin.json": JSON.stringify({ name: "sales", description: "Sales" }),
       "plugins/installed/sales/skills/call-prep/SKILL.md": skill("call-prep", "Prepare for a sales call: account context, attendees and an agenda."),
       "plugins/installed/sales/skills/forecast/SKILL.md": skill("forecast", "Build a weighted revenue forecast for the quarter of sales."),
+      "plugins/installed/sales/commands/pipeline.md": "---\ndescription: Review the open pipeline by stage\n---\nReview the pipeline.\n",
     },
   });
   server = await buildAgentServer(loadConfig({ cwd: project.dir, env: { PATH: process.env.PATH ?? "" } }), { logger: false });
@@ -133,6 +134,23 @@ describe("assistants through the SDK", { timeout: 120_000 }, () => {
     const created = await admin.assistants.create({ graphId: "lead_agent", name: "Other model", context: { model: "other", code_execution: { mode: "code" }, memory: "off" } });
     const thread = await admin.threads.create();
     expect(await ask(thread.thread_id, created.assistant_id, "hi")).toBe("the other model: hi");
+  });
+
+  it("inspect prompt --assistant shows what its runs send: its instructions, only its skills and commands, a smaller prompt", async () => {
+    const config = loadConfig({ cwd: project.dir, env: { PATH: process.env.PATH ?? "" } });
+    const created = await admin.assistants.create({ graphId: "lead_agent", name: "Narrow", context: { instructions: "Answer in French.", skills: { allow: ["pdf"] } } });
+    const lead = await inspectPrompt(config, { listing: "full" });
+    const narrow = await inspectPrompt(config, { listing: "full", assistant: created.assistant_id });
+    expect(narrow.assistant).toMatchObject({ assistant_id: created.assistant_id, version: 1, name: "Narrow" });
+    expect(narrow.systemPrompt).toContain("<assistant_instructions>\nAnswer in French.\n</assistant_instructions>");
+    expect(narrow.systemPrompt).toContain("/mnt/skills/public/pdf/SKILL.md");
+    for (const gone of ["brand-kit", "release-notes", "call-prep", "forecast", "/sales:pipeline"]) {
+      expect(lead.systemPrompt).toContain(gone);
+      expect(narrow.systemPrompt).not.toContain(gone);
+    }
+    expect(narrow.tokens.total).toBeLessThan(lead.tokens.total);
+    await expect(inspectPrompt(config, { assistant: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({ code: "ASSISTANT_NOT_FOUND" });
+    await admin.assistants.delete(created.assistant_id);
   });
 
   it("search, count, select and pages; lead_agent comes first and is read-only", async () => {

@@ -10,6 +10,11 @@ import { assembleRequest } from "../request/prepare-request.js";
 import type { RequestSurface } from "../request/request-context.js";
 import { threadFolders } from "@thinktank/files";
 import { AgentRuntime } from "../runtime/agent-runtime.js";
+import { AssistantService, serverAccess, type AssistantChoice, type AssistantSettings } from "@thinktank/runs";
+import { leadAssistant, leadAssistantId } from "../assistants/lead-assistant.js";
+import { runAssistant } from "../assistants/run-assistant.js";
+import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
+import { openAgentStore } from "../persistence/open-agent-store.js";
 import { catalogSurfaceProvider } from "./catalog-surface-provider.js";
 import { inspectAgentPrompt, type AgentPromptInspection } from "./inspect-agent-prompt.js";
 import { toolDefinition } from "./tool-definition.js";
@@ -25,8 +30,14 @@ export interface InspectPromptOptions {
   readonly now?: Date;
   /** Told about problems (skipped skills, servers that cannot start). @default dropped */
   readonly logger?: ManagerLogger;
-  /** Whose run to inspect: a user's id shows their skills view (their overlay and own `user:` skills) and their MCP servers. @default "admin" (the operator) */
+  /** Whose run to inspect: a user's id shows their skills view (their overlay and own `user:` skills) and their MCP servers. @default "admin" (the operator), or the assistant's owner with `assistant` */
   readonly user?: string;
+  /**
+   * A run of this assistant (its id, or `lead_agent`), at its current version: its instructions,
+   * and only its skills, commands, sub-agents and MCP servers (read from the threads database).
+   * `mode` given wins over its code_execution.mode. @default lead_agent's
+   */
+  readonly assistant?: string;
 }
 
 /** What the model would be sent on the first call of a new thread, with token counts (o200k). */
@@ -41,6 +52,8 @@ export interface PromptInspection {
   readonly tools: readonly ToolDefinition[];
   /** What is added to the first user message for the model (compact listing: `<relevant_skills>`); "" when nothing is. */
   readonly messageContext: string;
+  /** The assistant inspected (absent for lead_agent's): its id, the version, and the model it names. */
+  readonly assistant?: { readonly assistant_id: string; readonly version: number; readonly name: string; readonly model?: string };
   readonly tokens: {
     readonly systemPrompt: number;
     /** The JSON of each definition, summed. */
@@ -84,20 +97,25 @@ export async function openPromptInspector(config: Config, options: InspectPrompt
   let effective: Config = options.mode ? { ...config, code_execution: { ...config.code_execution, mode: options.mode } } : config;
   if (options.listing) effective = { ...effective, skills: { ...effective.skills, listing: options.listing } };
   const servers = options.catalogDir === undefined ? undefined : readCatalogFolder(options.catalogDir);
+  const chosen = options.assistant === undefined ? undefined : await readAssistant(effective, options.assistant);
+  const settings = chosen && options.mode ? { ...chosen.settings, code_execution: undefined } : chosen?.settings;
+  const assistant = chosen && settings ? runAssistant(chosen.choice, settings) : undefined;
   const runtime = new AgentRuntime(effective, { watch: false, ...(options.logger ? { logger: options.logger } : {}) });
   try {
     await runtime.start();
     let choice: { mode: "direct" | "code"; reason: string } | undefined;
     const mcpSurface = servers ? catalogSurfaceProvider(runtime, servers, (description) => (choice = description)) : createCodeModeProvider(runtime, { onChoice: (chosen) => (choice = chosen) });
     const threadId = "new-thread";
-    const request = { config: effective, threadId, runId: "inspect", ownerId: options.user ?? operatorId, now: options.now ?? new Date(), folders: threadFolders(effective, threadId) };
+    const ownerId = options.user ?? chosen?.owner ?? operatorId;
+    const request = { config: effective, threadId, runId: "inspect", ownerId, now: options.now ?? new Date(), folders: threadFolders(effective, threadId), ...(assistant ? { assistant } : {}) };
     const surface = await assembleRequest(request, agentRequestProviders(runtime, { mcpSurface }));
     const { listing, agents } = await runtime.snapshotFor(request);
     const tools = surface.tools.map(toolDefinition);
     const byTool = Object.fromEntries(tools.map((definition) => [definition.name, countTokens(JSON.stringify(definition))]));
     const toolTokens = Object.values(byTool).reduce((sum, count) => sum + count, 0);
     const promptTokens = countTokens(surface.systemPrompt);
-    const fixed = { mode: choice?.mode ?? "direct", reason: choice?.reason ?? "", skillListing: { mode: listing.mode, reason: listing.reason }, systemPrompt: surface.systemPrompt, tools } as const;
+    const named = chosen ? { assistant: { ...chosen.choice, name: chosen.name, ...(settings?.model ? { model: settings.model } : {}) } } : {};
+    const fixed = { mode: choice?.mode ?? "direct", reason: choice?.reason ?? "", skillListing: { mode: listing.mode, reason: listing.reason }, systemPrompt: surface.systemPrompt, tools, ...named } as const;
     return {
       async inspect(message) {
         const messageContext = message === undefined ? "" : await messageContextOf(surface, message);
@@ -124,6 +142,20 @@ async function messageContextOf(surface: RequestSurface, message: string): Promi
   }
   const relevant = surface.skillContextFor?.(text);
   return relevant ? renderRelevantSkills(relevant) : "";
+}
+
+/** The assistant's current version, its settings and its owner, from the threads database (ASSISTANT_NOT_FOUND otherwise); undefined for lead_agent's. */
+async function readAssistant(config: Config, id: string): Promise<{ choice: AssistantChoice; settings: AssistantSettings; owner: string; name: string } | undefined> {
+  if (id === leadAgentGraphId || id === leadAssistantId) return undefined;
+  const store = await openAgentStore(config);
+  try {
+    const assistants = new AssistantService({ store: store.assistants, builtIn: leadAssistant(new Date().toISOString()), clock: () => new Date() });
+    const choice = await assistants.resolve(id, serverAccess);
+    const stored = await store.assistants.get(choice.assistant_id);
+    return { choice, settings: await assistants.settingsOf(choice), owner: stored?.owner_id ?? operatorId, name: stored?.name ?? id };
+  } finally {
+    await store.close();
+  }
 }
 
 function readCatalogFolder(dir: string) {

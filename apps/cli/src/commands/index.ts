@@ -120,7 +120,7 @@ export const commands: readonly LazyCommand[] = [
       group: true,
       summary: "Inspect what the agent sends the model",
       usage: [
-        "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--user ID] [--message TEXT | --agent NAME | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts; --agent: a sub-agent's prompt, tools and model",
+        "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--user ID] [--assistant ID] [--message TEXT | --agent NAME | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts; --agent: a sub-agent's prompt, tools and model",
       ],
     },
     async () => (await import("./inspect.js")).inspectCommand,

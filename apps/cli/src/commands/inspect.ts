@@ -17,7 +17,9 @@ const listings: readonly SkillListingSetting[] = ["full", "compact", "auto"];
  * definition and what the first user message carries (`--message`), with o200k token counts.
  * `--mode` overrides code_execution.mode, `--listing` skills.listing; `--catalog DIR` takes the MCP
  * tools from a folder of cached tool lists instead of the configured servers; `--user ID` shows a
- * user's run (their skills view and servers) instead of the operator's. `--agent NAME` shows what
+ * user's run (their skills view and servers) instead of the operator's; `--assistant ID` a run of
+ * that assistant (its current version: its instructions, only its skills, commands, sub-agents
+ * and MCP servers; run as its owner unless `--user` says otherwise). `--agent NAME` shows what
  * that agent (a name or identity) would run with as a sub-agent of the lead's `task`: its system
  * prompt, the tools it would be bound (and which of its `tools` entries match nothing), its model.
  * `--batch FILE.jsonl` (or `-`) answers one `{"message"}` (or `{"agent"}`) a line with one JSON
@@ -25,7 +27,7 @@ const listings: readonly SkillListingSetting[] = ["full", "compact", "auto"];
  */
 export const inspectCommand: CliCommand = createSubcommandGroup("inspect", "Inspect what the agent sends the model", {
   prompt: {
-    usage: "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--user ID] [--message TEXT | --agent NAME | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts; --agent: a sub-agent's prompt, tools and model",
+    usage: "inspect prompt [--mode direct|code|auto] [--listing full|compact|auto] [--catalog DIR] [--user ID] [--assistant ID] [--message TEXT | --agent NAME | --batch FILE.jsonl] [--json]   the system prompt, tool definitions and message context of a new thread, with token counts; --agent: a sub-agent's prompt, tools and model",
     run: inspectPromptCommand,
   },
 });
@@ -33,7 +35,7 @@ export const inspectCommand: CliCommand = createSubcommandGroup("inspect", "Insp
 async function inspectPromptCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { mode: { type: "string" }, listing: { type: "string" }, catalog: { type: "string" }, user: { type: "string" }, message: { type: "string" }, agent: { type: "string" }, batch: { type: "string" }, json: { type: "boolean", default: false } },
+    options: { mode: { type: "string" }, listing: { type: "string" }, catalog: { type: "string" }, user: { type: "string" }, assistant: { type: "string" }, message: { type: "string" }, agent: { type: "string" }, batch: { type: "string" }, json: { type: "boolean", default: false } },
   });
   if (values.mode !== undefined && !(modes as readonly string[]).includes(values.mode)) throw usageError(`--mode must be one of ${modes.join(", ")}; got '${values.mode}'`);
   if (values.listing !== undefined && !(listings as readonly string[]).includes(values.listing)) throw usageError(`--listing must be one of ${listings.join(", ")}; got '${values.listing}'`);
@@ -46,6 +48,7 @@ async function inspectPromptCommand(args: string[], io: CliIo): Promise<number> 
     ...(values.listing ? { listing: values.listing as SkillListingSetting } : {}),
     ...(values.catalog !== undefined ? { catalogDir: path.resolve(io.cwd, values.catalog) } : {}),
     ...(values.user !== undefined ? { user: values.user } : {}),
+    ...(values.assistant !== undefined ? { assistant: values.assistant } : {}),
   });
   try {
     const batch = values.batch;
@@ -72,6 +75,7 @@ async function inspectPromptCommand(args: string[], io: CliIo): Promise<number> 
 function toJson(inspection: PromptInspection, message: string | undefined) {
   return {
     ...(message !== undefined ? { message } : {}),
+    ...(inspection.assistant ? { assistant: inspection.assistant } : {}),
     mode: inspection.mode,
     reason: inspection.reason,
     skill_listing: inspection.skillListing,
@@ -123,7 +127,9 @@ function renderAgentText(inspection: AgentPromptInspection): string {
 
 function renderText(inspection: PromptInspection): string {
   const { tokens } = inspection;
+  const { assistant } = inspection;
   const lines = [
+    ...(assistant ? [`=== assistant ${assistant.name} (${assistant.assistant_id}, version ${assistant.version}${assistant.model ? `, model ${assistant.model}` : ""}) ===`, ""] : []),
     `=== system prompt (${tokens.systemPrompt} tokens) ===`,
     inspection.systemPrompt,
     "",

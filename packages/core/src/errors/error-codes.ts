@@ -89,6 +89,8 @@ export const errorCodes = {
   INVALID_AGENT: 422,
   // an assistant's field or setting that is malformed or names nothing known (details.field)
   INVALID_ASSISTANT: 422,
+  // a run's input, a command's update or a state update that the graph's state cannot take (details.field names it)
+  INVALID_STATE_INPUT: 422,
   ARCHIVE_NOT_ZIP: 422,
   ARCHIVE_ABSOLUTE_PATH: 422,
   ARCHIVE_PATH_TRAVERSAL: 422,
