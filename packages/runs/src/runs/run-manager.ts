@@ -206,9 +206,13 @@ export class RunManager {
 
   /** Cancels a pending or running run; `rollback` also deletes it once stopped. */
   async cancel(threadId: string, runId: string, action: "interrupt" | "rollback", wait: boolean, access: Access): Promise<void> {
-    await this.get(threadId, runId, access);
+    const run = await this.get(threadId, runId, access);
     const held = this.isActive(runId);
-    if (!(await this.#queue.cancel(threadId, runId, action)) && !held) return;
+    if (!(await this.#queue.cancel(threadId, runId, action)) && !held) {
+      // A record left pending or running that nothing holds (its end was never recorded): it ends now, as cancelled.
+      if (run.status === "pending" || run.status === "running") await this.#worker.endUnheld(run, action);
+      return;
+    }
     this.#cancelActive(runId, action);
     if (wait) await this.#queue.settled(threadId, [runId]);
   }

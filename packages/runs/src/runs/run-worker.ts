@@ -26,7 +26,13 @@ export interface ActiveRun {
   working?: boolean;
   /** How the run ended, for its log line. */
   ended?: { status: RunStatus | "rollback"; error?: string };
+  /** Its end is recorded (RunQueue.end returned): nothing may record another. */
+  recorded?: boolean;
 }
+
+/** What join and the thread record say when a run's end could not be recorded the ordinary way (the log has the cause). */
+const runFailed = { error: "INTERNAL", message: "the run failed and its end was recorded without the thread's state (see the agent server's log)" };
+const stateUnreadable = { error: "INTERNAL", message: "the run ended but the thread's state could not be read (see the agent server's log)" };
 
 export interface RunWorkerOptions {
   readonly store: AgentStore;
@@ -76,6 +82,12 @@ export class RunWorker {
       await this.#execute(run, turn.request, kept, active, turn.temporary);
     } catch (error) {
       this.#options.log?.error({ ...who, err: error }, "run bookkeeping failed");
+      // Whatever threw (the executor, the state read, recording the end): the run still ends, as error, and its thread leaves busy.
+      if (!active.lost && !active.recorded) {
+        active.ended = { status: "error", error: runFailed.error };
+        if (!kept.result) kept.log.push("error", JSON.stringify(runFailed));
+        await this.#finish(run, kept, "error", runFailed, turn.temporary, active).catch((cause: unknown) => this.#options.log?.error({ ...who, err: cause }, "recording the run's failed end failed"));
+      }
     } finally {
       const ended = { ...who, status: active.ended?.status ?? "error", ms: Math.round(performance.now() - active.started) };
       if (active.ended?.error) this.#options.log?.info({ ...ended, error: active.ended.error }, "run failed");
@@ -91,7 +103,7 @@ export class RunWorker {
     const { store, clock } = this.#options;
     if (active.controller.signal.aborted) {
       active.ended = { status: active.action === "rollback" ? "rollback" : "interrupted" };
-      await this.#finish(run, kept, active.ended.status, undefined, temporary);
+      await this.#finish(run, kept, active.ended.status, undefined, temporary, active);
       return;
     }
     await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
@@ -108,24 +120,60 @@ export class RunWorker {
     }
     const status = active.action === "rollback" ? "rollback" : outcome.status;
     active.ended = { status, error: outcome.error?.error };
-    await this.#finish(run, kept, status, outcome.error, temporary);
+    await this.#finish(run, kept, status, outcome.error, temporary, active);
+  }
+
+  /**
+   * Ends a run whose record says pending or running while no queue holds it (its end was never
+   * recorded): as cancelled (`interrupted`, or deleted for rollback), its thread refreshed from its
+   * checkpoint (`error` when that cannot be read), `busy` only while other runs wait on it.
+   */
+  async endUnheld(run: RunRecord, action: "interrupt" | "rollback"): Promise<void> {
+    const { store, threads, clock, queue, log } = this.#options;
+    const now = clock().toISOString();
+    const thread = await threads.refresh(run.thread_id).catch((cause: unknown) => {
+      log?.error({ runId: run.run_id, threadId: run.thread_id, err: cause }, "reading the thread's state after its run failed");
+      return store.metadata.updateThread(run.thread_id, { status: "error", error: stateUnreadable }, now);
+    });
+    if (thread && (await queue.inFlight(run.thread_id)).some((id) => id !== run.run_id)) await store.metadata.updateThread(run.thread_id, { status: "busy" }, now);
+    await queue.end(run, action === "rollback" ? "rollback" : "interrupted", undefined, now);
   }
 
   /**
    * Records a run's end: the thread from its checkpoint first, then the run's status through the
    * queue, which frees the thread for its next run (on a shared queue, perhaps on another replica,
-   * so the thread is never refreshed under a run that already started).
+   * so the thread is never refreshed under a run that already started). A state that cannot be read
+   * ends the run `error` and the thread `error` with the reason; a run cancelled before its end is
+   * recorded ends interrupted (or rolled back), never `success`. work() calls it once more, as
+   * `error`, when something here throws.
    */
-  async #finish(run: RunRecord, kept: KeptRun, status: RunStatus | "rollback", error: { error: string; message: string } | undefined, temporary: boolean): Promise<void> {
-    const { store, threads, clock, queue } = this.#options;
+  async #finish(run: RunRecord, kept: KeptRun, status: RunStatus | "rollback", error: { error: string; message: string } | undefined, temporary: boolean, active: ActiveRun): Promise<void> {
+    const { store, threads, clock, queue, log } = this.#options;
     const now = clock().toISOString();
     const stillQueued = (await queue.inFlight(run.thread_id)).filter((id) => id !== run.run_id);
-    const thread = await threads.refresh(run.thread_id, status === "error" ? { status: "error", error: error ?? null } : {});
+    let thread: ThreadRecord | undefined;
+    try {
+      thread = await threads.refresh(run.thread_id, status === "error" ? { status: "error", error: error ?? null } : {});
+    } catch (cause) {
+      log?.error({ ...active.who, err: cause }, "reading the thread's state after its run failed");
+      if (status !== "rollback" && status !== "error") {
+        kept.log.push("error", JSON.stringify(stateUnreadable));
+        status = "error";
+      }
+      error ??= stateUnreadable;
+      active.ended = { status, error: error.error };
+      thread = await store.metadata.updateThread(run.thread_id, { status: "error", error }, now);
+    }
     // What join returns for a finished run, kept as long as its events (a stateless run's thread is gone by then).
     // The record's values name their large strings by blob markers; join answers the strings (read before a temporary thread is deleted).
     kept.result = error ? { __error__: error } : thread ? await threads.expand(resultOf(thread), thread.thread_id) : {};
     if (stillQueued.length > 0 && thread) await store.metadata.updateThread(run.thread_id, { status: "busy" }, now);
-    await queue.end(run, status === "success" && thread?.status === "interrupted" ? "interrupted" : status, error, now);
+    let ending = status === "success" && thread?.status === "interrupted" ? "interrupted" : status;
+    // A cancel that came while the run was being finished (its state read, say) was answered: the run does not end as a success.
+    if (ending === "success" && active.action) ending = active.action === "rollback" ? "rollback" : "interrupted";
+    active.ended = { ...active.ended, status: ending };
+    await queue.end(run, ending, error, now);
+    active.recorded = true;
     if (temporary && stillQueued.length === 0) await threads.delete(run.thread_id, serverAccess).catch(() => undefined);
   }
 }
