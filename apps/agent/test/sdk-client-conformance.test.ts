@@ -127,12 +127,22 @@ const threadCases: Cases<"threads"> = {
     const thread = await client.threads.create({ metadata: { case: "get" } });
     expect(await client.threads.get(thread.thread_id)).toMatchObject({ thread_id: thread.thread_id, status: "idle", metadata: { case: "get" } });
     expect(await refusal(client.threads.get("00000000-0000-4000-8000-000000000000"))).toMatchObject({ status: 404, code: "THREAD_NOT_FOUND" });
+    expect(await refusal(client.threads.get(thread.thread_id, { include: ["ttl"] }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "include" });
   },
   create: async ({ client }) => {
     const thread = await client.threads.create({ metadata: { case: "create" } });
     expect(thread).toMatchObject({ status: "idle", metadata: { case: "create", graph_id: "lead_agent" } });
     expect(await refusal(client.threads.create({ threadId: thread.thread_id }))).toMatchObject({ status: 409, code: "CONFLICT" });
     expect((await client.threads.create({ threadId: thread.thread_id, ifExists: "do_nothing" })).thread_id).toBe(thread.thread_id);
+    // supersteps: the new thread's first states, one checkpoint each.
+    const seeded = await client.threads.create({ supersteps: [{ updates: [{ values: human("seeded"), asNode: "model" }] }, { updates: [{ values: { messages: [{ type: "ai", content: "seeded answer" }] }, asNode: "model" }] }] });
+    expect((seeded.values as { messages: { content: string }[] }).messages.map((message) => message.content)).toEqual(["seeded", "seeded answer"]);
+    expect(await client.threads.getHistory(seeded.thread_id)).toHaveLength(2);
+    const tag = crypto.randomUUID();
+    expect(await refusal(client.threads.create({ metadata: { tag }, supersteps: [{ updates: [{ values: { messages: 42 }, asNode: "model" }] }] }))).toMatchObject({ status: 422, code: "INVALID_STATE_INPUT", field: "supersteps[0].updates[0].values.messages" });
+    expect(await refusal(client.threads.create({ metadata: { tag }, supersteps: [{ updates: [{ values: human("x"), asNode: "no_such_node" }] }] }))).toMatchObject({ status: 422, code: "INVALID_STATE_INPUT" });
+    expect(await client.threads.count({ metadata: { tag } })).toBe(0);
+    expect(await refusal(client.threads.create({ ttl: 60 }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "ttl" });
   },
   copy: async ({ client, threadWithRun }) => {
     const source = await threadWithRun();
@@ -143,6 +153,9 @@ const threadCases: Cases<"threads"> = {
   update: async ({ client }) => {
     const thread = await client.threads.create({ metadata: { a: 1 } });
     expect((await client.threads.update(thread.thread_id, { metadata: { b: 2 } })).metadata).toMatchObject({ a: 1, b: 2 });
+    expect(await client.threads.update(thread.thread_id, { metadata: { c: 3 }, returnMinimal: true })).toBeUndefined();
+    expect((await client.threads.get(thread.thread_id)).metadata).toMatchObject({ a: 1, b: 2, c: 3 });
+    expect(await refusal(client.threads.update(thread.thread_id, { ttl: 60 }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "ttl" });
   },
   delete: async ({ client }) => {
     const thread = await client.threads.create();
@@ -158,6 +171,10 @@ const threadCases: Cases<"threads"> = {
     const tag = crypto.randomUUID();
     const thread = await client.threads.create({ metadata: { tag } });
     expect((await client.threads.search({ metadata: { tag } })).map((each) => each.thread_id)).toEqual([thread.thread_id]);
+    // select: only those fields.
+    expect(await client.threads.search({ metadata: { tag }, select: ["thread_id", "status"] })).toEqual([{ thread_id: thread.thread_id, status: "idle" }]);
+    expect(await refusal(client.threads.search({ select: ["no_such_field" as "thread_id"] }))).toMatchObject({ status: 400, code: "VALIDATION_FAILED", field: "select" });
+    expect(await refusal(client.threads.search({ extract: { last: "values.messages[-1]" } }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "extract" });
   },
   count: async ({ client }) => {
     const tag = crypto.randomUUID();
@@ -171,27 +188,60 @@ const threadCases: Cases<"threads"> = {
     expect(lastMessage(state.values)).toMatchObject({ type: "ai" });
     const checkpointId = state.checkpoint.checkpoint_id as string;
     expect((await client.threads.getState(threadId, checkpointId)).checkpoint.checkpoint_id).toBe(checkpointId);
-    expect((await client.threads.getState(threadId, { checkpoint_id: checkpointId })).checkpoint.checkpoint_id).toBe(checkpointId);
+    expect((await client.threads.getState(threadId, { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId, checkpoint_map: null })).checkpoint.checkpoint_id).toBe(checkpointId);
+    // select: fields, or one key of the values.
+    const selected = await client.threads.getState(threadId, undefined, { select: ["values.messages", "next"] });
+    expect(Object.keys(selected).sort()).toEqual(["next", "values"]);
+    expect(Object.keys(selected.values as object)).toEqual(["messages"]);
+    expect(Object.keys(await client.threads.getState(threadId, checkpointId, { select: ["checkpoint"] }))).toEqual(["checkpoint"]);
+    expect(await refusal(client.threads.getState(threadId, undefined, { subgraphs: true }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "subgraphs" });
   },
   updateState: async ({ client, threadWithRun }) => {
     const threadId = await threadWithRun();
-    const { checkpoint } = await client.threads.updateState(threadId, { values: human("added by hand"), asNode: "model" });
-    expect(checkpoint.checkpoint_id).toEqual(expect.any(String));
+    // The server answers LangGraph's { checkpoint } (the SDK's type says { configurable }).
+    const answer = (await client.threads.updateState(threadId, { values: human("added by hand"), asNode: "model" })) as unknown as { checkpoint: { checkpoint_id: string } };
+    expect(answer.checkpoint.checkpoint_id).toEqual(expect.any(String));
     expect(lastMessage((await client.threads.getState(threadId)).values)).toMatchObject({ type: "human", content: "added by hand" });
+    // A client's mistakes: 422 with the reason, not 500.
+    expect(await refusal(client.threads.updateState(threadId, { values: { messages: 42 } }))).toMatchObject({ status: 422, code: "INVALID_STATE_INPUT", field: "values.messages" });
+    expect(await refusal(client.threads.updateState(threadId, { values: human("x"), asNode: "no_such_node" }))).toMatchObject({ status: 422, code: "INVALID_STATE_INPUT", field: "as_node" });
   },
-  patchState: "PATCH /threads/:id/state is being added (issue 28)",
+  patchState: async ({ client, threadWithRun }) => {
+    const threadId = await threadWithRun();
+    const before = await client.threads.getState(threadId);
+    await client.threads.patchState(threadId, { reviewed: true });
+    const after = await client.threads.getState(threadId);
+    // The latest checkpoint's metadata, in place: same checkpoint, same values.
+    expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
+    expect(after.metadata).toMatchObject({ ...before.metadata, reviewed: true });
+    expect(after.values).toEqual(before.values);
+    await client.threads.patchState({ configurable: { thread_id: threadId } }, { second: 2 });
+    expect((await client.threads.getState(threadId)).metadata).toMatchObject({ reviewed: true, second: 2 });
+    const empty = await client.threads.create();
+    expect(await refusal(client.threads.patchState(empty.thread_id, { a: 1 }))).toMatchObject({ status: 404, code: "NOT_FOUND" });
+  },
   getHistory: async ({ client, threadWithRun }) => {
     const threadId = await threadWithRun();
     const history = await client.threads.getHistory(threadId, { limit: 2 });
     expect(history).toHaveLength(2);
     expect(lastMessage(history[0]?.values)).toMatchObject({ type: "ai" });
+    const selected = await client.threads.getHistory(threadId, { limit: 2, select: ["checkpoint"] });
+    expect(selected.map((state) => Object.keys(state))).toEqual([["checkpoint"], ["checkpoint"]]);
   },
   joinStream: async ({ client, threadWithRun }) => {
     // Nothing running on the thread: the stream ends at once.
     const threadId = await threadWithRun();
     expect(await collect(client.threads.joinStream(threadId))).toEqual([]);
   },
-  stream: "the v2 thread streaming protocol (POST /threads/:id/commands, /stream/events): to be refused with a clear code (issue 28)",
+  // The SDK's v2 thread protocol is not served: its requests answer 501 NOT_IMPLEMENTED (a client tells "not here" from a typo).
+  stream: async ({ client, url }) => {
+    const thread = await client.threads.create();
+    expect(typeof client.threads.stream).toBe("function");
+    for (const path of [`/threads/${thread.thread_id}/commands`, `/threads/${thread.thread_id}/stream/events`]) {
+      const answer = await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect({ path, status: answer.status, code: ((await answer.json()) as { code: string }).code }).toEqual({ path, status: 501, code: "NOT_IMPLEMENTED" });
+    }
+  },
 };
 
 // ---- runs ----
@@ -204,6 +254,8 @@ const runCases: Cases<"runs"> = {
     // Stateless: a temporary thread.
     const stateless = await collect(client.runs.stream(null, "lead_agent", { input: human("hello") }));
     expect(lastMessage(stateless.at(-1)?.data)).toMatchObject({ type: "ai" });
+    // Malformed input is refused before anything runs.
+    await expect(collect(client.runs.stream(thread.thread_id, "lead_agent", { input: { messages: [{ role: "nobody", content: "x" }] } }))).rejects.toThrow(/HTTP 422.*INVALID_STATE_INPUT/);
   },
   create: async ({ client }) => {
     const thread = await client.threads.create();
@@ -211,8 +263,29 @@ const runCases: Cases<"runs"> = {
     expect(run).toMatchObject({ thread_id: thread.thread_id, status: "pending" });
     await client.runs.join(thread.thread_id, run.run_id);
     expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
+    // What this server does not do is refused, not ignored.
+    expect(await refusal(client.runs.create(thread.thread_id, "lead_agent", { input: human("hello"), webhook: "https://example.com/hook" }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "webhook" });
+    expect(await refusal(client.runs.create(thread.thread_id, "lead_agent", { input: { messages: 42 } as never }))).toMatchObject({ status: 422, code: "INVALID_STATE_INPUT", field: "input.messages" });
+    expect((await client.runs.list(thread.thread_id)).length).toBe(1);
   },
-  createBatch: "POST /runs/batch is being added (issue 28)",
+  createBatch: async ({ client }) => {
+    const created = await client.runs.createBatch([
+      { assistantId: "lead_agent", input: human("one"), onCompletion: "keep", streamMode: ["values"] },
+      { assistantId: "lead_agent", input: human("two"), onCompletion: "keep" },
+    ]);
+    expect(created).toHaveLength(2);
+    for (const run of created) {
+      expect(lastMessage(await client.runs.join(run.thread_id, run.run_id))).toMatchObject({ type: "ai" });
+      expect((await client.runs.get(run.thread_id, run.run_id)).status).toBe("success");
+    }
+    expect(new Set(created.map((run) => run.thread_id)).size).toBe(2);
+    // One bad payload refuses the batch before any run is created.
+    const tag = crypto.randomUUID();
+    const refused = await refusal(client.runs.createBatch([{ assistantId: "lead_agent", input: human("ok"), metadata: { tag } }, { assistantId: "lead_agent", input: { messages: 42 } as never, metadata: { tag } }]));
+    expect(refused).toMatchObject({ status: 422, code: "INVALID_STATE_INPUT", field: "[1].input.messages" });
+    expect(await client.threads.count({ metadata: { tag } })).toBe(0);
+    expect(await refusal(client.runs.createBatch([{ assistantId: "lead_agent", input: human("ok"), notAField: 1 } as never]))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "[0].notAField" });
+  },
   wait: async ({ client }) => {
     const thread = await client.threads.create();
     expect(lastMessage(await client.runs.wait(thread.thread_id, "lead_agent", { input: human("hello") }))).toMatchObject({ type: "ai" });
@@ -242,6 +315,15 @@ const runCases: Cases<"runs"> = {
     await client.runs.cancelMany({ threadId: thread.thread_id, runIds: [run.run_id] });
     await client.runs.join(thread.thread_id, run.run_id);
     expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
+    // By status alone, without a thread: every pending run the caller has.
+    const [a, b] = [await client.threads.create(), await client.threads.create()];
+    const waiting = [await client.runs.create(a.thread_id, "lead_agent", { input: human("hello"), afterSeconds: 60 }), await client.runs.create(b.thread_id, "lead_agent", { input: human("hello"), afterSeconds: 60 })];
+    await client.runs.cancelMany({ status: "pending" });
+    for (const each of waiting) {
+      await client.runs.join(each.thread_id, each.run_id);
+      expect((await client.runs.get(each.thread_id, each.run_id)).status).toBe("interrupted");
+    }
+    expect(await refusal(client.runs.cancelMany({}))).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
   },
   join: async ({ client }) => {
     const thread = await client.threads.create();

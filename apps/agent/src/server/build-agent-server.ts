@@ -9,6 +9,7 @@ import { assistantSettingsCheck, runAssistantFor } from "../assistants/assistant
 import { leadAgentGraphId } from "../graph/build-lead-agent-graph.js";
 import { leadAgentExecutor } from "../graph/lead-agent-executor.js";
 import { buildStateGraph } from "../graph/state-graph.js";
+import { LeadAgentState } from "../graph/lead-agent-state.js";
 import { openAgentStore, type AgentStore } from "../persistence/open-agent-store.js";
 import { openRunEvents } from "../persistence/open-run-events.js";
 import { agentRequestProviders } from "../providers/agent-request-providers.js";
@@ -171,6 +172,8 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     historyMaxBytes: config.agent.threads.history_max_mb * 1024 * 1024,
     // A cancelled run's open task calls are recorded as cancelled delegations.
     cancelledValues: cancelledDelegations,
+    // A run's input or a state update naming another key is refused, not ignored.
+    stateKeys: Object.keys(LeadAgentState.spec),
   });
   // Found once, now (a probe of bubblewrap, unshare, setpriv), not in the first request; startAgentServer says what it found.
   const hostIsolation = await runtime.hostConfinement.detect();

@@ -18,6 +18,8 @@ export interface RunGraphConfig extends RunnableConfig {
   /** "*" or node names (the request's `interrupt_before`), typed by each graph as its own node names. */
   readonly interruptBefore?: never;
   readonly interruptAfter?: never;
+  /** When checkpoints are written (the request's `durability`). */
+  readonly durability?: "sync" | "async" | "exit";
 }
 
 /** What graphRunExecutor needs of a compiled LangGraph graph (over the store's checkpointer). */
@@ -77,6 +79,8 @@ async function executeGraphRun(job: RunJob, emit: (event: string, json: string) 
       ...(subgraphs ? { subgraphs: true } : {}),
       interruptBefore: request.interrupt_before as never,
       interruptAfter: request.interrupt_after as never,
+      // When checkpoints are written (the older checkpoint_during: false is "exit").
+      ...(request.durability ? { durability: request.durability } : request.checkpoint_during === false ? { durability: "exit" as const } : {}),
       signal,
     };
     if (mapper.wantsEvents()) {

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { ThinktankError } from "@thinktank/core";
+import { isThinktankError, ThinktankError } from "@thinktank/core";
 import type { JsonObject, MultitaskStrategy, RunRecord, RunStatus } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/agent-store.js";
 import { isUuid } from "../persistence/is-uuid.js";
@@ -11,7 +11,7 @@ import type { RunExecutor } from "./run-executor.js";
 import type { RunEvents, RunEventStore } from "./run-event-store.js";
 import { LocalRunQueue } from "./local-run-queue.js";
 import type { RunQueue } from "./run-queue.js";
-import type { RunRequest } from "./run-request.js";
+import { checkRunRequest, type RunRequest } from "./run-request.js";
 import { abandonOrFinish, openRunLog, resultOf, RunWorker, type ActiveRun, type RunLog } from "./run-worker.js";
 
 export interface RunManagerOptions {
@@ -83,6 +83,8 @@ export class RunManager {
     if (checkpointId && !isUuid(checkpointId)) throw new ThinktankError("NOT_FOUND", `no checkpoint ${JSON.stringify(checkpointId)}`);
     const assistant = await this.#options.resolveAssistant(request.assistant_id, access);
     const threads = this.#options.threads;
+    // Input the graph's state cannot take is refused here (422, the field named), never recorded: in the graph it would fail after reaching the checkpoint.
+    this.check(request);
     const temporary = threadId === undefined && (request.on_completion ?? "delete") === "delete";
     // What the run adds to the thread's state (its input, a command's update) must fit under the thread's cap: nothing is recorded otherwise.
     const adds = [request.input, request.command?.update].filter((value) => value !== undefined && value !== null);
@@ -131,6 +133,22 @@ export class RunManager {
     // On a store shared by replicas, the first event is readable everywhere before the client learns the run id.
     await log.flushed?.();
     return { run: admitted.run, temporary, events: log };
+  }
+
+  /**
+   * Refuses what a run request may not ask, with 422 and the field (`prefix` before it: a batch's
+   * `[0]`): input the graph's state cannot take (ThreadService.checkInput), fields this server does
+   * not implement (checkRunRequest). `create` checks each request; a batch checks all first.
+   */
+  check(request: RunRequest, prefix = ""): void {
+    try {
+      this.#options.threads.checkInput(request);
+      checkRunRequest(request);
+    } catch (error) {
+      const field = isThinktankError(error) ? error.details?.field : undefined;
+      if (!prefix || !isThinktankError(error) || typeof field !== "string") throw error;
+      throw new ThinktankError(error.code, `${prefix}.${error.message}`, { details: { ...error.details, field: `${prefix}.${field}` } });
+    }
   }
 
   /** A run of a thread the caller reaches (a run is seen by whoever reaches its thread); else RUN_NOT_FOUND, as for a missing run. */
@@ -225,6 +243,38 @@ export class RunManager {
       this.#cancelActive(runId, "interrupt");
     }
     await this.#queue.settled(threadId, runIds);
+  }
+
+  /**
+   * POST /runs/cancel: cancels `runIds` (on `threadId` when given; each must be reached, else
+   * RUN_NOT_FOUND before any is cancelled), or the pending / running / all in-flight runs of
+   * `threadId`, or, with `status` alone, of every thread the caller reaches. Returns how many.
+   */
+  async cancelMany(selection: { threadId?: string; runIds?: readonly string[]; status?: "pending" | "running" | "all" }, action: "interrupt" | "rollback", access: Access): Promise<number> {
+    const { threadId, runIds, status = "all" } = selection;
+    const targets: RunRecord[] = [];
+    if (runIds) {
+      for (const runId of runIds) targets.push(threadId === undefined ? await this.find(runId, access) : await this.get(threadId, runId, access));
+    } else {
+      for (const thread of threadId === undefined ? await this.#busyThreads(access) : [checkThreadId(threadId)]) {
+        for (const runId of await this.inFlightRuns(thread, access)) {
+          const run = await this.#record(runId);
+          if (run && (status === "all" ? run.status === "pending" || run.status === "running" : run.status === status)) targets.push(run);
+        }
+      }
+    }
+    for (const run of targets) await this.cancel(run.thread_id, run.run_id, action, false, access);
+    return targets.length;
+  }
+
+  /** The ids of the busy threads the caller reaches (every run in flight keeps its thread busy). */
+  async #busyThreads(access: Access): Promise<string[]> {
+    const ids: string[] = [];
+    for (let offset = 0; ; offset += 1000) {
+      const page = await this.#options.threads.search({ status: "busy", limit: 1000, offset, sort_by: "thread_id", sort_order: "asc" }, access);
+      ids.push(...page.map((thread) => thread.thread_id));
+      if (page.length < 1000) return ids;
+    }
   }
 
   /** Stops every run (server shutdown) and waits for them to record their end. */

@@ -1,3 +1,4 @@
+import { ThinktankError } from "@thinktank/core";
 import type { JsonObject, MultitaskStrategy } from "../persistence/agent-records.js";
 import { supportedStreamModes, type ApiStreamMode } from "./stream-event-mapper.js";
 
@@ -22,9 +23,43 @@ export interface RunRequest {
   readonly on_disconnect?: "cancel" | "continue";
   readonly after_seconds?: number;
   readonly if_not_exists?: "create" | "reject";
+  /** When the graph writes its checkpoints (LangGraph's durability): every step as it goes (async), before the next (sync), or only at the end (exit). @default "async" */
+  readonly durability?: "sync" | "async" | "exit" | null;
+  /** The older form of durability: false is `exit`. @default true */
+  readonly checkpoint_during?: boolean | null;
+  /** LangGraph Platform fields this server does not implement: refused when given (checkRunRequest). */
+  readonly webhook?: unknown;
+  readonly feedback_keys?: unknown;
+  readonly langsmith_tracer?: unknown;
+  readonly strict_resume?: boolean | null;
 }
 
-/** JSON Schema of RunRequest for the routes (unknown keys from newer SDKs are ignored, not rejected). */
+/** Fields of a run request the SDK sends that this server does not implement: given a value, the request is refused (UNSUPPORTED_FIELD), never run without them. */
+const unsupported: Record<string, string> = {
+  webhook: "this server calls no webhooks: follow the run with join or a stream (GET /threads/{thread_id}/runs/{run_id}/stream)",
+  feedback_keys: "LangSmith feedback is not offered by this server",
+  langsmith_tracer: "runs are not traced to LangSmith by this server",
+  strict_resume: "strict resume is not implemented: resume an interrupt with command.resume",
+};
+
+/**
+ * Refuses a run request that asks for what this server does not do (a webhook, LangSmith tracing,
+ * strict resume), with 422 UNSUPPORTED_FIELD and the field, rather than running without it. Empty
+ * values (null, false, an empty list) ask for nothing and pass.
+ */
+export function checkRunRequest(request: RunRequest): void {
+  const fields = request as unknown as Record<string, unknown>;
+  for (const [field, reason] of Object.entries(unsupported)) {
+    const value = fields[field];
+    if (value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0)) continue;
+    throw new ThinktankError("UNSUPPORTED_FIELD", `${field} is not supported here: ${reason}`, { details: { field } });
+  }
+}
+
+/**
+ * JSON Schema of RunRequest for the routes. Unknown keys from newer SDKs are ignored, not rejected;
+ * the SDK's fields this server does not implement are refused when given (checkRunRequest).
+ */
 export const runRequestSchema = {
   type: "object",
   required: ["assistant_id"],
@@ -52,5 +87,8 @@ export const runRequestSchema = {
     on_disconnect: { enum: ["cancel", "continue", null] },
     after_seconds: { type: ["number", "null"], minimum: 0 },
     if_not_exists: { enum: ["create", "reject", null] },
+    durability: { enum: ["sync", "async", "exit", null] },
+    checkpoint_during: { type: ["boolean", "null"] },
+    strict_resume: { type: ["boolean", "null"] },
   },
 } as const;

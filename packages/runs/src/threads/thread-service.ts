@@ -16,6 +16,13 @@ import { checkThreadId } from "./thread-id.js";
 import { expandBlobMarkers, threadJsonBody, ThreadJson } from "./thread-json.js";
 import { approximateJsonBytes } from "./json-bytes.js";
 import { interruptsByTask, toApiThreadState } from "./thread-state.js";
+import { checkCommandUpdate, checkStateInput } from "./state-input.js";
+import { selectFields } from "./select-fields.js";
+
+/** What a thread search's `select` may name. */
+const threadFields = ["thread_id", "created_at", "updated_at", "state_updated_at", "metadata", "status", "values", "interrupts", "error"];
+/** What a state's or a history page's `select` may name (and `values.<key>`). */
+const stateFields = ["values", "next", "tasks", "metadata", "created_at", "checkpoint", "parent_checkpoint", "interrupts"];
 
 /**
  * What ThreadService needs of the served graph: its shape over the store's checkpointer, to read
@@ -52,6 +59,11 @@ export interface ThreadServiceOptions {
    * records its cancelled delegations): given those answers and the history they close. @default none
    */
   readonly cancelledValues?: (answers: readonly ToolMessage[], messages: readonly BaseMessage[]) => Record<string, unknown> | undefined;
+  /**
+   * The keys of the graph's state: a run's input, a command's update or a state update naming
+   * another key is refused (INVALID_STATE_INPUT), not ignored. @default any key
+   */
+  readonly stateKeys?: readonly string[];
 }
 
 /** One page of a thread's history: its states, newest first, and the `before` of the next page when there is one. */
@@ -82,8 +94,10 @@ export class ThreadService {
   readonly #maxStateBytes: number;
   readonly #historyMaxBytes: number;
   readonly #cancelledValues: ThreadServiceOptions["cancelledValues"];
+  readonly #stateKeys: readonly string[] | undefined;
 
   constructor(options: ThreadServiceOptions) {
+    this.#stateKeys = options.stateKeys;
     this.#folders = options.folders;
     this.#cancelledValues = options.cancelledValues;
     this.#store = options.store;
@@ -102,9 +116,9 @@ export class ThreadService {
     return threadJsonBody(documents, this.#store.checkpointer.blobs);
   }
 
-  /** A thread record as the API answers it (its values' blobs are read when it is sent: body). */
-  recordJson(thread: ThreadRecord): ThreadJson {
-    return new ThreadJson(thread, thread.thread_id);
+  /** A thread record as the API answers it (its values' blobs are read when it is sent: body); `select`: only those fields (a search's). */
+  recordJson(thread: ThreadRecord, select?: readonly string[]): ThreadJson {
+    return new ThreadJson(selectFields(thread, select, threadFields, "select"), thread.thread_id);
   }
 
   /** A value read from a thread's record or state with its blob markers replaced by the strings (a run's join result, kept in memory). */
@@ -125,6 +139,15 @@ export class ThreadService {
     const limit = `the limit of ${mb(this.#maxStateBytes)} a thread's state may hold (agent.threads.max_state_mb)`;
     const what = thread ? `thread ${thread.thread_id} holds ${mb(current)}; adding ${mb(adding)} would take it past ${limit}: start a new thread` : `this input of ${mb(adding)} is past ${limit}`;
     throw new ThinktankError("THREAD_STATE_TOO_LARGE", what);
+  }
+
+  /**
+   * Refuses (422 INVALID_STATE_INPUT, `details.field`) what the graph's state cannot take: a run's
+   * `input` or `command.update` (field names them), before anything is recorded (state-input.ts).
+   */
+  checkInput(request: { input?: unknown; command?: { update?: unknown } | null }): void {
+    checkStateInput(request.input, "input", this.#stateKeys);
+    if (request.command) checkCommandUpdate(request.command.update, "command.update", this.#stateKeys);
   }
 
   /** The graph's nodes and edges for GET /assistants/:id/graph. */
@@ -221,15 +244,15 @@ export class ThreadService {
     return this.#store.metadata.countThreads(access.everyone ? search : { ...search, owner: access.owner });
   }
 
-  /** A state (ThreadState) as the API answers it, read with its blob markers: send it with `body`. */
-  async state(threadId: string, checkpoint: { checkpoint_id?: string; checkpoint_ns?: string } | undefined, access: Access): Promise<ThreadJson> {
+  /** A state (ThreadState) as the API answers it, read with its blob markers: send it with `body`. `select`: only those fields, or `values.<key>`. */
+  async state(threadId: string, checkpoint: { checkpoint_id?: string; checkpoint_ns?: string } | undefined, access: Access, select?: readonly string[]): Promise<ThreadJson> {
     await this.get(threadId, access);
     checkCheckpointId(threadId, checkpoint?.checkpoint_id);
     const snapshot = await this.#stateGraph.getState({ configurable: { thread_id: threadId, ...checkpoint, [keepBlobRefs]: true } });
     if (checkpoint?.checkpoint_id && snapshot.config?.configurable?.checkpoint_id !== checkpoint.checkpoint_id) {
       throw new ThinktankError("NOT_FOUND", `thread ${threadId} has no checkpoint ${checkpoint.checkpoint_id}`);
     }
-    return new ThreadJson(toApiThreadState(snapshot), threadId);
+    return new ThreadJson(selectFields(toApiThreadState(snapshot), select, stateFields, "select", true), threadId);
   }
 
   /**
@@ -238,7 +261,7 @@ export class ThreadService {
    * markers, and reading stops when the page is full, so a page costs what it holds, not what the
    * thread holds. `next` is the `before` of the following page, when there are more states.
    */
-  async history(threadId: string, options: { limit: number; before?: string; metadata?: JsonObject; checkpoint?: JsonObject }, access: Access): Promise<HistoryPage> {
+  async history(threadId: string, options: { limit: number; before?: string; metadata?: JsonObject; checkpoint?: JsonObject; select?: readonly string[] }, access: Access): Promise<HistoryPage> {
     await this.get(threadId, access);
     checkCheckpointId(threadId, options.before);
     checkCheckpointId(threadId, options.checkpoint?.checkpoint_id);
@@ -247,18 +270,20 @@ export class ThreadService {
     const before = options.before ? { configurable: { thread_id: threadId, checkpoint_id: options.before } } : undefined;
     let bytes = 0;
     let more = false;
+    let lastCheckpoint: string | undefined;
     // One more than asked for: whether it exists says whether there is a next page.
     for await (const snapshot of this.#stateGraph.getStateHistory(config, { limit: options.limit + 1, before, filter: options.metadata })) {
-      const state = new ThreadJson(toApiThreadState(snapshot), threadId);
+      const full = toApiThreadState(snapshot);
+      const state = new ThreadJson(selectFields(full, options.select, stateFields, "select", true), threadId);
       if (states.length >= options.limit || (states.length > 0 && bytes + state.bytes > this.#historyMaxBytes)) {
         more = true;
         break;
       }
       states.push(state);
       bytes += state.bytes;
+      lastCheckpoint = full.checkpoint?.checkpoint_id ?? undefined;
     }
-    const last = states.at(-1)?.value as { checkpoint?: { checkpoint_id?: string } } | undefined;
-    return { states, ...(more && last?.checkpoint?.checkpoint_id ? { next: last.checkpoint.checkpoint_id } : {}) };
+    return { states, ...(more && lastCheckpoint ? { next: lastCheckpoint } : {}) };
   }
 
   /** Writes values as if node `asNode` had returned them; returns the new checkpoint. */
@@ -266,11 +291,55 @@ export class ThreadService {
     const thread = await this.get(threadId, access);
     if (thread.status === "busy") throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running; update its state when the run ends`);
     checkCheckpointId(threadId, options.checkpointId);
+    checkStateInput(values, "values", this.#stateKeys);
     const config = { configurable: { thread_id: threadId, ...(options.checkpointId ? { checkpoint_id: options.checkpointId } : {}) } };
     this.checkRoom(thread, values);
-    const next = await this.#stateGraph.updateState(config, values, options.asNode);
+    const next = await this.#stateGraph.updateState(config, values, options.asNode).catch((error: unknown) => {
+      // LangGraph's word for a client's mistake: an as_node that is no node of the graph, an update it cannot place.
+      if (!(error instanceof Error) || error.name !== "InvalidUpdateError") throw error;
+      const field = /node|asNode/i.test(error.message) ? "as_node" : "values";
+      throw new ThinktankError("INVALID_STATE_INPUT", `this state update cannot be applied: ${error.message}`, { details: { field } });
+    });
     await this.refresh(threadId);
     return { checkpoint: next.configurable ?? null };
+  }
+
+  /**
+   * A new thread's first states (POST /threads `supersteps`): each superstep's updates applied as
+   * if their nodes had returned them, one checkpoint per superstep, each update's values checked
+   * first (INVALID_STATE_INPUT, `supersteps[i].updates[j].values`). LangGraph refusing one (an
+   * unknown as_node) is INVALID_STATE_INPUT too. The thread record follows the last state.
+   */
+  async applySupersteps(threadId: string, supersteps: readonly { updates: readonly { values?: unknown; as_node?: string | null; command?: unknown }[] }[]): Promise<ThreadRecord | undefined> {
+    supersteps.forEach((step, index) =>
+      step.updates.forEach((update, at) => {
+        const field = `supersteps[${index}].updates[${at}]`;
+        if (update.command !== undefined && update.command !== null) throw new ThinktankError("UNSUPPORTED_FIELD", `${field}.command: commands in supersteps are not supported here; give values and as_node`, { details: { field: `${field}.command` } });
+        checkStateInput(update.values, `${field}.values`, this.#stateKeys);
+      }),
+    );
+    const steps = supersteps.map((step) => ({ updates: step.updates.map((update) => ({ values: update.values ?? null, asNode: update.as_node ?? undefined })) }));
+    await this.#stateGraph.bulkUpdateState({ configurable: { thread_id: threadId } }, steps).catch((error: unknown) => {
+      if (!(error instanceof Error) || error.name !== "InvalidUpdateError") throw error;
+      throw new ThinktankError("INVALID_STATE_INPUT", `these supersteps cannot be applied: ${error.message}`, { details: { field: "supersteps" } });
+    });
+    return this.refresh(threadId);
+  }
+
+  /**
+   * PATCH /threads/:id/state: merges `metadata` into the metadata of the thread's latest checkpoint
+   * (the state's `metadata`), in place: no new checkpoint, the values untouched. NOT_FOUND when the
+   * thread has no state yet; THREAD_BUSY while a run writes it.
+   */
+  async patchStateMetadata(threadId: string, metadata: JsonObject, access: Access): Promise<void> {
+    const thread = await this.get(threadId, access);
+    if (thread.status === "busy") throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running; patch its state when the run ends`);
+    const saver = this.#store.checkpointer;
+    const latest = await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+    if (!latest) throw new ThinktankError("NOT_FOUND", `thread ${threadId} has no state yet: run it or update its state first`);
+    // Written again under its own id, after its parent as before (a saver's put takes the parent from the config).
+    const parent = latest.parentConfig ?? { configurable: { thread_id: threadId, checkpoint_ns: "" } };
+    await saver.put(parent, latest.checkpoint, { ...latest.metadata, ...metadata } as typeof latest.metadata & object, {});
   }
 
   /**

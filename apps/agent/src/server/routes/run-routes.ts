@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { ThinktankError } from "@thinktank/core";
-import { checkThreadId, runRequestSchema, type RunRequest, type RunStatus } from "@thinktank/runs";
+import { runRequestSchema, type RunRequest, type RunStatus } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
 import { accessFor } from "../caller-hook.js";
 import { writeEmptyStream, writeRunEvents } from "../write-sse.js";
@@ -13,7 +13,27 @@ interface RunParams extends ThreadParams {
 }
 
 const runStatus = { enum: ["pending", "running", "error", "success", "timeout", "interrupted"] };
+/** How many runs one POST /runs/batch may create. */
+const maxBatchRuns = 100;
 const cancelQuery = { type: "object", properties: { wait: { type: "string" }, action: { enum: ["interrupt", "rollback"] } } };
+const runRequestFields = new Set([...Object.keys(runRequestSchema.properties), "webhook", "feedback_keys", "langsmith_tracer"]);
+
+/** POST /runs/batch's body with each payload's SDK names (`onCompletion`, `_langsmithTracer`) as the API's (`on_completion`); a key that is neither: UNSUPPORTED_FIELD. */
+function batchPayloads(body: unknown): unknown {
+  if (!Array.isArray(body)) return body;
+  return body.map((payload: unknown, index) => {
+    if (payload === null || typeof payload !== "object" || Array.isArray(payload)) return payload;
+    const result: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(payload)) {
+      const name = key.replace(/^_/, "").replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      if (!runRequestFields.has(name)) throw new ThinktankError("UNSUPPORTED_FIELD", `[${index}].${key} is not a field of a run request`, { details: { field: `[${index}].${key}` } });
+      // The API's own name wins over the SDK's spelling of it (the SDK sends assistant_id and assistantId).
+      if (name === key || !(name in result)) result[name] = value;
+    }
+    return result;
+  });
+}
+
 /** A boolean query flag as the LangGraph API sends it. */
 export const truthy = (value: string | undefined | null): boolean => value === "1" || value === "true";
 
@@ -85,14 +105,24 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     },
   );
 
-  app.post<{ Body: { thread_id?: string; run_ids?: string[]; status?: string }; Querystring: { action?: "interrupt" | "rollback" } }>(
+  // Stateless runs in one request, each on a temporary thread: all are checked before any is created.
+  // The SDK's createBatch sends its payloads' own camelCase names (onCompletion, streamMode): read as the API's; any other key is refused, not ignored.
+  app.post<{ Body: RunRequest[] }>("/runs/batch", { schema: { body: { type: "array", minItems: 1, maxItems: maxBatchRuns, items: runRequestSchema } }, preValidation: async (request) => void (request.body = batchPayloads(request.body)) }, async (request) => {
+    const access = accessFor(request);
+    for (const [index, each] of request.body.entries()) runs.check(each, `[${index}]`);
+    const created = [];
+    for (const each of request.body) created.push((await runs.create(undefined, each, { requestId: request.id, access })).run);
+    return created;
+  });
+
+  // Runs by id (on a thread, or by id alone), a thread's in-flight runs, or with `status` alone every run of that status the caller reaches.
+  app.post<{ Body: { thread_id?: string; run_ids?: string[]; status?: "pending" | "running" | "all" }; Querystring: { action?: "interrupt" | "rollback" } }>(
     "/runs/cancel",
-    { schema: { querystring: cancelQuery, body: { type: "object", properties: { thread_id: { type: "string" }, run_ids: { type: "array", items: { type: "string" } }, status: { type: "string" } } } } },
+    { schema: { querystring: cancelQuery, body: { type: "object", properties: { thread_id: { type: ["string", "null"] }, run_ids: { type: ["array", "null"], items: { type: "string" } }, status: { enum: ["pending", "running", "all", null] } } } } },
     async (request, reply) => {
-      const { thread_id: threadId, run_ids: runIds } = request.body ?? {};
-      if (!threadId) throw new ThinktankError("VALIDATION_FAILED", "body.thread_id is required");
-      const access = accessFor(request);
-      for (const runId of runIds ?? (await runs.inFlightRuns(checkThreadId(threadId), access))) await runs.cancel(threadId, runId, request.query.action ?? "interrupt", false, access);
+      const { thread_id: threadId, run_ids: runIds, status } = request.body ?? {};
+      if (!threadId && !runIds && !status) throw new ThinktankError("VALIDATION_FAILED", "say which runs to cancel: thread_id, run_ids or status (pending, running or all)", { details: { field: "status" } });
+      await runs.cancelMany({ threadId: threadId ?? undefined, runIds: runIds ?? undefined, status: status ?? undefined }, request.query.action ?? "interrupt", accessFor(request));
       return reply.code(204).send();
     },
   );
