@@ -149,6 +149,14 @@ describe("assistants through the SDK", { timeout: 120_000 }, () => {
       expect(narrow.systemPrompt).not.toContain(gone);
     }
     expect(narrow.tokens.total).toBeLessThan(lead.tokens.total);
+    // Sub-agents: denying the only one takes task and the <subagent_system> section away.
+    const noAgents = await admin.assistants.create({ graphId: "lead_agent", name: "Alone", context: { agents: { deny: ["general-purpose"] } } });
+    const alone = await inspectPrompt(config, { listing: "full", assistant: noAgents.assistant_id });
+    expect(lead.tools.map((tool) => tool.name)).toContain("task");
+    expect(alone.tools.map((tool) => tool.name)).not.toContain("task");
+    expect(lead.systemPrompt).toContain("general-purpose");
+    expect(alone.systemPrompt).not.toContain("general-purpose");
+    await admin.assistants.delete(noAgents.assistant_id);
     await expect(inspectPrompt(config, { assistant: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({ code: "ASSISTANT_NOT_FOUND" });
     await admin.assistants.delete(created.assistant_id);
   });
