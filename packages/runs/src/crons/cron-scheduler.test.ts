@@ -120,6 +120,7 @@ describe("crons", () => {
     await refused({ schedule: "0 8 * * *", webhook: "https://example.com/hook" }, "webhook", "UNSUPPORTED_FIELD");
     await refused({ schedule: "0 8 * * *", durability: "exit" }, "durability", "UNSUPPORTED_FIELD");
     await refused({ schedule: "0 8 * * *", surprise: 1 }, "surprise");
+    await expect(strict.create(undefined, { assistant_id: "graph", schedule: "0 8 * * *", input: { messages: 42 } }, alice)).rejects.toMatchObject({ code: "INVALID_STATE_INPUT", details: { field: "input.messages" } });
     const thread = await threads.create({}, alice);
     await expect(strict.create(thread.thread_id, { assistant_id: "graph", schedule: "0 8 * * *", on_run_completed: "keep" }, alice)).rejects.toMatchObject({ code: "INVALID_CRON", details: { field: "on_run_completed" } });
     await expect(strict.create(thread.thread_id, { assistant_id: "graph", schedule: "0 8 * * *" }, bob)).rejects.toMatchObject({ code: "THREAD_NOT_FOUND" });

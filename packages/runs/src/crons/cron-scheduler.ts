@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { isThinktankError } from "@thinktank/core";
 import type { JsonObject, RunRecord } from "../persistence/agent-records.js";
 import type { Access } from "../owners/access.js";
@@ -15,7 +16,7 @@ export interface CronFire {
   readonly cronId: string;
   /** The time it fired for (epoch ms). */
   readonly scheduledFor: number;
-  /** When the run was created (epoch ms, by the clock), or the fire was decided without one. */
+  /** When runs.create returned (epoch ms, by the clock), or the fire was decided without a run. */
   readonly firedAt: number;
   /** The run it created; undefined when skipped, refused or paused. */
   readonly runId?: string;
@@ -82,6 +83,8 @@ export class CronScheduler {
 
   constructor(options: CronSchedulerOptions) {
     this.#options = options;
+    // One listener per run watched (joins in flight): as many as fires whose runs have not ended.
+    setMaxListeners(0, this.#stop.signal);
   }
 
   /** Listens for other replicas' changes (when configured), then plans the first look. */
@@ -173,7 +176,7 @@ export class CronScheduler {
     const runId = row.claim_run_id as string;
     const now = clock();
     const nowIso = now.toISOString();
-    const report = (fire: Omit<CronFire, "cronId" | "scheduledFor" | "firedAt">) => this.#options.onFire?.({ cronId: row.cron_id, scheduledFor: at, firedAt: clock().getTime(), ...fire });
+    const report = (fire: Omit<CronFire, "cronId" | "scheduledFor" | "firedAt">, firedAt = clock().getTime()) => this.#options.onFire?.({ cronId: row.cron_id, scheduledFor: at, firedAt, ...fire });
     const schedule = this.#schedule(row);
     const end = row.end_time === null ? Infinity : Date.parse(row.end_time);
     const missed = now.getTime() - at > this.#options.missedAfterMs;
@@ -238,8 +241,9 @@ export class CronScheduler {
       await finish(null);
       return report({ outcome: paused ? "paused" : "failed", reason });
     }
+    const firedAt = clock().getTime();
     await finish(runId);
-    report({ outcome: missed ? "caught_up" : "fired", runId });
+    report({ outcome: missed ? "caught_up" : "fired", runId }, firedAt);
     this.#watch(row.cron_id, run, access);
   }
 

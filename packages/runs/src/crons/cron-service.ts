@@ -47,6 +47,8 @@ export class CronService {
     if (typeof body.schedule !== "string") throw invalidCron("schedule", "a cron expression is required (5 fields, or 6 with seconds first)");
     const schedule = CronSchedule.parse(body.schedule, body.timezone, this.#options.minIntervalSeconds);
     const end = parseEndTime(body.end_time, now);
+    // What each fire writes to the thread must be what a run takes (422 INVALID_STATE_INPUT otherwise), now rather than at every fire.
+    this.#options.threads.checkInput({ input: body.input });
     if (threadId !== undefined) {
       checkThreadId(threadId);
       if (body.on_run_completed !== undefined && body.on_run_completed !== null) throw invalidCron("on_run_completed", "only for a cron without a thread (POST /runs/crons): this cron's runs stay on its thread");
@@ -105,6 +107,7 @@ export class CronService {
     const schedule = CronSchedule.parse(scheduleText, timezone, body.schedule !== undefined || body.timezone !== undefined ? this.#options.minIntervalSeconds : undefined);
     const end = body.end_time === undefined ? (row.end_time === null ? null : Date.parse(row.end_time)) : parseEndTime(body.end_time, now);
     if (row.thread_id !== null && body.on_run_completed !== undefined && body.on_run_completed !== null) throw invalidCron("on_run_completed", "only for a cron without a thread: this cron's runs stay on its thread");
+    if (body.input !== undefined) this.#options.threads.checkInput({ input: body.input });
     const enable = body.enabled === true && row.enabled === 0;
     const disable = body.enabled === false;
     const change: CronChange = {
