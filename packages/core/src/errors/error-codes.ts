@@ -162,7 +162,7 @@ export const errorCodes = {
   OAUTH_SERVER_UNREACHABLE: 502,
   OAUTH_STORE_UNREADABLE: 500,
   MCP_NEEDS_AUTH: 503,
-  // 501: a LangGraph API route this server knowingly leaves out (crons)
+  // 501: a LangGraph API route this server knowingly leaves out (the crons routes with crons.enabled: false)
   NOT_IMPLEMENTED: 501,
   // 500: our own fault
   CONFIG_INVALID: 500,
