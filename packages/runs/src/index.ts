@@ -52,7 +52,7 @@ export { SqlAssistantStore } from "./assistants/sql-assistant-store.js";
 export type { Assistant, AssistantVersionRecord, AssistantSearch } from "./assistants/assistant-records.js";
 export { readAssistantSettings, checkAssistantSettings, settingFields, maxInstructionsChars, assistantSettingsJsonSchema } from "./assistants/assistant-settings.js";
 export type { AssistantSettings, AssistantCatalog } from "./assistants/assistant-settings.js";
-export { selects, selector, entryMatches } from "./assistants/name-selection.js";
+export { selects, selector, entryMatches, globMatches } from "./assistants/name-selection.js";
 export type { NameSelection } from "./assistants/name-selection.js";
 export { CronService } from "./crons/cron-service.js";
 export type { CronServiceOptions } from "./crons/cron-service.js";

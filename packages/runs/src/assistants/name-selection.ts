@@ -16,26 +16,45 @@ export function selects(selection: NameSelection | undefined, identity: string):
 
 /** Whether one entry of a selection names `identity` (see NameSelection). */
 export function entryMatches(entry: string, identity: string): boolean {
-  const pattern = globPattern(entry);
-  if (pattern.test(identity)) return true;
+  if (globMatches(entry, identity)) return true;
   if (entry.includes(":")) return false;
   const bare = identity.slice(identity.lastIndexOf(":") + 1);
-  return bare !== identity && pattern.test(bare);
+  return bare !== identity && globMatches(entry, bare);
 }
 
-/** A predicate for a selection, its globs compiled once (for a run's many checks). */
+/** A predicate for a selection (for a run's many checks). */
 export function selector(selection: NameSelection | undefined): (identity: string) => boolean {
   if (!selection) return () => true;
   const entries = "allow" in selection ? selection.allow : selection.deny;
-  const compiled = entries.map((entry) => ({ pattern: globPattern(entry), bare: !entry.includes(":") }));
-  const named = (identity: string): boolean => {
-    const bare = identity.slice(identity.lastIndexOf(":") + 1);
-    return compiled.some((entry) => entry.pattern.test(identity) || (entry.bare && bare !== identity && entry.pattern.test(bare)));
-  };
+  const named = (identity: string): boolean => entries.some((entry) => entryMatches(entry, identity));
   return "allow" in selection ? named : (identity) => !named(identity);
 }
 
-function globPattern(entry: string): RegExp {
-  const source = entry.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${source}$`, "s");
+/**
+ * Whether `glob` (`*` any run of characters, `?` one, anything else itself) matches all of `text`.
+ * Greedy with one backtrack point (the last `*`), so its time is at most the product of the two
+ * lengths whatever the pattern: a regular expression of many `.*` backtracks exponentially on a
+ * near miss, and entries come from users.
+ */
+export function globMatches(glob: string, text: string): boolean {
+  let g = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (g < glob.length && (glob[g] === "?" || (glob[g] !== "*" && glob[g] === text[t]))) {
+      g++;
+      t++;
+    } else if (g < glob.length && glob[g] === "*") {
+      star = g++;
+      resume = t;
+    } else if (star >= 0) {
+      g = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (g < glob.length && glob[g] === "*") g++;
+  return g === glob.length;
 }
