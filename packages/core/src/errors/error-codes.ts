@@ -115,6 +115,10 @@ export const errorCodes = {
   // 502 / 504: an MCP server answered with a protocol error, or not in time
   MCP_PROTOCOL_ERROR: 502,
   MCP_CALL_TIMEOUT: 504,
+  // an MCP server that speaks neither protocol era Thinktank speaks (2026-07-28 by server/discover, 2025-11-25 by initialize)
+  PROTOCOL_UNSUPPORTED: 502,
+  // a 2026-07-28 tool answered input_required where no person can be asked (a call outside a run, code mode's programs)
+  MCP_INPUT_REQUIRED: 409,
   // a git server, npm registry or URL that failed, served something other than it promised, or did not answer within plugins.fetch.timeout_seconds
   SOURCE_FETCH_FAILED: 502,
   INTEGRITY_MISMATCH: 502,

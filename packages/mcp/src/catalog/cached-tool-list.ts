@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { CatalogTool } from "./catalog-types.js";
+import type { EraVerdict } from "../manager/protocol-era.js";
 import { readCatalogFile } from "./read-catalog.js";
 
 /** What the MCP manager stores for one server: the catalog format plus where the list came from. */
@@ -13,6 +14,10 @@ export interface CachedToolList {
   readonly fetchedAt: string;
   /** The transport it was fetched over. */
   readonly transport: string;
+  /** A 2026-07-28 cacheable list: how long after fetchedAt it stays fresh (the server's ttlMs). Absent for 2025-era lists. */
+  readonly ttlMs?: number;
+  /** What the server speaks (`{ era: "legacy" }`, or `{ era: "modern", discover }`), so the next start skips the probe. */
+  readonly verdict?: EraVerdict | undefined;
 }
 
 /**
@@ -36,6 +41,22 @@ export function readCachedToolList(dir: string, server: string): CachedToolList 
   const parsed = readCatalogFile(path.join(dir, catalogFileName(server)));
   if (!parsed.ok || parsed.server.server !== server) return undefined;
   const text = (value: unknown): string => (typeof value === "string" ? value : "");
-  const { tools, configHash, fetchedAt, transport } = parsed.server;
-  return { server, tools, configHash: text(configHash), fetchedAt: text(fetchedAt), transport: text(transport) };
+  const { tools, configHash, fetchedAt, transport, ttlMs, verdict } = parsed.server;
+  return {
+    server,
+    tools,
+    configHash: text(configHash),
+    fetchedAt: text(fetchedAt),
+    transport: text(transport),
+    ...(typeof ttlMs === "number" && Number.isFinite(ttlMs) && ttlMs >= 0 ? { ttlMs } : {}),
+    ...(eraVerdict(verdict) ? { verdict: verdict as EraVerdict } : {}),
+  };
+}
+
+/** A recorded verdict in its shape (a file edited by hand, or of another version, is ignored: the server is probed). */
+function eraVerdict(value: unknown): boolean {
+  const era = (value as { era?: unknown } | undefined)?.era;
+  if (era === "legacy") return true;
+  const discover = (value as { discover?: { supportedVersions?: unknown } } | undefined)?.discover;
+  return era === "modern" && typeof discover === "object" && discover !== null && Array.isArray(discover.supportedVersions);
 }

@@ -1,5 +1,7 @@
 import { redactSecrets } from "@thinktank/core";
+import { InsufficientScopeError, ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from "@modelcontextprotocol/client";
 import { ErrorCode as JsonRpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolUnsupportedError } from "./protocol-era.js";
 
 /** What went wrong talking to a server, and whether trying again (after a reconnect) may help. */
 export interface FailureClass {
@@ -10,6 +12,13 @@ export interface FailureClass {
   readonly timeout?: true;
   /** The server asks for sign-in (HTTP 401): not a failure to retry, a state to show until someone signs in. */
   readonly needsAuth?: true;
+  /** The server speaks neither protocol era (ProtocolUnsupportedError): what was tried, and what it offers. */
+  readonly protocolUnsupported?: { readonly versionsTried: readonly string[]; readonly versionsOffered?: readonly string[] };
+}
+
+/** A request that ran out of its time, on either SDK (v1 McpError -32001, v2 SdkError REQUEST_TIMEOUT). */
+export function isRequestTimeout(error: unknown): boolean {
+  return (error instanceof McpError && error.code === JsonRpcErrorCode.RequestTimeout) || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout);
 }
 
 /** Thrown by our own connect timer (the SDK's initialize timeout does not cover spawning or the SSE handshake). */
@@ -37,6 +46,18 @@ const permanentSpawnCodes: Readonly<Record<string, string>> = { ENOENT: "command
  */
 export function classifyFailure(error: unknown, phase: "connect" | "session" = "connect"): FailureClass {
   if (error instanceof ConnectTimeoutError) return { transient: true, reason: error.message, timeout: true };
+  if (error instanceof ProtocolUnsupportedError) {
+    return { transient: false, reason: error.message, protocolUnsupported: { versionsTried: error.versionsTried, ...(error.versionsOffered ? { versionsOffered: error.versionsOffered } : {}) } };
+  }
+  // The v2 SDK (2026-07-28 sessions): its typed errors, sorted as the v1 ones below are.
+  if (error instanceof SdkError && !(typeof (error as { status?: unknown }).status === "number")) {
+    if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected) return { transient: true, reason: "the connection closed" };
+    if (error.code === SdkErrorCode.RequestTimeout) return { transient: true, reason: "a request timed out", timeout: true };
+  }
+  if (error instanceof ProtocolError) return { transient: false, reason: describe(error) };
+  // The v2 transport reads 401 and 403 insufficient_scope challenges itself.
+  if (error instanceof UnauthorizedError) return { transient: false, needsAuth: true, reason: "the server asks for sign-in (HTTP 401)" };
+  if (error instanceof InsufficientScopeError) return { transient: false, reason: `HTTP 403: ${describe(error)}` };
   if (error instanceof McpError) {
     if (error.code === JsonRpcErrorCode.ConnectionClosed) return { transient: true, reason: "the connection closed" };
     if (error.code === JsonRpcErrorCode.RequestTimeout) return { transient: true, reason: "a request timed out", timeout: true };
@@ -79,6 +100,9 @@ function httpStatusOf(error: unknown): number | undefined {
   const name = (error as { name?: unknown; constructor?: { name?: unknown } } | null)?.constructor?.name;
   const code = (error as { code?: unknown } | null)?.code;
   if ((name === "StreamableHTTPError" || name === "SseError") && typeof code === "number" && code >= 100 && code < 600) return code;
+  // The v2 SDK's HTTP errors carry the status in their data.
+  const status = (error as { status?: unknown } | null)?.status;
+  if (error instanceof SdkError && typeof status === "number" && status >= 100 && status < 600) return status;
   // The legacy SSE transport reports a refused POST as a plain Error naming the status.
   const posted = error instanceof Error ? /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error.message) : null;
   return posted ? Number(posted[1]) : undefined;

@@ -30,18 +30,8 @@ export function createTransport(config: ResolvedServerConfig, options: CreateTra
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   switch (config.transport) {
     case "stdio": {
-      const line = options.sandboxed ? { ok: true as const, ...options.sandboxed } : options.hostConfinement.confine({ command: config.command, args: config.args, env: config.env, ...(config.cwd ? { cwd: config.cwd } : {}) });
-      if (!line.ok) return new UnstartableTransport(line.error);
-      const env: Record<string, string | undefined> = {};
-      for (const name of DEFAULT_INHERITED_ENV_VARS) env[name] = undefined;
-      Object.assign(env, line.env);
-      return new StdioClientTransport({
-        command: line.command,
-        args: [...line.args],
-        env: env as Record<string, string>,
-        cwd: line.cwd,
-        stderr: "pipe",
-      });
+      const params = stdioSpawnParams(config, options);
+      return params instanceof Error ? new UnstartableTransport(params) : new StdioClientTransport(params);
     }
     case "sse":
       return new SSEClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, ...fetchOption });
@@ -50,8 +40,24 @@ export function createTransport(config: ResolvedServerConfig, options: CreateTra
   }
 }
 
+/**
+ * The command line, environment and folder a stdio server starts with (confined on the host, or
+ * its sandbox launch's), the same for both SDKs' stdio transports; the spawn error when it cannot start.
+ */
+export function stdioSpawnParams(
+  config: Extract<ResolvedServerConfig, { transport: "stdio" }>,
+  options: Pick<CreateTransportOptions, "hostConfinement" | "sandboxed">,
+): Error | { command: string; args: string[]; env: Record<string, string>; cwd?: string; stderr: "pipe" } {
+  const line = options.sandboxed ? { ok: true as const, ...options.sandboxed } : options.hostConfinement.confine({ command: config.command, args: config.args, env: config.env, ...(config.cwd ? { cwd: config.cwd } : {}) });
+  if (!line.ok) return line.error;
+  const env: Record<string, string | undefined> = {};
+  for (const name of DEFAULT_INHERITED_ENV_VARS) env[name] = undefined;
+  Object.assign(env, line.env);
+  return { command: line.command, args: [...line.args], env: env as Record<string, string>, ...(line.cwd ? { cwd: line.cwd } : {}), stderr: "pipe" };
+}
+
 /** A stdio server whose command cannot start (not found): start() fails with the spawn error, nothing runs. */
-class UnstartableTransport implements Transport {
+export class UnstartableTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;

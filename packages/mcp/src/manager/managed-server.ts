@@ -1,5 +1,4 @@
 import { ThinktankError, isThinktankError, type HostConfinement } from "@thinktank/core";
-import { ErrorCode as JsonRpcErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
@@ -9,9 +8,11 @@ import { resolveServerConfig } from "../servers/resolve-server-config.js";
 import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
 import type { StdioSandbox } from "../servers/stdio-sandbox.js";
 import { transportKindOf } from "../servers/transport-kind.js";
-import { classifyFailure } from "./classify-failure.js";
+import { classifyFailure, isRequestTimeout } from "./classify-failure.js";
 import type { FailureClass } from "./classify-failure.js";
 import type { CallOptions, ManagerLogger, McpSettings, ServerState, ServerStatus, ToolsChangedEvent } from "./manager-types.js";
+import { InputHandlerEscape } from "./modern-session.js";
+import type { EraVerdict } from "./protocol-era.js";
 import { ServerConnection } from "./server-connection.js";
 import { ServerToolList } from "./server-tool-list.js";
 import { SignInWatch } from "./sign-in-watch.js";
@@ -104,6 +105,10 @@ export class ManagedServer {
   private timedOut = false;
   /** The protocol version of the last successful connect. */
   private protocolVersion: string | undefined;
+  /** What the server speaks, from its last connect (or the cached list's record): its next session starts there. */
+  private verdict: EraVerdict | undefined;
+  /** The last connect found it speaks neither era (PROTOCOL_UNSUPPORTED). */
+  private unsupported: FailureClass["protocolUnsupported"];
   /** The last error (a failed connect, a lost session, a need for sign-in) and when (the manager's clock); kept after a recovery. */
   private lastError: { readonly at: number; readonly reason: string } | undefined;
   /** OAuth: the token source and the needs_auth bookkeeping. */
@@ -162,6 +167,9 @@ export class ManagedServer {
       ...(this.failedConnects > 0 ? { failedConnects: this.failedConnects, retryAt: this.retryAt } : {}),
       ...(this.state === "unavailable" && this.timedOut ? { timedOut: true } : {}),
       ...(this.protocolVersion ? { protocolVersion: this.protocolVersion } : {}),
+      ...(this.unsupported && this.state === "unavailable"
+        ? { code: "PROTOCOL_UNSUPPORTED" as const, versionsTried: this.unsupported.versionsTried, ...(this.unsupported.versionsOffered ? { versionsOffered: this.unsupported.versionsOffered } : {}) }
+        : {}),
       ...(this.lastError ? { lastErrorAt: this.lastError.at, lastError: this.lastError.reason } : {}),
       ...(this.perUser ? { perUser: true as const } : {}),
     };
@@ -173,7 +181,10 @@ export class ManagedServer {
    * after a failure has passed.
    */
   needsDiscovery(now: number): boolean {
-    if (this.disposed || this.problem() !== undefined || this.connection?.alive || this.connecting) return false;
+    if (this.disposed || this.problem() !== undefined || this.connecting) return false;
+    // A 2026-07-28 list past its ttlMs is asked for again (live session or not); until then it is used as it is.
+    if (this.state !== "needs_auth" && this.failedConnects === 0 && this.tools.stale(now)) return true;
+    if (this.connection?.alive) return false;
     if (this.state === "needs_auth") return this.signIn.changed();
     if (this.knownTools() !== undefined && this.failedConnects === 0) return false;
     return now >= this.retryAt;
@@ -191,6 +202,11 @@ export class ManagedServer {
   /** One connect attempt, without the retry loop (background discovery); a failure lands in status() and sets the backoff. */
   async attemptConnect(): Promise<void> {
     if (this.problem() !== undefined || this.disposed || (this.state === "needs_auth" && !this.signIn.changed())) return;
+    if (this.connection?.alive && this.tools.stale(this.context.now())) {
+      this.tools.refresh(() => this.connection);
+      await this.tools.settled();
+      return;
+    }
     await this.ensureConnected(true).catch(() => undefined);
   }
 
@@ -215,7 +231,11 @@ export class ManagedServer {
       `tools/call ${tool}`,
       async (connection) => {
         await this.tools.require(connection, tool);
-        return connection.callTool(tool, args, { timeoutMs: options.timeoutMs ?? this.context.settings.call_timeout_ms, ...(options.signal ? { signal: options.signal } : {}) });
+        return connection.callTool(tool, args, {
+          timeoutMs: options.timeoutMs ?? this.context.settings.call_timeout_ms,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.onInputRequired ? { onInputRequired: options.onInputRequired } : {}),
+        });
       },
       options,
     );
@@ -271,6 +291,9 @@ export class ManagedServer {
       } catch (error) {
         const failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
         if (failure.needsAuth) throw this.needsAuthError();
+        if (failure.protocolUnsupported) {
+          throw new ThinktankError("PROTOCOL_UNSUPPORTED", `MCP server '${this.name}' is unavailable: ${failure.reason}`, { details: { server: this.name, versions_tried: failure.protocolUnsupported.versionsTried } });
+        }
         if (!failure.transient) throw this.unavailable(failure.reason);
         last = failure;
         continue;
@@ -278,9 +301,10 @@ export class ManagedServer {
       try {
         return await operation(connection);
       } catch (error) {
+        if (error instanceof InputHandlerEscape) throw error.escaped;
         if (options.signal?.aborted) throw error;
         if (isThinktankError(error)) throw error;
-        if (error instanceof McpError && error.code === JsonRpcErrorCode.RequestTimeout) {
+        if (isRequestTimeout(error)) {
           const timeoutMs = options.timeoutMs ?? this.context.settings.call_timeout_ms;
           throw new ThinktankError("MCP_CALL_TIMEOUT", `MCP server '${this.name}' did not answer ${what} within ${timeoutMs} ms`, {
             cause: error,
@@ -375,24 +399,29 @@ export class ManagedServer {
     const started = this.context.now();
     this.opening = connection;
     try {
-      await connection.open(this.context.settings.connect_timeout_ms);
+      await connection.open(this.context.settings.connect_timeout_ms, this.verdict ?? this.tools.cachedVerdict());
       const tools = await connection.listAllTools(this.context.settings.connect_timeout_ms);
       if (this.disposed) throw new ConnectFailure({ transient: false, reason: "its session was closed (removed from the configuration, or the manager closed)" });
       this.connection = connection;
       this.state = "connected";
       this.reason = undefined;
       this.protocolVersion = connection.protocolVersion;
+      this.verdict = connection.verdict;
+      this.unsupported = undefined;
       this.failedConnects = 0;
       this.retryAt = 0;
       this.timedOut = false;
       this.signIn.connected();
-      this.context.logger.info({ server: this.name, tools: tools.length, pid: connection.pid, ms: this.context.now() - started }, "mcp server connected");
-      await this.tools.accept(tools, "connected");
+      this.context.logger.info({ server: this.name, tools: tools.length, pid: connection.pid, protocol: connection.protocolVersion, ms: this.context.now() - started }, "mcp server connected");
+      await this.tools.accept(tools, "connected", { ttlMs: connection.toolListTtlMs, verdict: this.verdict });
       if (listChangedEarly) this.tools.refresh(() => this.connection);
       return connection;
     } catch (error) {
       await connection.close();
       let failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
+      // A remembered 2026-07-28 verdict is adopted without a round trip: when that session fails, probe again next time.
+      if (this.verdict?.era === "modern" || this.tools.cachedVerdict()?.era === "modern") this.forgetVerdict();
+      this.unsupported = failure.protocolUnsupported;
       const stderr = connection.stderrTail().at(-1);
       if (failure.needsAuth && !this.signIn.signsIn) failure = { transient: false, reason: "HTTP 401: the server refused the Authorization header configured for it" };
       const reason = withoutConfiguredSecrets(stderr && !failure.reason.includes(stderr) ? `${failure.reason} (stderr: ${stderr.slice(0, 200)})` : failure.reason, resolution.config);
@@ -408,10 +437,15 @@ export class ManagedServer {
       }
       // A request's failure is news (warn); discovery's are counted in McpManager's start-up summary line.
       if (!needsAuth) this.context.logger[background ? "debug" : "warn"]({ server: this.name, reason, transient: failure.transient }, "mcp server failed to connect");
-      throw new ConnectFailure({ transient: failure.transient && !needsAuth, reason, ...(needsAuth ? { needsAuth: true } : {}) });
+      throw new ConnectFailure({ transient: failure.transient && !needsAuth, reason, ...(needsAuth ? { needsAuth: true } : {}), ...(failure.protocolUnsupported ? { protocolUnsupported: failure.protocolUnsupported } : {}) });
     } finally {
       if (this.opening === connection) this.opening = undefined;
     }
+  }
+
+  private forgetVerdict(): void {
+    this.verdict = undefined;
+    this.tools.forgetVerdict();
   }
 
   private connectionLost(connection: ServerConnection, reason: string): void {

@@ -3,6 +3,7 @@ import type { CatalogTool } from "../catalog/catalog-types.js";
 import type { OAuthTokenStore } from "../oauth/oauth-token-store.js";
 import type { McpTransportKind } from "../servers/server-entry.js";
 import type { StdioSandbox } from "../servers/stdio-sandbox.js";
+import type { InputRequiredHandler } from "./modern-session.js";
 
 /** The subset of a pino logger the manager writes to. */
 export interface ManagerLogger {
@@ -106,8 +107,12 @@ export interface ServerStatus {
   readonly retryAt?: number;
   /** While unavailable: the last connect ran out of mcp.connect_timeout_ms (the server never answered) rather than failing outright. */
   readonly timedOut?: true;
-  /** The MCP protocol version the server agreed to in its last successful connect (e.g. "2025-11-25"). */
+  /** The MCP protocol version the server agreed to in its last successful connect ("2025-11-25" by initialize, "2026-07-28" by server/discover). */
   readonly protocolVersion?: string;
+  /** While unavailable because the server speaks neither era: `PROTOCOL_UNSUPPORTED`, with the versions tried (and those it offers, when it said). */
+  readonly code?: "PROTOCOL_UNSUPPORTED";
+  readonly versionsTried?: readonly string[];
+  readonly versionsOffered?: readonly string[];
   /** When its last error happened (a failed connect, a lost session, a need for sign-in; epoch ms, the manager's clock), and what it was; kept after it recovers. */
   readonly lastErrorAt?: number;
   readonly lastError?: string;
@@ -131,6 +136,12 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Who calls (a caller's id): a server that signs in per user is called with their tokens, on their own session. @default the operator */
   readonly user?: string;
+  /**
+   * Answers a 2026-07-28 tool's `input_required` rounds (an elicitation: a question for a person).
+   * What it throws ends the call as it is (the agent's LangGraph interrupt pauses the run).
+   * @default none: such a call fails with MCP_INPUT_REQUIRED
+   */
+  readonly onInputRequired?: InputRequiredHandler;
 }
 
 /** Emitted when a server's tool list differs from the one known before (live or cached), or the server goes away. */

@@ -6,6 +6,7 @@ import { removeCatalogFile, writeCatalogFile } from "../catalog/write-catalog-fi
 import { entryHash, stableStringify } from "../servers/config-hash.js";
 import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
 import type { ManagerLogger, McpSettings, ToolsChangedEvent } from "./manager-types.js";
+import type { EraVerdict } from "./protocol-era.js";
 import type { ServerConnection } from "./server-connection.js";
 
 /** What a server's tool list needs from its ManagedServer and manager. */
@@ -37,6 +38,10 @@ export class ServerToolList {
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private closed = false;
+  /** When the live list goes stale (a 2026-07-28 list's ttlMs after it was fetched); undefined: it does not (a 2025-era list). */
+  private freshUntil: number | undefined;
+  /** What the server speaks, as last recorded with the list (written to the disk cache with it). */
+  private verdict: EraVerdict | undefined;
 
   constructor(private readonly context: ServerToolListContext) {}
 
@@ -50,10 +55,34 @@ export class ServerToolList {
     return this.tools ?? this.cached()?.tools;
   }
 
+  /**
+   * Whether the known list is past its ttlMs (2026-07-28 cacheable lists: the live one, else the
+   * disk cache's, from its fetchedAt). A 2025-era list never goes stale this way: it follows
+   * notifications/tools/list_changed and the entry. A stale list is still offered while it is asked for again.
+   */
+  stale(now: number): boolean {
+    if (this.refreshing) return false;
+    if (this.tools) return this.freshUntil !== undefined && now >= this.freshUntil;
+    const cached = this.cached();
+    if (cached?.ttlMs === undefined) return false;
+    const fetched = Date.parse(cached.fetchedAt);
+    return !Number.isFinite(fetched) || now >= fetched + cached.ttlMs;
+  }
+
+  /** What the server was last found to speak: recorded with the live list, else with the disk cache for this entry. */
+  cachedVerdict(): EraVerdict | undefined {
+    return this.verdict ?? this.cached()?.verdict;
+  }
+
+  forgetVerdict(): void {
+    this.verdict = undefined;
+    if (this.cache) this.cache = { ...this.cache, verdict: undefined };
+  }
+
   /** Calls to a tool the server does not list fail clearly; the list is refreshed once first in case it is stale. */
   async require(connection: ServerConnection, tool: string): Promise<void> {
     if (this.names.has(tool)) return;
-    await this.accept(await connection.listAllTools(this.context.settings.connect_timeout_ms), "list_changed");
+    await this.accept(await connection.listAllTools(this.context.settings.connect_timeout_ms), "list_changed", { ttlMs: connection.toolListTtlMs });
     if (this.names.has(tool)) return;
     throw new ThinktankError("MCP_TOOL_NOT_FOUND", `MCP server '${this.context.server}' has no tool '${tool}'`, { details: { server: this.context.server, tool } });
   }
@@ -70,7 +99,7 @@ export class ServerToolList {
         const connection = current();
         if (!connection?.alive || this.closed) return;
         try {
-          await this.accept(await connection.listAllTools(this.context.settings.connect_timeout_ms), "list_changed");
+          await this.accept(await connection.listAllTools(this.context.settings.connect_timeout_ms), "list_changed", { ttlMs: connection.toolListTtlMs });
         } catch (error) {
           this.context.logger.warn({ server: this.context.server, err: String(error) }, "mcp tool list refresh failed");
         }
@@ -82,10 +111,16 @@ export class ServerToolList {
     this.context.track(work);
   }
 
-  /** Records a fresh tool list: writes the disk cache and tells listeners when it differs from the last known one. */
-  async accept(tools: CatalogTool[], cause: ToolsChangedEvent["cause"]): Promise<void> {
+  /**
+   * Records a fresh tool list: writes the disk cache and tells listeners when it differs from the
+   * last known one. `ttlMs`: how long it stays fresh (a 2026-07-28 list); `verdict`: what the
+   * server speaks, kept with it (else the one known before).
+   */
+  async accept(tools: CatalogTool[], cause: ToolsChangedEvent["cause"], fetched: { readonly ttlMs?: number | undefined; readonly verdict?: EraVerdict | undefined } = {}): Promise<void> {
     if (this.closed) return;
     const previous = this.known();
+    this.freshUntil = fetched.ttlMs === undefined ? undefined : this.context.now() + fetched.ttlMs;
+    if (fetched.verdict) this.verdict = fetched.verdict;
     this.tools = tools;
     this.names = new Set(tools.map((tool) => tool.name));
     const changed = previous === undefined || stableStringify(previous) !== stableStringify(tools);
@@ -96,6 +131,8 @@ export class ServerToolList {
         configHash: entryHash(this.context.entry()),
         fetchedAt: new Date(this.context.now()).toISOString(),
         transport: this.context.transport ?? "unknown",
+        ...(fetched.ttlMs !== undefined ? { ttlMs: fetched.ttlMs } : {}),
+        ...(this.verdict ? { verdict: this.verdict } : {}),
       };
       try {
         await writeCatalogFile(this.context.settings.catalog_dir, list);

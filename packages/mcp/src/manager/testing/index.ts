@@ -10,3 +10,5 @@ export { startOAuthTestServer } from "./oauth-test-server.js";
 export type { OAuthTestServer, OAuthTestServerOptions, OAuthTestServerStats, PreRegisteredClient } from "./oauth-test-server.js";
 export { startClientMetadataDocumentServer } from "./client-metadata-document-server.js";
 export type { ClientMetadataDocumentServer } from "./client-metadata-document-server.js";
+export { eraStdioEntry, eraTestServerPath, startEraServerOverHttp } from "./era-test-server.js";
+export type { EraServerKind, EraServerOptions, RunningEraServer } from "./era-test-server.js";
