@@ -149,6 +149,7 @@ describe("assistants through the SDK", { timeout: 120_000 }, () => {
       expect(narrow.systemPrompt).not.toContain(gone);
     }
     expect(narrow.tokens.total).toBeLessThan(lead.tokens.total);
+    await admin.assistants.delete(created.assistant_id);
     // Sub-agents: denying the only one takes task and the <subagent_system> section away.
     const noAgents = await admin.assistants.create({ graphId: "lead_agent", name: "Alone", context: { agents: { deny: ["general-purpose"] } } });
     const alone = await inspectPrompt(config, { listing: "full", assistant: noAgents.assistant_id });
@@ -158,7 +159,6 @@ describe("assistants through the SDK", { timeout: 120_000 }, () => {
     expect(alone.systemPrompt).not.toContain("general-purpose");
     await admin.assistants.delete(noAgents.assistant_id);
     await expect(inspectPrompt(config, { assistant: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({ code: "ASSISTANT_NOT_FOUND" });
-    await admin.assistants.delete(created.assistant_id);
   });
 
   it("search, count, select and pages; lead_agent comes first and is read-only", async () => {
@@ -197,6 +197,9 @@ describe("assistants through the SDK", { timeout: 120_000 }, () => {
       [{ graph_id: "lead_agent", assistant_id: "not-a-uuid" }, "assistant_id"],
       [{ graph_id: "lead_agent", name: "" }, "name"],
       [{ graph_id: "lead_agent", colour: "blue" }, "colour"],
+      // Lists are bounded: every entry is matched against every name the creator has.
+      [{ graph_id: "lead_agent", context: { skills: Array.from({ length: 101 }, (_, index) => `skill-${index}`) } }, "context.skills"],
+      [{ graph_id: "lead_agent", context: { skills: { allow: [`${"*a".repeat(60)}b`] } } }, "context.skills.allow[0]"],
     ];
     for (const [body, field] of cases) {
       const answer = await call("POST", "/assistants", body);
@@ -235,6 +238,14 @@ describe("assistants through the SDK", { timeout: 120_000 }, () => {
     const [first] = await user.assistants.search({ name: "mine 0" });
     await user.assistants.delete(first?.assistant_id as string);
     expect((await call("GET", `/assistants/${first?.assistant_id}`, undefined, userKey)).status).toBe(404);
-    await user.assistants.create({ graphId: "lead_agent", name: "room again" });
+    const roomy = await user.assistants.create({ graphId: "lead_agent", name: "room again" });
+    // delete_threads: the threads whose last run used it go with it; others stay.
+    const used = await user.threads.create();
+    const other = await user.threads.create();
+    await user.runs.wait(used.thread_id, roomy.assistant_id, { input: { messages: [{ type: "human", content: "hi" }] } });
+    await user.runs.wait(other.thread_id, "lead_agent", { input: { messages: [{ type: "human", content: "hi" }] } });
+    await user.assistants.delete(roomy.assistant_id, { deleteThreads: true });
+    expect((await call("GET", `/threads/${used.thread_id}`, undefined, userKey)).status).toBe(404);
+    expect((await call("GET", `/threads/${other.thread_id}`, undefined, userKey)).status).toBe(200);
   });
 });

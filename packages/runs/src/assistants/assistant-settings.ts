@@ -40,9 +40,13 @@ export interface AssistantCatalog {
 
 /** The longest `instructions`, in characters. */
 export const maxInstructionsChars = 32_000;
-/** The most entries one allow or deny list holds, and the longest entry. */
-const maxEntries = 500;
-const maxEntryChars = 300;
+/**
+ * The most entries one allow or deny list holds, and the longest entry: each entry is matched
+ * against every name the creator has (and every skill of a run's view), in time up to the entry's
+ * length times the name's, so both stay small (globs cover more than a long list does).
+ */
+const maxEntries = 100;
+const maxEntryChars = 100;
 
 const settingKeys = new Set(["instructions", "model", "skills", "agents", "mcp_servers", "code_execution", "memory"]);
 
