@@ -35,6 +35,7 @@ export { buildTarGz } from "./archive/build-tar-gz.js";
 export { cleanVirtualPath } from "./paths/clean-virtual-path.js";
 export { isInsideFolder } from "./paths/is-inside-folder.js";
 export { userCodeApiDir } from "./paths/user-code-api-dir.js";
+export { userFolderName } from "./paths/user-folder-name.js";
 export { jsonNestingLimits, jsonTextNesting, valueNestsDeeperThan } from "./json/json-nesting.js";
 
 // the extensions store, files on disk

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import path from "node:path";
+import { userFolderName } from "@thinktank/core";
 import type { SkillSource } from "./skill-types.js";
 
 /** The two built-in sources under the skills folder: skills/public and skills/custom. */
@@ -16,14 +16,12 @@ export function pluginSkillSource(pluginName: string, skillsFolder: string): Ski
 }
 
 /**
- * The folder of one user's own skills under the skills folder: `users/<folder>`, where the folder
- * is the user id when it is a plain lowercase name (`usr_1a2b`, `admin`) and otherwise `h-` and the
- * SHA-256 of the id (a JWT user `jwt:<claim>` may carry any characters). Derived from the id alone,
- * so no skill name or request can point into another user's folder.
+ * The folder of one user's own skills under the skills folder: `users/<folder>`, the folder named
+ * by core's userFolderName (the id when it is a plain lowercase name, else `h-` and its SHA-256).
+ * Derived from the id alone, so no skill name or request can point into another user's folder.
  */
 export function userSkillsFolder(skillsRoot: string, userId: string): string {
-  const folder = /^[a-z0-9_]{1,64}$/.test(userId) ? userId : `h-${createHash("sha256").update(userId).digest("hex").slice(0, 40)}`;
-  return path.join(skillsRoot, "users", folder);
+  return path.join(skillsRoot, "users", userFolderName(userId));
 }
 
 /** The source of one user's own skills: identities `user:<name>`, paths under /mnt/skills/user/ (each user sees only theirs). */

@@ -261,6 +261,24 @@ export const configSchema = {
         },
       },
     },
+    memory: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        // per-user memory (/memories, the memory tool, the <memory> digest); a user's own switch is users.<id>.memory
+        enabled: { type: "boolean", default: true },
+        digest_tokens: { type: "integer", minimum: 0, maximum: 8000, default: 400 },
+        max_files: { type: "integer", minimum: 1, maximum: 100000, default: 500 },
+        max_kb: { type: "integer", minimum: 1, maximum: 1048576, default: 2048 },
+        // automatic memory: after a run ends (debounced per thread), a background model call may update memory; a user's users.<id>.memory.auto overrides
+        auto: { type: "boolean", default: false },
+        // the models.providers entry automatic memory calls (a cheaper one); absent: the model runs use
+        model: { type: "string", minLength: 1 },
+        // how long a thread stays quiet after a run ends before automatic memory reads it (another run's end restarts the wait)
+        auto_debounce_ms: { type: "integer", minimum: 0, maximum: 3600000, default: 10000 },
+      },
+    },
     models: {
       type: "object",
       additionalProperties: false,

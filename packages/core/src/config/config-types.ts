@@ -179,6 +179,23 @@ export interface Config {
     /** Claude Code's model aliases mapped to configured model names; an alias not mapped (and `inherit`) runs on the lead's model. @default {} */
     readonly models: { readonly sonnet?: string; readonly opus?: string; readonly haiku?: string };
   };
+  /** Per-user memory: files the model sees as `/memories` (packages/memory). */
+  readonly memory: {
+    /** The memory tool and the `<memory>` digest in runs; a user's own switch and an assistant's `memory` can turn it off. @default true */
+    readonly enabled: boolean;
+    /** The most tokens the `<memory>` digest on a new thread's first message takes, whatever the memory holds. @default 400 */
+    readonly digest_tokens: number;
+    /** The most files one user's memory holds. @default 500 */
+    readonly max_files: number;
+    /** The most one user's memory holds in all, in KiB (one file included). @default 2048 */
+    readonly max_kb: number;
+    /** Automatic memory: after a run ends, a background model call may update the user's memory from the new messages; each user's `users.<id>.memory.auto` overrides it. @default false */
+    readonly auto: boolean;
+    /** The `models.providers` entry automatic memory calls (it may be a cheaper model). @default the model runs use */
+    readonly model?: string;
+    /** How long a thread must stay quiet after a run ends before automatic memory reads it; a later run's end restarts the wait. @default 10000 */
+    readonly auto_debounce_ms: number;
+  };
   /** A thread's files: uploads into `uploads/`, and Markdown versions of documents. */
   readonly files: {
     /** One uploaded file. @default 50 */

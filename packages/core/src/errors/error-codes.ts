@@ -11,6 +11,8 @@ export const errorCodes = {
   INVALID_YAML: 400,
   INVALID_PATH: 400,
   PATH_TRAVERSAL: 400,
+  // a memory path outside /memories, through a link, or with a name the file rules refuse
+  MEMORY_PATH_INVALID: 400,
   // a marketplace or plugin source that is malformed or unsafe to hand to git or npm (option injection, ext:: URLs, '..')
   INVALID_SOURCE: 400,
   // 401 / 403
@@ -28,6 +30,7 @@ export const errorCodes = {
   ASSISTANT_PROTECTED: 403,
   // 404
   NOT_FOUND: 404,
+  MEMORY_NOT_FOUND: 404,
   SKILL_NOT_FOUND: 404,
   PLUGIN_NOT_FOUND: 404,
   TOOL_NOT_FOUND: 404,
@@ -76,6 +79,8 @@ export const errorCodes = {
   FILE_TOO_LARGE: 413,
   TOO_MANY_FILES: 413,
   THREAD_FILES_FULL: 413,
+  // one user's memory would hold more than memory.max_files files or memory.max_kb KiB
+  MEMORY_FULL: 413,
   // a message (or state update) that would take a thread's state past agent.threads.max_state_mb
   THREAD_STATE_TOO_LARGE: 413,
   // 416: a Range a file cannot satisfy
@@ -89,6 +94,8 @@ export const errorCodes = {
   INVALID_AGENT: 422,
   // an assistant's field or setting that is malformed or names nothing known (details.field)
   INVALID_ASSISTANT: 422,
+  // a memory str_replace whose old_str is not in the file exactly once, an insert_line past the end
+  MEMORY_EDIT_FAILED: 422,
   // a run's input, a command's update or a state update that the graph's state cannot take (details.field names it)
   INVALID_STATE_INPUT: 422,
   ARCHIVE_NOT_ZIP: 422,
