@@ -6,6 +6,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
 import { createCodeModeMcpServer } from "./create-code-mode-mcp-server.js";
+import { ModernMcpLeg, statelessSessionId } from "./modern-mcp-leg.js";
 
 export interface CodeModeMcpEndpointOptions {
   readonly codeMode: CodeMode;
@@ -37,20 +38,28 @@ interface Session {
 }
 
 /**
- * The streamable HTTP side of the MCP endpoint: one SDK transport and McpServer per session
- * (created by an initialize request, named by the `mcp-session-id` header, ended by DELETE or
- * after being idle). Framework-free: `handle(request, response, parsedBody, caller)` takes Node's
+ * The streamable HTTP side of the MCP endpoint, in both protocol eras. 2025 (initialize): one v1
+ * SDK transport and McpServer per session (created by an initialize request, named by the
+ * `mcp-session-id` header, ended by DELETE or after being idle). 2026-07-28 (a request carrying
+ * the per-request envelope, `server/discover` first): stateless, answered by ModernMcpLeg on the
+ * v2 SDK, each caller's programs in a workspace of their own (`mcp-stateless-<hash>`). Framework-free: `handle(request, response, parsedBody, caller)` takes Node's
  * request and response, so Fastify (mountCodeModeEndpoint) or a plain http server can host it.
  * A session belongs to the caller who opened it: its programs run for them (ExecutionPlace.userId),
  * and another caller naming its id is answered as for an unknown session.
  */
 export class CodeModeMcpEndpoint {
   private readonly sessions = new Map<string, Session>();
+  private readonly modern: ModernMcpLeg;
   private readonly now: () => number;
   private closed = false;
 
   constructor(private readonly options: CodeModeMcpEndpointOptions) {
     this.now = options.now ?? Date.now;
+    this.modern = new ModernMcpLeg({
+      codeMode: options.codeMode,
+      placeFor: (caller) => this.placeFor(statelessSessionId(caller), caller),
+      ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
+    });
     if (options.sessionIdPrefix !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(options.sessionIdPrefix)) {
       throw new Error(`the MCP session id prefix ${JSON.stringify(options.sessionIdPrefix)} is not 1 to 64 letters, digits, '-' or '_'`);
     }
@@ -67,6 +76,7 @@ export class CodeModeMcpEndpoint {
     if (this.closed) return reject(response, 503, -32000, "the MCP endpoint is shutting down");
     const header = request.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
+    if (sessionId === undefined && (await this.modern.isModern(request, body))) return this.modern.handle(request, response, body, caller);
     if (sessionId !== undefined) {
       const session = this.sessions.get(sessionId);
       if (!session || session.caller !== caller) return reject(response, 404, -32001, "Session not found: start a new one with an initialize request");
@@ -78,7 +88,7 @@ export class CodeModeMcpEndpoint {
     }
     await this.makeRoom();
     const id = this.options.sessionIdPrefix ? `${this.options.sessionIdPrefix}.${crypto.randomUUID()}` : crypto.randomUUID();
-    const place = this.options.placeFor?.(id, caller) ?? { threadId: `mcp-${id}`, ...(caller === undefined ? {} : { userId: caller }) };
+    const place = this.placeFor(id, caller);
     const server = createCodeModeMcpServer(this.options.codeMode, { place, ...(this.options.serverInfo ? { serverInfo: this.options.serverInfo } : {}) });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
@@ -90,9 +100,14 @@ export class CodeModeMcpEndpoint {
     await transport.handleRequest(request, response, body);
   }
 
+  private placeFor(id: string, caller: string | undefined): ExecutionPlace {
+    return this.options.placeFor?.(id, caller) ?? { threadId: `mcp-${id}`, ...(caller === undefined ? {} : { userId: caller }) };
+  }
+
   /** Closes every session. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.modern.close().catch(() => undefined);
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));
