@@ -56,7 +56,7 @@ describe("a cron on two agent servers sharing one Postgres", { timeout: 240_000,
     expectEverySecondOnce(both);
     // Every fire is an ordinary run of the thread: listed, and ending as runs do.
     const listed = await a.client.runs.list(thread.thread_id, { limit: 100 });
-    const fired = listed.filter((run) => run.metadata.cron_id === cron.cron_id);
+    const fired = listed.filter((run) => run.metadata?.cron_id === cron.cron_id);
     expect(fired.map((run) => run.run_id)).toEqual(expect.arrayContaining(both.map((fire) => fire.runId)));
     const finished = await a.client.runs.join(thread.thread_id, (both.at(-1) as Fire).runId);
     expect(JSON.stringify(finished)).toContain("done: tick");

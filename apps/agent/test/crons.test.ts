@@ -122,7 +122,7 @@ describe("crons through the SDK", { timeout: 120_000 }, () => {
     }
 
     const dropped = await alice.crons.create("lead_agent", { schedule: "* * * * * *", input: human("dropped") });
-    expect(dropped.on_run_completed).toBe("delete");
+    expect((dropped as { on_run_completed?: string }).on_run_completed).toBe("delete");
     const fire = await nextFire(dropped.cron_id, "fired");
     await alice.crons.delete(dropped.cron_id);
     await expect.poll(async () => (await alice.threads.search({ metadata: { cron_id: dropped.cron_id, scheduled_for: new Date(fire.scheduledFor).toISOString() } })).length, { timeout: 30_000, interval: 50 }).toBe(0);
@@ -163,7 +163,7 @@ describe("crons through the SDK", { timeout: 120_000 }, () => {
     const skipped = nextFire(cron.cron_id);
     await start(["  on_missed: skip"]);
     expect((await skipped).outcome).toBe("skipped");
-    expect((await alice.runs.list(thread.thread_id)).filter((each) => each.metadata.cron_id === cron.cron_id)).toHaveLength(1);
+    expect((await alice.runs.list(thread.thread_id)).filter((each) => each.metadata?.cron_id === cron.cron_id)).toHaveLength(1);
     await alice.crons.delete(cron.cron_id);
   });
 

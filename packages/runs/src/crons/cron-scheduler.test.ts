@@ -100,11 +100,11 @@ describe("crons", () => {
     expect(second.scheduledFor - first.scheduledFor).toBe(1000);
     for (const fire of [first, second]) expect(fire.firedAt - fire.scheduledFor).toBeLessThan(500);
     const listed = await runs.list(thread.thread_id, { limit: 10, offset: 0 }, alice);
-    const fired = listed.filter((run) => run.metadata.cron_id === cron.cron_id).map((run) => run.run_id);
+    const fired = listed.filter((run) => run.metadata?.cron_id === cron.cron_id).map((run) => run.run_id);
     expect(fired).toEqual(expect.arrayContaining([first.runId, second.runId]));
     const run = listed.find((each) => each.run_id === first.runId);
     expect(run).toMatchObject({ owner_id: "usr_alice", metadata: { team: "a", scheduled_for: new Date(first.scheduledFor).toISOString() } });
-    expect(run?.metadata.catch_up).toBeUndefined();
+    expect(run?.metadata?.catch_up).toBeUndefined();
   });
 
   it("refuses bad input with 422 INVALID_CRON naming the field, and keeps owners apart", async () => {
