@@ -256,6 +256,7 @@ const runCases: Cases<"runs"> = {
     expect(lastMessage(stateless.at(-1)?.data)).toMatchObject({ type: "ai" });
     // Malformed input is refused before anything runs.
     await expect(collect(client.runs.stream(thread.thread_id, "lead_agent", { input: { messages: [{ role: "nobody", content: "x" }] } }))).rejects.toThrow(/HTTP 422.*INVALID_STATE_INPUT/);
+    await expect(collect(client.runs.stream(thread.thread_id, "lead_agent", { input: human("x"), streamNamespaces: ["tools"] }))).rejects.toThrow(/HTTP 422.*UNSUPPORTED_FIELD/);
   },
   create: async ({ client }) => {
     const thread = await client.threads.create();
@@ -270,8 +271,9 @@ const runCases: Cases<"runs"> = {
   },
   createBatch: async ({ client }) => {
     const created = await client.runs.createBatch([
-      { assistantId: "lead_agent", input: human("one"), onCompletion: "keep", streamMode: ["values"] },
-      { assistantId: "lead_agent", input: human("two"), onCompletion: "keep" },
+      // The SDK types onCompletion as "complete" | "continue"; the API's values are delete and keep.
+      { assistantId: "lead_agent", input: human("one"), onCompletion: "keep" as never, streamMode: ["values"] },
+      { assistantId: "lead_agent", input: human("two"), onCompletion: "keep" as never },
     ]);
     expect(created).toHaveLength(2);
     for (const run of created) {
@@ -295,6 +297,8 @@ const runCases: Cases<"runs"> = {
     const threadId = await threadWithRun();
     const runs = await client.runs.list(threadId);
     expect(runs.map((run) => run.status)).toEqual(["success"]);
+    expect(await client.runs.list(threadId, { select: ["run_id", "status"] })).toEqual([{ run_id: runs[0]?.run_id, status: "success" }]);
+    expect(await refusal(client.runs.list(threadId, { select: ["no_such_field" as "run_id"] }))).toMatchObject({ status: 400, code: "VALIDATION_FAILED", field: "select" });
   },
   get: async ({ client, threadWithRun }) => {
     const threadId = await threadWithRun();
@@ -305,6 +309,7 @@ const runCases: Cases<"runs"> = {
   cancel: async ({ client }) => {
     const thread = await client.threads.create();
     const run = await client.runs.create(thread.thread_id, "lead_agent", { input: human("hello"), afterSeconds: 60 });
+    expect(await refusal(client.runs.cancel(thread.thread_id, run.run_id, false, "interrupt", { reason: "taken" }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "reason" });
     await client.runs.cancel(thread.thread_id, run.run_id, true);
     expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
     expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
@@ -337,6 +342,8 @@ const runCases: Cases<"runs"> = {
     expect(lastMessage(parts.at(-1)?.data)).toMatchObject({ type: "ai" });
     // Without the thread: by run id alone.
     expect((await collect(client.runs.joinStream(null, run.run_id))).at(-1)?.event).toBe("values");
+    // A joined stream has its run's modes: asking for others is refused, not ignored.
+    await expect(collect(client.runs.joinStream(thread.thread_id, run.run_id, { streamMode: ["updates"] }))).rejects.toThrow(/HTTP 422.*UNSUPPORTED_FIELD/);
   },
   delete: async ({ client, threadWithRun }) => {
     const threadId = await threadWithRun();

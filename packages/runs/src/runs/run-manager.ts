@@ -6,6 +6,7 @@ import { isUuid } from "../persistence/is-uuid.js";
 import type { AssistantChoice } from "../assistants/assistant-service.js";
 import { reaches, type Access } from "../owners/access.js";
 import { checkThreadId } from "../threads/thread-id.js";
+import { selectFields } from "../threads/select-fields.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import type { RunExecutor } from "./run-executor.js";
 import type { RunEvents, RunEventStore } from "./run-event-store.js";
@@ -13,6 +14,9 @@ import { LocalRunQueue } from "./local-run-queue.js";
 import type { RunQueue } from "./run-queue.js";
 import { checkRunRequest, type RunRequest } from "./run-request.js";
 import { abandonOrFinish, openRunLog, resultOf, RunWorker, type ActiveRun, type RunLog } from "./run-worker.js";
+
+/** What a run list's `select` may name. */
+const runFields = ["run_id", "thread_id", "assistant_id", "created_at", "updated_at", "status", "metadata", "kwargs", "multitask_strategy"];
 
 export interface RunManagerOptions {
   readonly store: AgentStore;
@@ -169,6 +173,11 @@ export class RunManager {
   async list(threadId: string, options: { limit: number; offset: number; status?: RunStatus }, access: Access): Promise<RunRecord[]> {
     await this.#options.threads.get(threadId, access);
     return this.#options.store.metadata.listRuns(threadId, options);
+  }
+
+  /** `list` as GET /threads/:id/runs answers it: with `select`, only those fields of each run (another name: VALIDATION_FAILED). */
+  async listSelected(threadId: string, options: { limit: number; offset: number; status?: RunStatus; select?: readonly string[] }, access: Access): Promise<Partial<RunRecord>[]> {
+    return (await this.list(threadId, options, access)).map((run) => selectFields(run, options.select, runFields, "select"));
   }
 
   async delete(threadId: string, runId: string, access: Access): Promise<void> {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ThinktankError } from "@thinktank/core";
 import { runRequestSchema, type RunRequest, type RunStatus } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
@@ -33,6 +33,21 @@ function batchPayloads(body: unknown): unknown {
     return result;
   });
 }
+
+const joinedModes = "a joined stream carries the stream modes and namespaces its run was created with";
+/** Query parameters the SDK may send that this server does not implement: given a value, the request is refused (422 UNSUPPORTED_FIELD), not served without them. */
+function refuseQuery(reasons: Record<string, string>) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    for (const [field, reason] of Object.entries(reasons)) {
+      const value = query[field];
+      if (value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) continue;
+      throw new ThinktankError("UNSUPPORTED_FIELD", `${field} is not supported here: ${reason}`, { details: { field } });
+    }
+  };
+}
+const streamQuery = { preHandler: refuseQuery({ namespace: "a run streams every namespace it was asked for (stream_subgraphs); filter the events by name" }) };
+const joinQuery = { preHandler: refuseQuery({ stream_mode: joinedModes, namespace: joinedModes, checkpoint_id: "a joined stream starts at its run's first event (or after Last-Event-ID)" }) };
 
 /** A boolean query flag as the LangGraph API sends it. */
 export const truthy = (value: string | undefined | null): boolean => value === "1" || value === "true";
@@ -71,7 +86,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     reply.header("content-location", runPath(run.thread_id, run.run_id));
     return run;
   });
-  app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs/stream", { schema: body }, (request, reply) => stream(request.params.thread_id, request.body, reply));
+  app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs/stream", { schema: body, ...streamQuery }, (request, reply) => stream(request.params.thread_id, request.body, reply));
   app.post<{ Params: ThreadParams; Body: RunRequest }>("/threads/:thread_id/runs/wait", { schema: body }, (request, reply) => wait(request.params.thread_id, request.body, reply));
 
   app.post<{ Body: RunRequest }>("/runs", { schema: body }, async (request, reply) => {
@@ -79,13 +94,14 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     reply.header("content-location", runPath(run.thread_id, run.run_id));
     return run;
   });
-  app.post<{ Body: RunRequest }>("/runs/stream", { schema: body }, (request, reply) => stream(undefined, request.body, reply));
+  app.post<{ Body: RunRequest }>("/runs/stream", { schema: body, ...streamQuery }, (request, reply) => stream(undefined, request.body, reply));
   app.post<{ Body: RunRequest }>("/runs/wait", { schema: body }, (request, reply) => wait(undefined, request.body, reply));
 
-  app.get<{ Params: ThreadParams; Querystring: { limit?: number; offset?: number; status?: RunStatus } }>(
+  app.get<{ Params: ThreadParams; Querystring: { limit?: number; offset?: number; status?: RunStatus; select?: string | string[] } }>(
     "/threads/:thread_id/runs",
-    { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, offset: { type: "integer", minimum: 0 }, status: runStatus, select: {} } } } },
-    async (request) => runs.list(request.params.thread_id, { limit: request.query.limit ?? 10, offset: request.query.offset ?? 0, status: request.query.status }, accessFor(request)),
+    { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, offset: { type: "integer", minimum: 0 }, status: runStatus, select: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] } } } } },
+    async (request) =>
+      runs.listSelected(request.params.thread_id, { limit: request.query.limit ?? 10, offset: request.query.offset ?? 0, status: request.query.status, select: request.query.select === undefined ? undefined : [request.query.select].flat() }, accessFor(request)),
   );
 
   app.get<{ Params: RunParams }>("/threads/:thread_id/runs/:run_id", async (request) => runs.get(request.params.thread_id, request.params.run_id, accessFor(request)));
@@ -97,7 +113,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
 
   app.post<{ Params: RunParams; Querystring: { wait?: string; action?: "interrupt" | "rollback" } }>(
     "/threads/:thread_id/runs/:run_id/cancel",
-    { schema: { querystring: cancelQuery } },
+    { schema: { querystring: cancelQuery }, preHandler: refuseQuery({ reason: "a cancel records no reason here" }) },
     async (request, reply) => {
       const wait = truthy(request.query.wait);
       await runs.cancel(request.params.thread_id, request.params.run_id, request.query.action ?? "interrupt", wait, accessFor(request));
@@ -107,7 +123,7 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
 
   // Stateless runs in one request, each on a temporary thread: all are checked before any is created.
   // The SDK's createBatch sends its payloads' own camelCase names (onCompletion, streamMode): read as the API's; any other key is refused, not ignored.
-  app.post<{ Body: RunRequest[] }>("/runs/batch", { schema: { body: { type: "array", minItems: 1, maxItems: maxBatchRuns, items: runRequestSchema } }, preValidation: async (request) => void (request.body = batchPayloads(request.body)) }, async (request) => {
+  app.post<{ Body: RunRequest[] }>("/runs/batch", { schema: { body: { type: "array", minItems: 1, maxItems: maxBatchRuns, items: runRequestSchema } }, preValidation: async (request) => void (request.body = batchPayloads(request.body) as RunRequest[]) }, async (request) => {
     const access = accessFor(request);
     for (const [index, each] of request.body.entries()) runs.check(each, `[${index}]`);
     const created = [];
@@ -147,19 +163,19 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
     });
   };
 
-  app.get<{ Params: RunParams; Querystring: { cancel_on_disconnect?: string } }>("/threads/:thread_id/runs/:run_id/stream", async (request, reply) => {
+  app.get<{ Params: RunParams; Querystring: { cancel_on_disconnect?: string } }>("/threads/:thread_id/runs/:run_id/stream", joinQuery, async (request, reply) => {
     await runs.get(request.params.thread_id, request.params.run_id, accessFor(request));
     const lastEventId = request.headers["last-event-id"];
     await joinStream(request.params.thread_id, request.params.run_id, typeof lastEventId === "string" ? lastEventId : undefined, truthy(request.query.cancel_on_disconnect), reply);
   });
 
-  app.get<{ Params: { run_id: string }; Querystring: { cancel_on_disconnect?: string } }>("/runs/:run_id/stream", async (request, reply) => {
+  app.get<{ Params: { run_id: string }; Querystring: { cancel_on_disconnect?: string } }>("/runs/:run_id/stream", joinQuery, async (request, reply) => {
     const run = await runs.find(request.params.run_id, accessFor(request));
     const lastEventId = request.headers["last-event-id"];
     await joinStream(run.thread_id, run.run_id, typeof lastEventId === "string" ? lastEventId : undefined, truthy(request.query.cancel_on_disconnect), reply);
   });
 
-  app.get<{ Params: ThreadParams }>("/threads/:thread_id/stream", async (request, reply) => {
+  app.get<{ Params: ThreadParams }>("/threads/:thread_id/stream", joinQuery, async (request, reply) => {
     const [current] = await runs.inFlightRuns(request.params.thread_id, accessFor(request));
     if (!current) return writeEmptyStream(reply);
     const lastEventId = request.headers["last-event-id"];
