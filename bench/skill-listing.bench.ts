@@ -194,16 +194,20 @@ const benchmark: Benchmark = {
       }
     }
     const queries = [...splits.dev, ...splits["held-out"]].map((pair) => pair.query);
-    // Requests the ranking was never tuned on, over skills it never met (packages/skills/eval, gold/fresh-test.jsonl).
-    const fresh = await measureFreshQuality(corpus, 450);
     const pct = (share: number) => round(share * 100, 1);
-    const freshName = (what: string) => `fresh held-out requests (${fresh.now.pairs}), ${fresh.now.skills} skills: ${what}`;
-    const off = "new signals off (related words, spelling, trigger phrases; no names)";
-    measurements.push(
-      { name: freshName("skill offered with the message (5 described + 10 named)"), value: pct(fresh.now.offered), unit: "%", baseline: { name: `${off}, 5 described`, value: pct(fresh.signalsOff.offered), unit: "%" }, target: ">= 97%", pass: fresh.now.offered >= 0.97 },
-      { name: freshName("skills search top-1"), value: pct(fresh.now.top1), unit: "%", baseline: { name: off, value: pct(fresh.signalsOff.top1), unit: "%" }, target: ">= 85%", pass: fresh.now.top1 >= 0.85, stats: { MRR: round(fresh.now.mrr, 3), "MRR signals off": round(fresh.signalsOff.mrr, 3) } },
-      { name: freshName("skills search top-5"), value: pct(fresh.now.top5), unit: "%", baseline: { name: off, value: pct(fresh.signalsOff.top5), unit: "%" }, target: ">= 97%", pass: fresh.now.top5 >= 0.97 },
-    );
+    // Requests over skills the ranking never met (packages/skills/eval): the fresh split (gold/fresh-test.jsonl,
+    // looked at since, so tuning material now) and the unseen split (gold/unseen-test.jsonl, never tuned on: the goals).
+    for (const split of ["fresh", "unseen"] as const) {
+      const quality = await measureFreshQuality(corpus, 450, split);
+      const name = (what: string) => `${split === "fresh" ? "fresh (seen) requests" : "unseen held-out requests"} (${quality.now.pairs}), ${quality.now.skills} skills: ${what}`;
+      const off = "new signals off (related words, spelling, trigger phrases; no names)";
+      const goal = split === "unseen";
+      measurements.push(
+        { name: name("skill offered with the message (5 described + 25 named)"), value: pct(quality.now.offered), unit: "%", baseline: { name: "10 named", value: pct(quality.tenNamed.offered), unit: "%" }, ...(goal ? { target: ">= 97%", pass: quality.now.offered >= 0.97 } : {}), stats: { [`${off}, 5 described`]: pct(quality.signalsOff.offered) } },
+        { name: name("skills search top-1"), value: pct(quality.now.top1), unit: "%", baseline: { name: off, value: pct(quality.signalsOff.top1), unit: "%" }, ...(goal ? { target: ">= 85%", pass: quality.now.top1 >= 0.85 } : {}), stats: { MRR: round(quality.now.mrr, 3), "MRR signals off": round(quality.signalsOff.mrr, 3) } },
+        { name: name("skills search top-5"), value: pct(quality.now.top5), unit: "%", baseline: { name: off, value: pct(quality.signalsOff.top5), unit: "%" }, ...(goal ? { target: ">= 97%", pass: quality.now.top5 >= 0.97 } : {}) },
+      );
+    }
     measurements.push(...(await latencies(corpus, queries)));
     return measurements;
   },

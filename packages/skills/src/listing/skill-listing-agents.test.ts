@@ -119,6 +119,18 @@ describe("SkillListing with sub-agents", () => {
     expect(crowded.relevantTo("plan a trip to Lisbon with flights and a hotel")?.agents?.[0]?.subagentType).toBe("travel-planner");
   });
 
+  it("names agents only from the best relevantLimit + 10 of the joint ranking, however many skills are named", () => {
+    const forecasts = Array.from({ length: 20 }, (_, index) => skill(`plugin:fin-${index}`, `forecast-${index}`, `Build a weighted revenue forecast for the quarter, variant ${index}.`));
+    const memo: SearchableAgent = { identity: "custom:memo-writer", name: "memo-writer", description: "Writes a short memo about a forecast." };
+    const listingWith = (all: Skill[]) => new SkillListing({ skills: all, promptSection: renderSkillSystem(all), search: new SkillSearchIndex(all) }, [], () => "", { listing: "compact", autoThresholdTokens: 0, relevantLimit: 5, relevantNamedLimit: 25, countTokens: (text) => text.length, agents: [memo] });
+    const query = "weighted revenue forecast for the quarter";
+    // Twenty skills match better: the agent ranks 21st, past 5 + 10, though 25 skills are named.
+    const crowded = listingWith(forecasts).relevantTo(query);
+    expect(crowded?.moreSkills).toHaveLength(15);
+    expect(crowded).not.toHaveProperty("moreAgents");
+    expect(listingWith(forecasts.slice(0, 8)).relevantTo(query)?.moreAgents).toEqual([{ identity: "custom:memo-writer", subagentType: "memo-writer" }]);
+  });
+
   it("search_skills kind agents finds an agent by task, name or identity; kind all adds agents; a disabled agent (not passed) is never found", () => {
     const listing = listingOf({ agents: agents.filter((agent) => agent.identity !== "custom:reviewer") });
     expect(listing.searchable).toBe(true);

@@ -27,7 +27,7 @@ export interface SkillListingOptions {
   /**
    * config.skills.relevant_named_limit: skills named (name and folder, no description) with each new user message after the
    * `relevantLimit` described ones: the next best matches, a fifth of a description's cost each.
-   * 0: none. @default 10
+   * 0: none. @default 25
    */
   readonly relevantNamedLimit?: number;
   /** Slash commands offered with each new user message. @default min(3, relevantLimit) */
@@ -141,7 +141,7 @@ export class SkillListing {
     if (message.trim() === "") return { skills: [], commands: [] };
     const commandLimit = this.#options.relevantCommandLimit ?? Math.min(3, limit);
     const agentLimit = this.#agentList().length > 0 ? (this.#options.relevantAgentLimit ?? Math.min(3, limit)) : 0;
-    const named = this.#options.relevantNamedLimit ?? 10;
+    const named = this.#options.relevantNamedLimit ?? 25;
     const found = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit: limit + named }) : [];
     const skills = found.slice(0, limit);
     const more = found.slice(limit);
@@ -150,7 +150,7 @@ export class SkillListing {
     // always finds something (a word in common), which would attach unrelated ones to most messages.
     // Agents ranked further down (as skills are named after the described ones) are named alone.
     const namedAgentLimit = agentLimit > 0 ? (this.#options.relevantNamedAgentLimit ?? 5) : 0;
-    const ranked = commandLimit > 0 || agentLimit > 0 ? this.#offerIndex().search(message, limit + (namedAgentLimit > 0 ? named : 0)) : [];
+    const ranked = commandLimit > 0 || agentLimit > 0 ? this.#offerIndex().search(message, limit + (namedAgentLimit > 0 ? Math.min(named, namedAgentDepth) : 0)) : [];
     const joint = ranked.slice(0, limit);
     const commands = joint.flatMap(({ entry }) => (entry.command ? [entry.command] : [])).slice(0, commandLimit);
     const agents = joint.flatMap(({ entry }) => (entry.agent ? [entry.agent] : [])).slice(0, agentLimit);
@@ -254,6 +254,13 @@ export class SkillListing {
   }
 }
 
+
+/**
+ * Agents are named when they rank among the best `relevantLimit` + this many of skills, commands
+ * and agents together (at most relevantNamedLimit): naming skills further down (25 by default)
+ * would otherwise name agents that rank 30th for most messages.
+ */
+const namedAgentDepth = 10;
 
 /**
  * The tokens of `text` while they stay within `limit`: counted a piece at a time, stopping as soon
