@@ -119,8 +119,8 @@ export const marketplaceRecordSchema = {
  * A `users` entry (one user's own state, keyed by their id): `skills` and `agents` are their
  * enablement overlays, keyed by skill and agent identity; `mcpServers` their own remote servers
  * (named like configured ones; the agent offers them to that user only, as `~<name>`; a stdio
- * entry is never started for a user).
- * Other keys are kept.
+ * entry is never started for a user); `memory` their memory switches (`enabled`, `auto`: PUT
+ * /api/memory/settings). Other keys are kept.
  */
 export const userRecordEntrySchema = {
   type: "object",
@@ -128,6 +128,7 @@ export const userRecordEntrySchema = {
     skills: { type: "object", propertyNames: { minLength: 1, maxLength: 300 }, additionalProperties: enabledEntrySchema },
     agents: { type: "object", propertyNames: { minLength: 1, maxLength: 300 }, additionalProperties: enabledEntrySchema },
     mcpServers: { type: "object", propertyNames: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" }, additionalProperties: mcpServerEntrySchema },
+    memory: { type: "object", properties: { enabled: { type: "boolean" }, auto: { type: "boolean" } } },
   },
 } as const;
 

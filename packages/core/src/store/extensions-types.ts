@@ -82,6 +82,8 @@ export interface UserRecordEntry {
   agents?: Record<string, EnabledEntry>;
   /** Their own remote MCP servers (streamable HTTP or SSE), offered to them alone as `~<name>`. */
   mcpServers?: Record<string, McpServerEntry>;
+  /** Their memory switches (PUT /api/memory/settings); absent ones follow config memory.enabled and memory.auto. */
+  memory?: { enabled?: boolean; auto?: boolean; [key: string]: unknown };
   [key: string]: unknown;
 }
 
