@@ -14,12 +14,16 @@ export function catalogSurfaceProvider(runtime: AgentRuntime, servers: readonly 
   return {
     name: "code-mode",
     contribute(request) {
-      const { mode, auto_threshold_tokens: autoThresholdTokens } = runtime.config.code_execution;
+      const { auto_threshold_tokens: autoThresholdTokens } = runtime.config.code_execution;
+      // The run's assistant: its MCP servers and code_execution.mode, as the live provider takes them.
+      const assistant = request.assistant;
+      const mode = assistant?.settings.code_execution?.mode ?? runtime.config.code_execution.mode;
+      const allowed = assistant?.servers ? servers.filter((server) => assistant.servers?.(server.server)) : servers;
       const codeMode = runtime.codeMode.codeMode;
-      const description = describeToolSurface(servers, { ...codeMode.toolSettings(), mode, autoThresholdTokens });
+      const description = describeToolSurface(allowed, { ...codeMode.toolSettings(), mode, autoThresholdTokens });
       onDescription(description);
       const sections = description.sections.map((section) => ({ ...section, inherit: true }));
-      if (description.mode === "code") return { tools: createCodeModeTools(codeMode, { threadId: request.threadId }), sections, inheritTools: true };
+      if (description.mode === "code") return { tools: createCodeModeTools(codeMode, { threadId: request.threadId, ...(assistant?.servers ? { servers: assistant.servers } : {}) }), sections, inheritTools: true };
       const tools: StructuredToolInterface[] = description.definitions.map((definition) =>
         tool(
           async () => {
