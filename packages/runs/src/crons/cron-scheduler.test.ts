@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { EventEmitter, once } from "node:events";
+import { EventEmitter } from "node:events";
 import Database from "better-sqlite3";
 import path from "node:path";
 import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
@@ -31,6 +31,7 @@ let service: CronService;
 let scheduler: CronScheduler | undefined;
 const fires = new EventEmitter();
 const seen: CronFire[] = [];
+const taken = new Set<CronFire>();
 
 const execute: RunExecutor = async ({ request }) => {
   const fail = JSON.stringify(request.input ?? "").includes("fail");
@@ -59,12 +60,22 @@ function startScheduler(extra: Partial<CronSchedulerOptions> = {}): CronSchedule
   return scheduler;
 }
 
-/** Waits for the next fire of `cronId` that matches. */
-async function nextFire(cronId: string, outcome?: CronFire["outcome"]): Promise<CronFire> {
-  for (;;) {
-    const [fire] = (await once(fires, "fire")) as [CronFire];
-    if (fire.cronId === cronId && (!outcome || fire.outcome === outcome)) return fire;
-  }
+/**
+ * The first fire of the cron (with that outcome, when given) not taken by an earlier call, from every
+ * fire heard: a listener that stays on, so fires reported in the same tick are all seen.
+ */
+function nextFire(cronId: string, outcome?: CronFire["outcome"]): Promise<CronFire> {
+  return new Promise((resolve) => {
+    const take = (): boolean => {
+      const fire = seen.find((each) => !taken.has(each) && each.cronId === cronId && (!outcome || each.outcome === outcome));
+      if (!fire) return false;
+      taken.add(fire);
+      fires.off("fire", take);
+      resolve(fire);
+      return true;
+    };
+    if (!take()) fires.on("fire", take);
+  });
 }
 
 beforeEach(async () => {
