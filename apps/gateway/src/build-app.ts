@@ -26,6 +26,7 @@ import { registerOpenApi } from "./openapi.js";
 import type { RoutePlugin, RouteSummary } from "./route-plugin.js";
 import healthRoutes from "./routes/health.js";
 import marketplacesRoutes from "./routes/marketplaces.js";
+import memoryRoutes from "./routes/memory.js";
 import mcpRoutes from "./routes/mcp.js";
 import mcpOAuthRoutes from "./routes/mcp-oauth.js";
 import pluginsRoutes from "./routes/plugins.js";
@@ -46,6 +47,7 @@ const routePlugins: readonly RoutePlugin[] = [
   marketplacesRoutes,
   usersRoutes,
   auditRoutes,
+  memoryRoutes,
   // any later area: one line each
 ];
 

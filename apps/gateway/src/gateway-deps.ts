@@ -2,6 +2,7 @@ import type { Config, HostConfinement, Logger } from "@thinktank/core";
 import { archiveLimitsFromConfig, createLogger, ExtensionsStore, hostConfinementFor } from "@thinktank/core";
 import { createOAuthTokenStore, mcpStatusDir, McpStatusReader, OAuthSignIn } from "@thinktank/mcp";
 import type { Identity } from "@thinktank/identity";
+import { MemoryStore } from "@thinktank/memory";
 import type { McpStatusReport, OAuthTokenStore } from "@thinktank/mcp";
 import { pluginManagerFromConfig, type PluginManager } from "@thinktank/plugins";
 import { createSkillsService } from "@thinktank/skills";
@@ -64,6 +65,8 @@ export interface GatewayDeps {
   readonly codeListing?: CodeListing;
   /** Users, keys, authentication and the audit log. @default opened from config when the app gets ready (openIdentity), closed with it */
   readonly identity?: Identity;
+  /** Every user's memory (routes/memory.ts; a deleted user's goes with them). @default MemoryStore.fromConfig(config) */
+  readonly memory?: MemoryStore;
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
@@ -88,6 +91,7 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
     codeListing: overrides.codeListing ?? codeListingFor(config, { tools, sandbox }),
     mcpOAuth: overrides.mcpOAuth ?? mcpOAuthFor(config),
     mcpStatus: mcpStatusReaderFor(config),
+    memory: MemoryStore.fromConfig(config),
     ...overrides,
   };
 }

@@ -60,6 +60,16 @@ const expectedAccess: Record<string, RouteAccess> = {
   "POST /api/users/{id}/keys": "admin",
   "DELETE /api/users/{id}/keys/{key_id}": "admin",
   "GET /api/audit": "admin",
+  "GET /api/memory": "user",
+  "DELETE /api/memory": "user",
+  "GET /api/memory/export": "user",
+  "PUT /api/memory/settings": "user",
+  "GET /api/memory/{*}": "user",
+  "PUT /api/memory/{*}": "user",
+  "DELETE /api/memory/{*}": "user",
+  "GET /api/users/{id}/memory": "admin",
+  "DELETE /api/users/{id}/memory": "admin",
+  "GET /api/users/{id}/memory/{*}": "admin",
 };
 
 type Outcome = "through" | 401 | 403;
@@ -97,7 +107,7 @@ async function operations(gateway: TestGateway): Promise<Operation[]> {
 
 /** Sends the smallest request the route takes and says whether auth let it through. */
 async function attempt(gateway: TestGateway, operation: Operation, headers: Record<string, string>): Promise<{ outcome: Outcome | number; code?: string; challenged: boolean }> {
-  const url = operation.path.replace(/\{([A-Za-z_]+)\}/g, (_, param: string) => samples[param] ?? "x");
+  const url = operation.path.replace(/\{([A-Za-z_]+|\*)\}/g, (_, param: string) => samples[param] ?? "x");
   const withBody = mutatingMethods.has(operation.method) && operation.method !== "DELETE";
   const response = await gateway.app.inject({
     method: operation.method as "GET",

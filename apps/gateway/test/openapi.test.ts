@@ -16,7 +16,7 @@ describe("OpenAPI", () => {
     const document = response.json() as { openapi: string; paths: Record<string, Record<string, { security?: unknown; responses?: Record<string, unknown>; requestBody?: unknown }>> };
     expect(document.openapi).toMatch(/^3\./);
     const listed = Object.entries(document.paths).flatMap(([url, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${url}`));
-    const routes = gateway.app.routeTable.filter((route) => !route.hidden).map((route) => `${route.method} ${route.url.replace(/:([A-Za-z_]+)/g, "{$1}")}`);
+    const routes = gateway.app.routeTable.filter((route) => !route.hidden).map((route) => `${route.method} ${route.url.replace(/:([A-Za-z_]+)/g, "{$1}").replace(/\*$/, "{*}")}`);
     expect(routes.length).toBeGreaterThan(4);
     expect(listed.sort()).toEqual([...new Set(routes)].sort());
     const put = document.paths["/api/mcp/servers/{name}"]?.put;

@@ -94,7 +94,7 @@ const usersRoutes: RoutePlugin = async (app, { config, identity, deps }) => {
     "/api/users/:id",
     {
       config: { access: "admin", audit: "user.delete" },
-      schema: { summary: "Delete a user: their keys stop working at once, on every replica within a second; their sign-ins, own skills and agents, choices and servers go with them", tags: ["users"], params: idParams, response: { 204: { type: "null", description: "Deleted" }, ...errorResponses(400, 401, 403, 404, 500) } },
+      schema: { summary: "Delete a user: their keys stop working at once, on every replica within a second; their sign-ins, own skills and agents, memory, choices and servers go with them", tags: ["users"], params: idParams, response: { 204: { type: "null", description: "Deleted" }, ...errorResponses(400, 401, 403, 404, 500) } },
     },
     async (request, reply) => {
       if (!(await users().remove(request.params.id))) throw userNotFound(request.params.id);
@@ -104,6 +104,7 @@ const usersRoutes: RoutePlugin = async (app, { config, identity, deps }) => {
       await deps.mcpOAuth?.store.forgetUser(id);
       await deps.skills?.forgetUser(id);
       await deps.agents?.forgetUser(id);
+      await deps.memory?.forUser(id).clear();
       // The typed wrappers code mode generated for their own servers (on this host).
       fs.rmSync(userCodeApiDir(config.code_execution.code_api_dir, id), { recursive: true, force: true });
       await deps.store.update((draft) => {
