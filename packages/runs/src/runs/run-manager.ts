@@ -131,11 +131,11 @@ export class RunManager {
       throw error;
     }
     if (admitted.cancel) for (const other of admitted.before) this.#cancelActive(other, admitted.cancel);
-    // The thread remembers the assistant of its last run (its metadata.assistant_id, as LangGraph's do).
-    await this.#rememberAssistant(threadId, assistant.assistant_id);
     const { log } = openRunLog(this.#events, runId);
     // On a store shared by replicas, the first event is readable everywhere before the client learns the run id.
     await log.flushed?.();
+    // The thread remembers the assistant of its last run (its metadata.assistant_id, as LangGraph's do); after the log is open, so nothing waits on it.
+    await this.#rememberAssistant(threadId, assistant.assistant_id);
     return { run: admitted.run, temporary, events: log };
   }
 
