@@ -409,6 +409,9 @@ const storeCases: Cases<"store"> = {
   putItem: async ({ client }) => {
     await client.store.putItem(["conformance", "put"], "k", { a: 1 });
     expect(await client.store.getItem(["conformance", "put"], "k")).toMatchObject({ key: "k", value: { a: 1 } });
+    await client.store.putItem(["conformance", "put"], "unindexed", { a: 2 }, { index: false, ttl: 60 });
+    expect(await refusal(client.store.putItem(["conformance", "put"], "indexed", { a: 3 }, { index: ["a"] }))).toMatchObject({ status: 422, code: "UNSUPPORTED_FIELD", field: "index" });
+    expect(await client.store.getItem(["conformance", "put"], "indexed")).toBeNull();
   },
   getItem: async ({ client }) => {
     await client.store.putItem(["conformance", "get"], "k", { b: 2 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { ThinktankError } from "@thinktank/core";
 import type { JsonObject } from "@thinktank/runs";
 import type { AgentRouteContext } from "../agent-route-context.js";
 import { accessFor } from "../caller-hook.js";
@@ -55,7 +56,11 @@ export function registerStoreRoutes(app: FastifyInstance, context: AgentRouteCon
       },
     },
     async (request, reply) => {
-      // `index` picks fields for semantic search; with no embedding index here it is accepted and has no effect.
+      // `index` picks fields for semantic search, which this store does not offer: false (index nothing) is what it does anyway; a list is refused, not ignored.
+      const index = request.body.index;
+      if (Array.isArray(index) && index.length > 0) {
+        throw new ThinktankError("UNSUPPORTED_FIELD", "index is not supported here: items are not indexed for semantic search (a search's query matches words of the whole value); leave it out, or pass false", { details: { field: "index" } });
+      }
       await store.put({ namespace: request.body.namespace, key: request.body.key, value: request.body.value, ttl: request.body.ttl }, accessFor(request));
       return reply.code(204).send();
     },
