@@ -40,6 +40,8 @@ describe("malformed run input and state updates", { timeout: 60_000 }, () => {
     expect(command).toEqual(refused("command.update.messages"));
     const pairs = await post(`/threads/${thread.thread_id}/runs/wait`, { assistant_id: "lead_agent", command: { update: [["messages", [{ role: "nobody", content: "x" }]]] } });
     expect(pairs).toEqual(refused("command.update.messages[0].role"));
+    const reserved = await post(`/threads/${thread.thread_id}/runs/wait`, { assistant_id: "lead_agent", input: { messages: [{ role: "user", content: "hi" }] }, config: { configurable: { __pregel_send: "x" } } });
+    expect(reserved).toEqual(refused("config.configurable.__pregel_send"));
     expect(await suite.client.runs.list(thread.thread_id)).toEqual([]);
     expect((await suite.client.threads.get(thread.thread_id)).status).toBe("idle");
     // The forms LangChain reads are taken: a role object, a type object, a string, a [role, content] pair.

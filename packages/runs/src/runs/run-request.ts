@@ -45,9 +45,14 @@ const unsupported: Record<string, string> = {
 /**
  * Refuses a run request that asks for what this server does not do (a webhook, LangSmith tracing,
  * strict resume), with 422 UNSUPPORTED_FIELD and the field, rather than running without it. Empty
- * values (null, false, an empty list) ask for nothing and pass.
+ * values (null, false, an empty list) ask for nothing and pass. A configurable key starting with
+ * `__` (reserved for LangGraph and the server) is refused too (422 INVALID_STATE_INPUT).
  */
 export function checkRunRequest(request: RunRequest): void {
+  // Keys starting with __ are LangGraph's and this server's own (the run tracker, __pregel_*): a client's would reach the graph's internals.
+  for (const key of Object.keys(request.config?.configurable ?? {})) {
+    if (key.startsWith("__")) throw new ThinktankError("INVALID_STATE_INPUT", `config.configurable.${key}: keys starting with __ are reserved for the server and LangGraph`, { details: { field: `config.configurable.${key}` } });
+  }
   const fields = request as unknown as Record<string, unknown>;
   for (const [field, reason] of Object.entries(unsupported)) {
     const value = fields[field];
