@@ -197,3 +197,18 @@ describe("thinktank mcp call", () => {
     expect(result.stderr).toContain("MCP_CALL_TIMEOUT: MCP server 'test' did not answer tools/call hang within 300 ms");
   });
 });
+
+describe("thinktank mcp list and the MCP protocol eras", () => {
+  it("shows a 2026-07-28 server connected with its version, and a server of neither era unavailable with PROTOCOL_UNSUPPORTED and the versions tried", async () => {
+    const { eraStdioEntry } = await import("@thinktank/mcp/testing");
+    const servers = { modern: eraStdioEntry({ sdk: "v2", era: "modern" }), future: eraStdioEntry({ sdk: "v1", era: "neither" }) };
+    fs.writeFileSync(path.join(temp.dir, "extensions_config.json"), JSON.stringify({ mcpServers: servers, skills: {}, plugins: {}, tools: {} }, null, 2));
+    const json = await run(["list", "--json"]);
+    const listed = (JSON.parse(json.stdout) as { servers: Record<string, unknown>[] }).servers;
+    const byName = Object.fromEntries(listed.map((server) => [server.name, server]));
+    expect(byName.modern).toMatchObject({ state: "connected", protocolVersion: "2026-07-28", toolCount: 2 });
+    expect(byName.future).toMatchObject({ state: "unavailable", code: "PROTOCOL_UNSUPPORTED", versionsTried: ["2026-07-28 (server/discover)", "2025-11-25 (initialize)"], versionsOffered: ["2099-01-01"] });
+    const table = await run(["list"]);
+    expect(table.stdout).toMatch(/future\s+stdio\s+unavailable\s+-\s+PROTOCOL_UNSUPPORTED: the server speaks no MCP protocol version Thinktank speaks/);
+  }, 60_000);
+});

@@ -97,6 +97,17 @@ describe("GET /api/mcp/servers", () => {
     expect(byName.get("search")).toMatchObject(switchedOff);
   });
 
+  it("shows a server of neither MCP era as unavailable with code PROTOCOL_UNSUPPORTED and the versions tried, through the response schema", async () => {
+    const now = new Date().toISOString();
+    const tried = ["2026-07-28 (server/discover)", "2025-11-25 (initialize)"];
+    const reason = "PROTOCOL_UNSUPPORTED: the server speaks no MCP protocol version Thinktank speaks (tried 2026-07-28 (server/discover), 2025-11-25 (initialize); it offers 2099-01-01)";
+    const servers: RecordedServer[] = [{ name: "github", transport: "stdio", state: "unavailable", reason, code: "PROTOCOL_UNSUPPORTED", versionsTried: tried, versionsOffered: ["2099-01-01"], lastErrorAt: now, lastError: reason }];
+    const report: McpStatusReport = { agents: [], running: [runningAgent({ format: 1, replica: "agent-a", pid: process.pid, host: "here", startedAt: now, heartbeatAt: now, heartbeatMs: 5000, servers, users: {} })] };
+    gateway = await createTestGateway({ extensions: configured, deps: { mcpStatus: async () => report } });
+    const listed = (await gateway.app.inject({ method: "GET", url: "/api/mcp/servers" })).json() as { servers: Record<string, unknown>[] };
+    expect(listed.servers.find((server) => server.name === "github")).toMatchObject({ status: "unavailable", reason, code: "PROTOCOL_UNSUPPORTED", versions_tried: tried, versions_offered: ["2099-01-01"] });
+  });
+
   it("shows one server, or 404 MCP_SERVER_NOT_FOUND", async () => {
     gateway = await createTestGateway({ extensions: configured });
     expect((await gateway.app.inject({ method: "GET", url: "/api/mcp/servers/legacy" })).json()).toMatchObject({ name: "legacy", transport: "sse" });

@@ -18,6 +18,9 @@ export interface ServerSummary {
   readonly tool_count?: number;
   /** Why the server is unavailable. */
   readonly reason?: string;
+  /** `PROTOCOL_UNSUPPORTED`: it speaks neither MCP era (2026-07-28, 2025-11-25); `versions_tried` says what was tried. */
+  readonly code?: string;
+  readonly versions_tried?: readonly string[];
 }
 
 export interface SearchToolsInput {

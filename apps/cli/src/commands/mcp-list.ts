@@ -69,6 +69,7 @@ function agentRows(context: McpCliContext, report: McpStatusReport): ListedServe
       ...(live.reason ? { reason: live.reason } : {}),
       ...(live.toolCount !== undefined ? { toolCount: live.toolCount, ...(live.toolsFrom ? { toolsFrom: live.toolsFrom } : {}) } : {}),
       ...(live.protocolVersion ? { protocolVersion: live.protocolVersion } : {}),
+      ...(live.code ? { code: live.code, ...(live.versionsTried ? { versionsTried: live.versionsTried } : {}), ...(live.versionsOffered ? { versionsOffered: live.versionsOffered } : {}) } : {}),
       ...(live.lastErrorAt ? { lastErrorAt: Date.parse(live.lastErrorAt), ...(live.lastError ? { lastError: live.lastError } : {}) } : {}),
     };
   });

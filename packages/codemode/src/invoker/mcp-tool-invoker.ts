@@ -31,6 +31,7 @@ export class McpToolInvoker implements ToolInvoker {
       status: status.state,
       ...(status.toolCount !== undefined ? { tool_count: status.toolCount } : {}),
       ...(status.reason ? { reason: status.reason } : {}),
+      ...(status.code ? { code: status.code, ...(status.versionsTried ? { versions_tried: status.versionsTried } : {}) } : {}),
     };
   }
 

@@ -48,6 +48,7 @@ export function liveServerState(report: McpStatusReport, server: string, user: s
   const { state, reason, timedOut } = chosen.server;
   return {
     state,
+    ...protocolProblem(chosen.server),
     ...(reason ? { reason: found.length > 1 ? `on ${chosen.replica}: ${reason}` : reason } : {}),
     ...(counted?.server.toolCount !== undefined ? { toolCount: counted.server.toolCount, ...(counted.server.toolsFrom ? { toolsFrom: counted.server.toolsFrom } : {}) } : {}),
     ...(protocolVersion ? { protocolVersion } : {}),
@@ -65,11 +66,18 @@ function latestReport(report: McpStatusReport): string {
   return report.running.map((agent) => agent.record.heartbeatAt).sort().at(-1) as string;
 }
 
+/** A server that speaks neither MCP era: the code, the versions tried and those it offers. */
+function protocolProblem(server: RecordedServer): Pick<RecordedServer, "code" | "versionsTried" | "versionsOffered"> {
+  if (!server.code) return {};
+  return { code: server.code, ...(server.versionsTried ? { versionsTried: server.versionsTried } : {}), ...(server.versionsOffered ? { versionsOffered: server.versionsOffered } : {}) };
+}
+
 /** One agent's state of the server, as it is. */
 function fromOne({ at, server }: { at: string; server: RecordedServer }): LiveServerState {
   const { state, reason, toolCount, toolsFrom, protocolVersion, lastErrorAt, lastError, timedOut } = server;
   return {
     state,
+    ...protocolProblem(server),
     ...(reason ? { reason } : {}),
     ...(toolCount !== undefined ? { toolCount, ...(toolsFrom ? { toolsFrom } : {}) } : {}),
     ...(protocolVersion ? { protocolVersion } : {}),

@@ -176,6 +176,7 @@ function recorded(status: ServerStatus): RecordedServer {
     ...(status.toolCount !== undefined ? { toolCount: status.toolCount } : {}),
     ...(status.toolsFrom ? { toolsFrom: status.toolsFrom } : {}),
     ...(status.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
+    ...(status.code ? { code: status.code, ...(status.versionsTried ? { versionsTried: status.versionsTried } : {}), ...(status.versionsOffered ? { versionsOffered: status.versionsOffered } : {}) } : {}),
     ...(status.lastErrorAt !== undefined ? { lastErrorAt: new Date(status.lastErrorAt).toISOString() } : {}),
     ...(status.lastError ? { lastError: redactSecrets(status.lastError) } : {}),
     ...(status.timedOut ? { timedOut: true as const } : {}),

@@ -4,12 +4,14 @@ import path from "node:path";
 import { makeTempDir } from "@thinktank/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { McpManager } from "../manager/mcp-manager.js";
+import { eraStdioEntry } from "../manager/testing/era-test-server.js";
 import { testServerEntry } from "../manager/testing/test-server-entry.js";
 import { waitFor } from "../manager/testing/wait-for.js";
 import { liveServerState } from "./live-server-state.js";
 import { McpStatusRecorder } from "./mcp-status-recorder.js";
 import { processScope } from "./process-scope.js";
 import { McpStatusReader, readMcpStatus, runningAgent } from "./read-mcp-status.js";
+import { serverStateView } from "./server-state-view.js";
 import type { McpStatusReport } from "./read-mcp-status.js";
 import type { McpStatusFile, RecordedServer } from "./status-record.js";
 
@@ -50,6 +52,17 @@ function writeRecord(file: McpStatusFile): void {
 }
 
 describe("the MCP status record", () => {
+  it("records a server of neither MCP era as unavailable with PROTOCOL_UNSUPPORTED and the versions tried, shown as such for a caller", async () => {
+    const manager = managerOf({ future: eraStdioEntry({ sdk: "v1", era: "neither" }) });
+    await manager.connectAll({ once: true });
+    const recorder = recorderOf(manager);
+    await recorder.start();
+    const report = await readMcpStatus(statusDir());
+    const live = liveServerState(report, "future");
+    expect(live).toMatchObject({ state: "unavailable", code: "PROTOCOL_UNSUPPORTED", versionsTried: ["2026-07-28 (server/discover)", "2025-11-25 (initialize)"], versionsOffered: ["2099-01-01"] });
+    expect(serverStateView({ enabled: true, live })).toMatchObject({ status: "unavailable", code: "PROTOCOL_UNSUPPORTED", versions_tried: ["2026-07-28 (server/discover)", "2025-11-25 (initialize)"], reason: expect.stringMatching(/^PROTOCOL_UNSUPPORTED: /) });
+  }, 60_000);
+
   it("records a working server (connected, tools, protocol version) and one that fails to start (unavailable, the reason, when), and marks a stop", async () => {
     const refuse = path.join(temp.dir, "refuse");
     fs.writeFileSync(refuse, "");

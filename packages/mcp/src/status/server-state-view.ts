@@ -23,6 +23,10 @@ export interface ServerStateView {
   readonly tool_count?: number;
   readonly tools_from?: "live" | "cache";
   readonly protocol_version?: string;
+  /** `PROTOCOL_UNSUPPORTED` while the server speaks neither MCP era, with the versions tried (and those it offers). */
+  readonly code?: "PROTOCOL_UNSUPPORTED";
+  readonly versions_tried?: readonly string[];
+  readonly versions_offered?: readonly string[];
   readonly last_error_at?: string;
   readonly last_error?: string;
   /** When the agent wrote the state down. */
@@ -67,6 +71,7 @@ function fromLive(live: LiveServerState): ServerStateView {
     ...(live.toolCount !== undefined ? { tool_count: live.toolCount } : {}),
     ...(live.toolsFrom ? { tools_from: live.toolsFrom } : {}),
     ...(live.protocolVersion ? { protocol_version: live.protocolVersion } : {}),
+    ...(live.code ? { code: live.code, ...(live.versionsTried ? { versions_tried: live.versionsTried } : {}), ...(live.versionsOffered ? { versions_offered: live.versionsOffered } : {}) } : {}),
     ...(live.lastErrorAt ? { last_error_at: live.lastErrorAt } : {}),
     ...(live.lastError ? { last_error: live.lastError } : {}),
     ...(live.reportedAt ? { status_at: live.reportedAt } : {}),

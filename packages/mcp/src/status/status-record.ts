@@ -17,6 +17,10 @@ export interface RecordedServer {
   readonly toolCount?: number;
   readonly toolsFrom?: "live" | "cache";
   readonly protocolVersion?: string;
+  /** While unavailable because it speaks neither MCP era: PROTOCOL_UNSUPPORTED, the versions tried and those it offers. */
+  readonly code?: "PROTOCOL_UNSUPPORTED";
+  readonly versionsTried?: readonly string[];
+  readonly versionsOffered?: readonly string[];
   readonly lastErrorAt?: string;
   readonly lastError?: string;
   /** The server never answered within connect_timeout_ms (while unavailable). */
