@@ -102,10 +102,15 @@ describe("assistants through the SDK", { timeout: 120_000 }, () => {
     const offers = offered.split("<relevant_skills>")[1] ?? "";
     expect(offers).toContain("call-prep");
     expect(offers).not.toContain("forecast");
+    // Slash commands: the allowed skill's runs, a plugin command it does not select is unknown.
+    expect(await ask(thread.thread_id, id, "/sales:call-prep Acme")).toContain("seen: Skill call-prep (");
+    expect(await ask(thread.thread_id, id, "/sales:pipeline")).toMatch(/sales:pipeline/);
+    expect(await ask(thread.thread_id, id, "/sales:pipeline")).not.toContain("Review the pipeline");
     // lead_agent on the same words: the forecast is there (the restriction is the assistant's).
     const other = await admin.threads.create();
     expect(await ask(other.thread_id, "lead_agent", "hello there")).toBe("seen: hello there");
     expect((await ask(other.thread_id, "lead_agent", "prepare my sales call and build the revenue forecast for the quarter")).split("<relevant_skills>")[1]).toContain("forecast");
+    expect(await ask(other.thread_id, "lead_agent", "/sales:pipeline")).toContain("Review the pipeline");
 
     // The run recorded the version it used; the thread remembers its last run's assistant.
     const [latestRun] = await admin.runs.list(thread.thread_id, { limit: 1 });
