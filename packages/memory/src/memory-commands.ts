@@ -12,7 +12,7 @@ export type MemoryCommand =
   | { readonly command: "rename"; readonly old_path: string; readonly new_path: string };
 
 /** What one command answered: the text the model reads, and on failure the error's code. */
-export type MemoryCommandResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly code: ErrorCode; readonly text: string };
+export type MemoryCommandResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly text: string };
 
 /** The most characters a view answers; a longer file says so and how to view a range. */
 export const maxViewChars = 32_000;
@@ -81,7 +81,7 @@ export async function runMemoryCommand(memory: UserMemory, input: unknown): Prom
   try {
     return { ok: true, text: await execute(memory, parseMemoryCommand(input)) };
   } catch (error) {
-    if (isThinktankError(error)) return { ok: false, code: error.code, text: `Error (${error.code}): ${error.message}` };
+    if (isThinktankError(error)) return { ok: false, code: error.code, message: error.message, text: `Error (${error.code}): ${error.message}` };
     throw error;
   }
 }

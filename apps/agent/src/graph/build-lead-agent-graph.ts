@@ -17,6 +17,7 @@ import { delegatedArtifacts, delegationOf, type Delegation } from "../subagents/
 import { LeadAgentState, type LeadAgentStateType, type LeadAgentUpdate } from "./lead-agent-state.js";
 import { messageForModel, messageText, needsSkillContext, storeSkillContext } from "./skill-context-message.js";
 import { storeUploadNote, uploadNoteKey } from "./upload-note-message.js";
+import { needsMemoryDigest, storeMemoryDigest } from "./memory-digest-message.js";
 
 /** The graph id the API serves. */
 export const leadAgentGraphId = "lead_agent";
@@ -50,9 +51,10 @@ export interface LeadAgentGraphOptions {
  *   content) by itself with, stored once in additional_kwargs, the note of the files uploaded since
  *   the previous one (uploaded_files; context.uploadsSince after the state's uploadsSeen, which
  *   moves on) and, in compact skill listing, the skills and commands it is offered (skill_context,
- *   searched with its text and the uploaded files' names). Every model call renders them after the
- *   message's text in the copy it sends, so the system prompt never depends on a message and
- *   history is re-sent byte for byte. Visited only when there is something to store.
+ *   searched with its text and the uploaded files' names), and on a new thread's first message the
+ *   owner's `<memory>` digest (memory_digest, context.memoryDigest). Every model call renders them
+ *   with the message's text in the copy it sends, so the system prompt never depends on a message or
+ *   on memory, and history is re-sent byte for byte. Visited only when there is something to store.
  * - model: re-reads the surface each call, so a skill switch (activeSkill) takes effect on the very
  *   next call; an active skill that is gone or disabled is dropped (back to the router surface).
  *   Calls a new user message left waiting at an interrupt are answered first (unanswered-tool-calls.ts).
@@ -113,6 +115,10 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     const uploads = await newUploads(state);
     const note = uploadNoteFor(uploads);
     let message = note ? storeUploadNote(last, note) : last;
+    if (context.memoryDigest && needsMemoryDigest(state.messages)) {
+      const digest = await context.memoryDigest();
+      if (digest !== undefined) message = storeMemoryDigest(message, digest);
+    }
     if (context.skillContextFor && needsSkillContext(message)) {
       const names = uploads.map((upload) => upload.path.split("/").pop() ?? "").join(" ");
       const relevant = context.skillContextFor(names === "" ? messageText(message) : `${messageText(message)}\n${names}`);
@@ -186,7 +192,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
   // message with uploads to note or (compact listing) skills to offer visits skill_context (other
   // runs show no extra step).
   const toContext = async (state: LeadAgentStateType): Promise<"skill_context" | "model"> =>
-    (context.skillContextFor && needsSkillContext(state.messages.at(-1))) || (await newUploads(state)).length > 0 ? "skill_context" : "model";
+    (context.skillContextFor && needsSkillContext(state.messages.at(-1))) || (context.memoryDigest && needsMemoryDigest(state.messages)) || (await newUploads(state)).length > 0 ? "skill_context" : "model";
   const entry = (state: LeadAgentStateType): Promise<"commands" | "skill_context" | "model"> => {
     const last = state.messages.at(-1);
     const candidate = context.resolveCommand && last?.getType() === "human" && typeof last.content === "string" && last.content.trimStart().startsWith("/");

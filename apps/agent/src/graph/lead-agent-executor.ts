@@ -31,7 +31,14 @@ export function leadAgentExecutor(options: LeadAgentExecutorOptions): RunExecuto
       const folders = threadFolders(config, run.thread_id);
       // The assistant's version recorded on the run (a deleted one fails the run with ASSISTANT_NOT_FOUND).
       const assistant = await options.assistantFor?.(run);
-      const context = await prepareRequest({ config, threadId: run.thread_id, runId: run.run_id, ownerId: run.owner_id, now: startedAt, folders, ...(assistant ? { assistant } : {}) }, providers, options.prepare);
+      // config.configurable.memory: false (or "off") turns memory off for the run.
+      const memory = (run.kwargs.config as { configurable?: { memory?: unknown } } | undefined)?.configurable?.memory;
+      const memoryOff = memory === false || memory === "off";
+      const context = await prepareRequest(
+        { config, threadId: run.thread_id, runId: run.run_id, ownerId: run.owner_id, now: startedAt, folders, ...(assistant ? { assistant } : {}), ...(memoryOff ? { memory: false } : {}) },
+        providers,
+        options.prepare,
+      );
       const named = assistant ? { assistant_id: assistant.assistant_id, assistant_version: assistant.version } : {};
       return { graph: buildLeadAgentGraph(context, checkpointer, { toolApproval: config.tools.approval }), metadata: { graph_id: leadAgentGraphId, model: context.modelName, ...named } };
     },

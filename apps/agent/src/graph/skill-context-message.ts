@@ -1,6 +1,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { renderUploadNote } from "@thinktank/files";
 import { renderRelevantSkills, type RelevantSkills } from "@thinktank/skills";
+import { memoryDigestKey, renderMemoryDigest } from "./memory-digest-message.js";
 import { messageFields } from "./message-fields.js";
 import { uploadNoteKey } from "./upload-note-message.js";
 
@@ -25,18 +26,22 @@ export function storeSkillContext(message: BaseMessage, relevant: RelevantSkills
 
 /**
  * The copy of a message the model is sent: a user message that stores an upload note or a skill
- * context gets its `<uploaded_files>` block, then its `<relevant_skills>` block, after its own text
+ * context gets its `<uploaded_files>` block, then its `<relevant_skills>` block, after its own text,
+ * and a thread's first message that stores the memory digest gets its `<memory>` block before it
  * (the stored message and what the UI shows stay as the user wrote them). Rendered from what was
  * stored, so history re-sent on later turns is byte-identical and a provider's prompt cache keeps
  * matching past the system prompt.
  */
 export function messageForModel(message: BaseMessage): BaseMessage {
   if (message.getType() !== "human") return message;
-  const { [skillContextKey]: stored, [uploadNoteKey]: uploads, ...rest } = message.additional_kwargs ?? {};
-  if (stored === undefined && uploads === undefined) return message;
+  const { [skillContextKey]: stored, [uploadNoteKey]: uploads, [memoryDigestKey]: digest, ...rest } = message.additional_kwargs ?? {};
+  if (stored === undefined && uploads === undefined && digest === undefined) return message;
   const blocks = [uploads === undefined ? "" : renderUploadNote(uploads), isRelevantSkills(stored) ? renderRelevantSkills(stored) : ""].filter((block) => block !== "");
-  if (blocks.length === 0) return new HumanMessage({ ...messageFields(message), additional_kwargs: rest });
-  const content = typeof message.content === "string" ? [message.content, ...blocks].join("\n\n") : [...message.content, ...blocks.map((text) => ({ type: "text" as const, text }))];
+  // The memory digest goes before the message's text: what was known before the conversation began.
+  const memory = renderMemoryDigest(digest);
+  if (blocks.length === 0 && memory === "") return new HumanMessage({ ...messageFields(message), additional_kwargs: rest });
+  const before = memory === "" ? [] : [memory];
+  const content = typeof message.content === "string" ? [...before, message.content, ...blocks].join("\n\n") : [...before.map((text) => ({ type: "text" as const, text })), ...message.content, ...blocks.map((text) => ({ type: "text" as const, text }))];
   return new HumanMessage({ ...messageFields(message), content, additional_kwargs: rest });
 }
 

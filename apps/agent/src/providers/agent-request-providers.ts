@@ -6,6 +6,7 @@ import { withRegisteredToolFacts } from "../tool-approval/registered-tool-facts.
 import { createCodeModeProvider } from "./code-mode-provider.js";
 import { createCommandsProvider } from "./commands-provider.js";
 import { createHooksProvider } from "./hooks-provider.js";
+import { createMemoryProvider } from "./memory-provider.js";
 import { createSkillsProvider } from "./skills-provider.js";
 import { createSubagentsProvider } from "./subagents-provider.js";
 import { createUploadNoteProvider, type ThreadUploads } from "./upload-note-provider.js";
@@ -28,7 +29,7 @@ export const humanInputProvider: RequestProvider = { name: "human-input", contri
  * (`<skill_system>`, view_skill, specialist contexts), slash commands, request_human_input, `task`
  * (sub-agents, when enabled and the run has any), the MCP surface (direct or code mode), the enabled plugins' hooks (no prompt or tools: the graph runs
  * them), the registered script tools and web_search (@thinktank/tools, when the runtime has them),
- * the upload note's source (with `uploads`), then `extra`. A name already taken keeps its first tool, so later
+ * the upload note's source (with `uploads`), `memory` and the `<memory>` digest's source (when memory is on for the run), then `extra`. A name already taken keeps its first tool, so later
  * providers cannot replace earlier ones.
  */
 export function agentRequestProviders(runtime: AgentRuntime, options: AgentRequestProvidersOptions = {}): RequestProvider[] {
@@ -45,5 +46,6 @@ export function agentRequestProviders(runtime: AgentRuntime, options: AgentReque
     providers.push(withRegisteredToolFacts(registered, tools.registry));
   }
   if (options.uploads) providers.push(createUploadNoteProvider(options.uploads));
+  providers.push(createMemoryProvider(runtime));
   return [...providers, ...(options.extra ?? [])];
 }

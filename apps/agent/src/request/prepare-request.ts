@@ -54,6 +54,7 @@ function surfaceOf(request: RequestInfo, contributions: readonly RequestContribu
   let skillContextFor: RequestSurface["skillContextFor"];
   let hooks: RequestSurface["hooks"];
   let uploadsSince: RequestSurface["uploadsSince"];
+  let memoryDigest: RequestSurface["memoryDigest"];
   for (const contribution of contributions) {
     sections.push(...(contribution.sections ?? []));
     for (const tool of contribution.tools ?? []) {
@@ -67,12 +68,13 @@ function surfaceOf(request: RequestInfo, contributions: readonly RequestContribu
     skillContextFor ??= contribution.skillContextFor;
     hooks ??= contribution.hooks;
     uploadsSince ??= contribution.uploadsSince;
+    memoryDigest ??= contribution.memoryDigest;
   }
   const environment: PromptSection = { id: "environment", order: 1000, text: environmentSection(request.now) };
   sections.push(environment);
   const inherited: InheritedSurface = { tools: inheritedTools, sections: [...sections.filter((section) => section.inherit), environment] };
   const surfaceFor = specialist ? (activeSkill: string) => specialist(activeSkill, inherited) : undefined;
-  return { systemPrompt: joinSections(sections), sections: sortedSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}), ...(hooks ? { hooks } : {}), ...(uploadsSince ? { uploadsSince } : {}) };
+  return { systemPrompt: joinSections(sections), sections: sortedSections(sections), tools, ...(surfaceFor ? { surfaceFor } : {}), ...(resolveCommand ? { resolveCommand } : {}), ...(skillContextFor ? { skillContextFor } : {}), ...(hooks ? { hooks } : {}), ...(uploadsSince ? { uploadsSince } : {}), ...(memoryDigest ? { memoryDigest } : {}) };
 }
 
 /**

@@ -40,6 +40,12 @@ export interface RequestSurface extends ToolSurface {
    * Absent: no upload note.
    */
   readonly uploadsSince?: (seq: number) => Promise<readonly ThreadUpload[]>;
+  /**
+   * The `<memory>` digest of the run's owner's memory (packages/memory): the graph stores it once on
+   * a new thread's first user message (additional_kwargs.memory_digest), never in the system prompt.
+   * Absent (memory off for the run), or answering undefined (an empty memory): no digest.
+   */
+  readonly memoryDigest?: () => Promise<string | undefined>;
 }
 
 /** What the upload note needs of an upload, and its place in the thread's order (the manifest's UploadRecord fits). */
@@ -79,6 +85,8 @@ export interface RequestInfo {
    * MCP servers), its instructions, model and code mode. Absent: the defaults.
    */
   readonly assistant?: RunAssistant;
+  /** false when the run turns memory off (`config.configurable.memory: false`): no memory tool, no digest. @default on where config, the owner and the assistant have it on */
+  readonly memory?: boolean;
 }
 
 /** A titled part of the system prompt; lower `order` comes first. @default order 100 */
@@ -113,6 +121,8 @@ export interface RequestContribution {
   readonly hooks?: RequestSurface["hooks"];
   /** The thread's uploads for the upload note; the first provider that returns it decides. */
   readonly uploadsSince?: RequestSurface["uploadsSince"];
+  /** The memory digest's source; the first provider that returns one decides. */
+  readonly memoryDigest?: RequestSurface["memoryDigest"];
   /**
    * Called by prepareRequest with the run's finished context (the task tool runs sub-agents over
    * the lead's model, tools and sections). Not called where no model is built (inspect prompt).

@@ -2,6 +2,7 @@ import path from "node:path";
 import { ExtensionsStore, hostConfinementFor, operatorId, serviceSecretVariables, type Config, type ExtensionsSnapshot, type HostConfinement } from "@thinktank/core";
 import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, mcpStatusDir, McpStatusRecorder, type ManagerLogger } from "@thinktank/mcp";
+import { MemoryStore } from "@thinktank/memory";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
 import { createSandboxExecutor, createSandboxScriptRunner, createStdioServerSandbox, type SandboxExecutor } from "@thinktank/sandbox";
 import { AgentsSnapshotter, UserAgentViews, type AgentsSnapshot } from "@thinktank/subagents";
@@ -66,6 +67,8 @@ export class AgentRuntime {
   /** Each user's view over `agents`: their overlay and own agents (agents/users/<folder>), cached per user. */
   readonly agentViews: UserAgentViews;
   readonly codeMode: CodeModeRuntime;
+  /** Every user's memory (`<data_dir>/memory/<user folder>`, seen as /memories): a run reaches only its owner's. */
+  readonly memory: MemoryStore;
   readonly tools: ToolsService | undefined;
   readonly logger: ManagerLogger;
   /** Confines every program this server starts on the host; its `info` is /healthz's `host_programs`. */
@@ -131,6 +134,7 @@ export class AgentRuntime {
       options.tools === false
         ? undefined
         : (options.tools ?? createToolsService(config, { store: this.store, hostConfinement, sandboxRunner, onLogError: (error) => logger.warn({ error: String(error) }, "the tools execution log cannot be written") }));
+    this.memory = MemoryStore.fromConfig(config);
     this.codeMode = new CodeModeRuntime(config, {
       servers: runtimeServerEntries(this.store, this.plugins),
       logger,

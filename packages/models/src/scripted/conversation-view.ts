@@ -23,20 +23,25 @@ export interface ConversationView {
 const slashCommandKey = "slash_command";
 /** The blocks the agent appends to a user message's copy for the model, in this order: the upload note, the skills offered (compact listing). */
 const agentBlocks = ["uploaded_files", "relevant_skills"] as const;
+/** The block the agent puts before a new thread's first user message: the user's memory digest. */
+const leadingBlock = "memory";
 
 /**
  * What the user typed in a human message: the slash command as typed when the agent expanded one
  * (`additional_kwargs.slash_command.original`), else the text without the trailing
- * `<uploaded_files>` and `<relevant_skills>` blocks, which the agent adds after the user's own words.
+ * `<uploaded_files>` and `<relevant_skills>` blocks, which the agent adds after the user's own words,
+ * and without the leading `<memory>` digest it puts before a new thread's first message.
  */
 export function typedText(message: BaseMessage): string {
   const original = slashCommandOf(message)?.original;
   if (typeof original === "string") return original;
   if (typeof message.content !== "string") {
     const parts = message.content.flatMap((part) => (part.type === "text" && typeof part.text === "string" ? [part.text] : []));
-    return parts.filter((text) => !agentBlocks.some((block) => text.startsWith(`<${block}>`))).join("");
+    return parts.filter((text) => ![...agentBlocks, leadingBlock].some((block) => text.startsWith(`<${block}>`))).join("");
   }
   let text = message.content;
+  const leadingEnd = `\n</${leadingBlock}>\n\n`;
+  if (text.startsWith(`<${leadingBlock}>\n`) && text.includes(leadingEnd)) text = text.slice(text.indexOf(leadingEnd) + leadingEnd.length);
   for (const block of [...agentBlocks].reverse()) {
     const at = text.lastIndexOf(`\n\n<${block}>\n`);
     if (at >= 0 && text.trimEnd().endsWith(`</${block}>`)) text = text.slice(0, at);
