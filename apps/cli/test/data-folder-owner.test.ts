@@ -3,7 +3,7 @@
 // `EACCES: permission denied, mkdir '/srv/thinktank/.thinktank'`. Here the real processes, started
 // as another uid than the folder's owner (as root: uid 1000 on a folder of uid 1001), stop at once
 // with DATA_DIR_NOT_WRITABLE and what to set.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { childNodeOptions, makeTempDir, nodeArgsFor, repositoryRoot } from "@thinktank/testing";
@@ -11,6 +11,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const root = repositoryRoot();
 const asRoot = process.getuid?.() === 0;
+/** As root, why uid 1000 cannot run this checkout (a clone under a 0700 folder), or undefined when it can. */
+const otherUidBlocked = ((): string | undefined => {
+  if (!asRoot) return undefined;
+  const probe = spawnSync(process.execPath, ["-e", `require("fs").accessSync(${JSON.stringify(path.join(root, "apps/agent/package.json"))})`], { uid: 1000, gid: 1000, encoding: "utf8" });
+  return probe.status === 0 ? undefined : `uid 1000 cannot read ${root}: ${(probe.error?.message ?? probe.stderr).trim().split("\n")[0]}`;
+})();
 let temp: { dir: string; cleanup: () => void };
 let home: string;
 
@@ -30,10 +36,14 @@ afterEach(() => {
   temp.cleanup();
 });
 
-/** Runs a service as the container would (another uid than the folder's), until it exits. */
-function runToExit(args: string[]): Promise<{ code: number | null; output: string }> {
+/**
+ * Runs a service until it exits: node with `args`, as the container would (as root: uid 1000, not the
+ * folder's 1001), or `command` with `args` as this process (`{ command }`).
+ */
+function runToExit(args: string[], options: { command?: string } = {}): Promise<{ code: number | null; output: string }> {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: temp.dir, NODE_OPTIONS: childNodeOptions(), THINKTANK_CONFIG: path.join(home, "config.yaml"), GATEWAY_PORT: "0", AGENT_PORT: "0" };
-  const child = spawn(process.execPath, args, { cwd: temp.dir, env, stdio: ["ignore", "pipe", "pipe"], ...(asRoot ? { uid: 1000, gid: 1000 } : {}) });
+  const ids = asRoot && !options.command ? { uid: 1000, gid: 1000 } : {};
+  const child = spawn(options.command ?? process.execPath, args, { cwd: temp.dir, env, stdio: ["ignore", "pipe", "pipe"], ...ids });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -45,7 +55,8 @@ const runAs = asRoot ? "THINKTANK_UID=1001 THINKTANK_GID=1001" : `THINKTANK_UID=
 const chown = asRoot ? "chown -R 1000:1000" : `chown -R ${process.getuid?.()}:${process.getgid?.()}`;
 
 describe("a data folder the service's uid cannot write", { timeout: 120_000 }, () => {
-  it("stops the agent server at start with DATA_DIR_NOT_WRITABLE, the owner, THINKTANK_UID and chown", async () => {
+  it("stops the agent server at start with DATA_DIR_NOT_WRITABLE, the owner, THINKTANK_UID and chown", async (context) => {
+    if (otherUidBlocked) context.skip(`${otherUidBlocked}; the read-only mount case below still starts the real agent`);
     const { code, output } = await runToExit(nodeArgsFor(path.join(root, "apps/agent/src/start.ts")));
     expect(code, output).toBe(1);
     expect(output).toContain(`thinktank agent: DATA_DIR_NOT_WRITABLE: cannot write the data folder ${path.join(home, ".thinktank")} (EACCES: permission denied, mkdir '${path.join(home, ".thinktank")}')`);
@@ -57,12 +68,22 @@ describe("a data folder the service's uid cannot write", { timeout: 120_000 }, (
     expect(fs.existsSync(path.join(home, ".thinktank"))).toBe(false);
   });
 
-  it("stops `thinktank gateway` the same way, with one line instead of an EACCES stack trace", async () => {
+  it("stops `thinktank gateway` the same way, with one line instead of an EACCES stack trace", async (context) => {
+    if (otherUidBlocked) context.skip(otherUidBlocked);
     const { code, output } = await runToExit([path.join(root, "apps/cli/bin/thinktank.js"), "gateway"]);
     expect(code, output).toBe(1);
     expect(output).toContain(`thinktank gateway: DATA_DIR_NOT_WRITABLE: cannot write the data folder ${path.join(home, ".thinktank")}`);
     expect(output).toContain(runAs);
     expect(output).toContain(`${chown} ${home}`);
     expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  // As root, a real read-only bind of the folder in a mount namespace of the agent's own: EROFS.
+  it("stops the agent server on a read-only mount, saying to mount it read-write", { skip: !asRoot }, async () => {
+    const script = `mount --bind -o ro "$1" "$1" && shift && exec "$@"`;
+    const { code, output } = await runToExit(["--mount", "sh", "-c", script, "sh", home, process.execPath, ...nodeArgsFor(path.join(root, "apps/agent/src/start.ts"))], { command: "unshare" });
+    expect(code, output).toBe(1);
+    expect(output).toContain(`thinktank agent: DATA_DIR_NOT_WRITABLE: cannot write the data folder ${path.join(home, ".thinktank")} (EROFS: read-only file system`);
+    expect(output).toContain("Fix: mount it read-write");
   });
 });
