@@ -70,6 +70,24 @@ describe.each(["http", "sse"] as const)("OAuth over %s", (transport) => {
   });
 });
 
+describe("OAuth against a v2 SDK server of the 2026-07-28 era only", () => {
+  it("needs_auth, then a sign-in, then the 2026-07-28 session lists and calls with the user's token", async () => {
+    const entry: McpServerEntry = { type: "http", url: server.modernMcpUrl };
+    const first = manager({ crm: entry });
+    expect(await first.connect("crm")).toMatchObject({ state: "needs_auth" });
+    await expect(first.callTool("crm", "add", { a: 1, b: 2 })).rejects.toMatchObject({ code: "MCP_NEEDS_AUTH" });
+
+    await signInWith(signIn(), "crm", entry);
+    const second = manager({ crm: entry });
+    expect((await second.listTools("crm")).map((tool) => tool.name).sort()).toEqual(["add", "whoami"]);
+    expect(second.statusOf("crm")).toMatchObject({ state: "connected", protocolVersion: "2026-07-28" });
+    expect((await second.callTool("crm", "add", { a: 2, b: 3 })).structuredContent).toEqual({ sum: 5 });
+    const who = (await second.callTool("crm", "whoami", {})).structuredContent as { client_id?: string; scopes: string[] };
+    expect(who.scopes).toEqual(["mcp"]);
+    expect(who.client_id).toBeTruthy();
+  });
+});
+
 describe("needs_auth", () => {
   it("logs one line per server, not one per attempt", async () => {
     const warnings: string[] = [];

@@ -1,7 +1,8 @@
 // A protected MCP server with its own authorization server, for tests, built from the MCP SDK's
 // server auth pieces: mcpAuthRouter (metadata, /authorize, /token, /register, /revoke),
 // requireBearerAuth on the MCP endpoints, and TestAuthProvider. Streamable HTTP at /mcp (stateless:
-// every request checks its token) and legacy SSE at /sse + /messages, on 127.0.0.1.
+// every request checks its token), legacy SSE at /sse + /messages, and the 2026-07-28 era only at
+// /mcp-2026 (the v2 SDK's @modelcontextprotocol/server, createMcpHandler refusing 2025 requests), on 127.0.0.1.
 import express from "express";
 import { createOAuthMetadata, mcpAuthRouter } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
@@ -9,6 +10,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpHandler, McpServer as ModernMcpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import { TestAuthProvider } from "./oauth-test-provider.mjs";
 
 const tools = [
@@ -31,6 +34,21 @@ function mcpServer(authInfo, counters) {
       return { content: [{ type: "text", text: String(sum) }], structuredContent: { sum } };
     }
     return { content: [{ type: "text", text: `unknown tool ${request.params.name}` }], isError: true };
+  });
+  return server;
+}
+
+/** The same two tools on the v2 SDK, for the 2026-07-28 endpoint. */
+function modernMcpServer(authInfo, counters) {
+  const server = new ModernMcpServer({ name: "thinktank-oauth-test-2026", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.registerTool("whoami", { description: tools[0].description }, async () => {
+    counters.toolCalls += 1;
+    const who = { client_id: authInfo?.clientId, scopes: authInfo?.scopes ?? [], ...(authInfo?.extra?.account ? { account: authInfo.extra.account } : {}) };
+    return { content: [{ type: "text", text: JSON.stringify(who) }], structuredContent: who };
+  });
+  server.registerTool("add", { description: tools[1].description, inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => {
+    counters.toolCalls += 1;
+    return { content: [{ type: "text", text: String(a + b) }], structuredContent: { sum: a + b } };
   });
   return server;
 }
@@ -109,6 +127,7 @@ export async function startOAuthTestApp(options = {}) {
     }),
   );
   app.get("/.well-known/oauth-protected-resource/sse", (_req, res) => res.json({ resource: `${origin}/sse`, authorization_servers: [issuer], scopes_supported: scopes }));
+  app.get("/.well-known/oauth-protected-resource/mcp-2026", (_req, res) => res.json({ resource: `${origin}/mcp-2026`, authorization_servers: [issuer], scopes_supported: scopes }));
 
   const required = { scopes: options.requiredScopes ?? scopes };
   const guard = (path) => (req, res, next) => {
@@ -132,6 +151,17 @@ export async function startOAuthTestApp(options = {}) {
   app.get("/mcp", guard("/mcp"), (_req, res) => res.status(405).set("allow", "POST").end());
   app.delete("/mcp", guard("/mcp"), (_req, res) => res.status(405).set("allow", "POST").end());
 
+  // 2026-07-28 only: a 2025 initialize is refused with -32022; the caller's token reaches the tools as authInfo.
+  const modern = createMcpHandler((context) => modernMcpServer(context.authInfo, counters), { legacy: "reject", responseMode: "json" });
+  app.post("/mcp-2026", guard("/mcp-2026"), express.json(), async (req, res) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.append(name, Array.isArray(value) ? value.join(", ") : value);
+    const answer = await modern.fetch(new Request(`${origin}${req.originalUrl}`, { method: "POST", headers }), { parsedBody: req.body, authInfo: req.auth });
+    res.status(answer.status);
+    answer.headers.forEach((value, name) => res.setHeader(name, value));
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+
   const sessions = new Map();
   app.get("/sse", guard("/sse"), async (req, res) => {
     const transport = new SSEServerTransport("/messages", res);
@@ -150,12 +180,14 @@ export async function startOAuthTestApp(options = {}) {
     issuer,
     mcpUrl: `${origin}/mcp`,
     sseUrl: `${origin}/sse`,
+    modernMcpUrl: `${origin}/mcp-2026`,
     provider,
     counters,
     requireScopes(list) {
       required.scopes = list;
     },
     async close() {
+      await modern.close();
       for (const transport of sessions.values()) await transport.close().catch(() => undefined);
       listener.closeAllConnections?.();
       await new Promise((resolve) => listener.close(() => resolve(undefined)));

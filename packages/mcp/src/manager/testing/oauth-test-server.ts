@@ -57,6 +57,8 @@ export interface OAuthTestServer {
   readonly issuer: string;
   readonly mcpUrl: string;
   readonly sseUrl: string;
+  /** The same tools on the v2 SDK, speaking only the 2026-07-28 era (streamable HTTP, stateless). */
+  readonly modernMcpUrl: string;
   stats(): OAuthTestServerStats;
   /** Every access and refresh token issued so far (to prove none leaks anywhere). */
   issuedTokens(): readonly string[];
@@ -90,6 +92,7 @@ interface RunningApp {
   readonly issuer: string;
   readonly mcpUrl: string;
   readonly sseUrl: string;
+  readonly modernMcpUrl: string;
   readonly provider: AppRecord;
   readonly counters: { toolCalls: number; unauthorized: number; registrationRequests: number };
   requireScopes(scopes: readonly string[]): void;
@@ -122,6 +125,7 @@ export async function startOAuthTestServer(options: OAuthTestServerOptions = {})
     issuer: app.issuer,
     mcpUrl: app.mcpUrl,
     sseUrl: app.sseUrl,
+    modernMcpUrl: app.modernMcpUrl,
     stats: () => ({ ...app.provider.stats, ...app.counters }),
     issuedTokens: () => [...app.provider.issued],
     addClient: (client) => app.provider.addClient({ token_endpoint_auth_method: client.client_secret ? "client_secret_post" : "none", ...client }),
