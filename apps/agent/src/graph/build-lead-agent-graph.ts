@@ -51,11 +51,12 @@ export interface LeadAgentGraphOptions {
  *   content) by itself with, stored once in additional_kwargs, the note of the files uploaded since
  *   the previous one (uploaded_files; context.uploadsSince after the state's uploadsSeen, which
  *   moves on) and, in compact skill listing, the skills and commands it is offered (skill_context,
- *   searched with its text and the uploaded files' names), and on a new thread's first message the
- *   owner's `<memory>` digest (memory_digest, context.memoryDigest). Every model call renders them
+ *   searched with its text and the uploaded files' names). Every model call renders them
  *   with the message's text in the copy it sends, so the system prompt never depends on a message or
  *   on memory, and history is re-sent byte for byte. Visited only when there is something to store.
- * - model: re-reads the surface each call, so a skill switch (activeSkill) takes effect on the very
+ * - model: on a new thread's first message, first stores the owner's `<memory>` digest on it
+ *   (additional_kwargs.memory_digest from context.memoryDigest, returned with the answer: no step of
+ *   its own), rendered before the message's text. Re-reads the surface each call, so a skill switch (activeSkill) takes effect on the very
  *   next call; an active skill that is gone or disabled is dropped (back to the router surface).
  *   Calls a new user message left waiting at an interrupt are answered first (unanswered-tool-calls.ts).
  * - tools: the calls of one message in parallel (ToolNode); tool errors become error tool
@@ -115,10 +116,6 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     const uploads = await newUploads(state);
     const note = uploadNoteFor(uploads);
     let message = note ? storeUploadNote(last, note) : last;
-    if (context.memoryDigest && needsMemoryDigest(state.messages)) {
-      const digest = await context.memoryDigest();
-      if (digest !== undefined) message = storeMemoryDigest(message, digest);
-    }
     if (context.skillContextFor && needsSkillContext(message)) {
       const names = uploads.map((upload) => upload.path.split("/").pop() ?? "").join(" ");
       const relevant = context.skillContextFor(names === "" ? messageText(message) : `${messageText(message)}\n${names}`);
@@ -143,7 +140,16 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
 
   const callModel = async (current: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
     const closed = closeUnansweredToolCalls(current.messages);
-    const state = closed ? { ...current, messages: closed.messages } : current;
+    let state = closed ? { ...current, messages: closed.messages } : current;
+    // A new thread's first message gets the owner's memory digest, stored with this call's answer (no step of its own).
+    let digested: BaseMessage | undefined;
+    if (context.memoryDigest && needsMemoryDigest(state.messages)) {
+      const digest = await context.memoryDigest();
+      if (digest !== undefined) {
+        digested = storeMemoryDigest(state.messages.at(-1) as BaseMessage, digest);
+        state = { ...state, messages: [...state.messages.slice(0, -1), digested] };
+      }
+    }
     // A tool's hook said continue: false: the run ends with its reason, without the model.
     const stopped = context.hooks ? hookStopAnswer(state.messages) : undefined;
     if (stopped) return { messages: [stopped] };
@@ -157,7 +163,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     const presented = artifactsSinceLastAnswer(state.messages);
     if (presented.length > 0) response.additional_kwargs = { ...response.additional_kwargs, artifacts: presented };
     const dropped = state.activeSkill && surface.skill === undefined;
-    return { messages: [...(closed?.update ?? []), response], ...(dropped ? { activeSkill: null } : {}) };
+    return { messages: [...(closed?.update ?? []), ...(digested ? [digested] : []), response], ...(dropped ? { activeSkill: null } : {}) };
   };
 
   const callTools = async (state: LeadAgentStateType, config: RunnableConfig): Promise<LeadAgentUpdate> => {
@@ -192,7 +198,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
   // message with uploads to note or (compact listing) skills to offer visits skill_context (other
   // runs show no extra step).
   const toContext = async (state: LeadAgentStateType): Promise<"skill_context" | "model"> =>
-    (context.skillContextFor && needsSkillContext(state.messages.at(-1))) || (context.memoryDigest && needsMemoryDigest(state.messages)) || (await newUploads(state)).length > 0 ? "skill_context" : "model";
+    (context.skillContextFor && needsSkillContext(state.messages.at(-1))) || (await newUploads(state)).length > 0 ? "skill_context" : "model";
   const entry = (state: LeadAgentStateType): Promise<"commands" | "skill_context" | "model"> => {
     const last = state.messages.at(-1);
     const candidate = context.resolveCommand && last?.getType() === "human" && typeof last.content === "string" && last.content.trimStart().startsWith("/");

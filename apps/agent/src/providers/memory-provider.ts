@@ -8,7 +8,7 @@ import { createMemoryTool } from "../tools/memory-tool.js";
 /**
  * Per-user memory in a run (packages/memory): the `memory` tool over the run's owner's memory, and
  * the `<memory>` digest a new thread's first message carries (the graph stores it there once:
- * build-lead-agent-graph.ts, node skill_context), never in the system prompt. Nothing at all when
+ * build-lead-agent-graph.ts, node model, with its first answer), never in the system prompt. Nothing at all when
  * memory is off for the run: config `memory.enabled: false`, the owner's own switch
  * (`users.<id>.memory.enabled: false` in extensions_config.json), the run's assistant's `memory: false`
  * or the run's `config.configurable.memory: false`.
