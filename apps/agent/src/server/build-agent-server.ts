@@ -28,6 +28,7 @@ import { registerRunRoutes, truthy } from "./routes/run-routes.js";
 import { registerStoreRoutes } from "./routes/store-routes.js";
 import { registerThreadRoutes } from "./routes/thread-routes.js";
 import { cancelledDelegations } from "../subagents/delegation-record.js";
+import { AgentAutoMemory, type AgentAutoMemoryOptions } from "../memory/agent-auto-memory.js";
 
 export interface AgentServerDeps {
   /** Threads and checkpoints. @default openAgentStore(config): SQLite, or Postgres when configured */
@@ -68,6 +69,10 @@ export interface AgentServerDeps {
   readonly onCronFire?: (fire: CronFire) => void;
   /** Makes Markdown versions of uploaded documents. @default createDocumentConverter over the runtime's sandbox when files.conversion.enabled, else none */
   readonly converter?: DocumentConverter;
+  /** Automatic memory's model (tests). @default createChatModel(config, config.memory.model) */
+  readonly memoryModel?: AgentAutoMemoryOptions["createModel"];
+  /** Hears each automatic memory pass (tests). @default none */
+  readonly onAutoMemoryPass?: AgentAutoMemoryOptions["onPass"];
 }
 
 export interface AgentServer {
@@ -79,6 +84,8 @@ export interface AgentServer {
   readonly identity: Identity;
   /** A thread's files (uploads, listing, serving), removed and copied with their thread. */
   readonly files: ThreadFiles;
+  /** Automatic memory after runs end (memory.auto, users' switches): its scheduler's idle() says when no pass waits. */
+  readonly autoMemory: AgentAutoMemory;
   /** Every route it serves (method and URL pattern, HEAD and OPTIONS aside): for tests that must cover each. */
   readonly routes: readonly { readonly method: string; readonly url: string }[];
   /** Stops runs, closes the HTTP server, the runtime (MCP servers, sandbox workers), identity and the store. */
@@ -215,11 +222,23 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     maxPerOwner: config.assistants.max_per_owner,
     checkSettings: assistantSettingsCheck(config, runtime),
   });
+  // Automatic memory hears each run's end after the run is over (never awaited by the run).
+  const autoMemory = new AgentAutoMemory({
+    config,
+    settings: runtime.store,
+    memory: runtime.memory,
+    threads,
+    checkpointer: store.checkpointer,
+    assistantFor: (run) => runAssistantFor(assistants, run),
+    logger: app.log,
+    ...(deps.memoryModel ? { createModel: deps.memoryModel } : {}),
+    ...(deps.onAutoMemoryPass ? { onPass: deps.onAutoMemoryPass } : {}),
+  });
   const runs = new RunManager({
     store,
     threads,
     clock,
-    execute: leadAgentExecutor({ config, checkpointer: store.checkpointer, providers, prepare: deps.prepare, assistantFor: (run) => runAssistantFor(assistants, run) }),
+    execute: autoMemory.wrap(leadAgentExecutor({ config, checkpointer: store.checkpointer, providers, prepare: deps.prepare, assistantFor: (run) => runAssistantFor(assistants, run) })),
     events,
     queue,
     resolveAssistant: (assistantId, access) => assistants.resolve(assistantId, access),
@@ -279,10 +298,12 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     runtime,
     identity,
     files,
+    autoMemory,
     routes,
     close: async () => {
       await crons?.scheduler.close();
       await runs.shutdown();
+      await autoMemory.close();
       await app.close();
       if (!deps.runtime) await runtime.close();
       await closeIdentity();
