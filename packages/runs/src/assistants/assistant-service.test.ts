@@ -92,6 +92,17 @@ function suite(name: string, open: () => Promise<AgentStore>, options: TestOptio
       expect(await service.count({ metadata: { team: `red-${tag}` } }, { owner: "admin", anyById: true, everyone: true })).toBe(2);
     });
 
+    it("holds the per-owner limit against creates at once (one owner, many concurrent requests)", async () => {
+      const carl: Access = { owner: `usr_${crypto.randomUUID().slice(0, 8)}`, anyById: false, everyone: false };
+      const outcomes = await Promise.allSettled(Array.from({ length: 12 }, (_, n) => service.create({ graph_id: "lead_agent", name: `race ${n}` }, carl)));
+      const made = outcomes.filter((outcome) => outcome.status === "fulfilled");
+      expect(made).toHaveLength(3);
+      for (const outcome of outcomes) if (outcome.status === "rejected") expect(outcome.reason).toMatchObject({ code: "ASSISTANT_LIMIT_REACHED" });
+      expect(await service.count({}, carl)).toBe(4);
+      // No version is left behind by a create the limit refused.
+      expect((await store.assistants.search({ owner: carl.owner, limit: 100, offset: 0, sort_by: "created_at", sort_order: "asc" })).length).toBe(3);
+    });
+
     it("sets one key of a thread's metadata and leaves its status alone", async () => {
       const now = new Date().toISOString();
       const threadId = `t-${crypto.randomUUID()}`;

@@ -84,9 +84,9 @@ export class AssistantService {
     const settings = readAssistantSettings(body);
     await this.#options.checkSettings?.(settings, settingFields(body), access);
     const maxPerOwner = this.#options.maxPerOwner ?? 100;
-    if ((await this.#store.count({ owner: access.owner })) >= maxPerOwner) {
-      throw new ThinktankError("ASSISTANT_LIMIT_REACHED", `you have ${maxPerOwner} assistants, the most one owner may keep (assistants.max_per_owner): delete one first`);
-    }
+    const limitReached = () => new ThinktankError("ASSISTANT_LIMIT_REACHED", `you have ${maxPerOwner} assistants, the most one owner may keep (assistants.max_per_owner): delete one first`);
+    // A quick refusal before the settings; the insert checks the limit again, atomically.
+    if ((await this.#store.count({ owner: access.owner })) >= maxPerOwner) throw limitReached();
     const now = this.#now();
     const assistant: StoredAssistant = {
       assistant_id: assistantId,
@@ -101,7 +101,9 @@ export class AssistantService {
       updated_at: now,
       owner_id: access.owner,
     };
-    if (!(await this.#store.create(assistant))) throw new ThinktankError("CONFLICT", `assistant ${assistantId} exists`);
+    const created = await this.#store.create(assistant, maxPerOwner);
+    if (created === "limit") throw limitReached();
+    if (created === "exists") throw new ThinktankError("CONFLICT", `assistant ${assistantId} exists`);
     return answer(assistant);
   }
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from "../persistence/agent-records.js";
 import { containsAll } from "../persistence/metadata-store.js";
-import { assistantsTable, assistantVersionsTable, columnList, createTablesSql, placeholders, recordOf, rowParameters } from "../persistence/schema.js";
+import { assistantsTable, assistantVersionsTable, columnList, createTablesSql, placeholders, recordOf, rowParameters, type Table } from "../persistence/schema.js";
 import type { SqlDatabase } from "../persistence/sql-database.js";
 import type { AssistantFilter, AssistantSearch, AssistantVersionRecord, StoredAssistant } from "./assistant-records.js";
 
@@ -12,6 +12,11 @@ const versionFields = ["graph_id", "name", "description", "config", "context", "
 
 /** What a new version is made of. */
 export type AssistantVersionFields = Pick<AssistantVersionRecord, (typeof versionFields)[number]>;
+
+/** `?` per column cast to its type: Postgres cannot tell the types of an INSERT … SELECT's parameters. */
+function typedPlaceholders(table: Table): string {
+  return table.columns.map((column) => `CAST(? AS ${{ json: "JSONB", real: "DOUBLE PRECISION", integer: "INTEGER", text: "TEXT", bytes: "BYTEA" }[column.type]})`).join(", ");
+}
 
 /** A unique-key violation (SQLite or Postgres): a concurrent writer took the key first. */
 function isKeyConflict(error: unknown): boolean {
@@ -36,16 +41,29 @@ export class SqlAssistantStore {
     return new SqlAssistantStore(db);
   }
 
-  /** Records a new assistant and its version 1; false when the id is taken. */
-  async create(assistant: StoredAssistant): Promise<boolean> {
+  /**
+   * Records a new assistant and its version 1 unless its owner keeps `maxPerOwner` already
+   * ("limit") or the id is taken ("exists"). The count and the insert are one statement, and on
+   * Postgres they hold the owner's advisory lock, so creates at once (on any replica) cannot pass
+   * the limit.
+   */
+  async create(assistant: StoredAssistant, maxPerOwner: number): Promise<"created" | "exists" | "limit"> {
+    const postgres = this.#db.dialect.name === "postgres";
     try {
-      await this.#db.transaction([
-        { sql: `INSERT INTO thinktank_assistants (${assistantColumns}) VALUES (${placeholders(assistantsTable)})`, parameters: rowParameters(assistantsTable, assistant) },
-        { sql: `INSERT INTO thinktank_assistant_versions (${versionColumns}) VALUES (${placeholders(assistantVersionsTable)})`, parameters: rowParameters(assistantVersionsTable, assistant) },
+      const changes = await this.#db.transaction([
+        ...(postgres ? [{ sql: "SELECT pg_advisory_xact_lock(hashtextextended(CAST(? AS TEXT), 0))", parameters: [`thinktank-assistants:${assistant.owner_id}`] }] : []),
+        {
+          sql: `INSERT INTO thinktank_assistants (${assistantColumns}) SELECT ${postgres ? typedPlaceholders(assistantsTable) : placeholders(assistantsTable)} WHERE (SELECT COUNT(*) FROM thinktank_assistants WHERE owner_id = ?) < ?`,
+          parameters: [...rowParameters(assistantsTable, assistant), assistant.owner_id, maxPerOwner],
+        },
+        {
+          sql: `INSERT INTO thinktank_assistant_versions (${versionColumns}) SELECT ${postgres ? typedPlaceholders(assistantVersionsTable) : placeholders(assistantVersionsTable)} WHERE EXISTS (SELECT 1 FROM thinktank_assistants WHERE assistant_id = ?)`,
+          parameters: [...rowParameters(assistantVersionsTable, assistant), assistant.assistant_id],
+        },
       ]);
-      return true;
+      return (changes[postgres ? 1 : 0] ?? 0) > 0 ? "created" : "limit";
     } catch (error) {
-      if (isKeyConflict(error)) return false;
+      if (isKeyConflict(error)) return "exists";
       throw error;
     }
   }
