@@ -89,7 +89,7 @@ export class EntryIndex<T> {
     const said = this.#triggerBonus > 0 ? this.#triggered(query.slice(0, this.#maxQueryChars)) : new Set<number>();
     const found = index.search(query.slice(0, this.#maxQueryChars), said.size > 0 ? Math.max(depth, 50) : depth).map(({ id, score }) => ({ position: Number(id), score: said.has(Number(id)) ? score * (1 + this.#triggerBonus) : score }));
     if (said.size > 0) found.sort((a, b) => b.score - a.score || a.position - b.position);
-    const ranked = this.#spread(found.slice(0, depth));
+    const ranked = this.#spread(found.slice(0, depth), count);
     const named = this.#byKey?.get(query.trim().toLowerCase()) ?? [];
     if (named.length > 0) {
       const best = ranked[0]?.score ?? 0;
@@ -112,20 +112,30 @@ export class EntryIndex<T> {
    * Greedy re-ranking: each next hit is the best by score, a near-copy of a hit already taken
    * counting at `nearCopyWeight` of its score. A copy thus gives way to other skills that match
    * almost as well, not to every weaker one (an original outscored by its own copy stays close).
+   * `ranked` comes best first; the first `count` hits are taken. Lazy: a hit is compared with the
+   * hits taken since it was last looked at, and only while it could still be the next best (a hit
+   * scoring no more than the best so far cannot be), so a search compares a few pairs, not d².
    */
-  #spread(ranked: { position: number; score: number }[]): { position: number; score: number }[] {
-    if (this.#nearCopySimilarity >= 1) return ranked;
-    // Each pending hit learns whether it copies a taken one as hits are taken: d² comparisons at most.
-    const pending = ranked.map((hit) => ({ ...hit, copy: false }));
+  #spread(ranked: readonly { position: number; score: number }[], count: number): { position: number; score: number }[] {
+    if (this.#nearCopySimilarity >= 1) return ranked.slice(0, count);
+    const pending = ranked.map((hit) => ({ ...hit, copy: false, checked: 0 }));
     const taken: { position: number; score: number }[] = [];
-    while (pending.length > 0) {
-      let best = 0;
-      for (let index = 1; index < pending.length; index++) {
-        if (weighted(pending[index]) > weighted(pending[best])) best = index;
+    while (pending.length > 0 && taken.length < count) {
+      let best = -1;
+      let bestValue = Number.NEGATIVE_INFINITY;
+      for (let index = 0; index < pending.length; index++) {
+        const hit = pending[index] as { position: number; score: number; copy: boolean; checked: number };
+        // Scores only fall from here on, and a hit weighs at most its score: none can do better (ties keep the first).
+        if (hit.score <= bestValue) break;
+        for (; !hit.copy && hit.checked < taken.length; hit.checked++) hit.copy = this.#similarity((taken[hit.checked] as { position: number }).position, hit.position) >= this.#nearCopySimilarity;
+        const value = hit.copy ? hit.score * nearCopyWeight : hit.score;
+        if (value > bestValue) {
+          best = index;
+          bestValue = value;
+        }
       }
-      const [next] = pending.splice(best, 1) as [{ position: number; score: number; copy: boolean }];
+      const [next] = pending.splice(best, 1) as [{ position: number; score: number }];
       taken.push({ position: next.position, score: next.score });
-      for (const hit of pending) hit.copy ||= this.#similarity(next.position, hit.position) >= this.#nearCopySimilarity;
     }
     return taken;
   }
@@ -197,10 +207,6 @@ function triggerPhrases(description: string): string[] {
 
 /** What a near-copy's score counts for once the hit it copies is taken (tuned on the dev split). */
 const nearCopyWeight = 0.3;
-
-function weighted(hit: { score: number; copy: boolean } | undefined): number {
-  return hit ? (hit.copy ? hit.score * nearCopyWeight : hit.score) : Number.NEGATIVE_INFINITY;
-}
 
 /**
  * The analyzer of every skill index. Each snapshot's index reads mostly the same text as the last
