@@ -1,5 +1,6 @@
 import type { ToolSurfaceChoice } from "@thinktank/codemode";
 import type { ServerStatus } from "@thinktank/mcp";
+import { askUserForMcpInput } from "../graph/mcp-input-interrupt.js";
 import type { PromptSection } from "../request/request-context.js";
 import type { RequestProvider } from "../request/request-context.js";
 import type { AgentRuntime } from "../runtime/agent-runtime.js";
@@ -24,7 +25,8 @@ export function createCodeModeProvider(runtime: AgentRuntime, options: { onChoic
       const mode = assistant?.settings.code_execution?.mode;
       const choice = await runtime.codeMode.surface(
         { threadId: request.threadId, ...(request.ownerId !== undefined ? { userId: request.ownerId } : {}), ...(assistant?.servers ? { servers: assistant.servers } : {}) },
-        mode ? { mode } : {},
+        // Direct mode: a 2026-07-28 tool asking for input pauses the run as request_human_input does.
+        { ...(mode ? { mode } : {}), onInputRequired: askUserForMcpInput },
       );
       options.onChoice?.(choice);
       const signIn = signInSection(runtime.codeMode.manager.status(request.ownerId).filter((status) => !assistant?.servers || assistant.servers(status.name)));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { hostConfinementFor, operatorId, type CodeExecutionMode, type Config, type HostConfinement } from "@thinktank/core";
-import { createOAuthTokenStore, McpManager, type ManagerLogger, type McpServerEntry, type StdioSandbox } from "@thinktank/mcp";
+import { createOAuthTokenStore, McpManager, type InputRequiredHandler, type ManagerLogger, type McpServerEntry, type StdioSandbox } from "@thinktank/mcp";
 import { createSandboxExecutor, type SandboxExecutor } from "@thinktank/sandbox";
 import { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
@@ -90,11 +90,11 @@ export class CodeModeRuntime {
    * The MCP part of a request's tool surface (direct or code mode per config.code_execution, or
    * `options.mode` when given: an assistant's code_execution.mode).
    */
-  async surface(place: ExecutionPlace, options: { readonly mode?: CodeExecutionMode } = {}): Promise<ToolSurfaceChoice> {
+  async surface(place: ExecutionPlace, options: { readonly mode?: CodeExecutionMode; readonly onInputRequired?: InputRequiredHandler } = {}): Promise<ToolSurfaceChoice> {
     await this.refresh(place.userId);
     const { auto_threshold_tokens: autoThresholdTokens } = this.config.code_execution;
     const mode = options.mode ?? this.config.code_execution.mode;
-    return chooseToolSurface({ codeMode: this.codeMode, manager: this.manager, mode, autoThresholdTokens, place });
+    return chooseToolSurface({ codeMode: this.codeMode, manager: this.manager, mode, autoThresholdTokens, place, ...(options.onInputRequired ? { onInputRequired: options.onInputRequired } : {}) });
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { CodeExecutionMode } from "@thinktank/core";
-import { loadAllManagedTools, modelToolNames, type McpManager, type ServerStatus } from "@thinktank/mcp";
+import { loadAllManagedTools, modelToolNames, type InputRequiredHandler, type McpManager, type ServerStatus } from "@thinktank/mcp";
 import type { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
 import { createCodeModeTools } from "./create-code-mode-tools.js";
@@ -16,6 +16,8 @@ export interface ChooseToolSurfaceOptions {
   readonly autoThresholdTokens: number;
   /** Whose workspace execute_code uses (the run's thread). */
   readonly place: ExecutionPlace;
+  /** Direct mode: answers a 2026-07-28 tool's input_required rounds (the agent asks the user with an interrupt). @default none */
+  readonly onInputRequired?: InputRequiredHandler;
 }
 
 /** The MCP part of one request's tool surface. */
@@ -70,6 +72,7 @@ export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Prom
     servers: ready,
     knownOnly: true,
     ...(user !== undefined ? { user } : {}),
+    ...(options.onInputRequired ? { onInputRequired: options.onInputRequired } : {}),
     toolName: (server, tool) => naming.nameOf(server, tool) ?? modelToolNames([{ server, tools: [{ name: tool }] }]).nameOf(server, tool) ?? `${server}__${tool}`,
   });
   const notReady = manager.status(user).filter((status) => allowed(status.name) && !ready.includes(status.name));

@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { DynamicStructuredTool } from "@langchain/core/tools";
 import type { LoadMcpToolsOptions } from "@langchain/mcp-adapters";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ReadResourceRequest } from "@modelcontextprotocol/sdk/types.js";
 import { ThinktankError } from "@thinktank/core";
 import type { McpManager } from "../manager/mcp-manager.js";
+import type { InputRequiredHandler } from "../manager/modern-session.js";
 
 export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
   /**
@@ -24,6 +26,11 @@ export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
   readonly knownOnly?: boolean;
   /** Whose tools (McpManager's `user`): every call is made with their credentials. @default the operator */
   readonly user?: string;
+  /**
+   * Answers a 2026-07-28 tool's `input_required` rounds (McpManager's CallOptions.onInputRequired);
+   * the agent asks the user with a LangGraph interrupt, as request_human_input does. @default none: such a call fails with MCP_INPUT_REQUIRED
+   */
+  readonly onInputRequired?: InputRequiredHandler;
 }
 
 /**
@@ -34,8 +41,22 @@ export interface LoadManagedToolsOptions extends LoadMcpToolsOptions {
  * `{ server, tool }` (the MCP name, whatever the LangChain name).
  */
 export async function loadManagedTools(manager: McpManager, server: string, options: LoadManagedToolsOptions = {}): Promise<DynamicStructuredTool[]> {
-  const { toolName, fresh = false, knownOnly = false, user, ...adapterOptions } = options;
+  const { toolName, fresh = false, knownOnly = false, user, onInputRequired: askFor, ...adapterOptions } = options;
   let listed: readonly { name: string }[] = [];
+  // What the input handler throws (a LangGraph interrupt) must leave the tool as it is: the adapters
+  // turn any error of a call into a ToolException, so it is held here and thrown again around them.
+  const escapes = new AsyncLocalStorage<{ escaped?: unknown }>();
+  const onInputRequired: InputRequiredHandler | undefined =
+    askFor &&
+    (async (requests, context) => {
+      try {
+        return await askFor(requests, context);
+      } catch (error) {
+        const holder = escapes.getStore();
+        if (holder) holder.escaped = error;
+        throw error;
+      }
+    });
   const client = {
     async listTools() {
       const known = fresh && !knownOnly ? undefined : manager.knownTools(server, user);
@@ -51,6 +72,7 @@ export async function loadManagedTools(manager: McpManager, server: string, opti
         ...(requestOptions?.timeout ? { timeoutMs: requestOptions.timeout } : {}),
         ...(requestOptions?.signal ? { signal: requestOptions.signal } : {}),
         ...(user !== undefined ? { user } : {}),
+        ...(onInputRequired ? { onInputRequired } : {}),
       });
     },
     readResource(params: ReadResourceRequest["params"]) {
@@ -65,6 +87,15 @@ export async function loadManagedTools(manager: McpManager, server: string, opti
   const prefix = `${adapterOptions.additionalToolNamePrefix ? `${adapterOptions.additionalToolNamePrefix}__` : ""}${adapterOptions.prefixToolNameWithServerName ? `${server}__` : ""}`;
   const originals = new Map(listed.map((tool) => [`${prefix}${tool.name}`, tool.name]));
   for (const tool of tools) {
+    const call = tool.func;
+    tool.func = (async (...args: Parameters<typeof call>) => {
+      const holder: { escaped?: unknown } = {};
+      try {
+        return await escapes.run(holder, () => call(...args));
+      } catch (error) {
+        throw "escaped" in holder ? holder.escaped : error;
+      }
+    }) as typeof call;
     const mcpName = originals.get(tool.name) ?? tool.name;
     tool.metadata = { ...tool.metadata, mcp: { server, tool: mcpName } };
     if (toolName) tool.name = toolName(server, mcpName);

@@ -90,7 +90,7 @@ export class ModernSession {
         allowInputRequired: true,
         ...(options.signal ? { signal: options.signal } : {}),
       })) as Record<string, unknown>;
-      if (result.resultType !== "input_required") return result as CallToolResult;
+      if (result.resultType !== "input_required") return withoutServerInfo(result) as CallToolResult;
       const requests = (result.inputRequests ?? {}) as InputRequests;
       const requestState = typeof result.requestState === "string" ? result.requestState : undefined;
       if (round >= maxInputRounds) {
@@ -122,3 +122,18 @@ export class ModernSession {
     return this.client.close();
   }
 }
+
+/**
+ * A result without the server's identity, which the 2026-07-28 era repeats in every result's
+ * `_meta` (`io.modelcontextprotocol/serverInfo`): it is known from discover, and in a tool result
+ * it would reach the model as noise. Other `_meta` keys stay.
+ */
+function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  if (!meta || !(serverInfoKey in meta)) return result;
+  const { [serverInfoKey]: _identity, ...rest } = meta;
+  const { _meta: _dropped, ...withoutMeta } = result;
+  return Object.keys(rest).length > 0 ? { ...withoutMeta, _meta: rest } : withoutMeta;
+}
+
+const serverInfoKey = "io.modelcontextprotocol/serverInfo";
