@@ -1,4 +1,5 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { ThinktankError } from "@thinktank/core";
 import { BlobRefSaver } from "../persistence/blob-ref-saver.js";
 
 /**
@@ -29,4 +30,16 @@ export async function copyThreadCheckpoints(checkpointer: BaseCheckpointSaver, f
     copied += 1;
   }
   return copied;
+}
+
+/**
+ * Merges `metadata` into the metadata of the thread's latest checkpoint, in place (PATCH
+ * /threads/:id/state): written again under its own id after its parent, as a saver's put takes the
+ * parent from the config, with no new channel versions. NOT_FOUND when the thread has no checkpoint.
+ */
+export async function patchCheckpointMetadata(checkpointer: BaseCheckpointSaver, threadId: string, metadata: Record<string, unknown>): Promise<void> {
+  const latest = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+  if (!latest) throw new ThinktankError("NOT_FOUND", `thread ${threadId} has no state yet: run it or update its state first`);
+  const parent = latest.parentConfig ?? { configurable: { thread_id: threadId, checkpoint_ns: "" } };
+  await checkpointer.put(parent, latest.checkpoint, { ...latest.metadata, ...metadata } as typeof latest.metadata & object, {});
 }

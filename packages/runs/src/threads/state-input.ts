@@ -31,6 +31,33 @@ export function checkCommandUpdate(update: unknown, field: string, keys?: readon
   checkStateInput(Object.fromEntries(entries), field, keys);
 }
 
+/** A superstep's update as POST /threads takes it (`supersteps`). */
+export interface SuperstepUpdate {
+  readonly values?: unknown;
+  readonly as_node?: string | null;
+  readonly command?: unknown;
+}
+
+/** A new thread's `supersteps` as LangGraph's bulkUpdateState takes them, each update's values checked first (`supersteps[i].updates[j].values`); a `command` in one is refused. */
+export function checkSupersteps(supersteps: readonly { updates: readonly SuperstepUpdate[] }[], keys?: readonly string[]): { updates: { values: unknown; asNode?: string }[] }[] {
+  return supersteps.map((step, index) => ({
+    updates: step.updates.map((update, at) => {
+      const field = `supersteps[${index}].updates[${at}]`;
+      if (update.command !== undefined && update.command !== null) {
+        throw new ThinktankError("UNSUPPORTED_FIELD", `${field}.command: commands in supersteps are not supported here; give values and as_node`, { details: { field: `${field}.command` } });
+      }
+      checkStateInput(update.values, `${field}.values`, keys);
+      return { values: update.values ?? null, asNode: update.as_node ?? undefined };
+    }),
+  }));
+}
+
+/** LangGraph's InvalidUpdateError (an as_node that is no node of the graph, an update it cannot place) as a client's mistake: 422 INVALID_STATE_INPUT; any other error as it is. */
+export function asInvalidUpdate(error: unknown, what: string, field: (message: string) => string): unknown {
+  if (!(error instanceof Error) || error.name !== "InvalidUpdateError") return error;
+  return new ThinktankError("INVALID_STATE_INPUT", `${what} cannot be applied: ${error.message}`, { details: { field: field(error.message) } });
+}
+
 function checkMessages(value: unknown, field: string): void {
   if (value === undefined || value === null) return;
   if (Array.isArray(value)) value.forEach((message, index) => checkMessage(message, `${field}[${index}]`));

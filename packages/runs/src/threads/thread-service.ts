@@ -11,12 +11,12 @@ import { isUuid } from "../persistence/is-uuid.js";
 import { reaches, type Access } from "../owners/access.js";
 import type { ThreadFilter } from "../persistence/metadata-store.js";
 import { cancelledToolMessages } from "./cancelled-tool-calls.js";
-import { copyThreadCheckpoints } from "./copy-thread-checkpoints.js";
+import { copyThreadCheckpoints, patchCheckpointMetadata } from "./copy-thread-checkpoints.js";
 import { checkThreadId } from "./thread-id.js";
 import { expandBlobMarkers, threadJsonBody, ThreadJson } from "./thread-json.js";
 import { approximateJsonBytes } from "./json-bytes.js";
 import { interruptsByTask, toApiThreadState } from "./thread-state.js";
-import { checkCommandUpdate, checkStateInput } from "./state-input.js";
+import { asInvalidUpdate, checkCommandUpdate, checkStateInput, checkSupersteps, type SuperstepUpdate } from "./state-input.js";
 import { selectFields } from "./select-fields.js";
 
 /** What a thread search's `select` may name. */
@@ -295,10 +295,7 @@ export class ThreadService {
     const config = { configurable: { thread_id: threadId, ...(options.checkpointId ? { checkpoint_id: options.checkpointId } : {}) } };
     this.checkRoom(thread, values);
     const next = await this.#stateGraph.updateState(config, values, options.asNode).catch((error: unknown) => {
-      // LangGraph's word for a client's mistake: an as_node that is no node of the graph, an update it cannot place.
-      if (!(error instanceof Error) || error.name !== "InvalidUpdateError") throw error;
-      const field = /node|asNode/i.test(error.message) ? "as_node" : "values";
-      throw new ThinktankError("INVALID_STATE_INPUT", `this state update cannot be applied: ${error.message}`, { details: { field } });
+      throw asInvalidUpdate(error, "this state update", (message) => (/node|asNode/i.test(message) ? "as_node" : "values"));
     });
     await this.refresh(threadId);
     return { checkpoint: next.configurable ?? null };
@@ -310,18 +307,10 @@ export class ThreadService {
    * first (INVALID_STATE_INPUT, `supersteps[i].updates[j].values`). LangGraph refusing one (an
    * unknown as_node) is INVALID_STATE_INPUT too. The thread record follows the last state.
    */
-  async applySupersteps(threadId: string, supersteps: readonly { updates: readonly { values?: unknown; as_node?: string | null; command?: unknown }[] }[]): Promise<ThreadRecord | undefined> {
-    supersteps.forEach((step, index) =>
-      step.updates.forEach((update, at) => {
-        const field = `supersteps[${index}].updates[${at}]`;
-        if (update.command !== undefined && update.command !== null) throw new ThinktankError("UNSUPPORTED_FIELD", `${field}.command: commands in supersteps are not supported here; give values and as_node`, { details: { field: `${field}.command` } });
-        checkStateInput(update.values, `${field}.values`, this.#stateKeys);
-      }),
-    );
-    const steps = supersteps.map((step) => ({ updates: step.updates.map((update) => ({ values: update.values ?? null, asNode: update.as_node ?? undefined })) }));
+  async applySupersteps(threadId: string, supersteps: readonly { updates: readonly SuperstepUpdate[] }[]): Promise<ThreadRecord | undefined> {
+    const steps = checkSupersteps(supersteps, this.#stateKeys);
     await this.#stateGraph.bulkUpdateState({ configurable: { thread_id: threadId } }, steps).catch((error: unknown) => {
-      if (!(error instanceof Error) || error.name !== "InvalidUpdateError") throw error;
-      throw new ThinktankError("INVALID_STATE_INPUT", `these supersteps cannot be applied: ${error.message}`, { details: { field: "supersteps" } });
+      throw asInvalidUpdate(error, "these supersteps", () => "supersteps");
     });
     return this.refresh(threadId);
   }
@@ -334,12 +323,7 @@ export class ThreadService {
   async patchStateMetadata(threadId: string, metadata: JsonObject, access: Access): Promise<void> {
     const thread = await this.get(threadId, access);
     if (thread.status === "busy") throw new ThinktankError("THREAD_BUSY", `thread ${threadId} is running; patch its state when the run ends`);
-    const saver = this.#store.checkpointer;
-    const latest = await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
-    if (!latest) throw new ThinktankError("NOT_FOUND", `thread ${threadId} has no state yet: run it or update its state first`);
-    // Written again under its own id, after its parent as before (a saver's put takes the parent from the config).
-    const parent = latest.parentConfig ?? { configurable: { thread_id: threadId, checkpoint_ns: "" } };
-    await saver.put(parent, latest.checkpoint, { ...latest.metadata, ...metadata } as typeof latest.metadata & object, {});
+    await patchCheckpointMetadata(this.#store.checkpointer, threadId, metadata);
   }
 
   /**
