@@ -43,6 +43,23 @@ export const commands: readonly LazyCommand[] = [
   ),
   lazy(
     {
+      name: "memory",
+      group: true,
+      summary: "List, show, edit, delete, forget and export a user's memory; turn it on or off",
+      usage: [
+        "memory list [--user ID --reason TEXT] [--json]",
+        "memory show PATH [--user ID --reason TEXT]   PATH: as the model sees it (/memories/profile.md) or below /memories (profile.md)",
+        "memory edit PATH [--user ID --reason TEXT] [--from FILE|-]   without --from: opens $VISUAL or $EDITOR on the file",
+        "memory delete PATH [--user ID --reason TEXT]",
+        "memory forget --yes [--user ID --reason TEXT]   removes every file of the memory",
+        "memory export [--user ID --reason TEXT] [--output FILE.zip|-]",
+        "memory settings [--user ID --reason TEXT] [--enabled on|off] [--auto on|off] [--json]   without --enabled/--auto: shows them",
+      ],
+    },
+    async () => (await import("./memory.js")).memoryCommand,
+  ),
+  lazy(
+    {
       name: "plugins",
       group: true,
       summary: "List, install and update Claude Code plugins",
