@@ -134,8 +134,8 @@ export class EntryIndex<T> {
           bestValue = value;
         }
       }
-      const [next] = pending.splice(best, 1) as [{ position: number; score: number }];
-      taken.push({ position: next.position, score: next.score });
+      const [next] = pending.splice(best, 1);
+      if (next) taken.push({ position: next.position, score: next.score });
     }
     return taken;
   }
