@@ -136,12 +136,18 @@ for (const backend of ["sqlite", "postgres"] as const) {
       faults.execute = "throw";
       const { run } = await runs.create("t-throws", request, { access: serverAccess });
       expect(await ended("t-throws", run.run_id)).toEqual({ result: { __error__: { error: "INTERNAL", message: expect.any(String) } }, run: "error", thread: "error", inFlight: [] });
+      const events: string[] = [];
+      for await (const event of runs.events(run.run_id)?.follow() ?? []) events.push(event.event);
+      expect(events).toEqual(["metadata", "error"]);
     });
 
     it("recording the end fails once: it is recorded on the second try, as error", async () => {
       faults.endFailures = 1;
       const { run } = await runs.create("t-end", request, { access: serverAccess });
       expect(await ended("t-end", run.run_id)).toMatchObject({ result: { __error__: { error: "INTERNAL" } }, run: "error", thread: "error", inFlight: [] });
+      const events: string[] = [];
+      for await (const event of runs.events(run.run_id)?.follow() ?? []) events.push(event.event);
+      expect(events).toEqual(["metadata", "values", "error"]);
     });
 
     it("a run cancelled while its finish is stuck reading the state ends interrupted, never success", async () => {

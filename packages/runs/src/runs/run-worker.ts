@@ -84,8 +84,9 @@ export class RunWorker {
       this.#options.log?.error({ ...who, err: error }, "run bookkeeping failed");
       // Whatever threw (the executor, the state read, recording the end): the run still ends, as error, and its thread leaves busy.
       if (!active.lost && !active.recorded) {
+        // Its stream says so, unless an error event went out already (the executor's for a failed run, or the unreadable state's).
+        if (active.ended?.status !== "error") kept.log.push("error", JSON.stringify(runFailed));
         active.ended = { status: "error", error: runFailed.error };
-        if (!kept.result) kept.log.push("error", JSON.stringify(runFailed));
         await this.#finish(run, kept, "error", runFailed, turn.temporary, active).catch((cause: unknown) => this.#options.log?.error({ ...who, err: cause }, "recording the run's failed end failed"));
       }
     } finally {
