@@ -84,7 +84,7 @@ async function measure(context: BenchContext): Promise<Measurement[]> {
     }
     const largest = digests.at(-1)!;
     results.push({
-      name: `<memory> digest at 1 / 20 / 200 files of 2 KB (memory.digest_tokens ${budget})`,
+      name: `\`<memory>\` digest at 1 / 20 / 200 files of 2 KB (memory.digest_tokens ${budget})`,
       value: largest.tokens,
       unit: "tokens at 200 files",
       stats: Object.fromEntries(digests.flatMap((each) => [[`${each.count} files`, `${each.tokens} tokens, ${each.listed} files shown, ${round(each.ms)} ms to build`]])),
@@ -134,7 +134,7 @@ async function measure(context: BenchContext): Promise<Measurement[]> {
       name: `POST /threads/:id/runs → first model call, new thread, 200-file memory (the tool and the digest; ${carried} of ${runs} carried it)`,
       value: round(onTime.median),
       unit: "ms",
-      stats: { p95: round(onTime.p95), "added over memory off": round(onTime.median - offTime.median), samples: runs },
+      stats: { p95: round(onTime.p95), "added over memory off": round(onTime.median - offTime.median), samples: runs, "load average (1 min) at the end": round(os.loadavg()[0] ?? 0) },
       baseline: { name: "the same runs with config.configurable.memory: false, interleaved", value: round(offTime.median), unit: "ms" },
       target: "p50 <= 10 ms",
       pass: onTime.median <= 10,
