@@ -93,6 +93,7 @@ class GatedModel extends BaseChatModel {
 let project: ProjectFixture;
 let config: Config;
 let server: AgentServer;
+let agentUrl: string;
 const clients: Record<string, Client> = {};
 const ids: Record<string, string> = {};
 const passes: ({ threadId: string; ownerId: string } & AutoMemoryPassResult)[] = [];
@@ -126,10 +127,11 @@ beforeAll(async () => {
   });
   const port = await freePort();
   await server.app.listen({ host: "127.0.0.1", port });
+  agentUrl = `http://127.0.0.1:${port}`;
   for (const name of ["alice", "bob", "carol"]) {
     const { user, apiKey } = await server.identity.users.create({ name, role: "user" });
     ids[name] = user.id;
-    clients[name] = new Client({ apiUrl: `http://127.0.0.1:${port}`, apiKey, callerOptions: { maxRetries: 0 } });
+    clients[name] = new Client({ apiUrl: agentUrl, apiKey, callerOptions: { maxRetries: 0 } });
   }
 }, 120_000);
 
@@ -206,6 +208,19 @@ describe("automatic memory", () => {
     await say("carol", "ok", { threadId });
     await server.autoMemory.idle();
     expect(await memoryOf("carol").list()).toEqual([]);
+  });
+
+  it("never writes memory from a run someone other than the thread's owner made (the operator on a user's thread)", async () => {
+    const { threadId } = await say("carol", "hello");
+    await server.autoMemory.idle();
+    const before = { carol: await memoryOf("carol").list(), passes: passes.length };
+    // No credentials on this key-less server: the local operator, who reaches any thread by id.
+    const operator = new Client({ apiUrl: agentUrl, callerOptions: { maxRetries: 0 } });
+    await operator.runs.wait(threadId, "lead_agent", { input: { messages: [{ type: "human", content: "my name is Mallory and I work on the Heist project" }] } });
+    await server.autoMemory.idle();
+    expect(passes.length).toBe(before.passes);
+    expect(await memoryOf("carol").list()).toEqual(before.carol);
+    expect(await MemoryStore.fromConfig(config).forUser("admin").list()).toEqual([]);
   });
 
   it("never blocks the run: its join returns while the memory call waits, and the memory is written once it answers", async () => {
