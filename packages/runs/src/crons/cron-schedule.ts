@@ -3,6 +3,15 @@ import { ThinktankError } from "@thinktank/core";
 
 /** How many of a schedule's coming times are compared to find its shortest interval. */
 const intervalSample = 100;
+/**
+ * How far past its first coming time a schedule's times are compared (a year and a day): a
+ * pattern's shortest interval shows within it, and a rare pattern (Feb 29 at 23:59:59) costs two
+ * searches, not a hundred (each a scan of years).
+ */
+const intervalHorizonMs = 366 * 24 * 3600 * 1000;
+/** The longest schedule and time zone accepted, in characters (a real one is a few dozen; a long list costs seconds to parse). */
+export const maxScheduleChars = 200;
+const maxTimezoneChars = 64;
 
 /** A 422 INVALID_CRON naming the field (`details.field`), as every bad cron field is answered. */
 export function invalidCron(field: string, message: string): ThinktankError {
@@ -28,6 +37,7 @@ export class CronSchedule {
    */
   static parse(schedule: string, timezone: string | null | undefined, minIntervalSeconds?: number): CronSchedule {
     if (typeof schedule !== "string" || schedule.trim() === "") throw invalidCron("schedule", "a cron expression is required (5 fields, or 6 with seconds first)");
+    if (schedule.length > maxScheduleChars) throw invalidCron("schedule", `is longer than ${maxScheduleChars} characters`);
     if (timezone !== null && timezone !== undefined) checkTimezone(timezone);
     let cron: Cron;
     try {
@@ -36,7 +46,7 @@ export class CronSchedule {
       throw invalidCron("schedule", `${JSON.stringify(schedule)} is not a cron expression: ${(error as Error).message.replace(/^CronPattern: /, "")}`);
     }
     const parsed = new CronSchedule(cron);
-    const coming = cron.nextRuns(intervalSample, new Date());
+    const coming = comingTimes(cron, new Date());
     if (coming.length === 0) throw invalidCron("schedule", `${JSON.stringify(schedule)} names no time to come`);
     if (minIntervalSeconds !== undefined) {
       let shortest = Infinity;
@@ -62,9 +72,20 @@ export class CronSchedule {
   }
 }
 
+/** The first `intervalSample` times after `from`, those within `intervalHorizonMs` of the first. */
+function comingTimes(cron: Cron, from: Date): Date[] {
+  const times: Date[] = [];
+  for (let at = cron.nextRun(from); at && times.length < intervalSample; at = cron.nextRun(at)) {
+    times.push(at);
+    if (at.getTime() - (times[0] as Date).getTime() > intervalHorizonMs) break;
+  }
+  return times;
+}
+
 /** An IANA time zone name the runtime knows (Intl), else INVALID_CRON on `timezone`. */
 function checkTimezone(timezone: string): void {
   if (typeof timezone !== "string" || timezone === "") throw invalidCron("timezone", "an IANA time zone name is required, e.g. Europe/Berlin");
+  if (timezone.length > maxTimezoneChars) throw invalidCron("timezone", `is longer than ${maxTimezoneChars} characters`);
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: timezone });
   } catch {
