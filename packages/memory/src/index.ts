@@ -17,7 +17,7 @@ export { runAutoMemoryPass } from "./auto/auto-memory-pass.js";
 export type { AutoMemoryPassOptions, AutoMemoryPassResult } from "./auto/auto-memory-pass.js";
 export { AutoMemoryScheduler } from "./auto/auto-memory-scheduler.js";
 export type { AutoMemoryBatch, AutoMemorySchedulerOptions } from "./auto/auto-memory-scheduler.js";
-export { autoMemoryRequest, autoMemorySystemPrompt } from "./auto/auto-memory-prompt.js";
+export { autoMemoryRequest, autoMemorySystemPrompt, shownEntries } from "./auto/auto-memory-prompt.js";
 export { looksLikeInstruction, ProvenanceGuard } from "./auto/provenance-guard.js";
 export type { GuardVerdict } from "./auto/provenance-guard.js";
 export type { MemoryTranscriptEntry } from "./auto/memory-transcript.js";

@@ -3,7 +3,7 @@ import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type BaseMess
 import { tool } from "@langchain/core/tools";
 import { memoryCommandJsonSchema, memoryToolDescription, parseMemoryCommand, runMemoryCommand, type MemoryCommand } from "../memory-commands.js";
 import type { UserMemory } from "../user-memory.js";
-import { autoMemoryRequest, autoMemorySystemPrompt } from "./auto-memory-prompt.js";
+import { autoMemoryRequest, autoMemorySystemPrompt, shownEntries } from "./auto-memory-prompt.js";
 import type { MemoryTranscriptEntry } from "./memory-transcript.js";
 import { ProvenanceGuard } from "./provenance-guard.js";
 
@@ -45,7 +45,8 @@ const allowedCommands = new Set<MemoryCommand["command"]>(["view", "create", "st
  */
 export async function runAutoMemoryPass(options: AutoMemoryPassOptions): Promise<AutoMemoryPassResult> {
   const { memory, transcript, signal } = options;
-  const guard = new ProvenanceGuard(transcript);
+  // The guard indexes what the model is shown (it can copy nothing else): bounded work, a few ms.
+  const guard = new ProvenanceGuard(shownEntries(transcript).shown);
   const definition = tool(async () => "", { name: "memory", description: memoryToolDescription, schema: memoryCommandJsonSchema as unknown as Record<string, unknown> });
   const model = options.model.bindTools ? options.model.bindTools([definition]) : options.model;
   const messages: BaseMessage[] = [new SystemMessage(autoMemorySystemPrompt), new HumanMessage(autoMemoryRequest(transcript, options.digest))];

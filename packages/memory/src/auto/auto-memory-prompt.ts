@@ -30,26 +30,37 @@ You may view, create, str_replace and insert. You do not delete or rename files:
 export const transcriptLimits = { entryChars: 4_000, totalChars: 24_000 } as const;
 
 /**
+ * What of a transcript the memory model is shown: each entry's first `entryChars` characters, and the
+ * newest entries whose rendering fits `totalChars` (with how many older ones were left out). The guard
+ * indexes the same entries: the model can copy only what it saw.
+ */
+export function shownEntries(entries: readonly MemoryTranscriptEntry[]): { readonly shown: MemoryTranscriptEntry[]; readonly dropped: number } {
+  const clipped = entries.map((entry) => (entry.text.length > transcriptLimits.entryChars ? { ...entry, text: `${entry.text.slice(0, transcriptLimits.entryChars)}… (cut)` } : entry));
+  let total = 0;
+  let first = clipped.length;
+  while (first > 0) {
+    const size = renderEntry(clipped[first - 1] as MemoryTranscriptEntry).length;
+    if (total + size > transcriptLimits.totalChars) break;
+    total += size;
+    first--;
+  }
+  return { shown: clipped.slice(first), dropped: first };
+}
+
+/**
  * The one user-side message the memory model gets: the current digest, then the conversation's new
- * messages, each tagged with where it came from. Text is escaped, so no message can close its tag
- * or forge another; the oldest entries go first when the transcript is over its bound.
+ * messages (shownEntries), each tagged with where it came from. Text is escaped, so no message can
+ * close its tag or forge another; the oldest entries go first when the transcript is over its bound.
  */
 export function autoMemoryRequest(entries: readonly MemoryTranscriptEntry[], digest: string | undefined): string {
-  const rendered = entries.map(renderEntry);
-  let total = 0;
-  let first = rendered.length;
-  while (first > 0 && total + (rendered[first - 1]?.length ?? 0) <= transcriptLimits.totalChars) {
-    first--;
-    total += rendered[first]?.length ?? 0;
-  }
-  const dropped = first > 0 ? `(${first} earlier message${first === 1 ? "" : "s"} left out)\n` : "";
+  const { shown, dropped } = shownEntries(entries);
+  const left = dropped > 0 ? `(${dropped} earlier message${dropped === 1 ? "" : "s"} left out)\n` : "";
   const memory = digest ?? `<memory>\n(empty: nothing saved yet)\n</memory>`;
-  return `${memory}\n\n<conversation>\n${dropped}${rendered.slice(first).join("\n")}\n</conversation>\n\nUpdate the memory if anything here is worth keeping for later conversations; otherwise answer NOTHING.`;
+  return `${memory}\n\n<conversation>\n${left}${shown.map(renderEntry).join("\n")}\n</conversation>\n\nUpdate the memory if anything here is worth keeping for later conversations; otherwise answer NOTHING.`;
 }
 
 function renderEntry(entry: MemoryTranscriptEntry): string {
-  const text = entry.text.length > transcriptLimits.entryChars ? `${entry.text.slice(0, transcriptLimits.entryChars)}… (cut)` : entry.text;
-  const body = escapeText(text);
+  const body = escapeText(entry.text);
   switch (entry.role) {
     case "user":
       return `<user>${body}</user>`;

@@ -5,8 +5,8 @@ export type GuardVerdict = { readonly ok: true } | { readonly ok: false; readonl
 
 /** Word runs this long shared with a tool or file text (and not with the user's) mark a line as copied from it. */
 const gramLength = 4;
-/** The most text of each kind the guard indexes (the newest kept): bounded work per pass. */
-const maxIndexedChars = 400_000;
+/** The most text the guard indexes (the newest kept): a bound on its synchronous work whatever it is given (runAutoMemoryPass gives it what the model is shown, far less). */
+const maxIndexedChars = 100_000;
 
 /** Quoted spans: straight and typographic double quotes, and guillemets. */
 const quotedSpan = /"([^"\n]*)"|“([^”\n]*)”|«([^»\n]*)»/g;
