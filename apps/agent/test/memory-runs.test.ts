@@ -173,7 +173,9 @@ describe("memory through runs", () => {
     await server.runtime.store.update((draft) => {
       draft.users = { ...(draft.users ?? {}), [ids.alice as string]: { memory: { enabled: true } } };
     });
-    expect((await say("alice", "what do you know?")).answer).toBe("the digest says the user likes green tea");
+    firstRequests.length = 0;
+    await say("alice", "what do you know?");
+    expect(firstRequests[0]).toMatch(/^<memory>\n[\s\S]*\/memories\/profile\.md[\s\S]*<\/memory>\n\nwhat do you know\?$/);
   });
 
   it("after everything is forgotten, the next thread carries no digest", async () => {

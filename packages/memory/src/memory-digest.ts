@@ -22,7 +22,8 @@ const startBytes = 1024;
 
 /**
  * The `<memory>` digest of a user's memory for a new thread: the files (newest first) with their
- * size, date and the start of each, as many as fit; then only names; then how many more there are.
+ * size, date and the start of each while they fit in 60% of the budget; then only names; then how
+ * many more there are.
  * Never more than `maxTokens` (counted on the finished text), whatever the memory holds; undefined
  * when the memory is empty or the budget cannot hold even the frame. File text is XML-escaped, so
  * a file cannot close the block. Reads only the starts it shows (a few files), and stats the rest.
@@ -44,7 +45,8 @@ export async function memoryDigest(memory: UserMemory, options: MemoryDigestOpti
     if (snippets) {
       const start = await snippetOf(memory, file, options.snippetChars ?? 200);
       const full = start === "" ? plain : `${plain}: ${start}`;
-      if (used + countTokens(full) + 1 + reserve <= maxTokens) line = full;
+      // Starts take at most 60% of the budget, so names of more files fit after them.
+      if (used + countTokens(full) + 1 + reserve <= maxTokens * 0.6) line = full;
       else snippets = false;
     }
     if (line === undefined && used + countTokens(plain) + 1 + reserve <= maxTokens) line = plain;
