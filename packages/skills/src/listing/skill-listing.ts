@@ -27,7 +27,7 @@ export interface SkillListingOptions {
   /**
    * config.skills.relevant_named_limit: skills named (name and folder, no description) with each new user message after the
    * `relevantLimit` described ones: the next best matches, a fifth of a description's cost each.
-   * 0: none. @default 25
+   * 0: none. @default 10
    */
   readonly relevantNamedLimit?: number;
   /** Slash commands offered with each new user message. @default min(3, relevantLimit) */
@@ -141,7 +141,7 @@ export class SkillListing {
     if (message.trim() === "") return { skills: [], commands: [] };
     const commandLimit = this.#options.relevantCommandLimit ?? Math.min(3, limit);
     const agentLimit = this.#agentList().length > 0 ? (this.#options.relevantAgentLimit ?? Math.min(3, limit)) : 0;
-    const named = this.#options.relevantNamedLimit ?? 25;
+    const named = this.#options.relevantNamedLimit ?? 10;
     const found = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit: limit + named }) : [];
     const skills = found.slice(0, limit);
     const more = found.slice(limit);
@@ -257,8 +257,8 @@ export class SkillListing {
 
 /**
  * Agents are named when they rank among the best `relevantLimit` + this many of skills, commands
- * and agents together (at most relevantNamedLimit): naming skills further down (25 by default)
- * would otherwise name agents that rank 30th for most messages.
+ * and agents together (at most relevantNamedLimit): with more skills named (relevant_named_limit
+ * up to 40) agents ranked 30th or 45th would otherwise be named for most messages.
  */
 const namedAgentDepth = 10;
 
