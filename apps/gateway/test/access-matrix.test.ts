@@ -184,7 +184,8 @@ describe("access matrix: every route of the OpenAPI document × every kind of cr
       }
     }
     expect(wrong).toEqual([]);
-  });
+    // Every operation × every credential: a few hundred requests, slow on a loaded 2-core machine.
+  }, 120_000);
 
   it("serves the docs UI to anyone; a URL no route matches is 404 to anyone, and wrong credentials are still 401 there", async () => {
     expect((await gateway.app.inject({ method: "GET", url: "/docs/" })).statusCode).toBe(200);
@@ -222,5 +223,5 @@ describe("access matrix on a key-less gateway (loopback): no credentials are the
       }
     }
     expect(wrong).toEqual([]);
-  });
+  }, 120_000);
 });
