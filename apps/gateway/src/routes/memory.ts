@@ -1,4 +1,4 @@
-import { operatorId, ThinktankError, type Caller } from "@thinktank/core";
+import { operatorId, type Caller } from "@thinktank/core";
 import { exportMemoryZip, memorySettingsFor, MemoryStore, resolveMemoryPath, setMemorySettings, type UserMemory } from "@thinktank/memory";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
