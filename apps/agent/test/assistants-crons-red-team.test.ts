@@ -124,6 +124,23 @@ describe("assistants and crons of another user", { timeout: 120_000 }, () => {
     expect(herRun.status).toBe(404);
   });
 
+  it("bounds what an assistant or a cron keeps: metadata, a cron's input, merged metadata over versions", async () => {
+    const big = "x".repeat(300 * 1024);
+    const expectField = async (answer: Promise<{ status: number; text: string }>, code: string, field: string) => {
+      const { status, text } = await answer;
+      expect([status, JSON.parse(text).code, JSON.parse(text).details?.field]).toEqual([422, code, field]);
+    };
+    await expectField(call("POST", "/assistants", aliceKey, { graph_id: "lead_agent", metadata: { big } }), "INVALID_ASSISTANT", "metadata");
+    const made = await client(aliceKey).assistants.create({ graphId: "lead_agent", metadata: { a: "y".repeat(40 * 1024) } });
+    // Each update within the bound, the merged metadata past it.
+    await expectField(call("PATCH", `/assistants/${made.assistant_id}`, aliceKey, { metadata: { b: "z".repeat(40 * 1024) } }), "INVALID_ASSISTANT", "metadata");
+    await expectField(call("POST", "/runs/crons", aliceKey, { assistant_id: "lead_agent", schedule: "0 8 * * *", input: { messages: [{ type: "human", content: big }] } }), "INVALID_CRON", "input");
+    await expectField(call("POST", "/runs/crons", aliceKey, { assistant_id: "lead_agent", schedule: "0 8 * * *", metadata: { big } }), "INVALID_CRON", "metadata");
+    const cron = (await client(aliceKey).crons.create("lead_agent", { schedule: "0 8 * * *", input: human })) as unknown as { cron_id: string };
+    await expectField(call("PATCH", `/runs/crons/${cron.cron_id}`, aliceKey, { input: { messages: [{ type: "human", content: big }] } }), "INVALID_CRON", "input");
+    await client(aliceKey).crons.delete(cron.cron_id);
+  });
+
   it("stops a deleted user's cron: the next fire pauses it with USER_NOT_FOUND and makes no run", async () => {
     const bob = client(bobKey);
     const cron = (await bob.crons.create("lead_agent", { schedule: "* * * * * *", input: human })) as unknown as { cron_id: string };
@@ -140,8 +157,8 @@ describe("assistants and crons of another user", { timeout: 120_000 }, () => {
     await server.identity.users.remove(bobId);
     const fire = await paused;
     expect(fire.reason).toMatchObject({ code: "USER_NOT_FOUND" });
-    const admin = client(adminKey);
-    const [record] = (await admin.crons.search({}, { headers: { "x-thinktank-scope": "all" } } as never)).filter((each) => (each as { cron_id: string }).cron_id === cron.cron_id) as { enabled: boolean }[];
-    expect(record?.enabled ?? false).toBe(false);
+    const everyone = await fetch(`${url}/runs/crons/search`, { method: "POST", headers: { "x-api-key": adminKey, "x-thinktank-scope": "all", "content-type": "application/json" }, body: JSON.stringify({ limit: 1000 }) });
+    const record = ((await everyone.json()) as { cron_id: string; enabled: boolean; paused_reason?: { code: string } }[]).find((each) => each.cron_id === cron.cron_id);
+    expect(record).toMatchObject({ enabled: false, paused_reason: { code: "USER_NOT_FOUND" } });
   });
 });

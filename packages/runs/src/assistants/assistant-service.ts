@@ -45,6 +45,7 @@ export interface AssistantChoice {
 
 const maxNameChars = 200;
 const maxDescriptionChars = 2_000;
+const maxMetadataBytes = 64 * 1024;
 
 /**
  * Assistants as the LangGraph API has them (packages/runs/README.md, "Assistants"): configured
@@ -119,6 +120,8 @@ export class AssistantService {
     const next = { config: body.config ?? current.config, context: body.context ?? current.context };
     const settings = readAssistantSettings(next);
     await this.#options.checkSettings?.(settings, settingFields(next), access);
+    const metadata = { ...current.metadata, ...fields.metadata };
+    if (fields.metadata) checkFields({ metadata });
     const updated = await this.#store.addVersion(
       current.assistant_id,
       {
@@ -127,7 +130,7 @@ export class AssistantService {
         description: fields.description !== undefined ? fields.description : current.description,
         config: next.config as JsonObject,
         context: next.context as JsonObject,
-        metadata: { ...current.metadata, ...fields.metadata },
+        metadata,
       },
       this.#now(),
     );
@@ -242,6 +245,8 @@ function checkFields(body: AssistantUpdate): { name?: string; description?: stri
     throw invalidAssistant("description", `must be a string of at most ${maxDescriptionChars} characters`);
   }
   if (body.metadata !== undefined && body.metadata !== null && (typeof body.metadata !== "object" || Array.isArray(body.metadata))) throw invalidAssistant("metadata", "must be an object");
+  // Every version keeps its metadata: bounded, as the settings are.
+  if (body.metadata !== undefined && body.metadata !== null && Buffer.byteLength(JSON.stringify(body.metadata)) > maxMetadataBytes) throw invalidAssistant("metadata", `is larger than ${maxMetadataBytes / 1024} KB as JSON`);
   return {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.description !== undefined ? { description: body.description } : {}),

@@ -58,6 +58,19 @@ function unsupported(field: string, message: string): ThinktankError {
   return new ThinktankError("UNSUPPORTED_FIELD", `${field}: ${message}`, { details: { field } });
 }
 
+/** The most bytes (as JSON) a cron's run fields and its metadata may hold: each fire writes them again, for as long as it runs. */
+export const maxPayloadBytes = 256 * 1024;
+export const maxMetadataBytes = 64 * 1024;
+
+/** INVALID_CRON when the payload or metadata a cron would keep is larger than the bounds above (the payload's largest field named). */
+export function checkSizes(payload: JsonObject | undefined, metadata: unknown): void {
+  if (metadata !== undefined && metadata !== null && Buffer.byteLength(JSON.stringify(metadata)) > maxMetadataBytes) throw invalidCron("metadata", `is larger than ${maxMetadataBytes / 1024} KB as JSON`);
+  if (payload === undefined || Buffer.byteLength(JSON.stringify(payload)) <= maxPayloadBytes) return;
+  const sizes = Object.entries(payload).map(([field, value]) => [field, Buffer.byteLength(JSON.stringify(value) ?? "")] as const);
+  const [largest] = sizes.sort((one, two) => two[1] - one[1])[0] ?? ["input"];
+  throw invalidCron(largest, `the run fields of a cron are larger than ${maxPayloadBytes / 1024} KB as JSON (each fire writes them again): keep large data elsewhere and refer to it`);
+}
+
 /** The payload of a new cron: the run fields present in the body. */
 export function payloadOf(body: CronBody): JsonObject {
   const payload: Record<string, unknown> = {};

@@ -5,7 +5,7 @@ import { reaches, type Access } from "../owners/access.js";
 import { checkThreadId } from "../threads/thread-id.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import { cronRecordOf, type CronRecord, type CronRow, type CronSearch } from "./cron-record.js";
-import { createFields, parseEndTime, patchPayload, payloadOf, refuseUnsupported, updateFields, type CronBody } from "./cron-request.js";
+import { checkSizes, createFields, parseEndTime, patchPayload, payloadOf, refuseUnsupported, updateFields, type CronBody } from "./cron-request.js";
 import { CronSchedule, invalidCron } from "./cron-schedule.js";
 import type { CronChange, SqlCronStore } from "./sql-cron-store.js";
 
@@ -47,6 +47,7 @@ export class CronService {
     if (typeof body.schedule !== "string") throw invalidCron("schedule", "a cron expression is required (5 fields, or 6 with seconds first)");
     const schedule = CronSchedule.parse(body.schedule, body.timezone, this.#options.minIntervalSeconds);
     const end = parseEndTime(body.end_time, now);
+    checkSizes(payloadOf(body), body.metadata);
     // What each fire writes to the thread must be what a run takes (422 INVALID_STATE_INPUT otherwise), now rather than at every fire.
     this.#options.threads.checkInput({ input: body.input });
     if (threadId !== undefined) {
@@ -108,6 +109,8 @@ export class CronService {
     const end = body.end_time === undefined ? (row.end_time === null ? null : Date.parse(row.end_time)) : parseEndTime(body.end_time, now);
     if (row.thread_id !== null && body.on_run_completed !== undefined && body.on_run_completed !== null) throw invalidCron("on_run_completed", "only for a cron without a thread: this cron's runs stay on its thread");
     if (body.input !== undefined) this.#options.threads.checkInput({ input: body.input });
+    const payload = patchPayload(row.payload, body);
+    checkSizes(payload, body.metadata);
     const enable = body.enabled === true && row.enabled === 0;
     const disable = body.enabled === false;
     const change: CronChange = {
@@ -116,7 +119,7 @@ export class CronService {
       timezone: body.timezone === undefined ? undefined : body.timezone,
       end_time: body.end_time === undefined ? undefined : end === null ? null : new Date(end).toISOString(),
       on_run_completed: row.thread_id === null && body.on_run_completed ? body.on_run_completed : undefined,
-      payload: patchPayload(row.payload, body),
+      payload,
       metadata: body.metadata === undefined ? undefined : ((body.metadata ?? {}) as JsonObject),
       ...(disable ? { enabled: 0, next_run_at: null } : {}),
       ...(enable ? { enabled: 1, paused_reason: null, failures: 0, next_run_at: nextTime(schedule, now, end) } : {}),
