@@ -28,7 +28,7 @@ export class ModernMcpLeg {
         const caller = (context.authInfo?.extra as { caller?: string } | undefined)?.caller;
         return createModernCodeModeMcpServer(options.codeMode, { place: options.placeFor(caller), ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}) });
       },
-      { legacy: "reject", responseMode: "json" },
+      { legacy: "reject" },
     );
   }
 

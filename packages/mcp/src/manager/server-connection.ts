@@ -1,4 +1,4 @@
-import { redactedMarker, redactSecrets, type HostConfinement, type SpawnLine } from "@thinktank/core";
+import type { HostConfinement, SpawnLine } from "@thinktank/core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -19,6 +19,7 @@ import { readListedTools } from "./listed-tools.js";
 import type { ManagerLogger } from "./manager-types.js";
 import { ModernSession, type InputRequiredHandler } from "./modern-session.js";
 import { initializeVersionRefusal, legacyProtocolVersion, modernProtocolVersion, probeOutcome, ProtocolUnsupportedError, type EraVerdict, type ProbeOutcome } from "./protocol-era.js";
+import { StderrTail } from "./stderr-tail.js";
 import { StdioHandOff } from "./stdio-hand-off.js";
 import { ToolOutputCheck } from "./tool-output-check.js";
 
@@ -39,10 +40,6 @@ export interface ServerConnectionOptions {
   readonly stdioSandbox?: StdioSandbox;
 }
 
-/** Lines of a stdio server's stderr kept to explain why it stopped. */
-const stderrLinesKept = 20;
-/** Shorter env values are not masked in stderr lines ("1", "on", "dev" would mask ordinary words). */
-const minMaskedLength = 4;
 /** Pages of tools/list followed before giving up on a server whose cursors never end. */
 const maxToolPages = 1000;
 
@@ -59,7 +56,7 @@ export class ServerConnection {
   private transport: Transport | ModernTransport | undefined;
   private closing = false;
   private closed = false;
-  private readonly stderrLines: string[] = [];
+  private readonly stderr: StderrTail;
   /** A stdio child shared by the era attempts (see StdioHandOff). */
   private handOff: StdioHandOff | undefined;
   /** A sandboxed stdio server's launch line (one launch serves both eras' attempts). */
@@ -75,6 +72,7 @@ export class ServerConnection {
   private listTtlMs: number | undefined;
 
   constructor(private readonly options: ServerConnectionOptions) {
+    this.stderr = new StderrTail(options.server, options.config, options.logger);
     this.client = new Client({ name: options.clientInfo.name, version: options.clientInfo.version }, { capabilities: {} });
     this.client.onerror = (error) => options.logger.debug({ server: options.server, err: error.message }, "mcp transport error");
   }
@@ -111,7 +109,7 @@ export class ServerConnection {
 
   /** The last lines the stdio server wrote to stderr (empty for remote servers). */
   stderrTail(): string[] {
-    return [...this.stderrLines];
+    return this.stderr.all();
   }
 
   /**
@@ -350,48 +348,11 @@ export class ServerConnection {
   }
 
   private captureStderr(transport: Transport | ModernTransport): void {
-    if (this.options.config.transport !== "stdio") return;
-    const stderr = (transport as { stderr?: NodeJS.ReadableStream | null }).stderr;
-    let partial = "";
-    stderr?.on("data", (chunk: Buffer) => {
-      const lines = (partial + chunk.toString("utf8")).split("\n");
-      partial = lines.pop() ?? "";
-      for (const line of lines) this.keepStderrLine(line);
-      if (partial.length > 4096) {
-        this.keepStderrLine(partial);
-        partial = "";
-      }
-    });
-  }
-
-  private keepStderrLine(line: string): void {
-    const trimmed = redactSecrets(this.withoutEnvValues(line.trim()));
-    if (!trimmed) return;
-    this.options.logger.debug({ server: this.options.server, line: trimmed.slice(0, 500) }, "mcp server stderr");
-    this.stderrLines.push(trimmed.slice(0, 500));
-    if (this.stderrLines.length > stderrLinesKept) this.stderrLines.shift();
-  }
-
-  /**
-   * The line with the values of the entry's own `env` masked: a server that prints its
-   * configuration (or a token it was given) on stderr must not put it in the reasons shown by
-   * GET /api/mcp/servers, `thinktank mcp list`, list_servers (the model) and the logs. PATH and
-   * HOME come from the host, and values under 4 characters would mask ordinary words.
-   */
-  private withoutEnvValues(line: string): string {
-    const config = this.options.config;
-    if (config.transport !== "stdio") return line;
-    const values = Object.entries(config.env)
-      .filter(([name, value]) => name !== "PATH" && name !== "HOME" && value.length >= minMaskedLength)
-      .map(([, value]) => value)
-      .sort((a, b) => b.length - a.length);
-    let masked = line;
-    for (const value of values) masked = masked.replaceAll(value, redactedMarker);
-    return masked;
+    if (this.options.config.transport === "stdio") this.stderr.capture((transport as { stderr?: NodeJS.ReadableStream | null }).stderr);
   }
 
   private closeReason(): string {
-    const last = this.stderrLines.at(-1);
+    const last = this.stderr.last();
     const what = this.options.config.transport === "stdio" ? "the server process exited" : "the connection closed";
     return last ? `${what} (stderr: ${last.slice(0, 200)})` : what;
   }

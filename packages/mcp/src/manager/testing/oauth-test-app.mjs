@@ -152,7 +152,7 @@ export async function startOAuthTestApp(options = {}) {
   app.delete("/mcp", guard("/mcp"), (_req, res) => res.status(405).set("allow", "POST").end());
 
   // 2026-07-28 only: a 2025 initialize is refused with -32022; the caller's token reaches the tools as authInfo.
-  const modern = createMcpHandler((context) => modernMcpServer(context.authInfo, counters), { legacy: "reject", responseMode: "json" });
+  const modern = createMcpHandler((context) => modernMcpServer(context.authInfo, counters), { legacy: "reject" });
   app.post("/mcp-2026", guard("/mcp-2026"), express.json(), async (req, res) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers.append(name, Array.isArray(value) ? value.join(", ") : value);
