@@ -4,7 +4,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolResultSchema, ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { ProtocolError } from "@modelcontextprotocol/client";
+import { preloadSchemas, ProtocolError } from "@modelcontextprotocol/client";
 import type { Transport as ModernTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CatalogTool } from "../catalog/catalog-types.js";
@@ -122,6 +122,8 @@ export class ServerConnection {
    * tried. Cleans up after itself on failure.
    */
   async open(timeoutMs: number, remembered?: EraVerdict): Promise<void> {
+    // The v2 SDK builds its wire schemas on first use (tens of ms): once per process, before the clock starts.
+    preloadSchemas();
     const deadline = Date.now() + timeoutMs;
     const left = () => Math.max(1, deadline - Date.now());
     const eras: ("legacy" | "modern")[] = this.options.config.transport === "sse" ? ["legacy"] : remembered?.era === "legacy" ? ["legacy", "modern"] : ["modern", "legacy"];
