@@ -59,3 +59,29 @@ describe("openPostgresAgentStore on a fresh database", needs("postgres"), () => 
     }
   });
 });
+
+describe("openPostgresAgentStore when the database ends its connections", needs("postgres"), () => {
+  it("keeps the process up when idle connections are terminated, and the next query reconnects", async () => {
+    await withFreshDatabase(async (databaseUrl) => {
+      const store = await openPostgresAgentStore(databaseUrl);
+      try {
+        expect(await store.metadata.getThread("missing")).toBeUndefined();
+        const name = new URL(databaseUrl).pathname.slice(1);
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        try {
+          // A restart or an administrator's drop: each idle pooled client gets an error event, which
+          // with no listener on the pool is an uncaught exception that ends the process (and this test).
+          const terminated = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+          expect(terminated.rowCount).toBeGreaterThan(0);
+          await expect.poll(async () => (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [name])).rows[0].n, { timeout: 10_000 }).toBe(0);
+        } finally {
+          await admin.end();
+        }
+        expect(await store.metadata.getThread("missing")).toBeUndefined();
+      } finally {
+        await store.close();
+      }
+    });
+  });
+});

@@ -17,6 +17,9 @@ import { SqlMetadataStore } from "./sql-metadata-store.js";
 /** Checkpoints (PostgresSaver), thread/run records and store items in one Postgres database; loaded only when configured. */
 export async function openPostgresAgentStore(url: string): Promise<AgentStore> {
   const pool = new pg.Pool({ connectionString: url });
+  // An idle client's error (the server restarted, an administrator ended the connection) must not
+  // crash the process: the pool drops that client and the next query connects again.
+  pool.on("error", () => undefined);
   try {
     const saver = new PostgresSaver(pool);
     const database = new PostgresDatabase(pool);
