@@ -37,7 +37,7 @@ export class Authenticator {
     if (Array.isArray(direct) && direct.length > 1) return { ok: false, reason: "more than one X-API-Key header" };
     const presented = presentedApiKey({ "x-api-key": Array.isArray(direct) ? direct[0] : direct, authorization: headers.authorization });
     if (presented === undefined) return { ok: true, caller: context.keyless ? localOperator : undefined };
-    if (presented.startsWith(userKeyPrefix)) return this.#userKey(presented);
+    if (presented.startsWith(userKeyPrefix)) return await this.#userKey(presented);
     const { jwt, operatorKey } = this.#options;
     // The operator's key first (constant time): a THINKTANK_API_KEY that happens to have a JWT's shape still works.
     if (operatorKey !== undefined && apiKeyMatches(presented, operatorKey)) return { ok: true, caller: operatorByKey };
@@ -45,13 +45,24 @@ export class Authenticator {
     return { ok: false, reason: "unknown key" };
   }
 
-  #userKey(presented: string): AuthOutcome {
+  async #userKey(presented: string): Promise<AuthOutcome> {
     const parsed = parseUserKey(presented);
     if (!parsed) return { ok: false, reason: "malformed user key" };
-    const snapshot = this.#options.store.snapshot;
-    const key = snapshot.keys.get(parsed.keyId);
-    const matches = digestsMatch(secretDigest(parsed.secret), key?.digest ?? absentDigest);
-    const caller = key && matches ? snapshot.callers.get(key.userId) : undefined;
+    const { store } = this.#options;
+    let caller = this.#callerOf(parsed.keyId, parsed.secret);
+    // A key another process made a moment ago (the gateway, another replica) is in this snapshot
+    // only after the watcher's next look (within a second): a key that does not match looks at the
+    // stored generation once now (one row; concurrent looks share it) and, when it changed, looks again,
+    // instead of refusing a new user.
+    if (!caller && (await store.refreshIfChanged().catch(() => false))) caller = this.#callerOf(parsed.keyId, parsed.secret);
     return caller ? { ok: true, caller } : { ok: false, reason: "unknown or revoked key" };
   }
+
+  #callerOf(keyId: string, secret: string): Caller | undefined {
+    const snapshot = this.#options.store.snapshot;
+    const key = snapshot.keys.get(keyId);
+    const matches = digestsMatch(secretDigest(secret), key?.digest ?? absentDigest);
+    return key && matches ? snapshot.callers.get(key.userId) : undefined;
+  }
+
 }

@@ -47,6 +47,7 @@ export class IdentityStore {
   #snapshot: IdentitySnapshot = emptySnapshot;
   #reloading: Promise<void> | undefined;
   #again = false;
+  #looking: Promise<boolean> | undefined;
 
   private constructor(connection: SqlConnection, logger: Logger | undefined) {
     this.connection = connection;
@@ -74,9 +75,18 @@ export class IdentityStore {
     return Number(rows[0]?.generation ?? 0);
   }
 
-  /** Reloads when the stored generation differs from the snapshot's. */
-  async refreshIfChanged(): Promise<void> {
-    if ((await this.storedGeneration()) !== this.#snapshot.generation) await this.reload();
+  /** Reloads when the stored generation differs from the snapshot's (answers whether it did); calls while one look runs share it. */
+  refreshIfChanged(): Promise<boolean> {
+    this.#looking ??= (async () => {
+      try {
+        if ((await this.storedGeneration()) === this.#snapshot.generation) return false;
+        await this.reload();
+        return true;
+      } finally {
+        this.#looking = undefined;
+      }
+    })();
+    return this.#looking;
   }
 
   /** Reads users and keys again; calls that arrive while one reload runs share one more after it. */

@@ -30,6 +30,20 @@ const keyless = { keyless: true };
 const keyed = { keyless: false };
 
 describe("user keys", () => {
+  it("made by another process a moment ago authenticate at once, before that process's change is polled for", async () => {
+    const config = configFor();
+    // The gateway makes users; the agent (another process on the same database) authenticates them.
+    const gateway = await openIdentity(config, { pollMs: 600_000 });
+    opened.push(gateway);
+    const agent = await openIdentity(config, { pollMs: 600_000 });
+    opened.push(agent);
+    const { user, apiKey } = await gateway.users.create({ name: "Newcomer", role: "user" });
+    expect(await agent.authenticate({ "x-api-key": apiKey }, keyed)).toEqual({ ok: true, caller: { id: user.id, name: "Newcomer", role: "user", auth: "key" } });
+    // A key nobody made is still refused, and so is a known key id with another secret.
+    expect(await agent.authenticate({ "x-api-key": `tt_u_000000000000_${"A".repeat(43)}` }, keyed)).toEqual({ ok: false, reason: "unknown or revoked key" });
+    expect(await agent.authenticate({ "x-api-key": `${apiKey.slice(0, 18)}${"B".repeat(43)}` }, keyed)).toEqual({ ok: false, reason: "unknown or revoked key" });
+  });
+
   it("are shown once as tt_u_<id>_<secret>, authenticate by X-API-Key or Bearer, and are kept only as a digest", async () => {
     const config = configFor();
     const identity = await open(config);
