@@ -80,7 +80,8 @@ async function openReplica(name: string, runs: { heartbeatSeconds: number; stale
 }
 
 const request = (extra: Partial<RunRequest> = {}): RunRequest => ({ assistant_id: "graph", ...extra });
-const startOf = async (runId: string): Promise<string> => (await once(started, runId))[0] as string;
+/** Where a run started executing; it may have started before its create returned (create's last steps come after admission). */
+const startOf = async (runId: string): Promise<string> => executions.find((execution) => execution.runId === runId)?.replica ?? ((await once(started, runId))[0] as string);
 
 describe("PostgresRunQueue: runs shared by two replicas", { timeout: 60_000, ...needs("postgres") }, () => {
   let a: Replica;
