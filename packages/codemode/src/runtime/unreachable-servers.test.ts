@@ -27,7 +27,7 @@ describe("a request with unreachable MCP servers", { timeout: 120_000 }, () => {
     );
     const config = folder.load();
     // A short connect timeout and backoff so the test runs quickly; a generous grace so the first request sees the stdio server under load.
-    const mcp = { ...config.mcp, connect_timeout_ms: 1500, discovery_retry_base_ms: 5000, discovery_retry_max_ms: 5000, first_connect_grace_ms: 20_000 };
+    const mcp = { ...config.mcp, connect_timeout_ms: 4000, discovery_retry_base_ms: 5000, discovery_retry_max_ms: 5000, first_connect_grace_ms: 20_000 };
     runtime = new CodeModeRuntime({ ...config, mcp, code_execution: { ...config.code_execution, mode: "direct" } });
   });
 
@@ -49,7 +49,7 @@ describe("a request with unreachable MCP servers", { timeout: 120_000 }, () => {
     const started = performance.now();
     const second = await runtime.surface({ threadId: "t" });
     const elapsed = performance.now() - started;
-    expect(elapsed).toBeLessThan(500);
+    expect(elapsed).toBeLessThan(3000); // waiting for the hanging server would take its 4 s connect timeout
     expect(toolNames(second).filter((name) => !name.startsWith("working__"))).toEqual([]);
     expect(toolNames(second)).toHaveLength(7);
     expect(second.unavailable.map((entry) => entry.server)).toEqual(["dead-0", "dead-1", "dead-2", "hanging"]);
@@ -61,13 +61,13 @@ describe("a request with unreachable MCP servers", { timeout: 120_000 }, () => {
     for (const name of ["dead-0", "dead-1", "dead-2", "hanging"]) {
       expect(servers[name], name).toMatchObject({ status: expect.stringMatching(/^(unavailable|connecting)$/), transport: "http", reason: expect.stringMatching(/\S/) });
     }
-    expect(servers.hanging?.reason).toContain("1500 ms");
+    expect(servers.hanging?.reason).toContain("4000 ms");
     expect(second.unavailable.find((entry) => entry.server === "hanging")?.reason).toContain(servers.hanging?.reason);
 
     // Auto mode measures only the known tool lists, without waiting either.
     const autoStarted = performance.now();
     const auto = await chooseToolSurface({ codeMode: runtime.codeMode, manager: runtime.manager, mode: "auto", autoThresholdTokens: 1_000_000, place: { threadId: "t" } });
-    expect(performance.now() - autoStarted).toBeLessThan(500);
+    expect(performance.now() - autoStarted).toBeLessThan(3000);
     expect(auto).toMatchObject({ mode: "direct", description: { toolCount: 7 } });
   });
 
@@ -79,7 +79,7 @@ describe("a request with unreachable MCP servers", { timeout: 120_000 }, () => {
       async () => {
         const started = performance.now();
         const choice = await runtime.surface({ threadId: "t" });
-        expect(performance.now() - started).toBeLessThan(1000); // no request waits for it
+        expect(performance.now() - started).toBeLessThan(3000); // no request waits for the hanging server's 4 s
         return toolNames(choice).some((name) => name.startsWith("dead-0__")) ? choice : undefined;
       },
       60_000,

@@ -87,7 +87,7 @@ describe("FileLock", () => {
     plantLock({ pid: await deadPid(), hostname: "here" }, -3_600_000);
     const started = Date.now();
     const held = await new FileLock(file, { hostname: "here", staleMs: 60_000 }).acquire();
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(10_000); // far below the 60 s staleness it would otherwise wait for
     await held.release();
   });
 
