@@ -1,0 +1,27 @@
+// The LangGraph SDK client for the agent API, which the gateway serves under this origin at
+// `/agent` (docs/console.md, "One origin"): the session cookie goes with every request, the CSRF
+// token with every mutation, and no API key is ever read or sent from the browser.
+import { Client } from "@langchain/langgraph-sdk";
+import { useMemo } from "react";
+import type { Session } from "./session.js";
+
+/** Where the gateway proxies the agent API (LangGraph API paths: `/agent/threads`, `/agent/runs`, ...). */
+export const agentBasePath = "/agent";
+
+/**
+ * A client for the agent API on this origin, for a session whose CSRF token is known.
+ * `apiKey: null` keeps the SDK from looking for a key in the environment.
+ */
+export function createAgentClient(csrfToken: string | undefined): Client {
+  return new Client({
+    apiUrl: `${location.origin}${agentBasePath}`,
+    apiKey: null,
+    defaultHeaders: csrfToken ? { "x-csrf-token": csrfToken } : {},
+  });
+}
+
+/** The agent client for the signed-in session: made once per session (a new one after sign-in again). */
+export function useAgentClient(session: Session): Client {
+  const token = session.csrfToken;
+  return useMemo(() => createAgentClient(token), [token]);
+}
