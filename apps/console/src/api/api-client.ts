@@ -29,12 +29,14 @@ export interface RequestOptions {
   /** JSON body (sent as application/json), or FormData for uploads. */
   readonly body?: unknown;
   readonly signal?: AbortSignal;
+  /** Extra request headers (e.g. `if-none-match: *` for create-only writes). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Calls a path on this origin (`/api/...` for the gateway, `/agent/...` for the agent API). */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? "GET";
-  const headers: Record<string, string> = { accept: "application/json", ...(method === "GET" ? {} : csrfHeaders()) };
+  const headers: Record<string, string> = { accept: "application/json", ...options.headers, ...(method === "GET" ? {} : csrfHeaders()) };
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;
   else if (options.body !== undefined) {

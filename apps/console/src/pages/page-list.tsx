@@ -1,7 +1,12 @@
 // Every page of the console, in navigation order. A page is one component under src/pages.
 import type { ComponentType } from "react";
 import type { Session } from "../api/session.js";
+import { ActivityPage } from "./activity-page.js";
+import { AdminPage } from "./admin-page.js";
+import { MemoryPage } from "./memory-page.js";
 import { PendingPage } from "./pending-page.js";
+import { ServersPage } from "./servers-page.js";
+import { ToolsPage } from "./tools-page.js";
 
 export interface PageProps {
   readonly session: Session;
@@ -18,9 +23,9 @@ export const pages: readonly Page[] = [
   { path: "/", title: "Chat", Component: PendingPage },
   { path: "/skills", title: "Skills", Component: PendingPage },
   { path: "/plugins", title: "Plugins", Component: PendingPage },
-  { path: "/servers", title: "MCP servers", Component: PendingPage },
-  { path: "/tools", title: "Tools", Component: PendingPage },
-  { path: "/activity", title: "Activity", Component: PendingPage },
-  { path: "/memory", title: "Memory", Component: PendingPage },
-  { path: "/admin", title: "Users", adminOnly: true, Component: PendingPage },
+  { path: "/servers", title: "MCP servers", Component: ServersPage },
+  { path: "/tools", title: "Tools", Component: ToolsPage },
+  { path: "/activity", title: "Activity", Component: ActivityPage },
+  { path: "/memory", title: "Memory", Component: MemoryPage },
+  { path: "/admin", title: "Users", adminOnly: true, Component: AdminPage },
 ];
