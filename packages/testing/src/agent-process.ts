@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { childLines, childNodeOptions, nodeArgsFor, type ChildLines } from "@thinktank/testing";
+import { childLines, type ChildLines } from "./child-output.js";
+import { childNodeOptions, nodeArgsFor } from "./child-runtime.js";
+import { repositoryRoot } from "./corpus.js";
 
-const startScript = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/start.ts");
+// The agent server's entry point (a path, not an import: this package sits below the apps).
+const startScript = path.join(repositoryRoot(), "apps/agent/src/start.ts");
 
 export interface AgentProcess {
   readonly url: string;

@@ -30,3 +30,7 @@ export { startOpenIdProvider } from "./openid-provider.js";
 export { jwtCredentials } from "./jwt-credentials.js";
 export type { CredentialHolder, TestCredential } from "./jwt-credentials.js";
 export type { OpenIdProvider } from "./openid-provider.js";
+export { runAgentProcessToExit, startAgentProcess, testEnv } from "./agent-process.js";
+export type { AgentProcess } from "./agent-process.js";
+export { gatewayRequest, makeProjectFixture, startGatewayProcess } from "./project-fixture.js";
+export type { GatewayProcess, ProjectFixture, ProjectFixtureOptions } from "./project-fixture.js";

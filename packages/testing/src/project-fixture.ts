@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { freePort, makeTempDir, repositoryRoot, serviceListening, writeTree } from "@thinktank/testing";
 import { testEnv } from "./agent-process.js";
+import { serviceListening } from "./child-output.js";
+import { repositoryRoot } from "./corpus.js";
+import { freePort } from "./free-port.js";
+import { makeTempDir, writeTree } from "./temp-dir.js";
 
 export interface ProjectFixture {
   /** The project folder: config.yaml, script.yaml, extensions_config.json, skills/, plugins/. */
