@@ -196,6 +196,17 @@ describe("hostile callbacks and metadata: a 4xx with a code, nothing stored", ()
     expect((await fetch(allowed, { redirect: "manual" })).headers.get("location")).toBe("http://127.0.0.1:5173/settings/servers?tab=mcp&mcp_server=crm&mcp_auth=connected");
   });
 
+  it("a return_to that is a path of this origin (the console's page) comes back as a relative redirect; paths a browser could read as another origin are refused", async () => {
+    await start();
+    const approved = await server.approve(await startSignIn("crm", { return_to: "/servers?view=all" }));
+    const answer = await fetch(approved, { redirect: "manual" });
+    expect([answer.status, answer.headers.get("location")]).toEqual([303, "/servers?view=all&mcp_server=crm&mcp_auth=connected"]);
+    for (const hostile of ["//attacker.example/x", "/\\attacker.example", "/\\/attacker.example", "/a/..//attacker.example", "/./servers", "/servers\n", "/ser vers", "/\tattacker", "https:attacker.example", "javascript:alert(1)"]) {
+      const response = await post("/api/mcp/servers/crm/auth", { return_to: hostile });
+      expect([hostile, response.status, ((await response.json()) as { code: string }).code]).toEqual([hostile, 400, "OAUTH_REDIRECT_NOT_ALLOWED"]);
+    }
+  });
+
   it("metadata that points the token endpoint at another host than its issuer", async () => {
     await server.close();
     server = await startOAuthTestServer({ tokenEndpointHost: "localhost" });

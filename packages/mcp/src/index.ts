@@ -2,6 +2,8 @@
 // Everything else is internal to the package.
 export { readCatalog } from "./catalog/read-catalog.js";
 export type { CatalogServer, CatalogTool } from "./catalog/catalog-types.js";
+export { readCachedToolList } from "./catalog/cached-tool-list.js";
+export type { CachedToolList } from "./catalog/cached-tool-list.js";
 export { modelToolNames } from "./naming/model-tool-names.js";
 export { resolveServerConfig } from "./servers/resolve-server-config.js";
 export { transportKindOf } from "./servers/transport-kind.js";

@@ -48,7 +48,7 @@ const mcpOAuthRoutes: RoutePlugin = async (app, { config, deps }) => {
       config: { access: "user", audit: "mcp.sign_in.start" },
       schema: {
         summary: "Start an OAuth sign-in to a remote MCP server",
-        description: "Answers the authorization URL to open in the user's browser. `return_to` (an allowed origin's page) is where the callback sends the browser afterwards.",
+        description: "Answers the authorization URL to open in the user's browser. `return_to` is where the callback sends the browser afterwards: a page of this origin as a path (`/servers`, the console's), or an absolute URL on mcp.oauth.frontend_url's origin or one of gateway.allowed_origins.",
         tags: ["mcp"],
         params: nameParams,
         body: { type: "object", additionalProperties: false, properties: { return_to: { type: "string", maxLength: 2048 } } },
@@ -171,8 +171,31 @@ function tokensOf(store: OAuthTokenStore, entry: McpServerEntry | undefined, use
   return grant === "client_credentials" ? store : store.forUser(user);
 }
 
-/** Only back to the frontend's own origin or an allowed one: never an open redirect. */
+/** A stand-in origin for reading a path on its own (never contacted). */
+const pathBase = "http://return-to.invalid";
+
+/**
+ * A path of the gateway's own origin (the console's pages, e.g. `/servers`): starts with one `/`,
+ * is already in the form a URL parser gives it (so no `//host`, `/\host`, `/../`, control
+ * characters or spaces that a browser might read as another origin), and stays on this origin.
+ */
+function isSameOriginPath(returnTo: string): boolean {
+  if (!returnTo.startsWith("/") || returnTo.startsWith("//") || /[\\\s\u0000-\u001f\u007f]/.test(returnTo)) return false;
+  let url: URL;
+  try {
+    url = new URL(returnTo, pathBase);
+  } catch {
+    return false;
+  }
+  return url.origin === pathBase && !url.pathname.startsWith("//") && `${url.pathname}${url.search}${url.hash}` === returnTo;
+}
+
+/** Only back to this origin's own pages, the frontend's origin or an allowed one: never an open redirect. */
 function checkReturnTo(returnTo: string, config: Config): void {
+  if (returnTo.startsWith("/")) {
+    if (isSameOriginPath(returnTo)) return;
+    throw new ThinktankError("OAUTH_REDIRECT_NOT_ALLOWED", "return_to as a path must be one of this origin's own pages: /<path>, not //, a backslash, a dot segment or a control character", { details: { return_to: returnTo.slice(0, 200) } });
+  }
   let origin: string;
   try {
     origin = new URL(returnTo).origin;
@@ -186,10 +209,12 @@ function checkReturnTo(returnTo: string, config: Config): void {
   }
 }
 
+/** The target with the outcome in its query: an absolute URL, or a same-origin path kept a path (a relative redirect). */
 function withOutcome(target: string, params: Record<string, string>): string {
-  const url = new URL(target);
+  const local = target.startsWith("/");
+  const url = local ? new URL(target, pathBase) : new URL(target);
   for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  return url.href;
+  return local ? `${url.pathname}${url.search}${url.hash}` : url.href;
 }
 
 function notFound(name: string): ThinktankError {

@@ -1,6 +1,6 @@
 import { maskServerEntry, mcpServerEntrySchema, operatorId, ThinktankError } from "@thinktank/core";
 import type { ExtensionsSnapshot, McpServerEntry } from "@thinktank/core";
-import { liveServerState, oauthStatus, refusedUserServerEntries, serverStateView, userServerEntries, userServerName, userServerPrefix, userStdioRefusal } from "@thinktank/mcp";
+import { liveServerState, oauthStatus, readCachedToolList, refusedUserServerEntries, serverStateView, userServerEntries, userServerName, userServerPrefix, userStdioRefusal } from "@thinktank/mcp";
 import type { McpStatusReport, OAuthStatus, OAuthTokenStore, ServerStateInputs } from "@thinktank/mcp";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorResponses } from "../error-response.js";
@@ -200,6 +200,48 @@ const mcpRoutes: RoutePlugin = async (app, { config, deps }) => {
       const found = (await listAll(snapshot, userOf(request))).find((server) => server.name === request.params.name);
       if (!found) throw notFound(request.params.name);
       return found;
+    },
+  );
+
+  app.get<{ Params: { name: string } }>(
+    "/api/mcp/servers/:name/tools",
+    {
+      config: { access: "public" },
+      schema: {
+        summary: "One MCP server's tools, as the agent last listed them (the tool-list cache; names, descriptions and input schemas as the server gave them)",
+        description: "A shared server's list is cached when the agent connects it (mcp.catalog_dir); a user's own server (~<name>) is not cached: its list is empty with a note.",
+        tags: ["mcp"],
+        params: nameParams("^[^/]{1,256}$"),
+        response: {
+          200: {
+            type: "object",
+            required: ["server", "tools"],
+            properties: {
+              server: { type: "string" },
+              tools: { type: "array", items: { type: "object", required: ["name"], additionalProperties: true, properties: { name: { type: "string" }, title: { type: "string" }, description: { type: "string" }, inputSchema: { type: "object", additionalProperties: true } } } },
+              fetched_at: { type: "string", description: "When the agent listed them" },
+              note: { type: "string", description: "Why there is no list" },
+            },
+          },
+          ...errorResponses(400, 404, 500),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.params;
+      const user = userOf(request);
+      reply.header("vary", "Authorization, X-API-Key");
+      const { document } = await deps.store.read();
+      if (name.startsWith(userServerPrefix)) {
+        // Seen by its owner alone; their sessions never write the shared cache.
+        if (user === operatorId || !Object.hasOwn(userServerEntries(document.users, user), name)) throw notFound(name);
+        return { server: name, tools: [], note: "a server of your own is not cached: the agent lists its tools when it connects it for you (see tool_count)" };
+      }
+      const shared = Object.hasOwn(document.mcpServers, name) || ((await deps.listPluginServers?.()) ?? []).some((server) => server.name === name);
+      if (!shared) throw notFound(name);
+      const cached = readCachedToolList(config.mcp.catalog_dir, name);
+      if (!cached) return { server: name, tools: [], note: "not listed yet: the agent lists a server's tools when it first connects it" };
+      return { server: name, tools: cached.tools, ...(cached.fetchedAt ? { fetched_at: cached.fetchedAt } : {}) };
     },
   );
 

@@ -77,7 +77,7 @@ const uploadDescription =
 /** Bodies are checked by the tools library (ajv, strict: unknown fields are refused with their path), not coerced or pruned by Fastify. */
 const libraryValidates = { validatorCompiler: () => (value: unknown) => ({ value }) };
 
-/** /api/tools: registered script tools (list, describe, register, change, remove, recent executions). */
+/** /api/tools: registered script tools (list, describe, register, change, remove, call once, recent executions). */
 const toolsRoutes: RoutePlugin = async (app, { deps }) => {
   const tools = (): ToolsService => {
     if (!deps.tools) throw new ThinktankError("NOT_CONFIGURED", "the tools service is not configured in this gateway");
@@ -171,6 +171,41 @@ const toolsRoutes: RoutePlugin = async (app, { deps }) => {
       const removed = await tools().registry.remove(request.params.name);
       request.log.info({ tool: removed.name }, "tool removed");
       return reply.status(204).send();
+    },
+  );
+
+  app.post<{ Params: { name: string }; Body: { arguments?: Record<string, unknown> } }>(
+    "/api/tools/:name/call",
+    {
+      config: { access: "user", audit: "tool.call" },
+      schema: {
+        summary: "Call a registered tool once (the console's try form), as the agent would",
+        description:
+          "The arguments are checked against the tool's input_schema before anything runs; the answer is the tool's response, `{ status: \"success\", data }` or `{ status: \"error\", error: { code, message } }` (a bad argument, a timeout, a disabled or unknown tool), always 200. The call is in the execution log with source `api`. Closing the request cancels the call.",
+        tags: ["tools"],
+        params: nameParams,
+        body: { type: "object", additionalProperties: false, properties: { arguments: { type: "object", additionalProperties: true, description: "The tool's arguments; {} when left out" } } },
+        response: {
+          200: {
+            type: "object",
+            required: ["status"],
+            properties: { status: { type: "string", enum: ["success", "error"] }, data: {}, error: { type: "object", additionalProperties: true, properties: { code: { type: "string" }, message: { type: "string" } } } },
+          },
+          ...errorResponses(400, 401, 413, 415, 500, 503),
+        },
+      },
+    },
+    async (request) => {
+      const cancel = new AbortController();
+      const stop = () => cancel.abort();
+      request.raw.once("close", stop);
+      try {
+        const response = await tools().executor.invoke(request.params.name, request.body?.arguments ?? {}, { source: "api", signal: cancel.signal });
+        request.audit = { target: request.params.name, outcome: response.status === "success" ? "ok" : "failed", ...(response.status === "error" ? { detail: { code: response.error.code } } : {}) };
+        return response;
+      } finally {
+        request.raw.off("close", stop);
+      }
     },
   );
 
