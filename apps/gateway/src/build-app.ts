@@ -12,7 +12,7 @@
  */
 import multipart from "@fastify/multipart";
 import { jsonNestingLimits, jsonTextNesting, maxPathParamLength, requestIdFor, ThinktankError } from "@thinktank/core";
-import { AccessLogController, registerRequestSourceGuard } from "@thinktank/http";
+import { AccessLogController, lazyValidators, registerRequestSourceGuard } from "@thinktank/http";
 import { openIdentity } from "@thinktank/identity";
 import type { Identity } from "@thinktank/identity";
 import type { Config } from "@thinktank/core";
@@ -20,6 +20,7 @@ import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createAuditHook } from "./audit-hook.js";
 import { createAdminFieldsHook, createAuthHook } from "./auth-hook.js";
+import { registerConsoleSite, type ConsoleSite } from "./console-site.js";
 import { errorResponseSchema, toErrorResponse } from "./error-response.js";
 import type { GatewayDeps } from "./gateway-deps.js";
 import { registerOpenApi } from "./openapi.js";
@@ -86,6 +87,8 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
     // the router's own errors (a bad percent escape) answer in our shape too.
     routerOptions: { maxParamLength: maxPathParamLength },
     frameworkErrors: sendError,
+    // Route validators compile on first use, not at start (packages/http, lazyValidators).
+    schemaController: lazyValidators(),
   });
 
   const routeTable: RouteSummary[] = [];
@@ -124,7 +127,10 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   app.addHook("onSend", createAuditHook(identityOf));
 
   app.setErrorHandler(sendError);
-  app.setNotFoundHandler((request, reply) => {
+  // The web console (config.console): its assets and `/`, and index.html for client-side routes no route matches.
+  let consoleSite: ConsoleSite | undefined;
+  app.setNotFoundHandler(async (request, reply) => {
+    if (consoleSite && (await consoleSite.fallback(request, reply))) return reply;
     return reply.status(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url.split("?")[0]}` });
   });
 
@@ -135,6 +141,7 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   });
   registerOpenApi(app);
   for (const plugin of routePlugins) app.register(plugin, { config, deps, identity: identityOf });
+  if (config.console.enabled) consoleSite = registerConsoleSite(app, deps.consoleDir);
   // The sandbox the skill and plugin answers asked (made on first use): its workers go with the app.
   app.addHook("onClose", async () => deps.sandbox?.close());
   return app;
