@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 /**
  * The shipped config.yaml says "the values below are the embedded defaults": a new user's
- * `npm start` must behave as the README's defaults say (sandbox.backend auto: bubblewrap where it
+ * `npm start` must behave as docs/configuration.md's defaults say (sandbox.backend auto: bubblewrap where it
  * works, else deno). Only its demo model provider is an addition.
  */
 const shipped = makeTempDir("tt-shipped-config-");

@@ -143,7 +143,7 @@ export class AgentRuntime {
       // Stdio servers marked sandbox: true (and plugin servers under host_programs: sandbox) start in this executor's sandbox.
       stdioSandbox: createStdioServerSandbox(config, { executor }),
       ...(this.tools ? { invokers: [this.tools.invoker] } : {}),
-      // THINKTANK_REPLICA names this server among several behind one proxy (README, "Several replicas").
+      // THINKTANK_REPLICA names this server among several behind one proxy (docs/docker.md, "Several replicas").
       ...(config.env.THINKTANK_REPLICA ? { mcpSessionPrefix: config.env.THINKTANK_REPLICA } : {}),
     });
     // Each look first brings the manager in line with the configuration (a few stats while nothing changed), so a
