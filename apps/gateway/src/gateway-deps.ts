@@ -11,6 +11,7 @@ import { AgentsService } from "@thinktank/subagents";
 import { createToolsService, registryToolEntrySchema } from "@thinktank/tools";
 import type { ToolsService } from "@thinktank/tools";
 import { codeListingFor, type CodeListing } from "./code-listing.js";
+import { defaultConsoleDir } from "./console-site.js";
 import { lazySandboxSupport, type GatewaySandboxSupport } from "./sandbox-support.js";
 
 /** An MCP server a plugin brings, as the plugins library reports it for GET /api/mcp/servers. */
@@ -67,6 +68,8 @@ export interface GatewayDeps {
   readonly identity?: Identity;
   /** Every user's memory (routes/memory.ts; a deleted user's goes with them). @default MemoryStore.fromConfig(config) */
   readonly memory?: MemoryStore;
+  /** The built web console (index.html + assets/), served at / when config.console.enabled. @default apps/console/dist/app of the @thinktank/console workspace */
+  readonly consoleDir?: string;
 }
 
 /** The real services for `config`; `overrides` replaces any of them (tests, embedding). */
@@ -92,6 +95,7 @@ export function createGatewayDeps(config: Config, overrides: Partial<GatewayDeps
     mcpOAuth: overrides.mcpOAuth ?? mcpOAuthFor(config),
     mcpStatus: mcpStatusReaderFor(config),
     memory: MemoryStore.fromConfig(config),
+    consoleDir: defaultConsoleDir(),
     ...overrides,
   };
 }

@@ -62,8 +62,10 @@ describe("thinktank start", () => {
     const { lines, waitFor } = childLines(child);
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
 
-    await waitFor((line) => line.startsWith("[start] ready:"), 120_000);
+    // The console's line comes right after the ready line.
+    await waitFor((line) => line.startsWith("[start] console "), 120_000);
     expect(lines).toContain(`[start] ready: gateway http://127.0.0.1:${gatewayPort}  (API docs http://127.0.0.1:${gatewayPort}/docs), agent http://127.0.0.1:${agentPort}`);
+    expect(lines).toContain(`[start] console http://127.0.0.1:${gatewayPort}/`);
     const childPids = lines.flatMap((line) => /^\[start\] (\w+) started \(pid (\d+)\)$/.exec(line)?.slice(2, 3) ?? []).map(Number);
     started.push(...childPids);
     expect(childPids.length).toBeGreaterThanOrEqual(1);

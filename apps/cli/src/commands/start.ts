@@ -39,10 +39,12 @@ export const startCommand: CliCommand = {
     // so once, plainly, and stops them.
     const core = import("@thinktank/core");
     const services = [launch("gateway", serviceArgs("gateway"), core, io), launch("agent", serviceArgs("agent"), core, io)];
+    let consoleEnabled = true;
     try {
       const { assertSafeBinding, loadConfig } = await core;
       const config = loadConfig({ env: io.env, cwd: io.cwd });
       assertSafeBinding(config.gateway.host, config.api_key);
+      consoleEnabled = config.console.enabled;
     } catch (error) {
       await Promise.all(services.map((service) => shutDown(service)));
       stop.dispose();
@@ -54,7 +56,10 @@ export const startCommand: CliCommand = {
     let ended = false;
     // Ready only once every service says it listens: a port answering could be another program's.
     void Promise.all(services.map((service) => service.listening)).then(([gateway, agent]) => {
-      if (!ended) say(`ready: gateway ${gateway}  (API docs ${gateway}/docs)${agent ? `, agent ${agent}` : ""}`);
+      if (ended) return;
+      say(`ready: gateway ${gateway}  (API docs ${gateway}/docs)${agent ? `, agent ${agent}` : ""}`);
+      // The web console (docs/console.md): the gateway serves it and proxies the agent under /agent.
+      if (consoleEnabled && gateway) say(`console ${gateway}/`);
     });
     const outcome = await Promise.race([firstExit, new Promise<"stop">((resolve) => stop.signal.addEventListener("abort", () => resolve("stop"), { once: true }))]);
     ended = true;

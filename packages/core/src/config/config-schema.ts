@@ -442,6 +442,32 @@ export const configSchema = {
         },
       },
     },
+    // The web console (apps/console, docs/console.md): served by the gateway at /, with the agent API under /agent.
+    console: {
+      type: "object",
+      additionalProperties: false,
+      default: {},
+      properties: {
+        enabled: { type: "boolean", default: true },
+        // A console session ends this many hours after sign-in, whatever its use (absolute).
+        session_hours: { type: "number", exclusiveMinimum: 0, maximum: 720, default: 12 },
+        // A console session unused this long ends (idle).
+        idle_minutes: { type: "number", exclusiveMinimum: 0, default: 120 },
+        // Sign-in through auth.jwt's issuer (authorization code with PKCE); unset client_id: no OpenID sign-in.
+        oidc: {
+          type: "object",
+          additionalProperties: false,
+          default: {},
+          properties: {
+            client_id: { type: "string", minLength: 1 },
+            // The environment variable holding the client secret; unset: a public client (PKCE alone).
+            client_secret_env: { type: "string", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+            callback_url: { type: "string", pattern: "^https?://[^?#\\s]+$" },
+            scopes: { type: "array", items: { type: "string", pattern: "^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$" }, default: ["openid", "profile", "email"] },
+          },
+        },
+      },
+    },
     web_search: {
       type: "object",
       additionalProperties: false,

@@ -317,6 +317,26 @@ export interface Config {
       readonly max_entries: number;
     };
   };
+  /** The web console (docs/console.md): served by the gateway at `/`, the agent API proxied under `/agent`. */
+  readonly console: {
+    /** Serve the console and proxy `/agent`. @default true */
+    readonly enabled: boolean;
+    /** A session ends this many hours after sign-in (absolute). @default 12 */
+    readonly session_hours: number;
+    /** A session unused this many minutes ends. @default 120 */
+    readonly idle_minutes: number;
+    /** OpenID sign-in through `auth.jwt.issuer` (authorization code with PKCE S256); off while client_id is unset. */
+    readonly oidc: {
+      /** The client registered at the issuer for the console. */
+      readonly client_id?: string;
+      /** The environment variable holding the client secret; unset: a public client (PKCE alone). */
+      readonly client_secret_env?: string;
+      /** The redirect URI registered at the issuer. @default the gateway's own address as the request named it + /api/session/oidc/callback */
+      readonly callback_url?: string;
+      /** @default ["openid", "profile", "email"] */
+      readonly scopes: readonly string[];
+    };
+  };
   readonly web_search: {
     readonly provider: "none" | "tavily" | "brave" | "searxng";
     readonly url?: string;

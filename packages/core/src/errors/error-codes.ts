@@ -24,6 +24,12 @@ export const errorCodes = {
   // a request from a name or a browser origin the service does not answer to (DNS rebinding, cross-site forms)
   HOST_NOT_ALLOWED: 403,
   ORIGIN_NOT_ALLOWED: 403,
+  // a console request with the session cookie whose x-csrf-token is missing or not the session's
+  CSRF_FAILED: 403,
+  // the console session cookie names a session past its absolute or idle expiry (sign in again)
+  SESSION_EXPIRED: 401,
+  // an OpenID sign-in to the console failed (state, code, PKCE, id token); the callback says why
+  OIDC_SIGN_IN_FAILED: 401,
   // a write to a read-only virtual folder (/mnt/skills, /mnt/user-data/uploads)
   READ_ONLY_PATH: 403,
   // the built-in assistant (lead_agent's) cannot be changed or deleted
@@ -132,6 +138,8 @@ export const errorCodes = {
   SOURCE_TIMEOUT: 504,
   // 503: a dependency is down
   SERVICE_UNAVAILABLE: 503,
+  // the gateway serves the console but apps/console/dist/app is missing: run npm run build
+  CONSOLE_NOT_BUILT: 503,
   MODEL_NOT_CONFIGURED: 503,
   SANDBOX_UNAVAILABLE: 503,
   // sandboxed runs: the program hit its wall-clock timeout, or another limit (memory, CPU, output...); the sandbox itself failed
