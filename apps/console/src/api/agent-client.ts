@@ -3,6 +3,7 @@
 // token with every mutation, and no API key is ever read or sent from the browser.
 import { Client } from "@langchain/langgraph-sdk";
 import { useMemo } from "react";
+import { ApiError } from "./api-client.js";
 import type { Session } from "./session.js";
 
 /** Where the gateway proxies the agent API (LangGraph API paths: `/agent/threads`, `/agent/runs`, ...). */
@@ -24,4 +25,23 @@ export function createAgentClient(csrfToken: string | undefined): Client {
 export function useAgentClient(session: Session): Client {
   const token = session.csrfToken;
   return useMemo(() => createAgentClient(token), [token]);
+}
+
+/**
+ * An SDK failure as the console shows errors: the SDK throws `HTTP <status>: <body>`, and the agent
+ * answers `{ code, message }`; anything else (the network) keeps its message.
+ */
+export function agentError(error: unknown): unknown {
+  if (error instanceof ApiError || !(error instanceof Error)) return error;
+  const match = /^HTTP (\d+): ([\s\S]*)$/.exec(error.message);
+  if (!match) return error;
+  let body: { code?: unknown; message?: unknown; detail?: unknown } = {};
+  try {
+    body = JSON.parse(match[2] as string) as typeof body;
+  } catch {
+    body = { message: match[2] };
+  }
+  const status = Number(match[1]);
+  const message = typeof body.message === "string" ? body.message : typeof body.detail === "string" ? body.detail : `HTTP ${status}`;
+  return new ApiError(status, typeof body.code === "string" ? body.code : `HTTP_${status}`, message);
 }

@@ -3,6 +3,7 @@ import type { ComponentType } from "react";
 import type { Session } from "../api/session.js";
 import { ActivityPage } from "./activity-page.js";
 import { AdminPage } from "./admin-page.js";
+import { ChatPage } from "./chat/chat-page.js";
 import { MemoryPage } from "./memory-page.js";
 import { PendingPage } from "./pending-page.js";
 import { ServersPage } from "./servers-page.js";
@@ -20,7 +21,7 @@ export interface Page {
 }
 
 export const pages: readonly Page[] = [
-  { path: "/", title: "Chat", Component: PendingPage },
+  { path: "/", title: "Chat", Component: ChatPage },
   { path: "/skills", title: "Skills", Component: PendingPage },
   { path: "/plugins", title: "Plugins", Component: PendingPage },
   { path: "/servers", title: "MCP servers", Component: ServersPage },
