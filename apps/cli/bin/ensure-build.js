@@ -25,6 +25,8 @@ export function ensureBuild(root = repositoryRoot) {
   // tsc -b still writes the JavaScript of a project with type errors; starting it is more useful
   // than refusing, and the errors are on the screen.
   if (result.status !== 0) process.stdout.write(`[start] the build reported errors (above); starting what it wrote\n`);
+  // The config schema's validator as standalone code (packages/core/src/config/config-validator.ts).
+  spawnSync(process.execPath, [path.join(root, "packages/core/scripts/build-config-validator.mjs")], { cwd: root, stdio: "inherit" });
 }
 
 /** Why dist/ needs a build, or undefined when the build of every workspace the CLI runs is newer than its sources. */

@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
 import { load as parseYaml, YAMLException } from "js-yaml";
 import { ThinktankError } from "../errors/thinktank-error.js";
-import { configSchema } from "./config-schema.js";
+import { configValidator } from "./config-validator.js";
 import type { Config } from "./config-types.js";
 
 export interface LoadConfigOptions {
@@ -14,10 +13,6 @@ export interface LoadConfigOptions {
   /** An explicit config file; wins over THINKTANK_CONFIG. */
   configPath?: string;
 }
-
-/** The config schema's validator, compiled on first use: compiling takes a few hundred milliseconds, which importing core should not cost. */
-let compiled: ValidateFunction | undefined;
-const configValidator = (): ValidateFunction => (compiled ??= new Ajv({ useDefaults: true, allErrors: true, strict: true }).compile(configSchema));
 
 /**
  * Finds, parses, validates and freezes the configuration. `$THINKTANK_CONFIG`, else
