@@ -1,5 +1,6 @@
 import type { ErrorCode } from "@thinktank/core";
-import type { SearchDetail } from "@thinktank/mcp";
+import type { InputRequiredHandler, SearchDetail } from "@thinktank/mcp";
+import type { ReplaySummary } from "./replay/call-replay.js";
 
 /** The languages execute_code takes. TypeScript and JavaScript are bundled with esbuild on the host. */
 export type CodeLanguage = "typescript" | "javascript" | "python";
@@ -87,6 +88,8 @@ export interface ToolCallRecord {
   readonly status: "ok" | "error";
   /** Milliseconds from the bridge receiving the call to answering it. */
   readonly ms: number;
+  /** Answered from the record of the execution before a pause for input (not called again). */
+  readonly replayed?: true;
   /** What went wrong: the bridge's error code (or TOOL_ERROR) and a message. */
   readonly error?: { readonly code: string; readonly message: string };
 }
@@ -102,6 +105,24 @@ export interface ExecuteCodeResult {
   readonly tools_called: readonly ToolCallRecord[];
   /** Calls left out of tools_called (a program that made very many). */
   readonly tools_called_omitted?: number;
+  /** A run resumed after a pause for input: the calls answered from the record of the one before, and where the program went another way. */
+  readonly replay?: ReplaySummary;
   /** Set when the run did not complete normally: invalid input, a build error, a timeout, a limit, no sandbox. */
   readonly error?: { readonly code: ErrorCode; readonly message: string };
+}
+
+/**
+ * A person to ask when a tool the program calls answers `input_required` (execute_code in an agent
+ * run). The execution pauses: it ends, and executeCode rethrows what `onInputRequired` threw (the
+ * run's interrupt). On resume the same program runs again; the calls it made before the pause are
+ * answered from their record (same server, tool and arguments in the same order), so their side
+ * effects happen once, and the call that asked gets the answer (docs/mcp-manager.md).
+ */
+export interface ExecutionAsk {
+  /** Answers one round; throws to pause (the agent's LangGraph interrupt). */
+  readonly onInputRequired: InputRequiredHandler;
+  /** Whether what onInputRequired threw pauses the execution. @default anything but a ThinktankError (which fails the call instead) */
+  readonly pauses?: (error: unknown) => boolean;
+  /** Names this execution across a pause and its resume (thread, tool call, program). @default none: a resumed program makes every call again */
+  readonly replayKey?: string;
 }

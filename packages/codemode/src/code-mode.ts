@@ -2,18 +2,20 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ThinktankError, type Config, type ErrorCode } from "@thinktank/core";
+import { isThinktankError, ThinktankError, type Config, type ErrorCode } from "@thinktank/core";
 import type { ManagerLogger } from "@thinktank/mcp";
 import type { SandboxExecutor, SandboxResult } from "@thinktank/sandbox";
 import { ArgumentValidator } from "./bridge/argument-validator.js";
 import { ToolBridge } from "./bridge/tool-bridge.js";
 import { CodeModeCatalog } from "./catalog/code-mode-catalog.js";
 import { UserCatalogs, userCodeApiMountPath, type UserCatalog } from "./catalog/user-catalogs.js";
-import type { CodeLanguage, ExecuteCodeInput, ExecuteCodeResult, ExecutionPlace, SearchToolsHit, SearchToolsInput, ServerSummary } from "./code-mode-types.js";
+import type { CodeLanguage, ExecuteCodeInput, ExecuteCodeResult, ExecutionAsk, ExecutionPlace, SearchToolsHit, SearchToolsInput, ServerSummary } from "./code-mode-types.js";
 import { bundleProgram } from "./execute/bundle-program.js";
 import { serversNamedIn } from "./execute/servers-named-in.js";
 import { validateExecuteInput } from "./execute/validate-execute-input.js";
 import type { DiscoverOptions, ToolInvoker } from "./invoker/tool-invoker.js";
+import { CallReplay } from "./replay/call-replay.js";
+import { ReplayStore } from "./replay/replay-store.js";
 import { userBoundInvoker } from "./invoker/user-bound-invoker.js";
 import type { CodeModeToolSettings } from "./surface/code-mode-tool-specs.js";
 import { presentSearchHit } from "./surface/present-search-hit.js";
@@ -43,6 +45,13 @@ export interface CodeModeOptions {
   readonly defaultThreadId?: string;
   /** @default performance.now */
   readonly now?: () => number;
+  /** Where a program paused for input keeps the record of its calls until it resumes (ReplayStore); the agent uses `<data_dir>/code-mode/replays`, shared by replicas. @default `replays` in runtimeDir (this process only) */
+  readonly replayDir?: string;
+}
+
+/** Carries what paused an execution out of executeCode's catch-all. */
+class PauseEscape {
+  constructor(readonly error: unknown) {}
 }
 
 const silentLogger: ManagerLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -68,6 +77,7 @@ export class CodeMode {
   private readonly ownsRuntimeDir: boolean;
   private readonly unsubscribe: (() => void)[] = [];
   private readonly bridges = new Set<ToolBridge>();
+  private readonly replays: ReplayStore;
   private closed = false;
 
   constructor(private readonly options: CodeModeOptions) {
@@ -76,6 +86,7 @@ export class CodeMode {
     this.ownsRuntimeDir = options.runtimeDir === undefined;
     this.runtimeDir = options.runtimeDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "tt-bridge-"));
     fs.mkdirSync(this.runtimeDir, { recursive: true, mode: 0o700 });
+    this.replays = new ReplayStore({ dir: options.replayDir ?? path.join(this.runtimeDir, "replays") });
     const { code_execution: execution, search } = options.config;
     this.catalog = new CodeModeCatalog({
       invokers: options.invokers,
@@ -169,8 +180,11 @@ export class CodeMode {
    * thread's workspace, the code API and a bridge of its own. Never throws: every failure comes
    * back in `error` (bad input, a build error, a timeout, a limit, no sandbox). Aborting
    * `place.signal` kills the program's process tree and answers CANCELLED once it is gone.
+   * With `ask`, a tool that answers input_required asks through it; when it throws to pause, the
+   * program is stopped and executeCode rethrows that (the one throw), after recording the calls
+   * made so far under `ask.replayKey` for the resumed run to replay (ExecutionAsk).
    */
-  async executeCode(input: ExecuteCodeInput, place: ExecutionPlace = {}): Promise<ExecuteCodeResult> {
+  async executeCode(input: ExecuteCodeInput, place: ExecutionPlace = {}, ask?: ExecutionAsk): Promise<ExecuteCodeResult> {
     const started = this.now();
     const finish = (fields: Partial<ExecuteCodeResult>, code?: ErrorCode, message?: string): ExecuteCodeResult => ({
       exit_code: null,
@@ -216,6 +230,10 @@ export class CodeMode {
         source = bundle.source;
       }
       const workspaceDir = this.workspaceOf(place);
+      const replayKey = ask?.replayKey;
+      const replay = new CallReplay(replayKey !== undefined ? this.replays.load(replayKey) : []);
+      const pause = new AbortController();
+      const runSignal = ask ? (place.signal ? AbortSignal.any([place.signal, pause.signal]) : pause.signal) : place.signal;
       const bridge = await ToolBridge.open({
         // A server the place may not reach is unknown to the program.
         router: { find: (server) => (place.servers && !place.servers(server) ? undefined : this.invokerOf(server, user)), serverNames: () => this.serverNamesOf(user, place.servers) },
@@ -223,6 +241,9 @@ export class CodeMode {
         socketPath: path.join(this.runtimeDir, `${crypto.randomBytes(8).toString("hex")}.sock`),
         now: this.now,
         ...(this.options.maxToolCallRecords !== undefined ? { maxRecords: this.options.maxToolCallRecords } : {}),
+        ...(ask
+          ? { input: { ask: ask.onInputRequired, pauses: ask.pauses ?? ((error: unknown) => !isThinktankError(error)), replay, onPause: () => pause.abort(new Error("paused for input")) } }
+          : {}),
       });
       this.bridges.add(bridge);
       const stop = (): void => void bridge.close();
@@ -240,14 +261,20 @@ export class CodeMode {
           bridgeToken: bridge.token,
           timeoutMs: valid.timeoutMs,
           ...(this.options.network && this.options.network.length > 0 ? { network: this.options.network, networkLabel: `execute_code ${place.threadId ?? "(no thread)"}` } : {}),
-          // Cancelling kills the program with every process it started; its worker is never reused.
-          ...(place.signal ? { signal: place.signal } : {}),
+          // Cancelling (or a pause for input) kills the program with every process it started; its worker is never reused.
+          ...(runSignal ? { signal: runSignal } : {}),
         });
       } finally {
         place.signal?.removeEventListener("abort", stop);
         await bridge.close();
         this.bridges.delete(bridge);
       }
+      const paused = bridge.pausedBy();
+      if (paused) {
+        if (replayKey !== undefined) this.replays.save(replayKey, replay.calls());
+        throw new PauseEscape(paused.error);
+      }
+      if (replayKey !== undefined && replay.replaying) this.replays.remove(replayKey);
       const calls = bridge.calls();
       return finish(
         {
@@ -256,11 +283,13 @@ export class CodeMode {
           stderr: result.stderr,
           tools_called: calls.tools_called,
           ...(calls.omitted > 0 ? { tools_called_omitted: calls.omitted } : {}),
+          ...(replay.replaying ? { replay: replay.summary() } : {}),
         },
         result.error?.code,
         result.error?.message,
       );
     } catch (error) {
+      if (error instanceof PauseEscape) throw error.error;
       const code = error instanceof ThinktankError ? error.code : "INTERNAL";
       this.logger.error({ err: String(error) }, "execute_code failed");
       return finish({}, code, (error as Error).message);

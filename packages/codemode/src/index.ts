@@ -3,7 +3,8 @@
 export { CodeMode } from "./code-mode.js";
 export type { CodeModeOptions } from "./code-mode.js";
 export { codeLanguages } from "./code-mode-types.js";
-export type { CodeLanguage, ExecuteCodeResult, ExecutionPlace } from "./code-mode-types.js";
+export type { CodeLanguage, ExecuteCodeResult, ExecutionAsk, ExecutionPlace } from "./code-mode-types.js";
+export type { ReplaySummary } from "./replay/call-replay.js";
 export type { ToolInvoker, ToolCallResult, ToolInvocationOptions } from "./invoker/tool-invoker.js";
 export { McpToolInvoker } from "./invoker/mcp-tool-invoker.js";
 export type { ToolDefinition } from "./surface/code-mode-tool-specs.js";

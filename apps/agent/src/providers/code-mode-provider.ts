@@ -25,7 +25,7 @@ export function createCodeModeProvider(runtime: AgentRuntime, options: { onChoic
       const mode = assistant?.settings.code_execution?.mode;
       const choice = await runtime.codeMode.surface(
         { threadId: request.threadId, ...(request.ownerId !== undefined ? { userId: request.ownerId } : {}), ...(assistant?.servers ? { servers: assistant.servers } : {}) },
-        // Direct mode: a 2026-07-28 tool asking for input pauses the run as request_human_input does.
+        // A 2026-07-28 tool asking for input pauses the run as request_human_input does: in direct mode, and in execute_code's programs (replayed on resume).
         { ...(mode ? { mode } : {}), onInputRequired: askUserForMcpInput },
       );
       options.onChoice?.(choice);

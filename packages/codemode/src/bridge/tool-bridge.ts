@@ -3,12 +3,27 @@ import fs from "node:fs";
 import http from "node:http";
 import type { Socket } from "node:net";
 import { ThinktankError } from "@thinktank/core";
-import type { CatalogTool } from "@thinktank/mcp";
+import type { CatalogTool, InputRequests, InputRequiredHandler } from "@thinktank/mcp";
 import type { ToolCallRecord } from "../code-mode-types.js";
 import type { ToolInvoker } from "../invoker/tool-invoker.js";
+import type { CallReplay, RecordedCall } from "../replay/call-replay.js";
 import type { ArgumentValidator } from "./argument-validator.js";
 import { bridgeFailure, failureFromError, type BridgeFailure } from "./bridge-errors.js";
 import { ToolCallLog } from "./tool-call-log.js";
+
+/**
+ * A person to ask when a tool answers `input_required` (execute_code in a run that can pause), and
+ * the record of the calls made before such a pause (CallReplay).
+ */
+export interface BridgeInput {
+  /** Answers one input_required round; what it throws either fails the call or pauses the execution (`pauses`). */
+  readonly ask: InputRequiredHandler;
+  /** Whether what `ask` threw pauses the execution (a LangGraph interrupt) rather than failing the call. */
+  readonly pauses: (error: unknown) => boolean;
+  readonly replay: CallReplay;
+  /** Called once, at the first pause: the execution is to end (its program stopped). */
+  readonly onPause: () => void;
+}
 
 /** Finds the tool source that answers for a server name (enabled servers only). */
 export interface ToolRouter {
@@ -32,6 +47,8 @@ export interface ToolBridgeOptions {
   readonly maxConcurrentCalls?: number;
   /** @default performance.now */
   readonly now?: () => number;
+  /** @default none: a call that asks for input fails with MCP_INPUT_REQUIRED, and nothing is replayed */
+  readonly input?: BridgeInput;
 }
 
 const defaultMaxBodyBytes = 4 * 1024 * 1024;
@@ -54,6 +71,7 @@ export class ToolBridge {
   private readonly waiting: (() => void)[] = [];
   private running = 0;
   private closed = false;
+  private paused: { readonly error: unknown } | undefined;
 
   private constructor(
     private readonly server: http.Server,
@@ -91,6 +109,11 @@ export class ToolBridge {
   accept(socket: Socket): void {
     if (this.closed) socket.destroy();
     else this.server.emit("connection", socket);
+  }
+
+  /** What `input.ask` threw to pause the execution, when it did. */
+  pausedBy(): { readonly error: unknown } | undefined {
+    return this.paused;
   }
 
   /** The audit trail so far. */
@@ -135,6 +158,16 @@ export class ToolBridge {
     }
     const { server, tool, args } = parsed;
     const label = `${server}.${tool}`;
+    if (this.paused) {
+      send(response, pausedFailure());
+      return;
+    }
+    const input = this.options.input;
+    const recorded = input?.replay.take(server, tool, args);
+    if (recorded) {
+      await this.replay(response, server, tool, started, recorded);
+      return;
+    }
     // A program that goes away (killed, timed out) cancels its call.
     const callAborter = new AbortController();
     response.on("close", () => {
@@ -150,7 +183,14 @@ export class ToolBridge {
       const definition = await findTool(invoker, server, tool);
       const check = this.options.validator.check(definition, args);
       if (!check.ok) throw new ThinktankError("VALIDATION_FAILED", `invalid arguments for ${label}: ${check.problems.join("; ")}`, { details: { problems: check.problems } });
-      const result = await this.throttled(signal, () => invoker.callTool(server, tool, args, { signal }));
+      const rounds: InputRequests[] = [];
+      const onInputRequired: InputRequiredHandler | undefined = input
+        ? (requests, context) => {
+            rounds.push(requests);
+            return this.ask(requests, context);
+          }
+        : undefined;
+      const result = await this.throttled(signal, () => invoker.callTool(server, tool, args, { signal, ...(onInputRequired ? { onInputRequired } : {}) }));
       const isError = result.isError === true;
       const content = Array.isArray(result.content) ? result.content : [];
       this.log.add({
@@ -159,11 +199,61 @@ export class ToolBridge {
         ms: elapsed(started, this.now()),
         ...(isError ? { error: { code: "TOOL_ERROR", message: firstText(content) } } : {}),
       });
-      sendJson(response, 200, { ok: true, isError, ...(result.structuredContent != null ? { structuredContent: result.structuredContent } : {}), content });
+      const body = { ok: true, isError, ...(result.structuredContent != null ? { structuredContent: result.structuredContent } : {}), content };
+      if (!this.paused) input?.replay.add({ server, tool, args, answer: { status: 200, body }, inputRounds: rounds });
+      sendJson(response, 200, body);
     } catch (error) {
+      if (this.paused) {
+        // The execution ends for a person's answer: this call (the one that asked, or one cut short) is made again on resume.
+        send(response, pausedFailure());
+        return;
+      }
       const failure = failureFromError(error);
       this.record(label, started, failure);
+      input?.replay.add({ server, tool, args, answer: { status: failure.status, body: failureBody(failure) }, inputRounds: [] });
       send(response, failure);
+    }
+  }
+
+  /**
+   * A call answered from the record of the execution before the pause: its input rounds are asked
+   * again first (a LangGraph interrupt answers each from the resume values at once, keeping their
+   * count in step), then the program gets the recorded answer; the tool is not called.
+   */
+  private async replay(response: http.ServerResponse, server: string, tool: string, started: number, recorded: RecordedCall): Promise<void> {
+    const { answer } = recorded;
+    try {
+      for (const [round, requests] of recorded.inputRounds.entries()) await this.ask(requests, { server, tool, round });
+    } catch (error) {
+      if (this.paused) send(response, pausedFailure());
+      else send(response, failureFromError(error));
+      return;
+    }
+    const ok = answer.body.ok === true;
+    const isError = ok && answer.body.isError === true;
+    const failed = answer.body.error as { code?: string; message?: string } | undefined;
+    this.log.add({
+      tool: `${server}.${tool}`,
+      status: ok && !isError ? "ok" : "error",
+      ms: elapsed(started, this.now()),
+      replayed: true,
+      ...(isError ? { error: { code: "TOOL_ERROR", message: firstText(Array.isArray(answer.body.content) ? answer.body.content : []) } } : {}),
+      ...(!ok ? { error: { code: String(failed?.code ?? "INTERNAL"), message: String(failed?.message ?? "") } } : {}),
+    });
+    sendJson(response, answer.status, answer.body);
+  }
+
+  /** One input round through `input.ask`; a throw that pauses marks the execution paused (once) and ends it. */
+  private async ask(requests: InputRequests, context: { server: string; tool: string; round: number }): ReturnType<InputRequiredHandler> {
+    const input = this.options.input as BridgeInput;
+    try {
+      return await input.ask(requests, context);
+    } catch (error) {
+      if (!this.paused && input.pauses(error)) {
+        this.paused = { error };
+        input.onPause();
+      }
+      throw error;
     }
   }
 
@@ -250,8 +340,16 @@ function readBody(request: http.IncomingMessage, maxBytes: number): Promise<{ ok
 }
 
 function send(response: http.ServerResponse, failure: BridgeFailure): void {
-  const error = { code: failure.code, message: failure.message, ...(failure.problems ? { problems: failure.problems } : {}) };
-  sendJson(response, failure.status, { ok: false, error });
+  sendJson(response, failure.status, failureBody(failure));
+}
+
+function failureBody(failure: BridgeFailure): Record<string, unknown> {
+  return { ok: false, error: { code: failure.code, message: failure.message, ...(failure.problems ? { problems: failure.problems } : {}) } };
+}
+
+/** What a call gets once the execution has paused for a person's answer (the program is being stopped). */
+function pausedFailure(): BridgeFailure {
+  return bridgeFailure("MCP_INPUT_REQUIRED", "the execution paused to ask the user for input; the program runs again when they answer");
 }
 
 function sendJson(response: http.ServerResponse, status: number, body: unknown): void {

@@ -44,7 +44,11 @@ export class McpToolInvoker implements ToolInvoker {
   }
 
   async callTool(server: string, tool: string, args: Record<string, unknown>, options: ToolInvocationOptions = {}): Promise<ToolCallResult> {
-    const result = await this.manager.callTool(server, tool, args, { ...(options.signal ? { signal: options.signal } : {}), ...(options.user !== undefined ? { user: options.user } : {}) });
+    const result = await this.manager.callTool(server, tool, args, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.user !== undefined ? { user: options.user } : {}),
+      ...(options.onInputRequired ? { onInputRequired: options.onInputRequired } : {}),
+    });
     return result as ToolCallResult;
   }
 

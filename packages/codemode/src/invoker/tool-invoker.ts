@@ -1,4 +1,4 @@
-import type { CatalogTool } from "@thinktank/mcp";
+import type { CatalogTool, InputRequiredHandler } from "@thinktank/mcp";
 import type { ServerSummary } from "../code-mode-types.js";
 
 /** What a tool call answers: an MCP CallToolResult (content blocks, structuredContent, isError). */
@@ -14,6 +14,8 @@ export interface ToolInvocationOptions {
   readonly signal?: AbortSignal;
   /** Who calls (a caller's id): an invoker with per-user state (MCP sign-ins) calls as them. @default the operator */
   readonly user?: string;
+  /** Answers a 2026-07-28 tool's input_required rounds (invokers without them ignore it). @default none: such a call fails with MCP_INPUT_REQUIRED */
+  readonly onInputRequired?: InputRequiredHandler;
 }
 
 export interface DiscoverOptions {

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { hostConfinementFor, operatorId, type CodeExecutionMode, type Config, type HostConfinement } from "@thinktank/core";
 import { createOAuthTokenStore, McpManager, type InputRequiredHandler, type ManagerLogger, type McpServerEntry, type StdioSandbox } from "@thinktank/mcp";
@@ -63,6 +64,7 @@ export class CodeModeRuntime {
       config,
       executor: this.executor,
       network: config.sandbox.network.allow,
+      replayDir: path.join(config.data_dir, "code-mode", "replays"),
       invokers: [new McpToolInvoker(this.manager), ...(options.invokers ?? [])],
       ...(options.logger ? { logger: options.logger } : {}),
     });

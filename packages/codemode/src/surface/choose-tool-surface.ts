@@ -16,7 +16,7 @@ export interface ChooseToolSurfaceOptions {
   readonly autoThresholdTokens: number;
   /** Whose workspace execute_code uses (the run's thread). */
   readonly place: ExecutionPlace;
-  /** Direct mode: answers a 2026-07-28 tool's input_required rounds (the agent asks the user with an interrupt). @default none */
+  /** Answers a 2026-07-28 tool's input_required rounds (the agent asks the user with an interrupt), in direct mode and in execute_code's programs. @default none */
   readonly onInputRequired?: InputRequiredHandler;
 }
 
@@ -62,7 +62,7 @@ export async function chooseToolSurface(options: ChooseToolSurfaceOptions): Prom
   const own = codeMode.users.view(user);
   const description = own ? own.derived(shared, () => describeWithOwnServers(shared, own.servers, describeOptions)) : shared;
   if (description.mode === "code") {
-    return { mode: "code", reason: description.reason, tools: createCodeModeTools(codeMode, options.place), sections: description.sections, description, unavailable: [] };
+    return { mode: "code", reason: description.reason, tools: createCodeModeTools(codeMode, options.place, options.onInputRequired ? { onInputRequired: options.onInputRequired } : {}), sections: description.sections, description, unavailable: [] };
   }
   const naming = codeMode.catalog.derived("naming", (servers) => modelToolNames(servers));
   // An assistant's MCP servers (place.servers): the others are not offered, nor reported.

@@ -6,7 +6,8 @@
 // over stdio (default) or streamable HTTP (--http: prints "listening <url>" on stdout).
 // Tools: echo(text) answers "<era>:<text>"; confirm(action) asks for confirmation with an
 // input_required elicitation (2026-07-28) and answers what came back; with --extra-tool FILE a
-// tool `extra` is listed while FILE exists. --ttl MS: the tools/list ttlMs (2026-07-28).
+// tool `extra` is listed while FILE exists. --ttl MS: the tools/list ttlMs (2026-07-28). With
+// --notes FILE a tool `note(text)` appends a line to FILE (a side effect a test can count).
 import fs from "node:fs";
 import http from "node:http";
 
@@ -20,6 +21,7 @@ const era = option("--era", "both");
 const overHttp = args.includes("--http");
 const ttl = option("--ttl");
 const extraFile = option("--extra-tool");
+const notesFile = option("--notes");
 
 if (sdk === "v1") await serveV1();
 else await serveV2();
@@ -79,6 +81,12 @@ async function serveV2() {
       }
       return { content: [{ type: "text", text: answer.ok ? `done: ${action} (state ${extra.mcpReq.requestState() ?? "none"})` : `not done: ${action}` }] };
     });
+    if (notesFile) {
+      server.registerTool("note", { description: "Appends a line to the notes file.", inputSchema: { text: z.string() } }, async ({ text }) => {
+        fs.appendFileSync(notesFile, `${text}\n`);
+        return { content: [{ type: "text", text: `noted: ${text}` }] };
+      });
+    }
     if (extraFile && fs.existsSync(extraFile)) server.registerTool("extra", { description: "Listed while the file exists." }, async () => ({ content: [{ type: "text", text: "extra" }] }));
     return server;
   };

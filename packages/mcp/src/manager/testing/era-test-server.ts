@@ -14,6 +14,8 @@ export interface EraServerOptions {
   readonly ttlMs?: number;
   /** A tool `extra` is listed while this file exists. */
   readonly extraToolFile?: string;
+  /** A v2 server lists a tool `note(text)` that appends a line to this file (a side effect to count). */
+  readonly notesFile?: string;
 }
 
 function eraArgs(kind: EraServerKind, options: EraServerOptions): string[] {
@@ -25,6 +27,7 @@ function eraArgs(kind: EraServerKind, options: EraServerOptions): string[] {
     kind.era ?? "legacy",
     ...(options.ttlMs !== undefined ? ["--ttl", String(options.ttlMs)] : []),
     ...(options.extraToolFile ? ["--extra-tool", options.extraToolFile] : []),
+    ...(options.notesFile ? ["--notes", options.notesFile] : []),
   ];
 }
 
