@@ -19,9 +19,7 @@ export function renderSkillSystem(skills: readonly Skill[], options: RenderSkill
   const entries: string[] = [];
   for (const skill of skills) {
     if (!skill.enabled || skill.disableModelInvocation) continue;
-    entries.push(
-      `<skill>\n<name>${escapeXml(skill.name)}</name>\n<description>${escapeXml(skill.description)}</description>\n<location>${escapeXml(skill.containerPath)}</location>\n</skill>`,
-    );
+    entries.push(renderSkillEntry(skill));
   }
   if (entries.length === 0) return "";
   return [
@@ -39,4 +37,9 @@ export function renderSkillSystem(skills: readonly Skill[], options: RenderSkill
     "</available_skills>",
     "</skill_system>",
   ].join("\n");
+}
+
+/** One skill's `<skill>` entry of `<available_skills>` (what the skill costs in the full listing). */
+export function renderSkillEntry(skill: Pick<Skill, "name" | "description" | "containerPath">): string {
+  return `<skill>\n<name>${escapeXml(skill.name)}</name>\n<description>${escapeXml(skill.description)}</description>\n<location>${escapeXml(skill.containerPath)}</location>\n</skill>`;
 }

@@ -1,5 +1,6 @@
 import { ThinktankError } from "@thinktank/core";
 import { pluginNamePattern, type PluginManager } from "@thinktank/plugins";
+import { routeCodeListing } from "../code-listing.js";
 import { errorResponses } from "../error-response.js";
 import type { RoutePlugin } from "../route-plugin.js";
 
@@ -36,11 +37,14 @@ const addBody = {
 const fetchErrors = errorResponses(400, 401, 404, 409, 413, 415, 422, 500, 502, 503, 504);
 
 /** /api/marketplaces: plugin marketplaces added by name (fetched from GitHub, git, npm, a URL or a local folder), browsed, updated, removed. */
-const marketplacesRoutes: RoutePlugin = async (app, { deps }) => {
+const marketplacesRoutes: RoutePlugin = async (app, { config, deps }) => {
   const plugins = (): PluginManager => {
     if (!deps.plugins) throw new ThinktankError("NOT_CONFIGURED", "the plugins service is not configured in this gateway");
     return deps.plugins;
   };
+  // A preview lists its skills' script tools as an installed plugin's detail does.
+  const code = routeCodeListing(config, deps);
+  app.addHook("onClose", () => code.close());
 
   app.get(
     "/api/marketplaces",
@@ -98,6 +102,32 @@ const marketplacesRoutes: RoutePlugin = async (app, { deps }) => {
       },
     },
     async (request) => plugins().marketplacePlugins(request.params.name),
+  );
+
+  app.get<{ Params: { name: string; plugin: string } }>(
+    "/api/marketplaces/:name/plugins/:plugin",
+    {
+      config: { access: "public" },
+      schema: {
+        summary: "One plugin of a marketplace before it is installed: what it brings (skills, commands, agents, hooks, servers) and its projected context cost",
+        description:
+          "For a source inside the marketplace's copy (a relative path) the plugin is read there as an install would read it, nothing fetched or run: `preview` is the plugin's detail as GET /api/plugins/:name shows it (untrusted, as a new install is) with `script_tools` and `context_cost`, the tokens it would add in the full and the compact listing. A remote source (github, url, npm, ...) is fetched only at install: `note` says so.",
+        tags: ["marketplaces"],
+        params: { type: "object", required: ["name", "plugin"], properties: { name: { type: "string", pattern: pluginNamePattern }, plugin: { type: "string", minLength: 1, maxLength: 200 } } },
+        response: {
+          200: {
+            type: "object",
+            required: ["marketplace", "entry"],
+            properties: { marketplace: { type: "string" }, entry: anyObject, preview: { ...anyObject, description: "The plugin's detail as it would install" }, note: { type: "string" } },
+          },
+          ...errorResponses(400, 404, 422, 500),
+        },
+      },
+    },
+    async (request) => {
+      const { skills, ...found } = await plugins().marketplacePlugin(request.params.name, request.params.plugin);
+      return found.preview ? { ...found, preview: await code.listing.plugin(found.preview, skills ?? []) } : found;
+    },
   );
 
   app.post<{ Params: { name: string } }>(

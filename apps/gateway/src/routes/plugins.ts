@@ -1,6 +1,6 @@
 import { ThinktankError } from "@thinktank/core";
 import { pluginNamePattern, type PluginDetailView, type PluginManager } from "@thinktank/plugins";
-import { scriptToolListingSchema } from "@thinktank/skills";
+import { listingCostJsonSchema, scriptToolListingSchema } from "@thinktank/skills";
 import type { FastifyRequest } from "fastify";
 import { routeCodeListing, type CodeListing, type PluginCodeView } from "../code-listing.js";
 import type { GatewayDeps } from "../gateway-deps.js";
@@ -67,6 +67,8 @@ const detailProperties = {
   script_tools: list({ ...scriptToolListingSchema, description: "Every script tool of its skills' tools.json, shown before it runs" }),
   servers: list({ ...anyObject, description: "`<plugin>:<server>` with transport, status (available | unavailable | shadowed | denied), reason, the entry as written with secrets masked, and for a stdio server `runs`: the command, arguments and working folder it runs on this host" }),
   problems: list(anyObject),
+  context_cost: { ...listingCostJsonSchema, description: `What the plugin adds to what the model is sent once enabled: ${listingCostJsonSchema.description}` },
+  rollback: { type: "object", properties: { version: { type: "string" } }, description: "After an update: the version POST /api/plugins/:name/rollback restores" },
   versions: {
     ...anyObject,
     description:
@@ -192,6 +194,26 @@ const pluginsRoutes: RoutePlugin = async (app, { config, deps }) => {
     async (request) => {
       const result = await withCode(await plugins().update(request.params.name, { strict: request.query.strict ?? false }));
       request.log.info({ plugin: result.name, from: result.previous, to: result.versions?.installed }, "plugin updated");
+      return result;
+    },
+  );
+
+  app.post<{ Params: { name: string } }>(
+    "/api/plugins/:name/rollback",
+    {
+      config: { access: "admin", audit: "plugin.rollback" },
+      schema: {
+        summary: "Roll a plugin back to the version its last update replaced (a second rollback undoes the first)",
+        description:
+          "An update keeps the version it replaces; this swaps it back in one step, with its marketplace record (what the next update fetches). Enablement, trust and script approval stay. 409 CONFLICT when no earlier version is kept (the plugin was never updated here).",
+        tags: ["plugins"],
+        params: nameParams,
+        response: { 200: { ...detailSchema, properties: { ...detailProperties, previous: { type: "object", properties: { version: { type: "string" } }, description: "The version rolled back from" } } }, ...errorResponses(400, 401, 404, 409, 422, 500, 503) },
+      },
+    },
+    async (request) => {
+      const result = await withCode(await plugins().rollback(request.params.name));
+      request.log.info({ plugin: result.name, from: result.previous, to: result.version }, "plugin rolled back");
       return result;
     },
   );

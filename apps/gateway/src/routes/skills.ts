@@ -7,6 +7,7 @@ import { routeCodeListing, type CodeListing } from "../code-listing.js";
 import { errorResponses } from "../error-response.js";
 import { gatewaySkillsService } from "../gateway-deps.js";
 import type { RoutePlugin } from "../route-plugin.js";
+import { registerSkillContentRoute } from "./skill-content.js";
 
 const nameParams = { type: "object", required: ["name"], properties: { name: { type: "string", minLength: 1, maxLength: 300 } } } as const;
 const categoryQuery = {
@@ -157,6 +158,8 @@ const skillsRoutes: RoutePlugin = async (app, { config, deps }) => {
       return skillDetail(skill, code.listing);
     },
   );
+
+  registerSkillContentRoute(app, skills);
 
   app.put<{ Params: { name: string }; Querystring: { category?: string }; Body: { enabled?: boolean; trusted?: boolean; scripts_approved?: boolean }; Headers: { "if-match"?: string } }>(
     "/api/skills/:name",

@@ -8,9 +8,7 @@ import type { SlashCommandEntry } from "./slash-command-entry.js";
  */
 export function renderSlashCommands(entries: readonly SlashCommandEntry[]): string {
   if (entries.length === 0) return "";
-  const usage = (entry: SlashCommandEntry): string => escapeXml(entry.argumentHint ? `${entry.invocation} ${entry.argumentHint}` : entry.invocation);
-  const listedSkill = (entry: SlashCommandEntry): boolean => entry.kind === "skill" && entry.skill !== undefined && !entry.skill.disableModelInvocation;
-  const described = entries.filter((entry) => !listedSkill(entry)).map((entry) => `${usage(entry)}: ${escapeXml(firstSentence(entry.description))}`);
+  const described = slashCommandLines(entries);
   const skills = entries.filter(listedSkill).map(usage);
   return [
     "<slash_commands>",
@@ -19,6 +17,14 @@ export function renderSlashCommands(entries: readonly SlashCommandEntry[]): stri
     ...(skills.length > 0 ? [`Skills the user can run the same way (described in <available_skills>): ${skills.join(", ")}`] : []),
     "</slash_commands>",
   ].join("\n");
+}
+
+const usage = (entry: SlashCommandEntry): string => escapeXml(entry.argumentHint ? `${entry.invocation} ${entry.argumentHint}` : entry.invocation);
+const listedSkill = (entry: SlashCommandEntry): boolean => entry.kind === "skill" && entry.skill !== undefined && !entry.skill.disableModelInvocation;
+
+/** The described lines of the full `<slash_commands>` (every entry but skills the skill list shows): what commands cost in the full listing. */
+export function slashCommandLines(entries: readonly SlashCommandEntry[]): string[] {
+  return entries.filter((entry) => !listedSkill(entry)).map((entry) => `${usage(entry)}: ${escapeXml(firstSentence(entry.description))}`);
 }
 
 /** The first sentence (or line), cut at 150 characters. */

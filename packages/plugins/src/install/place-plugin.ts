@@ -13,6 +13,7 @@ type Draft = { plugins: Record<string, Entry>; skills?: Record<string, Entry> };
  * store write) the old version is put back and the staged one taken back out. A new install
  * starts untrusted: any `trusted` and `scripts_approved` left from an earlier plugin of that
  * name (its entry, its skills' `plugin:<name>:...` entries) are dropped before `record` merges.
+ * A replacement records the replaced version's `installed_from` as `rollback.installed_from`.
  */
 export async function placePlugin(
   store: Pick<ExtensionsStore, "update">,
@@ -33,7 +34,10 @@ export async function placePlugin(
         throw error;
       }
       if (!replace) forgetTrust(draft, name);
-      draft.plugins[name] = { ...draft.plugins[name], enabled: draft.plugins[name]?.enabled ?? true, ...record, ...(replace ? {} : { enabled: true }) };
+      // An update remembers where the version it replaces came from, for a rollback (plugin-rollback.ts); a new install has none.
+      const { rollback: _rollback, ...entry } = draft.plugins[name] ?? { enabled: true };
+      const rollback = replace ? { rollback: { installed_from: draft.plugins[name]?.installed_from ?? null } } : {};
+      draft.plugins[name] = { ...entry, enabled: draft.plugins[name]?.enabled ?? true, ...record, ...rollback, ...(replace ? {} : { enabled: true }) };
     })
     .catch(async (error: unknown) => {
       const isConflict = error instanceof ThinktankError && error.code === "PLUGIN_NAME_CONFLICT";

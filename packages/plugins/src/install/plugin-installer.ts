@@ -10,6 +10,7 @@ import { manifestFile, readPluginManifest } from "../manifest/read-plugin-manife
 import { isValidPluginName } from "../manifest/plugin-name.js";
 import { hasPluginMarkers, isArchiveJunk, locatePluginRoot } from "./locate-plugin-root.js";
 import { placePlugin } from "./place-plugin.js";
+import { forgetPreviousVersion, keepPreviousVersion, rollbackPlugin } from "./plugin-rollback.js";
 import { installedPluginsDir, stagingDir } from "./plugin-paths.js";
 
 export interface PluginInstallerOptions {
@@ -216,10 +217,17 @@ export class PluginInstaller {
           if (fs.existsSync(moved) && !fs.existsSync(folder)) await fs.promises.rename(moved, folder);
           throw error;
         });
+      await forgetPreviousVersion(this.options.pluginsDir, name);
       return { name, revision: snapshot.revision };
     } finally {
       await fs.promises.rm(trash, { recursive: true, force: true });
     }
+  }
+
+  /** Swaps the plugin with the version its last update replaced (see rollbackPlugin). */
+  rollback(name: string): Promise<{ plugin: LoadedPlugin; revision: number }> {
+    this.requireInstalled(name);
+    return rollbackPlugin(this.options.store, this.options.pluginsDir, name);
   }
 
   private requireInstalled(name: string): string {
@@ -271,6 +279,8 @@ export class PluginInstaller {
         record: { ...how.record, ...(how.trusted ? { trusted: true } : {}) },
         ...(how.replacing !== undefined ? { replace: { aside: path.join(staging, "previous") } } : {}),
       });
+      // The replaced version is kept for a rollback; losing it (a failed move) leaves the update in place.
+      if (how.replacing !== undefined) await keepPreviousVersion(this.options.store, this.options.pluginsDir, staged.name, path.join(staging, "previous")).catch(() => undefined);
       const plugin = loadPlugin(target, { fallbackName: staged.name });
       const warnings = [...fillWarnings, ...(how.extraWarnings ?? []), ...plugin.problems.filter((p) => p.severity === "warning")];
       return { plugin, enabled: true, source, warnings };

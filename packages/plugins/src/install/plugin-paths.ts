@@ -15,3 +15,8 @@ export function stagingDir(pluginsDir: string): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
+
+/** `<pluginsDir>/previous`: the version each plugin's last update replaced, kept for a rollback (plugin-rollback.ts). */
+export function previousPluginsDir(pluginsDir: string): string {
+  return path.join(pluginsDir, "previous");
+}

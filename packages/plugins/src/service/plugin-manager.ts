@@ -16,6 +16,10 @@ import { mergePluginServers, type MergePluginServersOptions, type PluginHostProg
 import { InstalledPlugins } from "../snapshot/installed-plugins.js";
 import { isPluginEnabled, pluginTrust, type PluginSettingsDocument } from "../snapshot/plugin-enablement.js";
 import { pluginDisabledReason, pluginSkillSources, type PluginSkillSource } from "../snapshot/plugin-skill-sources.js";
+import { countTokens } from "@thinktank/mcp";
+import { keptVersion } from "../install/plugin-rollback.js";
+import { pluginListingCost } from "./plugin-listing-cost.js";
+import { previewMarketplacePlugin, type MarketplacePluginPreview } from "./marketplace-plugin-preview.js";
 import { commandView, detailView, summaryView, type PluginDetailView, type PluginSummaryView } from "./plugin-views.js";
 
 export interface PluginManagerOptions {
@@ -114,7 +118,38 @@ export class PluginManager {
     const enabled = isPluginEnabled(document, name);
     const merge = mergePluginServers([plugin], await this.serverOptions(document));
     const versions = await this.versionsOf(plugin, document);
-    return { ...detailView(plugin, enabled, pluginTrust(document, name), merge.servers, { containerPath: this.containerPath, ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}) }), ...(versions ? { versions } : {}) };
+    const rollback = (document.plugins as Readonly<Record<string, { rollback?: unknown }>> | undefined)?.[name]?.rollback ? keptVersion(this.options.pluginsDir, name) : undefined;
+    return {
+      ...detailView(plugin, enabled, pluginTrust(document, name), merge.servers, { containerPath: this.containerPath, ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}) }),
+      ...(versions ? { versions } : {}),
+      context_cost: pluginListingCost(plugin, { countTokens, containerPath: this.containerPath }),
+      ...(rollback ? { rollback } : {}),
+    };
+  }
+
+  /**
+   * Swaps the plugin with the version its last update replaced (a second rollback undoes the
+   * first); answers its detail and `previous`, the version it replaced. CONFLICT when none is kept.
+   */
+  async rollback(name: string): Promise<PluginDetailView & { previous: { version?: string } }> {
+    const before = (await this.get(name)).version;
+    try {
+      await this.installer.rollback(name);
+    } finally {
+      this.installed.markChanged(name);
+    }
+    return { ...(await this.get(name)), previous: before === undefined ? {} : { version: before } };
+  }
+
+  /**
+   * One entry of an added marketplace with what it brings, before it is installed: for a source
+   * inside the marketplace's copy the plugin is read there (nothing is fetched or run); a remote
+   * source says so in `note`.
+   */
+  async marketplacePlugin(marketplace: string, plugin: string): Promise<MarketplacePluginPreview> {
+    const { marketplace: read } = await this.marketplaces.get(marketplace);
+    const entry = (await this.marketplacePlugins(marketplace)).plugins.find((p) => p.name === plugin);
+    return previewMarketplacePlugin(read, plugin, entry, { containerPath: this.containerPath, countTokens, serverOptions: await this.serverOptions({ ...(await this.options.store.read()).document, plugins: {} }), ...(this.options.hostPrograms ? { hostPrograms: this.options.hostPrograms } : {}) });
   }
 
   private async serverOptions(document: PluginSettingsDocument): Promise<MergePluginServersOptions> {

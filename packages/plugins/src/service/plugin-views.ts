@@ -7,6 +7,7 @@ import { listPluginHooks, type PluginHookView } from "./hook-listing.js";
 import type { PluginTrust } from "../snapshot/plugin-enablement.js";
 import { skillContainerPrefix } from "../snapshot/skill-container-prefix.js";
 import type { PluginVersionsView } from "./plugin-versions.js";
+import type { ListingCost } from "@thinktank/skills";
 
 /** `enabled`, `disabled`, or `invalid` (installed but with errors: left out of the agent). */
 export type PluginState = "enabled" | "disabled" | "invalid";
@@ -42,6 +43,10 @@ export interface PluginDetailView extends Omit<PluginSummaryView, "counts" | "pr
   readonly problems: readonly PluginProblem[];
   /** For a plugin installed from a marketplace added by name: the installed and the available version. */
   readonly versions?: PluginVersionsView;
+  /** What it adds to what the model is sent, in the full and the compact listing (pluginListingCost). */
+  readonly context_cost?: ListingCost;
+  /** After an update: the version a rollback restores (POST /api/plugins/:name/rollback). */
+  readonly rollback?: { readonly version?: string };
 }
 
 const hooksNote =

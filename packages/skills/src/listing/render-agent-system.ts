@@ -21,7 +21,12 @@ export function renderAgentSystem(agents: readonly SearchableAgent[], options: R
   return [
     "<subagent_system>",
     `${taskSentence}. Pass one of these as subagent_type:`,
-    ...agents.map((agent) => `- ${escapeXml(types.get(agent.identity) ?? agent.identity)}: ${escapeXml(summarizeAgentDescription(agent.description, chars))}`),
+    ...agents.map((agent) => renderAgentLine(types.get(agent.identity) ?? agent.identity, agent, chars)),
     "</subagent_system>",
   ].join("\n");
+}
+
+/** One agent's line of the full `<subagent_system>` (what the agent costs in the full listing). */
+export function renderAgentLine(subagentType: string, agent: Pick<SearchableAgent, "description">, descriptionChars = 200): string {
+  return `- ${escapeXml(subagentType)}: ${escapeXml(summarizeAgentDescription(agent.description, descriptionChars))}`;
 }

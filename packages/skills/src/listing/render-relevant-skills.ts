@@ -65,7 +65,7 @@ export function renderRelevantSkills(relevant: RelevantSkills): string {
   const lines = ["<relevant_skills>"];
   if (relevant.skills.length > 0) {
     lines.push("Installed skills that may fit this message (read a skill's SKILL.md at its location before using it; search_skills finds others):");
-    for (const skill of relevant.skills) lines.push(`- ${escapeXml(skill.name)} (${escapeXml(skill.location)}): ${escapeXml(skill.description)}`);
+    for (const skill of relevant.skills) lines.push(renderRelevantSkillLine(skill));
   }
   lines.push(...renderNamedSkills("Further skills that may fit, by folder and name (a skill's SKILL.md is at its folder + name + /SKILL.md):", more));
   if (relevant.commands.length > 0) {
@@ -94,4 +94,9 @@ export function renderRelevantSkills(relevant: RelevantSkills): string {
 export function renderNamed(heading: string, entries: readonly { readonly name: string; readonly where?: string }[]): string[] {
   if (entries.length === 0) return [];
   return [heading, entries.map((entry) => (entry.where ? `${escapeXml(entry.name)} (${escapeXml(entry.where)})` : escapeXml(entry.name))).join(", ")];
+}
+
+/** One skill's line in `<relevant_skills>` (what a skill costs on a message it is offered with). */
+export function renderRelevantSkillLine(skill: Pick<RelevantSkill, "name" | "location" | "description">): string {
+  return `- ${escapeXml(skill.name)} (${escapeXml(skill.location)}): ${escapeXml(skill.description)}`;
 }
