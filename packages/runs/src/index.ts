@@ -7,6 +7,7 @@ export type { ItemStore, StoredItem } from "./persistence/item-store.js";
 export type {
   JsonObject,
   MultitaskStrategy,
+  RecentRun,
   RunPatch,
   RunRecord,
   RunStatus,
@@ -19,6 +20,8 @@ export { RunManager } from "./runs/run-manager.js";
 export type { RunManagerOptions } from "./runs/run-manager.js";
 export type { RunLog } from "./runs/run-worker.js";
 export type { RunExecutor, RunJob, RunOutcome } from "./runs/run-executor.js";
+export type { RunFigures, RunSummary } from "./runs/run-figures.js";
+export type { TokenCounter } from "./runs/run-tally.js";
 export { graphRunExecutor } from "./runs/graph-run-executor.js";
 export type { GraphRunExecutorOptions, RunGraph, RunGraphConfig, StreamableGraph } from "./runs/graph-run-executor.js";
 export { InMemoryRunQueue, admitUnder } from "./runs/run-queue.js";

@@ -1,5 +1,6 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type { Config } from "@thinktank/core";
+import { countTokens } from "@thinktank/mcp";
 import { graphRunExecutor, type RunExecutor, type RunRecord } from "@thinktank/runs";
 import type { RunAssistant } from "../assistants/run-assistant.js";
 import { prepareRequest, type PrepareRequestOptions } from "../request/prepare-request.js";
@@ -26,6 +27,8 @@ export interface LeadAgentExecutorOptions {
 export function leadAgentExecutor(options: LeadAgentExecutorOptions): RunExecutor {
   const { config, checkpointer, providers } = options;
   return graphRunExecutor({
+    // A model that reports no usage (the scripted one, some local servers): its tokens counted as the sub-agents' are.
+    countTokens,
     graphFor: async ({ run, startedAt }) => {
       // Inside the run, so a thread id that is no safe folder name fails the run with its code.
       const folders = threadFolders(config, run.thread_id);

@@ -1,3 +1,5 @@
+import type { RunSummary } from "../runs/run-figures.js";
+
 /**
  * Thread and run records as the LangGraph Platform API returns them (snake_case, ISO timestamps).
  * The checkpointer holds the graph state; these records hold what the API lists and filters on.
@@ -57,3 +59,8 @@ export interface ThreadSearch {
 
 export type ThreadPatch = Partial<Pick<ThreadRecord, "metadata" | "status" | "values" | "interrupts" | "error" | "state_updated_at">>;
 export type RunPatch = Partial<Pick<RunRecord, "status">>;
+
+/** A run as the activity list shows it (GET /runs/recent): its record and, once it ended, its figures. */
+export interface RecentRun extends RunRecord {
+  readonly summary?: RunSummary;
+}

@@ -1,4 +1,5 @@
-import type { RunPatch, RunRecord, RunStatus, ThreadPatch, ThreadRecord, ThreadSearch } from "./agent-records.js";
+import type { RunSummary } from "../runs/run-figures.js";
+import type { RecentRun, RunPatch, RunRecord, RunStatus, ThreadPatch, ThreadRecord, ThreadSearch } from "./agent-records.js";
 
 /** The part of a thread search that picks threads (no order, no page). */
 export type ThreadFilter = Omit<ThreadSearch, "limit" | "offset" | "sort_by" | "sort_order">;
@@ -28,6 +29,10 @@ export interface MetadataStore {
   deleteRun(runId: string): Promise<boolean>;
   /** Runs of a thread, newest first. */
   listRuns(threadId: string, options: { limit: number; offset: number; status?: RunStatus }): Promise<RunRecord[]>;
+  /** Keeps a run's figures (duration, tokens, tool calls, its error) with it, when it ends. */
+  recordRunSummary(runId: string, summary: RunSummary): Promise<void>;
+  /** Runs across threads, newest first, with their figures: only those on `owner`'s threads when given. */
+  listRecentRuns(options: { limit: number; owner?: string }): Promise<RecentRun[]>;
   /**
    * After a restart no run is executing: pending and running runs become `error` and busy threads
    * `idle` (or `interrupted` when an interrupt was pending). Returns how many runs were closed.

@@ -93,6 +93,14 @@ export const runQueueColumns: readonly Column[] = [
   json("end_error", true),
 ];
 
+/**
+ * A finished run's figures (duration, tokens, tool calls, its error: run-figures.ts), written when it
+ * ends and listed by GET /runs/recent; added to existing tables, never part of a RunRecord.
+ */
+export const runSummaryColumn: Column = { name: "summary", type: "json", nullable: true };
+/** The activity list's order: runs across threads, newest first. */
+export const runSummaryIndexes: NonNullable<Table["indexes"]> = [{ name: "thinktank_runs_recent", columns: ["created_at"] }];
+
 /** Created once the owner columns exist (tables from before owners get them added first): a user's threads, newest first. */
 export const ownerIndexes: NonNullable<Table["indexes"]> = [{ name: "thinktank_threads_owner", columns: ["owner_id", "updated_at"] }];
 

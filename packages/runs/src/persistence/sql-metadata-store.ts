@@ -1,7 +1,8 @@
-import type { RunPatch, RunRecord, RunStatus, ThreadPatch, ThreadRecord, ThreadSearch } from "./agent-records.js";
+import type { RunSummary } from "../runs/run-figures.js";
+import type { RecentRun, RunPatch, RunRecord, RunStatus, ThreadPatch, ThreadRecord, ThreadSearch } from "./agent-records.js";
 import { containsAll, type MetadataStore, type ThreadFilter } from "./metadata-store.js";
 import { addMissingColumns } from "./migrations.js";
-import { addColumnsSql, columnList, createTablesSql, ownerColumn, ownerIndexes, placeholders, recordOf, rowParameters, runQueueColumns, runQueueIndexes, runsTable, threadsTable } from "./schema.js";
+import { addColumnsSql, columnList, createTablesSql, ownerColumn, ownerIndexes, placeholders, recordOf, rowParameters, runQueueColumns, runQueueIndexes, runsTable, runSummaryColumn, runSummaryIndexes, threadsTable } from "./schema.js";
 import type { SqlDatabase } from "./sql-database.js";
 
 export interface SqlMetadataStoreOptions {
@@ -35,6 +36,8 @@ export class SqlMetadataStore implements MetadataStore {
     // Owners (issue 25) came after the tables: older databases get the column, their rows the operator's id.
     await addMissingColumns(db, threadsTable, [ownerColumn], ownerIndexes);
     await addMissingColumns(db, runsTable, [ownerColumn]);
+    // Run figures (the console's activity list) came after them too.
+    await addMissingColumns(db, runsTable, [runSummaryColumn], runSummaryIndexes);
     // Replicas coordinate runs through more columns of the same rows (postgres-run-queue.ts); added to tables made before them.
     if (options.shared) await db.exec(addColumnsSql(db.dialect, runsTable, runQueueColumns, runQueueIndexes));
     return new SqlMetadataStore(db, options);
@@ -161,6 +164,21 @@ export class SqlMetadataStore implements MetadataStore {
     const parameters: unknown[] = [threadId, ...(options.status ? [options.status] : []), options.limit, options.offset];
     const rows = await this.#db.all<object>(`SELECT ${runColumns} FROM thinktank_runs WHERE thread_id = ? ${statusClause} ORDER BY created_at DESC, run_id DESC LIMIT ? OFFSET ?`, parameters);
     return rows.map((row) => recordOf<RunRecord>(runsTable, this.#db.dialect, row));
+  }
+
+  async recordRunSummary(runId: string, summary: RunSummary): Promise<void> {
+    await this.#db.run("UPDATE thinktank_runs SET summary = ? WHERE run_id = ?", [JSON.stringify(summary), runId]);
+  }
+
+  async listRecentRuns(options: { limit: number; owner?: string }): Promise<RecentRun[]> {
+    const mine = options.owner === undefined ? "" : "WHERE thread_id IN (SELECT thread_id FROM thinktank_threads WHERE owner_id = ?)";
+    const parameters: unknown[] = [...(options.owner === undefined ? [] : [options.owner]), options.limit];
+    const rows = await this.#db.all<{ summary?: unknown }>(`SELECT ${runColumns}, summary FROM thinktank_runs ${mine} ORDER BY created_at DESC, run_id DESC LIMIT ?`, parameters);
+    return rows.map((row) => {
+      const record = recordOf<RunRecord>(runsTable, this.#db.dialect, row);
+      const summary = typeof row.summary === "string" ? (JSON.parse(row.summary) as RunSummary) : (row.summary as RunSummary | null | undefined);
+      return summary ? { ...record, summary } : record;
+    });
   }
 
   async closeStaleRuns(now: string): Promise<number> {

@@ -8,6 +8,7 @@ import { awaitCallbackHandlers } from "./await-callback-handlers.js";
 import { nextTurn } from "./fair-turns.js";
 import type { RunExecutor, RunJob, RunOutcome } from "./run-executor.js";
 import type { RunRequest } from "./run-request.js";
+import { RunTally, type TokenCounter } from "./run-tally.js";
 import { StreamEventMapper, type ApiStreamMode } from "./stream-event-mapper.js";
 
 /** The options a run's graph is streamed with. */
@@ -40,6 +41,8 @@ export interface GraphRunExecutorOptions {
    * after the run's first turn: a throw fails the run with the error's code as its `error` event.
    */
   readonly graphFor: (job: RunJob) => Promise<RunGraph>;
+  /** Counts the tokens of model calls that report no usage (the run's figures then say `estimated`). @default none: such calls add no tokens */
+  readonly countTokens?: TokenCounter;
 }
 
 /** Configurable keys a client may not set: they address the checkpointer. */
@@ -53,10 +56,10 @@ const reservedConfigurable = new Set(["thread_id", "checkpoint_ns", "checkpoint_
 export function graphRunExecutor(options: GraphRunExecutorOptions): RunExecutor {
   // Before the first run: the stream's `messages` events come from callback handlers (see there).
   awaitCallbackHandlers();
-  return (job, emit) => executeGraphRun(job, emit, options.graphFor);
+  return (job, emit) => executeGraphRun(job, emit, options.graphFor, new RunTally(options.countTokens));
 }
 
-async function executeGraphRun(job: RunJob, emit: (event: string, json: string) => void, graphFor: GraphRunExecutorOptions["graphFor"]): Promise<RunOutcome> {
+async function executeGraphRun(job: RunJob, emit: (event: string, json: string) => void, graphFor: GraphRunExecutorOptions["graphFor"], tally: RunTally): Promise<RunOutcome> {
   const { run, request, signal } = job;
   const work = new RunWork();
   try {
@@ -75,6 +78,8 @@ async function executeGraphRun(job: RunJob, emit: (event: string, json: string) 
       recursionLimit: request.config?.recursion_limit ?? 25,
       tags: request.config?.tags,
       metadata: { run_id: run.run_id, thread_id: run.thread_id, assistant_id: run.assistant_id, ...metadata },
+      // The run's figures (tokens, tool calls): inherited by nested graphs and sub-agents.
+      callbacks: [tally],
       streamMode: mapper.libraryModes(),
       ...(subgraphs ? { subgraphs: true } : {}),
       interruptBefore: request.interrupt_before as never,
@@ -97,23 +102,23 @@ async function executeGraphRun(job: RunJob, emit: (event: string, json: string) 
           emit(mapped.event, mapped.json);
         }
       }
-      return { status: "success" };
+      return { status: "success", figures: tally.figures() };
     }
     const stream = await graph.stream(input as never, runConfig);
     for await (const parts of stream as AsyncIterable<unknown[]>) {
       const [namespace, mode, chunk] = chunkParts(parts, subgraphs);
       for (const event of mapper.map(mode, chunk, namespace)) emit(event.event, event.json);
     }
-    return { status: "success" };
+    return { status: "success", figures: tally.figures() };
   } catch (error) {
     if (signal.aborted) {
       // The graph stops at the abort; a tool's program may still be dying (bash kills its process tree).
       await work.settled();
-      return { status: "interrupted" };
+      return { status: "interrupted", figures: tally.figures() };
     }
     const described = describeError(error);
     emit("error", JSON.stringify(described));
-    return { status: "error", error: described };
+    return { status: "error", error: described, figures: tally.figures() };
   }
 }
 

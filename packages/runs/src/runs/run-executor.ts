@@ -1,10 +1,13 @@
 import type { RunRecord, RunStatus } from "../persistence/agent-records.js";
+import type { RunFigures } from "./run-figures.js";
 import type { RunRequest } from "./run-request.js";
 
 /** How a run ended, as its executor reports it. */
 export interface RunOutcome {
   readonly status: RunStatus;
   readonly error?: { readonly error: string; readonly message: string };
+  /** What it spent (tokens, tool calls), when the executor counts it. */
+  readonly figures?: RunFigures;
 }
 
 /** One run to execute, as the run manager hands it over once it is the run's turn. */

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { isThinktankError, ThinktankError } from "@thinktank/core";
-import type { JsonObject, MultitaskStrategy, RunRecord, RunStatus } from "../persistence/agent-records.js";
+import type { JsonObject, MultitaskStrategy, RecentRun, RunRecord, RunStatus } from "../persistence/agent-records.js";
 import type { AgentStore } from "../persistence/agent-store.js";
 import { isUuid } from "../persistence/is-uuid.js";
 import type { AssistantChoice } from "../assistants/assistant-service.js";
@@ -173,6 +173,11 @@ export class RunManager {
   async list(threadId: string, options: { limit: number; offset: number; status?: RunStatus }, access: Access): Promise<RunRecord[]> {
     await this.#options.threads.get(threadId, access);
     return this.#options.store.metadata.listRuns(threadId, options);
+  }
+
+  /** Runs across the threads `access` lists (its owner's; everyone's for an administrator's `all` scope), newest first, with their figures. */
+  async recent(options: { limit: number }, access: Access): Promise<RecentRun[]> {
+    return this.#options.store.metadata.listRecentRuns({ limit: options.limit, ...(access.everyone ? {} : { owner: access.owner }) });
   }
 
   /** `list` as GET /threads/:id/runs answers it: with `select`, only those fields of each run (another name: VALIDATION_FAILED). */

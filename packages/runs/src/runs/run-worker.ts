@@ -3,6 +3,7 @@ import type { AgentStore } from "../persistence/agent-store.js";
 import { serverAccess } from "../owners/access.js";
 import type { ThreadService } from "../threads/thread-service.js";
 import type { RunExecutor } from "./run-executor.js";
+import type { RunFigures, RunSummary } from "./run-figures.js";
 import type { KeptRun, RunEventStore } from "./run-event-store.js";
 import type { RunQueue, RunTurn } from "./run-queue.js";
 import type { RunRequest } from "./run-request.js";
@@ -28,6 +29,9 @@ export interface ActiveRun {
   ended?: { status: RunStatus | "rollback"; error?: string };
   /** Its end is recorded (RunQueue.end returned): nothing may record another. */
   recorded?: boolean;
+  /** When it started executing (performance.now()), and what the executor counted: the run's summary. */
+  runningSince?: number;
+  figures?: RunFigures;
 }
 
 /** What join and the thread record say when a run's end could not be recorded the ordinary way (the log has the cause). */
@@ -109,7 +113,9 @@ export class RunWorker {
     }
     await store.metadata.updateRun(run.run_id, { status: "running" }, clock().toISOString());
     const job = { run, request, startedAt: clock(), signal: active.controller.signal };
+    active.runningSince = performance.now();
     const outcome = await this.#options.execute(job, (event, json) => kept.log.push(event, json));
+    if (outcome.figures) active.figures = outcome.figures;
     if (active.lost) {
       // Another replica ended or took the run: its thread is theirs now, nothing is recorded from here.
       active.ended = { status: "error", error: "the run was taken from this agent server (its heartbeat went stale)" };
@@ -173,6 +179,8 @@ export class RunWorker {
     // A cancel that came while the run was being finished (its state read, say) was answered: the run does not end as a success.
     if (ending === "success" && active.action) ending = active.action === "rollback" ? "rollback" : "interrupted";
     active.ended = { ...active.ended, status: ending };
+    // Its figures first, so whoever sees the run ended sees them too (a rolled-back run's record goes).
+    if (ending !== "rollback") await store.metadata.recordRunSummary(run.run_id, summaryOf(active, error)).catch((cause: unknown) => log?.error({ ...active.who, err: cause }, "recording the run's figures failed"));
     await queue.end(run, ending, error, now);
     active.recorded = true;
     if (temporary && stillQueued.length === 0) await threads.delete(run.thread_id, serverAccess).catch(() => undefined);
@@ -199,6 +207,12 @@ export function abandonOrFinish(events: RunEventStore, runId: string): void {
 export function resultOf(thread: ThreadRecord): JsonObject {
   const interrupts = Object.values(thread.interrupts).flat();
   return { ...(thread.values ?? {}), ...(interrupts.length > 0 ? { __interrupt__: interrupts } : {}) };
+}
+
+/** A run's summary from what its worker saw: how long it executed, what it spent, how it failed. */
+function summaryOf(active: ActiveRun, error: { error: string; message: string } | undefined): RunSummary {
+  const duration = active.runningSince === undefined ? 0 : Math.round(performance.now() - active.runningSince);
+  return { duration_ms: duration, ...active.figures, ...(error ? { error: { error: error.error, message: error.message } } : {}) };
 }
 
 /** Waits `after_seconds`, or less when the run is cancelled meanwhile. */

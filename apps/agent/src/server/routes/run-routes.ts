@@ -97,6 +97,19 @@ export function registerRunRoutes(app: FastifyInstance, context: AgentRouteConte
   app.post<{ Body: RunRequest }>("/runs/stream", { schema: body, ...streamQuery }, (request, reply) => stream(undefined, request.body, reply));
   app.post<{ Body: RunRequest }>("/runs/wait", { schema: body }, (request, reply) => wait(undefined, request.body, reply));
 
+  // Not in the LangGraph API: the console's activity list. Runs across the caller's threads (an
+  // administrator's `X-Thinktank-Scope: all`: everyone's), newest first, with each ended run's figures.
+  app.get<{ Querystring: { limit?: number } }>(
+    "/runs/recent",
+    { schema: { querystring: { type: "object", additionalProperties: false, properties: { limit: { type: "integer", minimum: 1, maximum: 200 } } } } },
+    async (request) => {
+      const recent = await runs.recent({ limit: request.query.limit ?? 50 }, accessFor(request));
+      return {
+        runs: recent.map(({ run_id, thread_id, assistant_id, status, created_at, updated_at, owner_id, summary }) => ({ run_id, thread_id, assistant_id, status, created_at, updated_at, owner_id, ...summary })),
+      };
+    },
+  );
+
   app.get<{ Params: ThreadParams; Querystring: { limit?: number; offset?: number; status?: RunStatus; select?: string | string[] } }>(
     "/threads/:thread_id/runs",
     { schema: { querystring: { type: "object", properties: { limit: { type: "integer", minimum: 1, maximum: 1000 }, offset: { type: "integer", minimum: 0 }, status: runStatus, select: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] } } } } },
