@@ -5,8 +5,10 @@ import { ActivityPage } from "./activity-page.js";
 import { AdminPage } from "./admin-page.js";
 import { ChatPage } from "./chat/chat-page.js";
 import { MemoryPage } from "./memory-page.js";
-import { PendingPage } from "./pending-page.js";
+import { MarketplacesPage } from "./marketplaces-page.js";
+import { PluginsPage } from "./plugins-page.js";
 import { ServersPage } from "./servers-page.js";
+import { SkillsPage } from "./skills-page.js";
 import { ToolsPage } from "./tools-page.js";
 
 export interface PageProps {
@@ -22,8 +24,9 @@ export interface Page {
 
 export const pages: readonly Page[] = [
   { path: "/", title: "Chat", Component: ChatPage },
-  { path: "/skills", title: "Skills", Component: PendingPage },
-  { path: "/plugins", title: "Plugins", Component: PendingPage },
+  { path: "/skills", title: "Skills", Component: SkillsPage },
+  { path: "/plugins", title: "Plugins", Component: PluginsPage },
+  { path: "/marketplaces", title: "Marketplaces", Component: MarketplacesPage },
   { path: "/servers", title: "MCP servers", Component: ServersPage },
   { path: "/tools", title: "Tools", Component: ToolsPage },
   { path: "/activity", title: "Activity", Component: ActivityPage },
