@@ -35,6 +35,8 @@ declare module "fastify/types/context.js" {
   interface FastifyContextConfig {
     /** Who may use the route. @default "admin" */
     access?: RouteAccess;
+    /** The request is forwarded to a service that authenticates it itself (the agent under /agent): the gateway does not. @default false */
+    forwarded?: boolean;
     /** The audit action a call of this route records (e.g. `plugin.install`); routes that change something name one. */
     audit?: string;
     /** Body fields copied into the audit record's detail (booleans, short strings; never a secret). */
@@ -73,6 +75,7 @@ const credentialsHint = "send X-API-Key: <key> or Authorization: Bearer <key or 
 export function createAuthHook(options: AuthHookOptions): (request: FastifyRequest) => Promise<void> {
   const { identity, keyless } = options;
   return async (request) => {
+    if (request.routeOptions.config.forwarded === true) return;
     const access = accessOf(request);
     const outcome = await identity().authenticate(request.headers, { keyless });
     if (!outcome.ok) {

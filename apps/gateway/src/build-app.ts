@@ -19,6 +19,7 @@ import type { Config } from "@thinktank/core";
 import Fastify from "fastify";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createAuditHook } from "./audit-hook.js";
+import { registerAgentProxy } from "./agent-proxy.js";
 import { createAdminFieldsHook, createAuthHook } from "./auth-hook.js";
 import { registerConsoleSite, type ConsoleSite } from "./console-site.js";
 import { errorResponseSchema, toErrorResponse } from "./error-response.js";
@@ -95,19 +96,16 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   app.decorate("routeTable", routeTable);
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide);
+    // Forwarded routes (/agent/*) are the agent's API, documented by the agent, not here.
+    const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide) || route.config?.forwarded === true;
     for (const method of methods) if (method !== "HEAD") routeTable.push({ method, url: route.url, hidden });
   });
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
-  registerRequestSourceGuard(app, {
-    boundHost: config.gateway.host,
-    allowedHosts: config.gateway.allowed_hosts,
-    allowedOrigins: config.gateway.allowed_origins,
-    exposedHeaders: ["etag", "location", "x-request-id"],
-  });
+  const sourcePolicy = { boundHost: config.gateway.host, allowedHosts: config.gateway.allowed_hosts, allowedOrigins: config.gateway.allowed_origins };
+  registerRequestSourceGuard(app, { ...sourcePolicy, exposedHeaders: ["etag", "location", "x-request-id"] });
   // Users, keys and the audit log: the deps' own, else opened from config once the app gets ready (closed with it).
   let identity: Identity | undefined = deps.identity;
   const identityOf = (): Identity => {
@@ -141,7 +139,10 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   });
   registerOpenApi(app);
   for (const plugin of routePlugins) app.register(plugin, { config, deps, identity: identityOf });
-  if (config.console.enabled) consoleSite = registerConsoleSite(app, deps.consoleDir);
+  if (config.console.enabled) {
+    consoleSite = registerConsoleSite(app, deps.consoleDir);
+    registerAgentProxy(app, config, sourcePolicy);
+  }
   // The sandbox the skill and plugin answers asked (made on first use): its workers go with the app.
   app.addHook("onClose", async () => deps.sandbox?.close());
   return app;

@@ -28,6 +28,8 @@ export function registerOpenApi(app: FastifyInstance): void {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, index) => (typeof json.$id === "string" ? json.$id : `def-${index}`) },
     transform: ({ schema, url, route }) => {
+      // The agent's API under /agent is the agent's to document.
+      if (route.config?.forwarded === true) return { schema: { ...schema, hide: true } as unknown as typeof schema, url };
       const access = route.config?.access ?? defaultAccess;
       const security = access === "public" ? {} : { security: [{ apiKey: [] }, { bearer: [] }] };
       const audit = route.config?.audit ? { "x-thinktank-audit": route.config.audit } : {};

@@ -449,6 +449,8 @@ export const configSchema = {
       default: {},
       properties: {
         enabled: { type: "boolean", default: true },
+        // Where the gateway reaches the agent server for /agent; unset: agent.host:port (a wildcard address on loopback).
+        agent_url: { type: "string", pattern: "^https?://[^?#\\s]+$" },
         // A console session ends this many hours after sign-in, whatever its use (absolute).
         session_hours: { type: "number", exclusiveMinimum: 0, maximum: 720, default: 12 },
         // A console session unused this long ends (idle).

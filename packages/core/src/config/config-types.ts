@@ -321,6 +321,8 @@ export interface Config {
   readonly console: {
     /** Serve the console and proxy `/agent`. @default true */
     readonly enabled: boolean;
+    /** Where the gateway reaches the agent server for `/agent` (e.g. http://agent:2024 in Docker). @default http://<agent.host>:<agent.port>, loopback for a wildcard address */
+    readonly agent_url?: string;
     /** A session ends this many hours after sign-in (absolute). @default 12 */
     readonly session_hours: number;
     /** A session unused this many minutes ends. @default 120 */
