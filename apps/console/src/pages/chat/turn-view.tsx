@@ -1,7 +1,7 @@
 // One turn of the chat: what the user typed, then the answer in order (text through Markdown, each
 // tool call a collapsible card with its arguments and result as text, each `task` call a nested card
 // with the sub-agent's own steps), then which skills it was offered and read, and its tokens.
-import { createContext, useContext } from "react";
+import { createContext, memo, useContext } from "react";
 import { Markdown } from "../../components/markdown.js";
 import { revealBidi } from "../../text/reveal-bidi.js";
 import { shownValue, textOf, toTurns, typedText, type AnswerPart, type ChatMessage, type Delegation, type ToolStep, type Turn } from "./chat-model.js";
@@ -18,7 +18,8 @@ export interface TurnContext {
 
 export const TurnContextValue = createContext<TurnContext>({ transcripts: new Map(), partials: new Map(), delegations: new Map(), running: false });
 
-export function TurnView({ turn, streamed }: { readonly turn: Turn; readonly streamed?: readonly string[] }) {
+/** One turn; memoised, so a streamed chunk re-renders only the turn it belongs to. */
+export const TurnView = memo(function TurnView({ turn, streamed }: { readonly turn: Turn; readonly streamed?: readonly string[] }) {
   return (
     <li className="chat-turn">
       {turn.human && (
@@ -34,7 +35,7 @@ export function TurnView({ turn, streamed }: { readonly turn: Turn; readonly str
       </div>
     </li>
   );
-}
+});
 
 function Parts({ parts }: { readonly parts: readonly AnswerPart[] }) {
   return (
