@@ -21,7 +21,7 @@ describe("docker-compose.yml", () => {
     expect(composeProblems(composeYaml, { profiles: ["scale"] })).toEqual([]);
   });
 
-  it("the rules catch what the issue found: a missing systempaths, a second build, a healthcheck on another port or route", () => {
+  it("the rules catch what the issue found: a missing systempaths, a second build, a healthcheck on another port or route, a pull of the local tag", () => {
     const broken = structuredClone(composeYaml);
     const services = broken.services;
     services["agent-b"] = { ...services["agent-b"], security_opt: ["seccomp:unconfined", "apparmor:unconfined"] };
@@ -29,11 +29,18 @@ describe("docker-compose.yml", () => {
     const agentCheck = services.agent?.healthcheck?.test ?? [];
     services.agent = { ...services.agent, healthcheck: { test: agentCheck.map((part) => part.replace("2024/healthz", "2024/health")) } };
     services["gateway-a"] = { ...services["gateway-a"], healthcheck: { test: (services["gateway-a"]?.healthcheck?.test ?? []).map((part) => part.replace(":8001/", ":2024/")) } };
+    // Without pull_policy: never, `up` asks a registry for the local tag before the image service builds it.
+    const { pull_policy: _gatewayB, ...gatewayB } = services["gateway-b"] ?? {};
+    services["gateway-b"] = gatewayB;
+    const { pull_policy: _image, ...image } = services.image ?? {};
+    services.image = image;
     expect(composeProblems(broken, { profiles: ["scale"] })).toEqual([
       "agent-b: security_opt lacks systempaths=unconfined",
       "agent: healthcheck asks /health, not /healthz",
       "gateway-a: healthcheck asks port 2024, but the service listens on 8001",
+      "gateway-b: pull_policy is not never (Compose would ask a registry for thinktank:local, which only the `image` service makes)",
       "gateway: builds an image of its own (only `image` builds thinktank:local)",
+      "image: pull_policy is not never (Compose would ask a registry for thinktank:local before building it)",
     ]);
   });
 });

@@ -5,6 +5,7 @@
 export interface ComposeService {
   readonly profiles?: string[];
   readonly image?: string;
+  readonly pull_policy?: string;
   readonly build?: string | { readonly context?: string };
   readonly command?: string[];
   readonly environment?: Record<string, string | null>;
@@ -30,6 +31,7 @@ export function composeProblems(file: ComposeFile, options: { readonly profiles:
   const builder = file.services[imageService];
   const tag = builder?.image;
   if (!builder?.build) problems.push(`${imageService}: missing, or builds nothing (it builds the one image every Thinktank service runs)`);
+  if (builder && builder.pull_policy !== "never") problems.push(`${imageService}: pull_policy is not never (Compose would ask a registry for ${tag} before building it)`);
   const names = Object.keys(file.services).filter((name) => {
     const profiles = file.services[name]?.profiles;
     return !profiles || profiles.some((profile) => options.profiles.includes(profile));
@@ -42,6 +44,7 @@ export function composeProblems(file: ComposeFile, options: { readonly profiles:
     if (name !== imageService && service.build) problems.push(`${name}: builds an image of its own (only \`${imageService}\` builds ${tag})`);
     if (!isAgent && !isGateway) continue;
     if (service.image !== tag) problems.push(`${name}: runs ${service.image ?? "no image"}, not ${tag}`);
+    if (service.pull_policy !== "never") problems.push(`${name}: pull_policy is not never (Compose would ask a registry for ${tag}, which only the \`${imageService}\` service makes)`);
     const dependsOn = Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {});
     if (dependsOn[imageService]?.condition !== "service_completed_successfully") problems.push(`${name}: does not wait for \`${imageService}\` (depends_on condition service_completed_successfully)`);
     if (isAgent) {
