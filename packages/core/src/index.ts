@@ -9,7 +9,7 @@ export { ThinktankError, isThinktankError } from "./errors/thinktank-error.js";
 // config
 export { loadConfig } from "./config/load-config.js";
 export type { Config, JwtConfig, ModelConfig, CodeExecutionMode, SandboxBackend } from "./config/config-types.js";
-export { networkPattern } from "./config/config-schema.js";
+export { configSchema, networkPattern } from "./config/config-schema.js";
 
 // frontmatter, ${VAR} expansion
 export { parseFrontmatter } from "./frontmatter/parse-frontmatter.js";
