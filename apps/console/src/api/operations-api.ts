@@ -156,10 +156,12 @@ export interface RunActivity {
   readonly updated_at: string;
   readonly owner_id?: string;
   readonly duration_ms?: number;
-  readonly tokens?: { readonly input: number; readonly output: number; readonly total: number };
+  readonly tokens?: { readonly input: number; readonly output: number; readonly total: number; readonly estimated?: boolean };
   readonly tool_calls?: number;
   readonly tool_errors?: number;
   readonly error?: { readonly error: string; readonly message: string };
 }
 
-export const recentRuns = (signal?: AbortSignal) => api<{ runs: RunActivity[] }>("/agent/runs/recent?limit=50", { signal });
+/** The caller's runs; an administrator's `everyone` lists every user's (X-Thinktank-Scope: all). */
+export const recentRuns = (everyone: boolean, signal?: AbortSignal) =>
+  api<{ runs: RunActivity[] }>("/agent/runs/recent?limit=50", { signal, ...(everyone ? { headers: { "x-thinktank-scope": "all" } } : {}) });

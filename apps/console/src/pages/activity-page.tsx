@@ -9,6 +9,7 @@ import { revealBidi } from "../text/reveal-bidi.js";
 import { formatDuration, formatTime } from "./operations/format.js";
 import { StatusBadge } from "./operations/status-badge.js";
 import type { PageProps } from "./page-list.js";
+import { TableWrap } from "./operations/table-wrap.js";
 import "./operations/operations.css";
 
 export function ActivityPage({ session }: PageProps) {
@@ -16,14 +17,14 @@ export function ActivityPage({ session }: PageProps) {
   return (
     <section aria-labelledby="activity-title">
       <h1 id="activity-title">Activity</h1>
-      <RecentRuns />
+      <RecentRuns everyone={admin} />
       {admin && <AuditLog />}
     </section>
   );
 }
 
-function RecentRuns() {
-  const runs = useResource((signal) => recentRuns(signal));
+function RecentRuns({ everyone }: { readonly everyone: boolean }) {
+  const runs = useResource((signal) => recentRuns(everyone, signal));
   const list = runs.data?.runs ?? [];
   return (
     <section aria-labelledby="runs-title">
@@ -40,7 +41,7 @@ function RecentRuns() {
         </p>
       )}
       {list.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label="Recent runs">
           <table className="runs-table">
             <thead>
               <tr>
@@ -50,6 +51,7 @@ function RecentRuns() {
                 <th scope="col">Tokens (in / out)</th>
                 <th scope="col">Tool calls</th>
                 <th scope="col">Errors</th>
+                {everyone && <th scope="col">User</th>}
                 <th scope="col">Thread</th>
               </tr>
             </thead>
@@ -61,7 +63,7 @@ function RecentRuns() {
                     <StatusBadge status={run.status} />
                   </td>
                   <td>{formatDuration(run.duration_ms)}</td>
-                  <td>{run.tokens ? `${run.tokens.total} (${run.tokens.input} / ${run.tokens.output})` : ""}</td>
+                  <td>{run.tokens ? `${run.tokens.estimated ? "≈" : ""}${run.tokens.total} (${run.tokens.input} / ${run.tokens.output})` : ""}</td>
                   <td>{run.tool_calls ?? ""}</td>
                   <td>
                     {run.tool_errors ? `${run.tool_errors} tool error${run.tool_errors === 1 ? "" : "s"}` : ""}
@@ -72,6 +74,7 @@ function RecentRuns() {
                       </span>
                     )}
                   </td>
+                  {everyone && <td>{run.owner_id ? revealBidi(run.owner_id) : ""}</td>}
                   <td>
                     <Link to={`/threads/${encodeURIComponent(run.thread_id)}`}>
                       <span className="visually-hidden">Open thread </span>
@@ -82,7 +85,7 @@ function RecentRuns() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );
@@ -135,7 +138,7 @@ function AuditLog() {
 
 function AuditTable({ entries }: { readonly entries: readonly AuditEntry[] }) {
   return (
-    <div className="table-wrap">
+    <TableWrap label="Audit entries">
       <table className="audit-table">
         <thead>
           <tr>
@@ -162,6 +165,6 @@ function AuditTable({ entries }: { readonly entries: readonly AuditEntry[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -7,6 +7,7 @@ import { ErrorNote } from "../components/error-note.js";
 import { revealBidi } from "../text/reveal-bidi.js";
 import { formatBytes, formatTime } from "./operations/format.js";
 import type { PageProps } from "./page-list.js";
+import { TableWrap } from "./operations/table-wrap.js";
 import "./operations/operations.css";
 
 export function MemoryPage(_props: PageProps) {
@@ -55,7 +56,7 @@ export function MemoryPage(_props: PageProps) {
       )}
       {memory.data && files.length === 0 && <p className="empty">No memory files yet. Ask the agent to remember something, or write a file below.</p>}
       {files.length > 0 && (
-        <div className="table-wrap">
+        <TableWrap label="Memory files">
           <table>
             <caption className="muted">
               {files.length} of at most {memory.data?.limits.max_files} files, {formatBytes(memory.data?.total_bytes ?? 0)} of {memory.data?.limits.max_kb} KB
@@ -81,7 +82,7 @@ export function MemoryPage(_props: PageProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {selected && (
         <FileEditor
@@ -149,7 +150,7 @@ function FileEditor({ path, onSaved, onDeleted, onError }: { readonly path: stri
             act(() => writeMemoryFile(path, value), onSaved);
           }}
         >
-          <label htmlFor="memory-file-text">Text</label>
+          <label htmlFor="memory-file-text">File text</label>
           <textarea id="memory-file-text" value={value} onChange={(event) => setText(event.target.value)} spellCheck={false} />
           <div className="ops-actions">
             <button type="submit" disabled={busy}>
@@ -183,7 +184,7 @@ function NewFileForm({ onSaved, onError }: { readonly onSaved: (path: string) =>
       <form className="ops-form" onSubmit={submit}>
         <label htmlFor="memory-new-path">Path under /memories</label>
         <input id="memory-new-path" value={path} onChange={(event) => setPath(event.target.value)} required placeholder="preferences.md" />
-        <label htmlFor="memory-new-text">Text</label>
+        <label htmlFor="memory-new-text">New file text</label>
         <textarea id="memory-new-text" rows={4} value={content} onChange={(event) => setContent(event.target.value)} />
         <div className="row">
           <button type="submit" disabled={path.trim() === ""}>

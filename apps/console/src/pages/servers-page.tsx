@@ -20,6 +20,7 @@ export function ServersPage({ session }: PageProps) {
   const [params, setParams] = useSearchParams();
   const [outcome] = useState(() => signInOutcome(params));
   const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string>();
   // The callback's outcome is read once, then dropped from the address so a reload does not repeat it.
   useEffect(() => {
     if (params.has("mcp_auth")) setParams({}, { replace: true });
@@ -40,6 +41,7 @@ export function ServersPage({ session }: PageProps) {
           {outcome.code && <code className="error-code">{outcome.code}</code>}
         </p>
       )}
+      {notice && <p role="status">{notice}</p>}
       <ErrorNote error={error ?? servers.error} />
       <div className="ops-toolbar">
         <button type="button" className="secondary" onClick={servers.reload}>
@@ -52,7 +54,7 @@ export function ServersPage({ session }: PageProps) {
       <ul className="ops-list" aria-label="Servers">
         {list.map((server) => (
           <li key={server.name}>
-            <ServerCard server={server} admin={admin} onChanged={servers.reload} onError={setError} />
+            <ServerCard server={server} admin={admin} onChanged={servers.reload} onError={setError} onNotice={setNotice} />
           </li>
         ))}
       </ul>
@@ -69,7 +71,15 @@ function signInOutcome(params: URLSearchParams): { ok: boolean; server?: string;
   return { ok: auth === "connected", ...(server ? { server } : {}), ...(code && auth === "failed" ? { code } : {}) };
 }
 
-function ServerCard({ server, admin, onChanged, onError }: { readonly server: McpServerView; readonly admin: boolean; readonly onChanged: () => void; readonly onError: (error: unknown) => void }) {
+interface ServerCardProps {
+  readonly server: McpServerView;
+  readonly admin: boolean;
+  readonly onChanged: () => void;
+  readonly onError: (error: unknown) => void;
+  readonly onNotice: (notice: string | undefined) => void;
+}
+
+function ServerCard({ server, admin, onChanged, onError, onNotice }: ServerCardProps) {
   const [busy, setBusy] = useState(false);
   const [showTools, setShowTools] = useState(false);
   const name = revealBidi(server.name);
@@ -77,12 +87,14 @@ function ServerCard({ server, admin, onChanged, onError }: { readonly server: Mc
   const signedIn = server.auth?.signed_in === true;
   const canSignIn = remote && (server.status === "needs_auth" || (server.auth !== undefined && !signedIn));
   const removable = server.source === "user" || (admin && server.source === "config");
-  const act = (work: () => Promise<unknown>) => {
+  const act = (work: () => Promise<unknown>, done: string) => {
     setBusy(true);
     onError(undefined);
+    onNotice(undefined);
     work().then(
       () => {
         setBusy(false);
+        onNotice(done);
         onChanged();
       },
       (failure: unknown) => {
@@ -151,7 +163,7 @@ function ServerCard({ server, admin, onChanged, onError }: { readonly server: Mc
           </button>
         )}
         {signedIn && (
-          <button type="button" className="secondary" disabled={busy} onClick={() => act(() => signOutOfServer(server.name))}>
+          <button type="button" className="secondary" disabled={busy} onClick={() => act(() => signOutOfServer(server.name), `Signed out of ${name}.`)}>
             Sign out of {name}
           </button>
         )}
@@ -159,7 +171,7 @@ function ServerCard({ server, admin, onChanged, onError }: { readonly server: Mc
           {showTools ? "Hide tools" : "Show tools"}
         </button>
         {removable && (
-          <button type="button" className="danger" disabled={busy} onClick={() => act(() => removeServer(server.name))}>
+          <button type="button" className="danger" disabled={busy} onClick={() => act(() => removeServer(server.name), `Removed ${name}.`)}>
             Remove {name}
           </button>
         )}

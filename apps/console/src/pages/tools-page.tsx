@@ -10,6 +10,7 @@ import { formatDuration, formatTime, resultText } from "./operations/format.js";
 import { SchemaForm } from "./operations/schema-form.js";
 import { StatusBadge } from "./operations/status-badge.js";
 import type { PageProps } from "./page-list.js";
+import { TableWrap } from "./operations/table-wrap.js";
 import "./operations/operations.css";
 
 export function ToolsPage({ session }: PageProps) {
@@ -108,7 +109,7 @@ function ExecutionLog({ name, refreshKey }: { readonly name: string; readonly re
   if (!executions.data) return <p aria-busy="true">Loading recent calls…</p>;
   if (executions.data.executions.length === 0) return <p className="empty">No calls yet. Try the tool above, or ask the agent to use it.</p>;
   return (
-    <div className="table-wrap">
+    <TableWrap label="Recent calls">
       <table>
         <caption className="muted">Recent calls, newest first</caption>
         <thead>
@@ -134,6 +135,6 @@ function ExecutionLog({ name, refreshKey }: { readonly name: string; readonly re
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
