@@ -37,6 +37,7 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>();
   const abort = useRef<AbortController | undefined>(undefined);
+  const runId = useRef<string | undefined>(undefined);
 
   const reload = useCallback(async () => {
     try {
@@ -61,16 +62,24 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
     return () => abort.current?.abort();
   }, [reload]);
 
+  /** Follows a run's events: a new run's (`payload`), or one already running (`join`: its id). */
   const stream = useCallback(
-    async (payload: { input?: unknown; command?: { resume: unknown } }) => {
+    async (payload: { input?: unknown; command?: { resume: unknown } } | { join: string }) => {
       const controller = new AbortController();
       abort.current = controller;
+      runId.current = "join" in payload ? payload.join : undefined;
       setRunning(true);
       setError(undefined);
       setPending([]);
+      const painted = new Set<string>();
+      let lastPaint = 0;
       try {
-        const events = client.runs.stream(threadId, "lead_agent", { ...payload, streamMode: ["messages-tuple", "values"], streamSubgraphs: true, multitaskStrategy: "reject", signal: controller.signal } as never);
+        const events =
+          "join" in payload
+            ? client.runs.joinStream(threadId, payload.join, { signal: controller.signal })
+            : client.runs.stream(threadId, "lead_agent", { ...payload, streamMode: ["messages-tuple", "values"], streamSubgraphs: true, multitaskStrategy: "reject", signal: controller.signal } as never);
         for await (const { event, data } of events as AsyncIterable<{ event: string; data: unknown }>) {
+          if (event === "metadata") runId.current = (data as { run_id?: string } | null)?.run_id;
           const [mode, ...path] = event.split("|");
           const namespace = path.length > 0 ? taskCallOf(path.at(-1) as string) : "";
           if (mode === "values" && namespace === "") {
@@ -86,6 +95,14 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
             if (chunk?.type === "ai" && typeof chunk.id === "string" && typeof chunk.content === "string" && chunk.content !== "") {
               const { id, content } = chunk;
               setPartials((current) => appendPartial(current, namespace, id, content));
+              // Events that arrived together are read without a break, so React would paint them
+              // once; the first text of each message, and then a frame's worth at a time, is painted
+              // as it comes.
+              if (!painted.has(id) || performance.now() - lastPaint > 50) {
+                painted.add(id);
+                await afterPaint();
+                lastPaint = performance.now();
+              }
             }
           } else if (mode === "error") {
             const described = data as { error?: string; message?: string };
@@ -96,6 +113,7 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
         if (!controller.signal.aborted) setError(agentError(failure));
       } finally {
         abort.current = undefined;
+        runId.current = undefined;
         setRunning(false);
         setPartials(new Map());
         await reload();
@@ -104,11 +122,48 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
     [client, threadId, reload],
   );
 
+  // A run already going when the thread opens (started here before, or elsewhere): follow it.
+  useEffect(() => {
+    let gone = false;
+    client.runs.list(threadId, { status: "running", limit: 1 }).then(
+      (runs) => {
+        const running = runs[0];
+        if (!gone && running && !abort.current) void stream({ join: running.run_id });
+      },
+      () => undefined,
+    );
+    return () => {
+      gone = true;
+    };
+  }, [client, threadId, stream]);
+
   const send = useCallback((text: string) => stream({ input: { messages: [{ type: "human", content: text }] } }), [stream]);
   const resume = useCallback((value: unknown) => stream({ command: { resume: value } }), [stream]);
-  const cancel = useCallback(() => abort.current?.abort(), []);
+  // Stop cancels the run itself (leaving the page only stops following it: runs continue on disconnect).
+  const cancel = useCallback(() => {
+    const id = runId.current;
+    if (id) client.runs.cancel(threadId, id).catch((failure: unknown) => setError(agentError(failure)));
+    else abort.current?.abort();
+  }, [client, threadId]);
 
   return { values, pending, partials, transcripts, loading, running, error, send, resume, cancel, reload };
+}
+
+/**
+ * Resolves once the browser has painted what is rendered now (a frame, then the task after it); at
+ * once in a hidden tab, and after 100 ms at most, since a hidden tab runs no animation frames.
+ */
+function afterPaint(): Promise<void> {
+  if (document.visibilityState === "hidden") return Promise.resolve();
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
 }
 
 /** `tools:<task call id>` → the call id (the agent names a sub-agent's namespace after its `task` call). */
