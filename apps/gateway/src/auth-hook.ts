@@ -37,6 +37,8 @@ declare module "fastify/types/context.js" {
     access?: RouteAccess;
     /** The request is forwarded to a service that authenticates it itself (the agent under /agent): the gateway does not. @default false */
     forwarded?: boolean;
+    /** The route resolves its own caller (the console's session routes: an ended session there is no error). @default false */
+    selfAuth?: boolean;
     /** The audit action a call of this route records (e.g. `plugin.install`); routes that change something name one. */
     audit?: string;
     /** Body fields copied into the audit record's detail (booleans, short strings; never a secret). */
@@ -75,12 +77,13 @@ const credentialsHint = "send X-API-Key: <key> or Authorization: Bearer <key or 
 export function createAuthHook(options: AuthHookOptions): (request: FastifyRequest) => Promise<void> {
   const { identity, keyless } = options;
   return async (request) => {
-    if (request.routeOptions.config.forwarded === true) return;
+    const { forwarded, selfAuth } = request.routeOptions.config;
+    if (forwarded === true || selfAuth === true) return;
     const access = accessOf(request);
-    const outcome = await identity().authenticate(request.headers, { keyless });
+    const outcome = await identity().authenticate(request.headers, { keyless, method: request.method });
     if (!outcome.ok) {
-      await refuse(request, undefined, "auth.failed", "failed", { reason: outcome.reason });
-      throw new ThinktankError("UNAUTHENTICATED", `the credentials are not valid (${outcome.reason}): ${credentialsHint}`, { details: { reason: outcome.reason } });
+      await refuse(request, undefined, "auth.failed", "failed", { reason: outcome.reason, ...(outcome.code ? { code: outcome.code } : {}) });
+      throw authFailure(outcome);
     }
     const caller = outcome.caller;
     request.caller = caller;
@@ -116,6 +119,16 @@ export function createAdminFieldsHook(identity: () => Identity): (request: Fasti
     await identity().audit.record({ actor: caller, action: "access.denied", target: `${request.method} ${routeOf(request)}`, outcome: "denied", source: request.ip, detail: { fields: sent } });
     throw new ThinktankError("FORBIDDEN", `${sent.join(" and ")} ${sent.length === 1 ? "is an administrator's decision" : "are administrators' decisions"}: send the request without ${sent.length === 1 ? "it" : "them"}`, { details: { fields: sent } });
   };
+}
+
+/**
+ * The error for refused credentials: a console cookie whose session ended is SESSION_EXPIRED (401),
+ * one without its CSRF token CSRF_FAILED (403), anything else UNAUTHENTICATED (401).
+ */
+export function authFailure(outcome: { reason: string; code?: "SESSION_EXPIRED" | "CSRF_FAILED" }): ThinktankError {
+  if (outcome.code === "CSRF_FAILED") return new ThinktankError("CSRF_FAILED", `${outcome.reason}: a request with the console's session cookie that changes something must send the session's CSRF token as x-csrf-token (GET /api/session answers it)`);
+  if (outcome.code === "SESSION_EXPIRED") return new ThinktankError("SESSION_EXPIRED", `the console session has ended (${outcome.reason}): sign in again`);
+  return new ThinktankError("UNAUTHENTICATED", `the credentials are not valid (${outcome.reason}): ${credentialsHint}`, { details: { reason: outcome.reason } });
 }
 
 /** The route's declared access; a URL no route matches is public (its answer is a 404). */

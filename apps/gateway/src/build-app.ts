@@ -37,6 +37,7 @@ import agentsRoutes from "./routes/agents.js";
 import auditRoutes from "./routes/audit.js";
 import toolsRoutes from "./routes/tools.js";
 import usersRoutes from "./routes/users.js";
+import sessionRoutes from "./routes/session.js";
 
 const routePlugins: readonly RoutePlugin[] = [
   healthRoutes,
@@ -50,6 +51,7 @@ const routePlugins: readonly RoutePlugin[] = [
   usersRoutes,
   auditRoutes,
   memoryRoutes,
+  sessionRoutes,
   // any later area: one line each
 ];
 

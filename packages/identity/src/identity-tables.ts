@@ -48,6 +48,29 @@ export const auditTable: Table = {
   ],
 };
 
+/**
+ * Console sessions (console-sessions.ts): the SHA-256 of the cookie's id (never the id), the CSRF
+ * token, who (the caller as signed in; a user key's id, whose removal ends it), how, and when it ends.
+ */
+export const consoleSessionsTable: Table = {
+  name: "thinktank_console_sessions",
+  columns: [
+    text("id_sha256"),
+    text("csrf_token"),
+    text("user_id"),
+    text("user_name"),
+    text("user_role"),
+    text("caller_auth"),
+    text("method"),
+    text("key_id", true),
+    text("created_at"),
+    text("expires_at"),
+    text("last_seen_at"),
+  ],
+  primaryKey: ["id_sha256"],
+  indexes: [{ name: "thinktank_console_sessions_expires", columns: ["expires_at"] }],
+};
+
 export const generationRowId = "users";
 /** The Postgres NOTIFY channel a change of users or keys is announced on. */
 export const identityChannel = "thinktank_identity";

@@ -70,6 +70,32 @@ export interface AuditLog {
 export interface CredentialHeaders {
   readonly "x-api-key"?: string | string[] | undefined;
   readonly authorization?: string | undefined;
+  /** The console's session cookie (`thinktank_session`) is a credential when no key or token is sent. */
+  readonly cookie?: string | undefined;
+  /** The session's CSRF token, required with the cookie on every method but GET, HEAD and OPTIONS. */
+  readonly "x-csrf-token"?: string | string[] | undefined;
 }
 
-export type AuthOutcome = { ok: true; caller: Caller | undefined } | { ok: false; reason: string };
+/** What `authenticate` knows of the request besides its headers. */
+export interface AuthContext {
+  /** The service runs without THINKTANK_API_KEY (loopback only): no credentials then means localOperator. */
+  readonly keyless: boolean;
+  /** The request's method: with the session cookie, anything but GET, HEAD and OPTIONS needs the CSRF token. @default treated as unsafe */
+  readonly method?: string;
+}
+
+/** The console session a cookie credential named. */
+export interface SessionCredential {
+  readonly method: "api_key" | "oidc";
+  readonly csrfToken: string;
+  readonly expiresAt: string;
+}
+
+export type AuthOutcome =
+  | { ok: true; caller: Caller | undefined; session?: SessionCredential }
+  | {
+      ok: false;
+      reason: string;
+      /** Set when the answer is not UNAUTHENTICATED: a cookie whose session ended (SESSION_EXPIRED, 401), a cookie without its CSRF token (CSRF_FAILED, 403). */
+      code?: "SESSION_EXPIRED" | "CSRF_FAILED";
+    };

@@ -7,11 +7,15 @@ export type {
   AuditOutcome,
   AuditQuery,
   AuditRecordInput,
+  AuthContext,
   AuthOutcome,
   CredentialHeaders,
+  SessionCredential,
   UserDirectory,
   UserRecord,
 } from "./identity-types.js";
 export { userKeyPrefix } from "./user-keys.js";
+export { ConsoleSessions, csrfHeaderName, csrfTokenMatches, sessionCookieName, sessionIdFromCookie } from "./console-sessions.js";
+export type { ConsoleSession, ConsoleSessionsOptions, SessionLookup, SessionMethod } from "./console-sessions.js";
 export { maxTokenBytes } from "./jwt-limits.js";
 export type { JwtVerifierOptions } from "./jwt-verifier.js";

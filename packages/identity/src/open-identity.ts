@@ -1,10 +1,11 @@
-import type { Config, Logger } from "@thinktank/core";
+import type { Caller, Config, Logger } from "@thinktank/core";
 import { ThinktankError } from "@thinktank/core";
 import { openPostgresConnection, openSqliteConnection, type SqlConnection } from "@thinktank/runs/sql";
 import { SqlAuditLog } from "./audit-log.js";
 import { Authenticator } from "./authenticator.js";
+import { ConsoleSessions } from "./console-sessions.js";
 import { IdentityStore } from "./identity-store.js";
-import type { AuditLog, AuthOutcome, CredentialHeaders, UserDirectory } from "./identity-types.js";
+import type { AuditLog, AuthContext, AuthOutcome, CredentialHeaders, UserDirectory } from "./identity-types.js";
 import { IdentityWatch } from "./identity-watch.js";
 import type { JwtVerifierOptions } from "./jwt-verifier.js";
 import { SqlUserDirectory } from "./user-directory.js";
@@ -26,7 +27,14 @@ export interface Identity {
    * no credentials then means localOperator. With a key configured, no credentials → { ok: true, caller: undefined }.
    * Wrong, expired or revoked credentials → { ok: false, reason } (always, keyless or not).
    */
-  authenticate(headers: CredentialHeaders, context: { keyless: boolean }): Promise<AuthOutcome>;
+  authenticate(headers: CredentialHeaders, context: AuthContext): Promise<AuthOutcome>;
+  /**
+   * A console sign-in with a key (docs/console.md): a user key, or THINKTANK_API_KEY; never a JWT.
+   * `keyId`: the user key's id (removing that key ends the sessions made with it).
+   */
+  signInWithKey(apiKey: string): Promise<{ ok: true; caller: Caller; keyId?: string } | { ok: false; reason: string }>;
+  /** Console sessions (the cookie credential): create at sign-in, remove at sign-out. */
+  readonly sessions: ConsoleSessions;
   readonly users: UserDirectory;
   readonly audit: AuditLog;
   /** Where the tables are, for the start-up log (never a password). */
@@ -45,7 +53,14 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
     const jwtConfig = config.auth.jwt;
     // jose is loaded only when JWTs are configured.
     const jwt = jwtConfig ? new (await import("./jwt-verifier.js")).JwtVerifier({ ...options.jwt, config: jwtConfig, clock, logger: options.logger }) : undefined;
-    const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt });
+    const sessions = new ConsoleSessions({
+      database: connection.database,
+      clock,
+      absoluteMs: config.console.session_hours * 3_600_000,
+      idleMs: config.console.idle_minutes * 60_000,
+      logger: options.logger,
+    });
+    const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt, sessions });
     const audit = new SqlAuditLog({
       database: connection.database,
       clock,
@@ -58,6 +73,8 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
     let closed: Promise<void> | undefined;
     return {
       authenticate: (headers, context) => authenticator.authenticate(headers, context),
+      signInWithKey: (apiKey) => authenticator.signInWithKey(apiKey),
+      sessions,
       users: new SqlUserDirectory(store, clock),
       audit,
       description: connection.description,

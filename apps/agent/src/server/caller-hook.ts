@@ -31,9 +31,12 @@ export function registerCallerHook(app: FastifyInstance, options: CallerHookOpti
   app.decorateRequest("caller", undefined);
   app.addHook("onRequest", async (request) => {
     if (request.method === "OPTIONS" || request.url === "/healthz") return;
-    const outcome = await identity.authenticate(request.headers, { keyless });
+    // The console's session cookie counts too (it arrives through the gateway's /agent proxy), with its CSRF token on mutations.
+    const outcome = await identity.authenticate(request.headers, { keyless, method: request.method });
     if (!outcome.ok) {
-      await identity.audit.record({ actor: undefined, action: "auth.failed", target: `agent ${request.method} ${request.url.split("?")[0]}`, outcome: "failed", source: request.ip, detail: { reason: outcome.reason } });
+      await identity.audit.record({ actor: undefined, action: "auth.failed", target: `agent ${request.method} ${request.url.split("?")[0]}`, outcome: "failed", source: request.ip, detail: { reason: outcome.reason, ...(outcome.code ? { code: outcome.code } : {}) } });
+      if (outcome.code === "CSRF_FAILED") throw new ThinktankError("CSRF_FAILED", `${outcome.reason}: a request with the console's session cookie that changes something must send x-csrf-token`);
+      if (outcome.code === "SESSION_EXPIRED") throw new ThinktankError("SESSION_EXPIRED", `the console session has ended (${outcome.reason}): sign in again`);
       throw new ThinktankError("UNAUTHENTICATED", `the credentials are not valid (${outcome.reason}): ${credentialsHint}`);
     }
     if (outcome.caller === undefined) throw new ThinktankError("UNAUTHENTICATED", `this server needs a caller: ${credentialsHint}`);
