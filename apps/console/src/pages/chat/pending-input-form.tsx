@@ -12,7 +12,7 @@ export function PendingInputForm({ pending, busy, onAnswer }: { readonly pending
   return (
     <section className="chat-pending" aria-label="The agent is waiting">
       <h3>The agent is waiting for input</h3>
-      <pre className="card-text">{shownValue(pending.value)}</pre>
+      <pre className="card-text">{revealBidi(shownValue(pending.value))}</pre>
       <QuestionForm question="Answer" busy={busy} onAnswer={onAnswer} />
     </section>
   );
@@ -86,7 +86,7 @@ function ApprovalForm({ requests, busy, onAnswer }: { readonly requests: readonl
             <p>{revealBidi(request.description)}</p>
             <details>
               <summary>Arguments</summary>
-              <pre className="card-text">{shownValue(request.args)}</pre>
+              <pre className="card-text">{revealBidi(shownValue(request.args))}</pre>
             </details>
             <div className="decision-choices" role="radiogroup" aria-label={`Decision for ${request.name}`}>
               {(["approve", "edit", "reject"] as const).map((type) => (

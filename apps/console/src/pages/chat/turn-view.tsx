@@ -59,11 +59,11 @@ export function ToolCard({ step }: { readonly step: ToolStep }) {
         <span className="card-kind">Tool</span> <code>{revealBidi(step.call.name)}</code> <span className="card-status">{status}</span>
       </summary>
       <h4>Arguments</h4>
-      <pre className="card-text">{shownValue(step.call.args)}</pre>
+      <pre className="card-text">{revealBidi(shownValue(step.call.args))}</pre>
       {step.result && (
         <>
           <h4>Result</h4>
-          <pre className="card-text">{textOf(step.result)}</pre>
+          <pre className="card-text">{revealBidi(textOf(step.result))}</pre>
         </>
       )}
     </details>
