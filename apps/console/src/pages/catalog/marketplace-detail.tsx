@@ -7,6 +7,7 @@ import type { Session } from "../../api/session.js";
 import { installFromMarketplace, marketplacePlugin, marketplacePlugins, type MarketplaceEntry, type MarketplacePreview } from "../../api/catalog-api.js";
 import { useResource } from "../../api/use-resource.js";
 import { ErrorNote } from "../../components/error-note.js";
+import { revealBidi } from "../../text/reveal-bidi.js";
 import { PluginBrings } from "./plugin-brings.js";
 import { Untrusted, versionText } from "./untrusted-text.js";
 
@@ -64,7 +65,7 @@ function EntryCard({ marketplace, entry, admin, onInstalled }: { readonly market
     setError(undefined);
     installFromMarketplace(marketplace, entry.name)
       .then((plugin) => {
-        setInstalled(`Installed ${plugin.name} ${versionText(plugin.version)}.`);
+        setInstalled(`Installed ${revealBidi(plugin.name)} ${versionText(plugin.version)}.`);
         onInstalled();
       }, setError)
       .finally(() => setBusy(false));
@@ -77,7 +78,7 @@ function EntryCard({ marketplace, entry, admin, onInstalled }: { readonly market
           <Untrusted text={entry.name} />
         </h2>
         <span className="tag">{versionText(entry.version)}</span>
-        <span className="tag">{entry.source_type}</span>
+        <span className="tag"><Untrusted text={entry.source_type} /></span>
         {entry.installed && <span className="tag ok">installed {entry.installed_version ? versionText(entry.installed_version) : ""}</span>}
       </div>
       <p className="catalog-desc">

@@ -65,7 +65,7 @@ export function PluginBrings({ plugin, headingLevel = 2, linkSkills = false }: {
         <Part title={`Hooks (${plugin.hooks.handlers.length})`} show={plugin.hooks.handlers.length > 0}>
           {plugin.hooks.handlers.map((hook, index) => (
             <li key={index}>
-              <strong>{hook.event}</strong>
+              <strong><Untrusted text={hook.event} /></strong>
               {hook.matcher !== null && (
                 <>
                   {" "}

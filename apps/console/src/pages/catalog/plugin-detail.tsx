@@ -7,6 +7,7 @@ import type { Session } from "../../api/session.js";
 import { getPlugin, removePlugin, rollbackPlugin, setPluginEnabled, updatePlugin, type PluginDetail, type PluginVersion } from "../../api/catalog-api.js";
 import { useResource } from "../../api/use-resource.js";
 import { ErrorNote } from "../../components/error-note.js";
+import { revealBidi } from "../../text/reveal-bidi.js";
 import { PluginBrings } from "./plugin-brings.js";
 import { Untrusted, versionText } from "./untrusted-text.js";
 
@@ -40,7 +41,7 @@ export function PluginDetailView({ name, session }: { readonly name: string; rea
       }, setError)
       .finally(() => setBusy(undefined));
   };
-  const change = (verb: string) => (result: PluginDetail | void) => (result ? `${verb} ${result.name}: ${describe(result.previous)} → ${versionText(result.version)}.` : undefined);
+  const change = (verb: string) => (result: PluginDetail | void) => (result ? `${verb} ${revealBidi(result.name)}: ${describe(result.previous)} → ${versionText(result.version)}.` : undefined);
 
   return (
     <article aria-labelledby="plugin-title">
