@@ -88,7 +88,8 @@ export function formArguments(fields: readonly FormField[], values: Readonly<Rec
       if (field.required) return { ok: false, field: field.name, message: `${field.name} is required` };
       continue;
     }
-    result[field.name] = read.value;
+    // Defined, not assigned: a property named __proto__ stays an argument, never the object's prototype.
+    Object.defineProperty(result, field.name, { value: read.value, enumerable: true, writable: true, configurable: true });
   }
   return { ok: true, value: result };
 }
