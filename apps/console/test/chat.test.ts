@@ -19,7 +19,7 @@ name: console chat tests
 rules:
   - id: hello
     when: { last_human: "^hello", step: 0 }
-    reply: "**Hello** there. <img src=x onerror=alert(1)> [click](javascript:alert(1)) ${longReply} done."
+    reply: "**Hello** there. <img src=x onerror=alert(1)> [click](javascript:alert(1)) report\\u202Etxt.exe ${longReply} done."
   - id: list
     when: { last_human: "^list (\\\\S+)", step: 0 }
     reply: "Listing it."
@@ -138,6 +138,8 @@ describe("the chat page", { ...needs("browser"), timeout: 60_000 }, () => {
       expect(await answer.textContent()).toContain("<img src=x onerror=alert(1)>");
       expect(await answer.locator("img").count()).toBe(0);
       expect(await answer.getByText("click").getAttribute("href")).toBeNull();
+      // A bidi override shows as its escape instead of reversing the text after it.
+      expect(await answer.textContent()).toContain("report\\u202Etxt.exe");
       // Compact listing offered the notes skill with the message; the model reported no tokens.
       const facts = lastTurn(page).locator(".chat-facts");
       expect(await facts.textContent()).toContain("Skills offered");
