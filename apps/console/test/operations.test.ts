@@ -1,6 +1,7 @@
 // The operations pages in a real browser against the real gateway and agent server: an MCP server's
 // state and tools, an OAuth sign-in to the local test authorization server that comes back to the
-// console and a sign-out; a registered tool tried through its generated form; runs and the audit
+// console and a sign-out; a user adding and removing a remote server of their own (a cookie session
+// with its CSRF token); a registered tool tried through its generated form; runs and the audit
 // log listed; a memory file edited and deleted; a user and their keys made. Every page is checked
 // with axe-core, at 360 px wide, and with a hostile tool description rendered as text.
 import { startOAuthTestServer, testServerEntry, type OAuthTestServer } from "@thinktank/mcp/testing";
@@ -92,6 +93,28 @@ describe("the operations pages in a browser", { ...needs("browser"), timeout: 60
     await crm.getByRole("button", { name: "Sign out of crm" }).waitFor({ state: "detached" });
     expect((await backend.api("GET", "/api/mcp/servers/crm/auth")).body).toMatchObject({ signed_in: false });
     await checkPage(tab, "/servers after sign-out");
+  });
+
+  it("adds a remote server as a user (their own, through a cookie session with its CSRF token) and removes it", async () => {
+    const user = await backend.createUser("Ada");
+    const mine = await openConsole(backend.url, { browser, apiKey: user.key, path: "/servers" });
+    try {
+      const { page } = mine;
+      await page.getByLabel("Name").fill("notes");
+      await page.getByLabel("URL").fill("http://127.0.0.1:9/mcp");
+      await page.getByRole("button", { name: "Add server" }).click();
+      await page.getByRole("status").filter({ hasText: "Added ~notes." }).waitFor();
+      await card(page, "~notes").waitFor();
+      // A user manages their own servers, never the shared ones, and has no users page.
+      expect(await card(page, "works").getByRole("button", { name: /^Remove/ }).count()).toBe(0);
+      expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
+      await card(page, "~notes").getByRole("button", { name: "Remove ~notes" }).click();
+      await page.getByRole("status").filter({ hasText: "Removed ~notes." }).waitFor();
+      await card(page, "~notes").waitFor({ state: "detached" });
+      await checkPage(mine, "/servers as a user");
+    } finally {
+      await mine.close();
+    }
   });
 
   it("tries a tool through the form made from its schema, shows its result as text and its recent calls", async () => {
