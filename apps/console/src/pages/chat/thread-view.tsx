@@ -40,9 +40,13 @@ export function ThreadView({ client, threadId, title, commands, onActivity }: Th
   }, [location, navigate, threadId, run, onActivity]);
 
   const turns = useMemo(() => toTurns(run.values.messages, run.values.delegations), [run.values]);
-  const context = useMemo(() => ({ transcripts: run.transcripts, partials: run.partials, delegations: new Map(run.values.delegations.map((entry) => [entry.tool_call_id, entry])), running: run.running }), [run.transcripts, run.partials, run.values.delegations, run.running]);
-  const streamed = [...(run.partials.get("")?.values() ?? [])];
   const pending = run.pending[0];
+  const waiting = pending !== undefined;
+  const context = useMemo(
+    () => ({ transcripts: run.transcripts, partials: run.partials, delegations: new Map(run.values.delegations.map((entry) => [entry.tool_call_id, entry])), running: run.running, waiting }),
+    [run.transcripts, run.partials, run.values.delegations, run.running, waiting],
+  );
+  const streamed = [...(run.partials.get("")?.values() ?? [])];
 
   const send = (text: string) => void run.send(text).then(onActivity);
   const attach = (files: File[]) => {
@@ -82,7 +86,7 @@ export function ThreadView({ client, threadId, title, commands, onActivity }: Th
         </p>
         <ErrorNote error={run.error} />
         {pending && <PendingInputForm key={pending.id ?? JSON.stringify(pending)} pending={pending} busy={run.running} onAnswer={(value) => void run.resume(value).then(onActivity)} />}
-        <Composer busy={run.running || pending !== undefined} commands={commands} onSend={send} onFiles={attach} onCancel={run.cancel} />
+        <Composer busy={run.running || waiting} commands={commands} onSend={send} onFiles={attach} {...(run.running ? { onCancel: run.cancel } : {})} />
         <p className="upload-note" role="status">
           {uploadNote}
         </p>

@@ -14,9 +14,11 @@ export interface TurnContext {
   readonly delegations: ReadonlyMap<string, Delegation>;
   /** A run is streaming: calls without a result are running, not stopped. */
   readonly running: boolean;
+  /** The run waits for the user (an approval or a question): calls without a result wait too. */
+  readonly waiting: boolean;
 }
 
-export const TurnContextValue = createContext<TurnContext>({ transcripts: new Map(), partials: new Map(), delegations: new Map(), running: false });
+export const TurnContextValue = createContext<TurnContext>({ transcripts: new Map(), partials: new Map(), delegations: new Map(), running: false, waiting: false });
 
 /** One turn; memoised, so a streamed chunk re-renders only the turn it belongs to. */
 export const TurnView = memo(function TurnView({ turn, streamed }: { readonly turn: Turn; readonly streamed?: readonly string[] }) {
@@ -45,16 +47,18 @@ function Parts({ parts }: { readonly parts: readonly AnswerPart[] }) {
   );
 }
 
-function stepStatus(step: ToolStep, running: boolean): string {
-  if (!step.result) return running ? "running" : "no result";
+function stepStatus(step: ToolStep, context: Pick<TurnContext, "running" | "waiting">): string {
+  if (!step.result) return context.running ? "running" : context.waiting ? "waiting for you" : "no result";
   return step.result.status === "error" ? "error" : "done";
 }
 
+/** The card's class for a status (prefixed: other pages style `status-*` badges). */
+const statusClass = (status: string) => `chat-card-${status.replace(/\s+/g, "-")}`;
+
 export function ToolCard({ step }: { readonly step: ToolStep }) {
-  const { running } = useContext(TurnContextValue);
-  const status = stepStatus(step, running);
+  const status = stepStatus(step, useContext(TurnContextValue));
   return (
-    <details className={`chat-card tool-card status-${status.replace(" ", "-")}`}>
+    <details className={`chat-card tool-card ${statusClass(status)}`}>
       <summary>
         <span className="card-kind">Tool</span> <code>{revealBidi(step.call.name)}</code> <span className="card-status">{status}</span>
       </summary>
@@ -79,9 +83,9 @@ export function SubagentCard({ step }: { readonly step: ToolStep }) {
   const transcript = context.transcripts.get(callId) ?? [];
   const streamed = [...(context.partials.get(callId)?.values() ?? [])];
   const inner = toTurns(transcript).flatMap((turn) => turn.parts);
-  const status = record?.status ?? stepStatus(step, context.running);
+  const status = record?.status ?? stepStatus(step, context);
   return (
-    <details className={`chat-card subagent-card status-${status.replace(" ", "-")}`} open={!step.result}>
+    <details className={`chat-card subagent-card ${statusClass(status)}`} open={!step.result}>
       <summary>
         <span className="card-kind">Sub-agent</span> <code>{revealBidi(agent)}</code> <span className="card-description">{revealBidi(description)}</span> <span className="card-status">{status}</span>
       </summary>
