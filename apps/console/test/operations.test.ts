@@ -79,6 +79,11 @@ describe("the operations pages in a browser", { ...needs("browser"), timeout: 60
 
     const crm = card(page, "crm");
     await crm.getByText("needs auth", { exact: true }).waitFor({ timeout: 30_000 });
+    // Refused at the authorization server: back on the page with the reason's code.
+    await crm.getByRole("button", { name: "Sign in to crm" }).click();
+    await page.waitForURL((url) => url.origin !== new URL(backend.url).origin);
+    await page.click("#deny");
+    await page.getByRole("status").filter({ hasText: "Sign-in to crm failed" }).getByText("OAUTH_AUTHORIZATION_FAILED").waitFor();
     await crm.getByRole("button", { name: "Sign in to crm" }).click();
     // The authorization server's consent page, then back through the gateway's callback to the console.
     await page.waitForURL((url) => url.origin !== new URL(backend.url).origin);
