@@ -2,7 +2,7 @@
 // agent, through the agent API under this origin (/agent). docs/console.md, "Chat".
 import type { Client, Thread } from "@langchain/langgraph-sdk";
 import { useCallback, useEffect, useState } from "react";
-import { Route, Routes, useNavigate, useParams } from "react-router";
+import { Route, Routes, useLocation, useNavigate, useParams } from "react-router";
 import { agentError, useAgentClient } from "../../api/agent-client.js";
 import { ErrorNote } from "../../components/error-note.js";
 import type { PageProps } from "../page-list.js";
@@ -22,6 +22,7 @@ export function ChatPage({ session }: PageProps) {
   const [threadsError, setThreadsError] = useState<unknown>();
   const [commands, setCommands] = useState<readonly SlashCommand[]>([]);
   const navigate = useNavigate();
+  const { pathname } = useLocation();
 
   const loadThreads = useCallback(() => {
     client.threads.search({ limit: 100, sortBy: "updated_at", sortOrder: "desc", select: ["thread_id", "created_at", "updated_at", "metadata", "status"] }).then(
@@ -42,7 +43,7 @@ export function ChatPage({ session }: PageProps) {
 
   const deleted = (threadId: string) => {
     loadThreads();
-    if (location.pathname === `/threads/${threadId}`) void navigate("/");
+    if (pathname === `/threads/${threadId}`) void navigate("/");
   };
 
   return (
@@ -58,50 +59,50 @@ export function ChatPage({ session }: PageProps) {
 }
 
 function NewThread({ client, commands, onCreated }: { readonly client: Client; readonly commands: readonly SlashCommand[]; readonly onCreated: () => void }) {
-    const navigate = useNavigate();
-    const [error, setError] = useState<unknown>();
-    const [busy, setBusy] = useState(false);
-    const create = async (title: string) => (await client.threads.create({ metadata: { title } })).thread_id;
-    const start = (text: string) => {
-      setBusy(true);
-      create(titleFrom(text)).then(
-        (threadId) => {
-          onCreated();
-          void navigate(`/threads/${threadId}`, { state: { send: text } });
-        },
-        (failure: unknown) => {
-          setBusy(false);
-          setError(agentError(failure));
-        },
-      );
-    };
-    const attach = (files: File[]) => {
-      setBusy(true);
-      create(titleFrom(`Files: ${files.map((file) => file.name).join(", ")}`))
-        .then(async (threadId) => {
-          await uploadFiles(threadId, files);
-          onCreated();
-          void navigate(`/threads/${threadId}`);
-        })
-        .catch((failure: unknown) => {
-          setBusy(false);
-          setError(agentError(failure));
-        });
-    };
-    return (
-      <div className="thread-view">
-        <section className="conversation" aria-labelledby="conversation-title">
-          <h2 id="conversation-title">New thread</h2>
-          <p className="empty">Ask the agent anything. Type / to pick a slash command, or attach files for it to work on.</p>
-          <ErrorNote error={error} />
-          <Composer busy={busy} commands={commands} onSend={start} onFiles={attach} />
-        </section>
-      </div>
+  const navigate = useNavigate();
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const create = async (title: string) => (await client.threads.create({ metadata: { title } })).thread_id;
+  const start = (text: string) => {
+    setBusy(true);
+    create(titleFrom(text)).then(
+      (threadId) => {
+        onCreated();
+        void navigate(`/threads/${threadId}`, { state: { send: text } });
+      },
+      (failure: unknown) => {
+        setBusy(false);
+        setError(agentError(failure));
+      },
     );
-  }
+  };
+  const attach = (files: File[]) => {
+    setBusy(true);
+    create(titleFrom(`Files: ${files.map((file) => file.name).join(", ")}`))
+      .then(async (threadId) => {
+        await uploadFiles(threadId, files);
+        onCreated();
+        void navigate(`/threads/${threadId}`);
+      })
+      .catch((failure: unknown) => {
+        setBusy(false);
+        setError(agentError(failure));
+      });
+  };
+  return (
+    <div className="thread-view">
+      <section className="conversation" aria-labelledby="conversation-title">
+        <h2 id="conversation-title">New thread</h2>
+        <p className="empty">Ask the agent anything. Type / to pick a slash command, or attach files for it to work on.</p>
+        <ErrorNote error={error} />
+        <Composer busy={busy} commands={commands} onSend={start} onFiles={attach} />
+      </section>
+    </div>
+  );
+}
 
 function OpenThread({ client, threads, commands, onActivity }: { readonly client: Client; readonly threads: readonly Thread[] | undefined; readonly commands: readonly SlashCommand[]; readonly onActivity: () => void }) {
-    const { threadId = "" } = useParams();
-    const thread = threads?.find((candidate) => candidate.thread_id === threadId);
-    return <ThreadView key={threadId} client={client} threadId={threadId} title={thread ? threadTitle(thread) : "Thread"} commands={commands} onActivity={onActivity} />;
+  const { threadId = "" } = useParams();
+  const thread = threads?.find((candidate) => candidate.thread_id === threadId);
+  return <ThreadView key={threadId} client={client} threadId={threadId} title={thread ? threadTitle(thread) : "Thread"} commands={commands} onActivity={onActivity} />;
 }
