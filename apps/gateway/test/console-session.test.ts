@@ -75,7 +75,7 @@ describe("console sessions", { timeout: 60_000 }, () => {
     expect((await call("GET", "/api/users", { cookie })).status).toBe(200);
 
     // A mutation with the cookie: no token, a wrong one → 403 CSRF_FAILED, nothing made; the right one works.
-    for (const headers of [{ cookie }, { cookie, "x-csrf-token": "wrong" }, { cookie, "x-csrf-token": "" }]) {
+    for (const headers of [{ cookie }, { cookie, "x-csrf-token": "wrong" }, { cookie, "x-csrf-token": "" }] as Record<string, string>[]) {
       const refused = await call("POST", "/api/users", headers, { name: "mallory", role: "admin" });
       expect(refused.status, JSON.stringify(headers)).toBe(403);
       expect(refused.body.code).toBe("CSRF_FAILED");

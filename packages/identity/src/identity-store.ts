@@ -1,6 +1,6 @@
 import type { Caller, Logger, Role } from "@thinktank/core";
 import { createTablesSql, type SqlConnection, type SqlStatement } from "@thinktank/runs/sql";
-import { auditTable, consoleSessionsTable, generationRowId, generationTable, identityChannel, userKeysTable, usersTable } from "./identity-tables.js";
+import { auditTable, consoleSessionsTable, consoleSignInsTable, generationRowId, generationTable, identityChannel, userKeysTable, usersTable } from "./identity-tables.js";
 import type { UserRecord } from "./identity-types.js";
 
 interface UserRow {
@@ -57,7 +57,7 @@ export class IdentityStore {
   static async open(connection: SqlConnection, logger?: Logger): Promise<IdentityStore> {
     const { database } = connection;
     await connection.setUp(async () => {
-      await database.exec(createTablesSql(database.dialect, [usersTable, userKeysTable, generationTable, auditTable, consoleSessionsTable]));
+      await database.exec(createTablesSql(database.dialect, [usersTable, userKeysTable, generationTable, auditTable, consoleSessionsTable, consoleSignInsTable]));
       await database.run(`INSERT INTO ${generationTable.name} (id, generation) VALUES (?, 0) ON CONFLICT (id) DO NOTHING`, [generationRowId]);
     });
     const store = new IdentityStore(connection, logger);

@@ -71,6 +71,16 @@ export const consoleSessionsTable: Table = {
   indexes: [{ name: "thinktank_console_sessions_expires", columns: ["expires_at"] }],
 };
 
+/**
+ * OpenID sign-ins under way (oidc-sign-in.ts): the SHA-256 of the state (the key: taken once), of
+ * the browser's token, the nonce and PKCE verifier, the redirect URI, and when it started.
+ */
+export const consoleSignInsTable: Table = {
+  name: "thinktank_console_sign_ins",
+  columns: [text("state_sha256"), text("browser_sha256"), text("nonce"), text("code_verifier"), text("redirect_uri"), text("created_at")],
+  primaryKey: ["state_sha256"],
+};
+
 export const generationRowId = "users";
 /** The Postgres NOTIFY channel a change of users or keys is announced on. */
 export const identityChannel = "thinktank_identity";

@@ -17,5 +17,6 @@ export type {
 export { userKeyPrefix } from "./user-keys.js";
 export { ConsoleSessions, csrfHeaderName, csrfTokenMatches, sessionCookieName, sessionIdFromCookie } from "./console-sessions.js";
 export type { ConsoleSession, ConsoleSessionsOptions, SessionLookup, SessionMethod } from "./console-sessions.js";
+export type { OidcFinish, OidcSignIn, OidcSignInOptions, OidcStart } from "./oidc-sign-in.js";
 export { maxTokenBytes } from "./jwt-limits.js";
 export type { JwtVerifierOptions } from "./jwt-verifier.js";

@@ -128,8 +128,11 @@ export class JwtVerifier {
   }
 }
 
-/** The caller a verified token names: `jwt:<user claim>`, the name claim (else the id), admin when a role matches admin_roles. */
-function callerOf(payload: JWTPayload, config: JwtConfig): Caller | undefined {
+/**
+ * The caller a verified token names: `jwt:<user claim>`, the name claim (else the id), admin when a
+ * role matches admin_roles. The one mapping: bearer JWTs here, the console's OpenID sign-in's id tokens (oidc-sign-in.ts).
+ */
+export function callerOf(payload: JWTPayload, config: JwtConfig): Caller | undefined {
   const user = claim(payload, config.user_claim);
   const value = typeof user === "number" ? String(user) : user;
   if (typeof value !== "string" || value === "" || value.length > 256 || /[\u0000-\u001f\u007f]/.test(value)) return undefined;

@@ -4,6 +4,7 @@ import { openPostgresConnection, openSqliteConnection, type SqlConnection } from
 import { SqlAuditLog } from "./audit-log.js";
 import { Authenticator } from "./authenticator.js";
 import { ConsoleSessions } from "./console-sessions.js";
+import type { OidcSignIn } from "./oidc-sign-in.js";
 import { IdentityStore } from "./identity-store.js";
 import type { AuditLog, AuthContext, AuthOutcome, CredentialHeaders, UserDirectory } from "./identity-types.js";
 import { IdentityWatch } from "./identity-watch.js";
@@ -35,6 +36,8 @@ export interface Identity {
   signInWithKey(apiKey: string): Promise<{ ok: true; caller: Caller; keyId?: string } | { ok: false; reason: string }>;
   /** Console sessions (the cookie credential): create at sign-in, remove at sign-out. */
   readonly sessions: ConsoleSessions;
+  /** The console's OpenID sign-in, when auth.jwt and console.oidc.client_id are configured. */
+  readonly oidc?: OidcSignIn;
   readonly users: UserDirectory;
   readonly audit: AuditLog;
   /** Where the tables are, for the start-up log (never a password). */
@@ -61,6 +64,7 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
       logger: options.logger,
     });
     const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt, sessions });
+    const oidc = await openOidcSignIn(config, connection, clock, options.logger);
     const audit = new SqlAuditLog({
       database: connection.database,
       clock,
@@ -75,6 +79,7 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
       authenticate: (headers, context) => authenticator.authenticate(headers, context),
       signInWithKey: (apiKey) => authenticator.signInWithKey(apiKey),
       sessions,
+      ...(oidc ? { oidc } : {}),
       users: new SqlUserDirectory(store, clock),
       audit,
       description: connection.description,
@@ -88,6 +93,17 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
     await connection.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** OpenID sign-in for the console (openid-client loaded only then), when auth.jwt names the issuer and console.oidc.client_id the client. */
+async function openOidcSignIn(config: Config, connection: SqlConnection, clock: () => Date, logger: Logger | undefined): Promise<OidcSignIn | undefined> {
+  const jwt = config.auth.jwt;
+  const { client_id: clientId, client_secret_env: secretEnv, scopes } = config.console.oidc;
+  if (!jwt || !clientId) return undefined;
+  const clientSecret = secretEnv === undefined ? undefined : config.env[secretEnv];
+  if (secretEnv !== undefined && !clientSecret) throw new ThinktankError("CONFIG_INVALID", `console.oidc.client_secret_env names ${secretEnv}, which is not set`);
+  const { OidcSignIn: SignIn } = await import("./oidc-sign-in.js");
+  return new SignIn({ database: connection.database, jwt, clientId, ...(clientSecret ? { clientSecret } : {}), scopes, clock, ...(logger ? { logger } : {}) });
 }
 
 async function openConnection(config: Config): Promise<SqlConnection> {

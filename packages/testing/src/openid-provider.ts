@@ -28,6 +28,16 @@ export interface OpenIdProvider {
   rotateKey(): Promise<void>;
   /** Stops publishing every key but the current one: tokens they signed stop verifying once a verifier refetches. */
   retireOldKeys(): Promise<void>;
+  /**
+   * Registers a client for the authorization code flow (PKCE S256 required, as for every client
+   * here): `clientSecret` makes it confidential (client_secret_post), else public. A sign-in goes
+   * through the provider's own page at `/interaction/<uid>`: one `<form method="post">` with a
+   * `subject` field; posting it signs that subject in and grants the scopes asked for (login and
+   * consent in one step), and the provider redirects on to the client's redirect URI.
+   */
+  addCodeClient(client: { clientId: string; clientSecret?: string; redirectUris: readonly string[] }): void;
+  /** Who a subject is when they sign in through the form: `name` and `role` claims of their id token (scope profile). */
+  setPerson(subject: string, claims: { name?: string; role?: string | string[] }): void;
   stop(): Promise<void>;
 }
 
@@ -37,7 +47,12 @@ interface SigningKey {
   readonly publicKey: crypto.KeyObject;
 }
 
-type ProviderInstance = { callback(): (request: http.IncomingMessage, response: http.ServerResponse) => void };
+type ProviderInstance = {
+  callback(): (request: http.IncomingMessage, response: http.ServerResponse) => void;
+  interactionDetails(request: http.IncomingMessage, response: http.ServerResponse): Promise<{ uid: string; params: Record<string, unknown>; prompt: { name: string } }>;
+  interactionFinished(request: http.IncomingMessage, response: http.ServerResponse, result: Record<string, unknown>, options?: Record<string, unknown>): Promise<void>;
+  Grant: new (options: { accountId: string; clientId: string }) => { addOIDCScope(scope: string): void; save(): Promise<string> };
+};
 type ProviderClass = new (issuer: string, configuration: Record<string, unknown>) => ProviderInstance;
 
 const clientSecret = "thinktank-test-client-secret";
@@ -60,9 +75,12 @@ export async function startOpenIdProvider(): Promise<OpenIdProvider> {
   const fetches = { jwks: 0, discovery: 0 };
 
   const server = http.createServer((request, response) => {
-    const path = (request.url ?? "").split("?")[0];
+    const path = (request.url ?? "").split("?")[0] ?? "";
     if (path === "/jwks") fetches.jwks++;
     if (path === "/.well-known/openid-configuration") fetches.discovery++;
+    if (path.startsWith("/interaction/")) return void interaction(request, response).catch((error: unknown) => {
+      response.writeHead(400, { "content-type": "text/plain" }).end(String(error));
+    });
     handler?.(request, response);
   });
   await new Promise<void>((resolve, reject) => {
@@ -71,8 +89,28 @@ export async function startOpenIdProvider(): Promise<OpenIdProvider> {
   });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  let provider: ProviderInstance | undefined;
+  /** The sign-in page of a pending authorization, and its form's post (login and consent in one step). */
+  const interaction = async (request: http.IncomingMessage, response: http.ServerResponse): Promise<void> => {
+    if (!provider) throw new Error("the provider is stopped");
+    const details = await provider.interactionDetails(request, response);
+    if (request.method === "GET") {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end(`<!doctype html><title>Sign in</title><form method="post" action="/interaction/${details.uid}"><label>Subject <input name="subject"></label><button type="submit">Sign in and allow</button></form>`);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const subject = new URLSearchParams(Buffer.concat(chunks).toString("utf8")).get("subject") ?? "";
+    if (subject === "") throw new Error("no subject");
+    const grant = new provider.Grant({ accountId: subject, clientId: String(details.params.client_id) });
+    grant.addOIDCScope(String(details.params.scope ?? "openid"));
+    const grantId = await grant.save();
+    await provider.interactionFinished(request, response, { login: { accountId: subject }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  };
+
   const build = () => {
-    const provider = new Provider(issuer, {
+    provider = new Provider(issuer, {
       adapter: (model: string) => memoryAdapter(storage, model),
       jwks: { keys: keys.map((key) => ({ ...key.privateKey.export({ format: "jwk" }), kid: key.kid, alg: "RS256", use: "sig" })) },
       features: {
@@ -91,13 +129,25 @@ export async function startOpenIdProvider(): Promise<OpenIdProvider> {
           }),
         },
       },
+      // The authorization code flow (addCodeClient): PKCE for every client, the person's claims in the id token.
+      pkce: { required: () => true },
+      interactions: { url: (_ctx: unknown, pending: { uid: string }) => `/interaction/${pending.uid}` },
+      claims: { openid: ["sub"], profile: ["name", "role"], email: ["email"] },
+      conformIdTokenClaims: false,
+      findAccount: (_ctx: unknown, subject: string) => ({
+        accountId: subject,
+        claims: () => {
+          const person = people.get(subject);
+          return { sub: subject, ...(person?.name !== undefined ? { name: person.name } : {}), ...(person?.role !== undefined ? { role: person.role } : {}) };
+        },
+      }),
       ttl: { ClientCredentials: (_ctx: unknown, token: { resourceServer?: { accessTokenTTL?: number } }) => token.resourceServer?.accessTokenTTL ?? 600 },
       extraTokenClaims: (_ctx: unknown, token: { clientId?: string }) => {
         const person = token.clientId ? people.get(token.clientId) : undefined;
         return { ...(person?.name !== undefined ? { name: person.name } : {}), ...(person?.role !== undefined ? { role: person.role } : {}) };
       },
     });
-    handler = provider.callback();
+    handler = (provider as ProviderInstance).callback();
   };
   build();
 
@@ -141,8 +191,21 @@ export async function startOpenIdProvider(): Promise<OpenIdProvider> {
       keys = [current()];
       build();
     },
+    addCodeClient({ clientId, clientSecret: secret, redirectUris }) {
+      storage.set(`Client:${clientId}`, {
+        client_id: clientId,
+        ...(secret === undefined ? { token_endpoint_auth_method: "none" } : { client_secret: secret, token_endpoint_auth_method: "client_secret_post" }),
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        redirect_uris: [...redirectUris],
+      });
+    },
+    setPerson(subject, claims) {
+      people.set(subject, { ...claims, ttl: people.get(subject)?.ttl ?? 600 });
+    },
     async stop() {
       handler = undefined;
+      provider = undefined;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
