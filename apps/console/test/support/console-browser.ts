@@ -130,12 +130,14 @@ let axeSource: string | undefined;
 /**
  * Runs axe-core (from node_modules, evaluated in the page: CDP evaluation is not subject to the
  * page's CSP) on the whole document and throws, listing them, when there are serious or critical
- * violations. `what` names the page in the message.
+ * violations. `what` names the page in the message; `rules` runs only those axe rules (say
+ * ["color-contrast"] again in dark, where nothing else changes). @default every rule
  */
-export async function expectNoSeriousA11yViolations(page: Page, what = page.url()): Promise<void> {
+export async function expectNoSeriousA11yViolations(page: Page, what = page.url(), rules?: readonly string[]): Promise<void> {
   axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
   if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(axeSource);
-  const violations = (await page.evaluate(`window.axe.run(document, { resultTypes: ["violations"] }).then((results) => results.violations)`)) as AxeViolation[];
+  const options = JSON.stringify({ resultTypes: ["violations"], ...(rules ? { runOnly: { type: "rule", values: rules } } : {}) });
+  const violations = (await page.evaluate(`window.axe.run(document, ${options}).then((results) => results.violations)`)) as AxeViolation[];
   const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
   if (serious.length === 0) return;
   const lines = serious.map(

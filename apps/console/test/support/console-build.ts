@@ -31,9 +31,11 @@ let building: Promise<void> | undefined;
 
 /**
  * Builds the console (vite build) when its build is stale, once per test process. The build goes to
- * a folder of its own and then takes dist/app's place by two renames, so a gateway that another test
- * file runs at the same time never serves a half-written folder (test files build the same sources,
- * so their outputs are the same).
+ * a folder of its own; its hashed assets are then copied beside the ones there (new names, so a page
+ * loading the old index.html still finds its files) and its index.html replaces the old one by a
+ * rename, which is atomic: a gateway another test file runs at the same time never finds the build
+ * missing or half-written (test files build the same sources, so their outputs agree). Old assets
+ * stay until the next `npm run build`, which empties the folder.
  */
 export function ensureConsoleBuilt(): Promise<void> {
   if (consoleBuildStaleReason() === undefined) return Promise.resolve();
@@ -53,8 +55,19 @@ async function build(): Promise<void> {
     fs.rmSync(fresh, { recursive: true, force: true });
     throw new Error(`vite build of the console failed (exit ${code}):\n${output}`);
   }
-  const old = path.join(consoleRoot, "dist", `app.old-${process.pid}`);
-  if (fs.existsSync(consoleAppDir)) fs.renameSync(consoleAppDir, old);
-  fs.renameSync(fresh, consoleAppDir);
-  fs.rmSync(old, { recursive: true, force: true });
+  try {
+    fs.mkdirSync(consoleAppDir, { recursive: true });
+    for (const entry of fs.readdirSync(fresh, { recursive: true, withFileTypes: true })) {
+      const from = path.join(entry.parentPath, entry.name);
+      const to = path.join(consoleAppDir, path.relative(fresh, from));
+      if (entry.isDirectory() || (entry.name === "index.html" && entry.parentPath === fresh)) continue;
+      // Copied under a name of its own, then renamed: a reader never sees half a file.
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.copyFileSync(from, `${to}.${process.pid}.tmp`);
+      fs.renameSync(`${to}.${process.pid}.tmp`, to);
+    }
+    fs.renameSync(path.join(fresh, "index.html"), path.join(consoleAppDir, "index.html"));
+  } finally {
+    fs.rmSync(fresh, { recursive: true, force: true });
+  }
 }
