@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsoleBackend, type ConsoleBackend } from "./support/console-backend.js";
 import { expectNoSeriousA11yViolations, launchBrowser, openConsole, type ConsoleTab } from "./support/console-browser.js";
 
+const hostile = `<img src=x onerror="window.__pwned='img'"><script>window.__pwned='script'</script> \u202Eevil.txt`;
+
 /** A local marketplace listing one corpus plugin (copied at test time), whose version the test bumps. */
 function publishSales(market: string, version: string): void {
   const plugin = path.join(market, "sales");
@@ -21,7 +23,11 @@ function publishSales(market: string, version: string): void {
   const manifest = JSON.parse(fs.readFileSync(path.join(corpusDir(), "knowledge-work-plugins", "sales", ".claude-plugin", "plugin.json"), "utf8")) as Record<string, unknown>;
   fs.writeFileSync(path.join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ ...manifest, version }));
   fs.mkdirSync(path.join(market, ".claude-plugin"), { recursive: true });
-  fs.writeFileSync(path.join(market, ".claude-plugin", "marketplace.json"), JSON.stringify({ name: "local", owner: { name: "Tests" }, plugins: [{ name: "sales", source: "./sales" }] }));
+  // And a hostile entry: its description and its plugin's texts carry markup and a right-to-left override.
+  fs.mkdirSync(path.join(market, "hostile", "commands"), { recursive: true });
+  fs.writeFileSync(path.join(market, "hostile", "commands", "go.md"), `---\ndescription: ${JSON.stringify(hostile)}\n---\nGo.\n`);
+  const plugins = [{ name: "sales", source: "./sales" }, { name: "hostile", source: "./hostile", version: "\u202E1.0", description: hostile }];
+  fs.writeFileSync(path.join(market, ".claude-plugin", "marketplace.json"), JSON.stringify({ name: "local", owner: { name: "Tests" }, plugins }));
 }
 
 /** Waits until main shows a heading and nothing in it is busy. */
@@ -100,7 +106,7 @@ describe("skills, plugins and marketplaces in the browser", { ...needs("browser"
     await page.getByText("No marketplaces yet. Add a marketplace").waitFor();
     await page.getByLabel("Source").fill(market);
     await page.getByRole("button", { name: "Add marketplace" }).click();
-    await page.getByRole("status").filter({ hasText: "Added local with 1 plugins" }).waitFor();
+    await page.getByRole("status").filter({ hasText: "Added local with 2 plugins" }).waitFor();
     await page.getByRole("status").getByRole("link", { name: "local" }).click();
     await settled(page);
     await page.getByRole("button", { name: "Details of sales" }).click();
@@ -110,6 +116,15 @@ describe("skills, plugins and marketplaces in the browser", { ...needs("browser"
     expect(await preview.getByRole("region", { name: "Context cost" }).innerText()).toMatch(/Compact listing\s+\d+ tokens in every request/);
     // The accessibility suite walks the list and detail pages; this one has a preview open.
     await expectNoSeriousA11yViolations(page, "a marketplace's page with a plugin's details open");
+    // The hostile entry and its preview show as text: nothing ran, the override is a visible escape.
+    await page.getByRole("button", { name: /^Details of hostile/ }).click();
+    await page.locator(".catalog-preview code", { hasText: "/hostile:go" }).waitFor();
+    const shown = await page.evaluate(() => ({ pwned: (window as unknown as { __pwned?: unknown }).__pwned ?? null, images: document.querySelectorAll("main img").length, text: document.querySelector("main")?.textContent ?? "" }));
+    expect(shown.pwned).toBeNull();
+    expect(shown.images).toBe(0);
+    expect(shown.text).toContain("<img src=x onerror=");
+    expect(shown.text).toContain("\\u202Eevil.txt");
+    expect(shown.text).not.toContain("\u202E");
     await page.getByRole("button", { name: "Install sales" }).click();
     await page.getByRole("status").filter({ hasText: "Installed sales 1.0.0." }).waitFor();
 
