@@ -176,7 +176,7 @@ describe("the operations pages in a browser", { ...needs("browser"), timeout: 60
     await checkPage(tab, "/activity");
   });
 
-  it("edits and deletes a memory file", async () => {
+  it("edits and deletes a memory file, writes one and forgets everything", async () => {
     expect((await backend.api("PUT", "/api/memory/notes/likes.md", { content: "Likes tea." })).status).toBe(200);
     await open("/memory");
     const { page } = tab;
@@ -192,6 +192,15 @@ describe("the operations pages in a browser", { ...needs("browser"), timeout: 60
     await page.getByRole("status").filter({ hasText: "Deleted /memories/notes/likes.md." }).waitFor();
     expect((await backend.api("GET", "/api/memory/notes/likes.md")).status).toBe(404);
     await page.getByText("No memory files yet.", { exact: false }).waitFor();
+    // A file written here, then everything forgotten after the second, explicit confirmation.
+    await page.getByLabel("Path under /memories").fill("todo.md");
+    await page.getByLabel("New file text").fill("Buy milk.");
+    await page.getByRole("button", { name: "Save file" }).click();
+    await page.getByRole("button", { name: "/memories/todo.md" }).waitFor();
+    await page.getByRole("button", { name: "Forget everything…" }).click();
+    await page.getByRole("button", { name: "Yes, delete all memory" }).click();
+    await page.getByRole("status").filter({ hasText: "Forgot everything: 1 file removed." }).waitFor();
+    expect((await backend.api("GET", "/api/memory")).body).toMatchObject({ files: [] });
   });
 
   it("creates a user, shows their key once, makes another and revokes it", async () => {
