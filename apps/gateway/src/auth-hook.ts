@@ -37,7 +37,7 @@ declare module "fastify/types/context.js" {
     access?: RouteAccess;
     /** The request is forwarded to a service that authenticates it itself (the agent under /agent): the gateway does not. @default false */
     forwarded?: boolean;
-    /** The route resolves its own caller (the console's session routes: an ended session there is no error). @default false */
+    /** The route looks at the session cookie itself (the console's session routes: an ended session or a missing CSRF token is no refusal of the hook's). @default false */
     selfAuth?: boolean;
     /** The audit action a call of this route records (e.g. `plugin.install`); routes that change something name one. */
     audit?: string;
@@ -78,9 +78,11 @@ export function createAuthHook(options: AuthHookOptions): (request: FastifyReque
   const { identity, keyless } = options;
   return async (request) => {
     const { forwarded, selfAuth } = request.routeOptions.config;
-    if (forwarded === true || selfAuth === true) return;
+    if (forwarded === true) return;
     const access = accessOf(request);
     const outcome = await identity().authenticate(request.headers, { keyless, method: request.method });
+    // The session routes look at the cookie themselves (an ended session signs out, it is no error); a wrong key is still 401.
+    if (!outcome.ok && outcome.code !== undefined && selfAuth === true) return;
     if (!outcome.ok) {
       await refuse(request, undefined, "auth.failed", "failed", { reason: outcome.reason, ...(outcome.code ? { code: outcome.code } : {}) });
       throw authFailure(outcome);

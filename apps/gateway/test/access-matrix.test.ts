@@ -75,6 +75,11 @@ const expectedAccess: Record<string, RouteAccess> = {
   "GET /api/users/{id}/memory": "admin",
   "DELETE /api/users/{id}/memory": "admin",
   "GET /api/users/{id}/memory/{*}": "admin",
+  "GET /api/session": "public",
+  "POST /api/session": "public",
+  "DELETE /api/session": "public",
+  "GET /api/session/oidc/start": "public",
+  "GET /api/session/oidc/callback": "public",
 };
 
 type Outcome = "through" | 401 | 403;
