@@ -17,7 +17,7 @@ export interface LoadConfigOptions {
 /**
  * Finds, parses, validates and freezes the configuration. `$THINKTANK_CONFIG`, else
  * `./config.yaml`, else the embedded defaults. Env overrides (GATEWAY_PORT, AGENT_PORT,
- * GATEWAY_HOST, AGENT_HOST, THINKTANK_DATA_DIR, THINKTANK_LOG_LEVEL) win over the file.
+ * GATEWAY_HOST, AGENT_HOST, THINKTANK_DATA_DIR, THINKTANK_LOG_LEVEL, THINKTANK_AGENT_URL) win over the file.
  * Any problem throws CONFIG_INVALID naming the file, the key path and the reason.
  */
 export function loadConfig(options: LoadConfigOptions = {}): Config {
@@ -123,6 +123,7 @@ function applyEnvOverrides(raw: Record<string, unknown>, env: Readonly<Record<st
   if (env.AGENT_HOST) section("agent").host = env.AGENT_HOST;
   if (env.THINKTANK_DATA_DIR) raw.data_dir = env.THINKTANK_DATA_DIR;
   if (env.THINKTANK_LOG_LEVEL) section("log").level = env.THINKTANK_LOG_LEVEL;
+  if (env.THINKTANK_AGENT_URL) section("console").agent_url = env.THINKTANK_AGENT_URL;
 }
 
 function resolvePaths(raw: Config, baseDir: string, configPath: string | undefined, env: Readonly<Record<string, string | undefined>>): Config {
