@@ -4,7 +4,7 @@ import type { Client } from "@langchain/langgraph-sdk";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { ErrorNote } from "../../components/error-note.js";
-import { toTurns } from "./chat-model.js";
+import { toTurns, type Turn } from "./chat-model.js";
 import { Composer } from "./composer.js";
 import { PendingInputForm } from "./pending-input-form.js";
 import type { SlashCommand } from "./slash-commands.js";
@@ -19,6 +19,11 @@ export interface ThreadViewProps {
   readonly commands: readonly SlashCommand[];
   /** Called when a run ends (the list's order and titles may have changed). */
   readonly onActivity: () => void;
+}
+
+/** The position of a turn among the turns that start with a message (runs start turns that way). */
+function humanIndex(turns: readonly Turn[], index: number): number {
+  return turns.slice(0, index).filter((turn) => turn.human).length;
 }
 
 export function ThreadView({ client, threadId, title, commands, onActivity }: ThreadViewProps) {
@@ -75,9 +80,10 @@ export function ThreadView({ client, threadId, title, commands, onActivity }: Th
         ) : (
           <TurnContextValue.Provider value={context}>
             <ol className="chat-turns" aria-label="Messages">
-              {turns.map((turn, index) => (
-                <TurnView key={turn.id} turn={turn} {...(index === turns.length - 1 && streamed.length > 0 ? { streamed } : {})} />
-              ))}
+              {turns.map((turn, index) => {
+                const spent = turn.human ? run.turnTokens[humanIndex(turns, index)] : undefined;
+                return <TurnView key={turn.id} turn={turn} {...(spent ? { runTokens: spent } : {})} {...(index === turns.length - 1 && streamed.length > 0 ? { streamed } : {})} />;
+              })}
             </ol>
           </TurnContextValue.Provider>
         )}

@@ -5,6 +5,7 @@ import { createContext, memo, useContext } from "react";
 import { Markdown } from "../../components/markdown.js";
 import { revealBidi } from "../../text/reveal-bidi.js";
 import { shownValue, textOf, toTurns, typedText, type AnswerPart, type ChatMessage, type Delegation, type ToolStep, type Turn } from "./chat-model.js";
+import type { RunTokens } from "./run-tokens.js";
 import type { Partials } from "./use-thread-run.js";
 
 /** What nested cards read: sub-agents' transcripts and streamed text, and the delegation records. */
@@ -21,7 +22,7 @@ export interface TurnContext {
 export const TurnContextValue = createContext<TurnContext>({ transcripts: new Map(), partials: new Map(), delegations: new Map(), running: false, waiting: false });
 
 /** One turn; memoised, so a streamed chunk re-renders only the turn it belongs to. */
-export const TurnView = memo(function TurnView({ turn, streamed }: { readonly turn: Turn; readonly streamed?: readonly string[] }) {
+export const TurnView = memo(function TurnView({ turn, streamed, runTokens }: { readonly turn: Turn; readonly streamed?: readonly string[]; readonly runTokens?: RunTokens }) {
   return (
     <li className="chat-turn">
       {turn.human && (
@@ -33,7 +34,7 @@ export const TurnView = memo(function TurnView({ turn, streamed }: { readonly tu
       <div className="chat-answer">
         <Parts parts={turn.parts} />
         {streamed?.map((text, index) => <Markdown key={index} source={text} className="chat-streaming" />)}
-        <TurnFacts turn={turn} />
+        <TurnFacts turn={turn} {...(runTokens ? { runTokens } : {})} />
       </div>
     </li>
   );
@@ -114,10 +115,11 @@ export function SubagentCard({ step }: { readonly step: ToolStep }) {
 }
 
 /** Skills offered and read, and tokens, under an answer. */
-function TurnFacts({ turn }: { readonly turn: Turn }) {
+function TurnFacts({ turn, runTokens }: { readonly turn: Turn; readonly runTokens?: RunTokens }) {
   if (turn.parts.length === 0) return null;
   const { offered, read } = turn.skills;
   const { reported, delegated } = turn.tokens;
+  const count = (value: number) => value.toLocaleString();
   return (
     <dl className="chat-facts">
       <dt>Skills offered</dt>
@@ -126,8 +128,12 @@ function TurnFacts({ turn }: { readonly turn: Turn }) {
       <dd>{read.length === 0 ? "none" : read.map(revealBidi).join(", ")}</dd>
       <dt>Tokens</dt>
       <dd>
-        {reported ? `${reported.input.toLocaleString()} in, ${reported.output.toLocaleString()} out` : "not reported by the model"}
-        {delegated ? ` · sub-agents ${delegated.input.toLocaleString()} in, ${delegated.output.toLocaleString()} out${delegated.estimated ? " (estimated)" : ""}` : ""}
+        {runTokens
+          ? `${count(runTokens.input)} in, ${count(runTokens.output)} out${runTokens.runs > 1 ? ` over ${runTokens.runs} runs` : ""}${runTokens.estimated ? " (counted: the model reported none)" : ""}`
+          : reported
+            ? `${count(reported.input)} in, ${count(reported.output)} out`
+            : "not reported by the model"}
+        {delegated ? ` · ${runTokens ? "of which " : ""}sub-agents ${count(delegated.input)} in, ${count(delegated.output)} out${delegated.estimated ? " (estimated)" : ""}` : ""}
       </dd>
     </dl>
   );

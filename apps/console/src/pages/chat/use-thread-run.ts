@@ -6,6 +6,7 @@ import type { Client } from "@langchain/langgraph-sdk";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { agentError } from "../../api/agent-client.js";
 import { readInterrupts, readValues, type ChatMessage, type PendingInput, type ThreadValues } from "./chat-model.js";
+import { loadTurnTokens, type RunTokens } from "./run-tokens.js";
 
 /** Text streamed so far per message id, per namespace ("" for the lead, else the `task` call id). */
 export type Partials = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -17,6 +18,8 @@ export interface ThreadRun {
   readonly partials: Partials;
   /** Each sub-agent's messages as its run streamed them, by `task` call id (this page's session only: the thread keeps only its answer). */
   readonly transcripts: ReadonlyMap<string, readonly ChatMessage[]>;
+  /** What each turn's runs spent (the agent's run figures), by the order of turns that start with a message. */
+  readonly turnTokens: readonly (RunTokens | undefined)[];
   readonly loading: boolean;
   readonly running: boolean;
   readonly error: unknown;
@@ -33,6 +36,7 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
   const [pending, setPending] = useState<readonly PendingInput[]>([]);
   const [partials, setPartials] = useState<Partials>(new Map());
   const [transcripts, setTranscripts] = useState<ReadonlyMap<string, readonly ChatMessage[]>>(new Map());
+  const [turnTokens, setTurnTokens] = useState<readonly (RunTokens | undefined)[]>([]);
   const [loading, setLoading] = useState(true);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -40,6 +44,8 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
   const runId = useRef<string | undefined>(undefined);
 
   const reload = useCallback(async () => {
+    // Figures are a detail: without them the answers show what the model reported.
+    void loadTurnTokens(client, threadId).then(setTurnTokens, () => undefined);
     try {
       const state = await client.threads.getState(threadId);
       setValues(readValues(state.values));
@@ -58,6 +64,7 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
     setPending([]);
     setPartials(new Map());
     setTranscripts(new Map());
+    setTurnTokens([]);
     void reload();
     return () => abort.current?.abort();
   }, [reload]);
@@ -146,7 +153,7 @@ export function useThreadRun(client: Client, threadId: string): ThreadRun {
     else abort.current?.abort();
   }, [client, threadId]);
 
-  return { values, pending, partials, transcripts, loading, running, error, send, resume, cancel, reload };
+  return { values, pending, partials, transcripts, turnTokens, loading, running, error, send, resume, cancel, reload };
 }
 
 /**
