@@ -1,3 +1,4 @@
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import type { RunFigures } from "./run-figures.js";
@@ -9,9 +10,10 @@ export type TokenCounter = (text: string) => number;
  * What one run spent, counted from its callbacks (LangChain callback handler methods, added to the
  * run's config so nested graphs and sub-agents count too): model tokens as each call reports them
  * (usage_metadata), else counted with `countTokens` when given (`estimated`), and tool calls with
- * those that failed (a thrown error, or a tool message with status `error`).
+ * those that failed (a thrown error, or a tool message with status `error`). A LangChain handler, so
+ * it is awaited where it is called (awaitCallbackHandlers): no count lands after the run ended.
  */
-export class RunTally {
+export class RunTally extends BaseCallbackHandler {
   readonly name = "thinktank_run_tally";
   readonly #countTokens: TokenCounter | undefined;
   readonly #prompts = new Map<string, number>();
@@ -23,14 +25,15 @@ export class RunTally {
   #toolErrors = 0;
 
   constructor(countTokens?: TokenCounter) {
+    super();
     this.#countTokens = countTokens;
   }
 
-  handleChatModelStart(_llm: unknown, messages: BaseMessage[][], runId: string): void {
+  override handleChatModelStart(_llm: unknown, messages: BaseMessage[][], runId: string): void {
     if (this.#countTokens) this.#prompts.set(runId, messages.flat().reduce((sum, message) => sum + this.#count(message), 0));
   }
 
-  handleLLMEnd(output: LLMResult, runId: string): void {
+  override handleLLMEnd(output: LLMResult, runId: string): void {
     const prompt = this.#prompts.get(runId);
     this.#prompts.delete(runId);
     for (const generation of output.generations.flat()) {
@@ -50,19 +53,19 @@ export class RunTally {
     }
   }
 
-  handleLLMError(_error: unknown, runId: string): void {
+  override handleLLMError(_error: unknown, runId: string): void {
     this.#prompts.delete(runId);
   }
 
-  handleToolStart(): void {
+  override handleToolStart(): void {
     this.#toolCalls += 1;
   }
 
-  handleToolEnd(output: unknown): void {
+  override handleToolEnd(output: unknown): void {
     if ((output as { status?: unknown } | undefined)?.status === "error") this.#toolErrors += 1;
   }
 
-  handleToolError(): void {
+  override handleToolError(): void {
     this.#toolErrors += 1;
   }
 
