@@ -2,8 +2,8 @@
 // model): a streamed answer with hostile Markdown rendered harmlessly, a tool card, a sub-agent card
 // with its own steps and tokens, skills offered (compact listing) and read (a skill run as a slash
 // command picked from the completion list), an approval approved and one rejected with a message,
-// a question answered, an upload and a presented file downloaded, and the thread list's rename,
-// search and delete; axe-core at 1280 and 360 px, light and dark. One backend for the file.
+// a question answered, an upload and a presented file downloaded, a run followed again after
+// leaving its thread and stopped, and the thread list's rename, search and delete; axe-core at 1280 and 360 px, light and dark. One backend for the file.
 import fs from "node:fs";
 import { needs } from "@thinktank/testing";
 import type { Page } from "playwright-core";
@@ -50,6 +50,11 @@ rules:
   - id: stamped
     when: { last_tool_name: stamp }
     reply: "stamp said: {{lastToolResult}}"
+  - id: wait
+    when: { last_human: "^wait", step: 0 }
+    tool_calls:
+      - name: stall
+        args: {}
   - id: ask
     when: { last_human: "^ask", step: 0 }
     tool_calls:
@@ -80,6 +85,8 @@ fallback:
 
 /** A registered tool (trusted, on the host): under tools.approval: always its first call in a thread asks. */
 const stamp = { description: "Stamp a text", runtime: "node", script: "stamp.js", timeout: 30, input_schema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
+/** A registered tool that runs until its run is cancelled. */
+const stall = { description: "Wait for ever", runtime: "node", script: "stall.js", timeout: 300, input_schema: { type: "object", properties: {} } };
 const stampScript = "let input = '';\nprocess.stdin.on('data', (chunk) => (input += chunk));\nprocess.stdin.on('end', () => console.log(JSON.stringify({ stamped: JSON.parse(input).text })));\n";
 
 describe("the chat page", { ...needs("browser"), timeout: 60_000 }, () => {
@@ -90,8 +97,8 @@ describe("the chat page", { ...needs("browser"), timeout: 60_000 }, () => {
       startConsoleBackend({
         script,
         config: ["skills:", "  listing: compact", "tools:", "  approval: always"],
-        extensions: { tools: { stamp } },
-        files: { "tools/stamp.js": stampScript, "skills/public/notes/SKILL.md": "---\nname: notes\ndescription: Take notes about birds such as pelicans\n---\nWrite the notes down.\n" },
+        extensions: { tools: { stamp, stall } },
+        files: { "tools/stall.js": "setInterval(() => {}, 60_000);\n", "tools/stamp.js": stampScript, "skills/public/notes/SKILL.md": "---\nname: notes\ndescription: Take notes about birds such as pelicans\n---\nWrite the notes down.\n" },
       }),
       launchBrowser(),
     ]);
@@ -193,7 +200,7 @@ describe("the chat page", { ...needs("browser"), timeout: 60_000 }, () => {
     }
   });
 
-  it("answers approvals and a question in place, uploads a file, downloads a presented one, renames, searches and deletes threads", async () => {
+  it("answers approvals and a question in place, uploads a file, downloads a presented one, follows and stops a run, renames, searches and deletes threads", async () => {
     const tab = await openConsole(backend.url, { browser, path: "/" });
     const { page } = tab;
     const newThread = async () => {
@@ -237,8 +244,21 @@ describe("the chat page", { ...needs("browser"), timeout: 60_000 }, () => {
       const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
       expect(fs.readFileSync(await download.path(), "utf8")).toBe("# The report");
 
+      // A run followed again after leaving its thread, then stopped.
+      await newThread();
+      await send(page, "wait here");
+      await page.getByRole("button", { name: "Send decision" }).click();
+      await lastTurn(page).locator(".tool-card .card-status", { hasText: "running" }).waitFor();
+      await newThread();
+      await page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "wait here" }).click();
+      await page.getByText("The agent is answering…").waitFor();
+      await page.getByRole("button", { name: "Stop" }).click();
+      await idle(page);
+      await expect.poll(() => lastTurn(page).locator(".tool-card .card-status").textContent()).not.toBe("running");
+
       // Rename, search, delete.
       const list = page.getByRole("navigation", { name: "Threads" });
+      await page.getByRole("navigation", { name: "Threads" }).getByRole("link", { name: "stamp second" }).click();
       await list.getByRole("button", { name: "Rename stamp second" }).click();
       await list.getByLabel("New title").fill("Renamed thread");
       await list.getByRole("button", { name: "Save" }).click();
