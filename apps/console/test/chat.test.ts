@@ -3,7 +3,8 @@
 // with its own steps and tokens, skills offered (compact listing) and read (a skill run as a slash
 // command picked from the completion list), an approval approved and one rejected with a message,
 // a question answered, an upload and a presented file downloaded, a run followed again after
-// leaving its thread and stopped, and the thread list's rename, search and delete; axe-core at 1280 and 360 px, light and dark. One backend for the file.
+// leaving its thread and stopped, and the thread list's rename, search and delete; axe-core at
+// 1280 and 360 px, light and dark. One backend for the file.
 import fs from "node:fs";
 import { needs } from "@thinktank/testing";
 import type { Page } from "playwright-core";
