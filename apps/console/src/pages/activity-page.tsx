@@ -77,7 +77,7 @@ function RecentRuns({ everyone }: { readonly everyone: boolean }) {
                   {everyone && <td>{run.owner_id ? revealBidi(run.owner_id) : ""}</td>}
                   <td>
                     <Link to={`/threads/${encodeURIComponent(run.thread_id)}`}>
-                      <span className="visually-hidden">Open thread </span>
+                      <span className="ops-visually-hidden">Open thread </span>
                       {run.thread_id.slice(0, 8)}
                     </Link>
                   </td>

@@ -59,7 +59,7 @@ export function AdminPage(_props: PageProps) {
 
 function KeyOnce({ fresh, onDone }: { readonly fresh: NewKey; readonly onDone: () => void }) {
   return (
-    <div className="secret-once" role="status">
+    <div className="ops-secret-once" role="status">
       <p>
         New key for {revealBidi(fresh.user)} (id {fresh.keyId}). Copy it now: it is shown only this once.
       </p>

@@ -41,11 +41,11 @@ export function MemoryPage(_props: PageProps) {
       {note && <p role="status">{note}</p>}
       {memory.data && (
         <div className="ops-toolbar">
-          <span className="field-check">
+          <span className="ops-field-check">
             <input id="memory-enabled" type="checkbox" checked={memory.data.settings.enabled} onChange={(event) => toggle("enabled", event.target.checked)} />
             <label htmlFor="memory-enabled">Use memory in my runs</label>
           </span>
-          <span className="field-check">
+          <span className="ops-field-check">
             <input id="memory-auto" type="checkbox" checked={memory.data.settings.auto} disabled={!memory.data.settings.enabled} onChange={(event) => toggle("auto", event.target.checked)} />
             <label htmlFor="memory-auto">Update it automatically</label>
           </span>
@@ -140,7 +140,7 @@ function FileEditor({ path, onSaved, onDeleted, onError }: { readonly path: stri
     );
   };
   return (
-    <section aria-labelledby="memory-file-title" className="card memory-editor">
+    <section aria-labelledby="memory-file-title" className="card ops-memory-editor">
       <h2 id="memory-file-title">{revealBidi(path)}</h2>
       <ErrorNote error={file.error} />
       {file.data && (

@@ -36,7 +36,7 @@ export function ServersPage({ session }: PageProps) {
     <section aria-labelledby="servers-title">
       <h1 id="servers-title">MCP servers</h1>
       {outcome && (
-        <p role="status" className={outcome.ok ? "notice" : "notice failed"}>
+        <p role="status" className={outcome.ok ? "ops-notice" : "ops-notice failed"}>
           {outcome.ok ? `Signed in to ${revealBidi(outcome.server ?? "the server")}.` : `Sign-in to ${revealBidi(outcome.server ?? "the server")} failed`}
           {outcome.code && <code className="error-code">{outcome.code}</code>}
         </p>
@@ -234,7 +234,7 @@ function AddServerForm({ onAdded }: { readonly onAdded: () => void }) {
       <form className="ops-form" onSubmit={submit}>
         <label htmlFor="server-name">Name</label>
         <input id="server-name" value={name} onChange={(event) => setName(event.target.value)} required pattern="[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}" aria-describedby="server-name-hint" />
-        <span id="server-name-hint" className="field-hint">
+        <span id="server-name-hint" className="ops-field-hint">
           Letters, digits, dot, dash and underscore. A server you add as a user is yours alone (listed as ~name).
         </span>
         <label htmlFor="server-url">URL</label>

@@ -51,15 +51,15 @@ function FieldControl({ id, field, value, onChange }: { readonly id: string; rea
   const hintId = `${id}-hint`;
   const name = revealBidi(field.name);
   const hint = field.description ? (
-    <span id={hintId} className="field-hint">
+    <span id={hintId} className="ops-field-hint">
       {revealBidi(field.description)}
     </span>
   ) : null;
   const described = field.description ? { "aria-describedby": hintId } : {};
-  const marker = field.required ? <span className="required-mark"> (required)</span> : null;
+  const marker = field.required ? <span className="ops-required-mark"> (required)</span> : null;
   if (field.kind === "boolean") {
     return (
-      <div className="field field-check">
+      <div className="ops-field ops-field-check">
         <input id={id} type="checkbox" checked={value === true} onChange={(event) => onChange(event.target.checked)} {...described} />
         <label htmlFor={id}>
           {name}
@@ -72,13 +72,13 @@ function FieldControl({ id, field, value, onChange }: { readonly id: string; rea
   if (field.kind === "enum-list") {
     const picked = Array.isArray(value) ? value : [];
     return (
-      <fieldset className="field" {...described}>
+      <fieldset className="ops-field" {...described}>
         <legend>
           {name}
           {marker}
         </legend>
         {field.choices?.map((choice, index) => (
-          <div className="field-check" key={index}>
+          <div className="ops-field-check" key={index}>
             <input id={`${id}-${index}`} type="checkbox" checked={picked.includes(index)} onChange={(event) => onChange(event.target.checked ? [...picked, index] : picked.filter((each) => each !== index))} />
             <label htmlFor={`${id}-${index}`}>{revealBidi(String(choice))}</label>
           </div>
@@ -125,7 +125,7 @@ function FieldControl({ id, field, value, onChange }: { readonly id: string; rea
     );
   }
   return (
-    <div className="field">
+    <div className="ops-field">
       {label}
       {control}
       {hint}
