@@ -116,7 +116,7 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
   };
   app.register(async (scope) => {
     if (identity) return;
-    const opened = await openIdentity(config, { logger: deps.logger });
+    const opened = await openIdentity(config, { logger: deps.logger, consoleSignIn: true });
     identity = opened;
     scope.addHook("onClose", async () => opened.close());
   });

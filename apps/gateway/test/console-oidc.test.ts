@@ -44,7 +44,7 @@ beforeAll(async () => {
     "extensions_config.json": '{"mcpServers": {}, "skills": {}, "plugins": {}, "tools": {}}\n',
   });
   config = loadConfig({ cwd: temp.dir, env: { GATEWAY_PORT: String(port), THINKTANK_API_KEY: "oidc-test-operator-key-0123456789", CONSOLE_OIDC_SECRET: clientSecret } });
-  identity = await openIdentity(config, { clock: () => new Date(Date.now() + offsetMs) });
+  identity = await openIdentity(config, { clock: () => new Date(Date.now() + offsetMs), consoleSignIn: true });
   gateway = await startGateway(config, createGatewayDeps(config, { logger: createLogger({ level: "silent" }), identity }));
 }, 60_000);
 

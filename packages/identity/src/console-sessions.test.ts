@@ -144,3 +144,24 @@ describe("console sessions on Postgres", needs("postgres"), () => {
     };
   });
 });
+
+describe("the console's OpenID sign-in at open", () => {
+  it("stops start-up when console.oidc.client_secret_env names an unset variable, and is opened only for the gateway", async () => {
+    const temp = makeTempDir("tt-oidc-config-");
+    try {
+      writeTree(temp.dir, {
+        "config.yaml": "auth:\n  jwt:\n    issuer: http://127.0.0.1:9/\n    audience: api\nconsole:\n  oidc:\n    client_id: console\n    client_secret_env: CONSOLE_SECRET\n",
+      });
+      const config = loadConfig({ cwd: temp.dir, env: { THINKTANK_DATA_DIR: path.join(temp.dir, "data") } });
+      await expect(openIdentity(config, { consoleSignIn: true })).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("CONSOLE_SECRET") });
+      const agentSide = await openIdentity(config);
+      expect(agentSide.oidc).toBeUndefined();
+      await agentSide.close();
+      const withSecret = await openIdentity(loadConfig({ cwd: temp.dir, env: { THINKTANK_DATA_DIR: path.join(temp.dir, "data"), CONSOLE_SECRET: "s" } }), { consoleSignIn: true });
+      expect(withSecret.oidc).toBeDefined();
+      await withSecret.close();
+    } finally {
+      temp.cleanup();
+    }
+  });
+});

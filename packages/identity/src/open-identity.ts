@@ -18,6 +18,8 @@ export interface IdentityOptions {
   /** How often other processes' changes are looked for. @default 250 (SQLite), 1000 (Postgres, besides LISTEN/NOTIFY) */
   readonly pollMs?: number;
   /** JWKS and token-cache timings (tests shorten them); see JwtVerifierOptions for the defaults. */
+  /** Open the console's OpenID sign-in (`Identity.oidc`) when configured: the gateway's part; the agent never needs it. @default false */
+  readonly consoleSignIn?: boolean;
   readonly jwt?: Pick<JwtVerifierOptions, "jwksCooldownMs" | "jwksMaxAgeMs" | "tokenCacheMs" | "tokenCacheSize" | "fetchTimeoutMs">;
 }
 
@@ -36,7 +38,7 @@ export interface Identity {
   signInWithKey(apiKey: string): Promise<{ ok: true; caller: Caller; keyId?: string } | { ok: false; reason: string }>;
   /** Console sessions (the cookie credential): create at sign-in, remove at sign-out. */
   readonly sessions: ConsoleSessions;
-  /** The console's OpenID sign-in, when auth.jwt and console.oidc.client_id are configured. */
+  /** The console's OpenID sign-in, when opened with `consoleSignIn` and auth.jwt and console.oidc.client_id are configured. */
   readonly oidc?: OidcSignIn;
   readonly users: UserDirectory;
   readonly audit: AuditLog;
@@ -64,7 +66,7 @@ export async function openIdentity(config: Config, options: IdentityOptions = {}
       logger: options.logger,
     });
     const authenticator = new Authenticator({ store, operatorKey: config.api_key, jwt, sessions });
-    const oidc = await openOidcSignIn(config, connection, clock, options.logger);
+    const oidc = options.consoleSignIn ? await openOidcSignIn(config, connection, clock, options.logger) : undefined;
     const audit = new SqlAuditLog({
       database: connection.database,
       clock,
