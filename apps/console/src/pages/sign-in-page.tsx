@@ -1,11 +1,12 @@
 // Sign in with an API key, or through the OpenID provider when the service has one (auth.jwt).
 import { useState, type FormEvent } from "react";
+import { ApiError } from "../api/api-client.js";
 import { signInWithKey, type Session } from "../api/session.js";
 import { ErrorNote } from "../components/error-note.js";
 
 export function SignInPage({ session, onSignedIn }: { readonly session: Session; readonly onSignedIn: (session: Session) => void }) {
   const [key, setKey] = useState("");
-  const [error, setError] = useState<unknown>();
+  const [error, setError] = useState<unknown>(signInErrorFromUrl);
   const [busy, setBusy] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -33,4 +34,11 @@ export function SignInPage({ session, onSignedIn }: { readonly session: Session;
       <ErrorNote error={error} />
     </main>
   );
+}
+
+/** A failed OpenID sign-in comes back as `/?signin_error=<CODE>` (docs/console.md, "Sign-in and sessions"); the reason is in the audit log. */
+function signInErrorFromUrl(): ApiError | undefined {
+  const code = new URLSearchParams(window.location.search).get("signin_error");
+  if (!code || !/^[A-Z_]{1,64}$/.test(code)) return undefined;
+  return new ApiError(401, code, "The sign-in through your provider did not complete. Try again, or sign in with an API key.");
 }
