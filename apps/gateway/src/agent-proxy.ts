@@ -1,5 +1,5 @@
 import httpProxy from "@fastify/http-proxy";
-import { checkRequestSource, type Config, type RequestGuardPolicy } from "@thinktank/core";
+import { checkRequestSource, ThinktankError, type Config, type RequestGuardPolicy } from "@thinktank/core";
 import type { FastifyInstance } from "fastify";
 
 /** Where the gateway reaches the agent server: console.agent_url, else agent.host:port (a wildcard address is reached on loopback). */
@@ -35,6 +35,12 @@ export function registerAgentProxy(app: FastifyInstance, config: Config, policy:
       // A run's stream lasts as long as the run: no reply timeout of the proxy's own.
       http: { requestOptions: { timeout: 0 } },
       replyOptions: {
+        // The agent down or gone mid-answer: our error shape, saying where the gateway looked.
+        onError: (reply, { error }) => {
+          if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
+          reply.request.log.warn({ err: error, upstream }, "the agent server did not answer the console's /agent request");
+          void reply.send(new ThinktankError("SERVICE_UNAVAILABLE", `the agent server at ${upstream} did not answer (${(error as Error).message}): is it running? Set console.agent_url (THINKTANK_AGENT_URL) if it listens elsewhere`));
+        },
         rewriteRequestHeaders: (request, headers) => {
           const out: Record<string, string | string[] | undefined> = { ...headers };
           if (typeof request.headers.origin === "string" && checkRequestSource("POST", request.headers, policy).ok) out.origin = upstreamOrigin;

@@ -111,6 +111,16 @@ describe("the console at /", () => {
     expect(answer.body.code).toBe("HOST_NOT_ALLOWED");
   });
 
+  it("answers 503 SERVICE_UNAVAILABLE under /agent when the agent server is not there", async () => {
+    const port = await freePort();
+    const gateway = await start(builtConsole(), `log:\n  level: silent\nconsole:\n  agent_url: http://127.0.0.1:${port}\n`);
+    const response = await fetch(`${gateway.url}/agent/ok`);
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { code: string; message: string };
+    expect(body.code).toBe("SERVICE_UNAVAILABLE");
+    expect(body.message).toContain(`http://127.0.0.1:${port}`);
+  });
+
   it("serves nothing at / with console.enabled: false", async () => {
     const gateway = await start(builtConsole(), "log:\n  level: silent\nconsole:\n  enabled: false\n");
     expect((await fetch(`${gateway.url}/`, { headers: html })).status).toBe(404);
