@@ -65,11 +65,13 @@ describe("docker-compose scale profile", () => {
     const config = loadConfig({ env: { THINKTANK_CONFIG: path.join(root, "deploy/scale/config.yaml") } });
     expect(config.agent.threads.backend).toBe("postgres");
     for (const folder of [config.data_dir, config.extensions_config, config.skills.path, config.plugins.path, config.tools.scripts_dir]) expect(folder.startsWith("/srv/thinktank/")).toBe(true);
-    for (const name of agents) {
+    for (const name of agents) expect(service(name).environment?.[config.agent.streams.redis_url_env]).toBe("redis://redis:6379");
+    // The gateways too: users and API keys live in the threads database (the run under an engine
+    // found gateway-a and gateway-b restarting with CONFIG_INVALID without it).
+    for (const name of [...agents, ...gateways]) {
       const environment = service(name).environment ?? {};
-      expect(environment[config.agent.threads.postgres_url_env]).toMatch(/^postgres:\/\/thinktank:.*@postgres:5432\/thinktank$/);
-      expect(environment[config.agent.streams.redis_url_env]).toBe("redis://redis:6379");
-      expect(service(name).depends_on?.postgres?.condition).toBe("service_healthy");
+      expect(environment[config.agent.threads.postgres_url_env], name).toMatch(/^postgres:\/\/thinktank:.*@postgres:5432\/thinktank$/);
+      expect(service(name).depends_on?.postgres?.condition, name).toBe("service_healthy");
     }
   });
 
