@@ -4,6 +4,9 @@
 # bookworm root filesystem (debootstrap, Debian's packages only) and tagged with the exact name the
 # files use, so `docker build` and the compose emulation find them locally:
 #   node:20-bookworm-slim  bookworm minbase + this host's node binary and npm copied into /usr/local,
+#                          its headers in /usr/local/include/node (the official image has them too)
+#                          with npm_config_nodedir pointing there, as this host's npm config does, so
+#                          node-gyp compiles better-sqlite3 without fetching headers from the internet;
 #                          user and group `node` (1000:1000) as in the official image, and this
 #                          host's CA bundle (NODE_EXTRA_CA_CERTS, npm_config_cafile): a machine whose
 #                          registry traffic passes a TLS-inspecting proxy needs its CA for npm ci
@@ -43,6 +46,8 @@ if ! have node:20-bookworm-slim; then
   node_bin="$(command -v node)"
   case "$("$node_bin" --version)" in v20.*) ;; *) echo "the host's node is not Node 20" >&2; exit 1 ;; esac
   cp "$node_bin" "$ctx/usr/local/bin/node"
+  mkdir -p "$ctx/usr/local/include"
+  cp -a "$(dirname "$(dirname "$(readlink -f "$node_bin")")")/include/node" "$ctx/usr/local/include/node"
   cp -a "$(dirname "$(readlink -f "$(command -v npm)")")/.." "$ctx/usr/local/lib/node_modules/npm"
   mkdir -p "$ctx/usr/local/share/thinktank-standin"
   cp /etc/ssl/certs/ca-certificates.crt "$ctx/usr/local/share/thinktank-standin/host-ca.crt"

@@ -86,13 +86,17 @@ export class ComposeEmulation {
     return `${this.project}-${service}-1`;
   }
 
-  /** `docker build` of a service with `build:` (host network: the build's npm ci reaches the registry the host reaches). */
-  build(service: string): void {
+  /**
+   * `docker build` of a service with `build:` (host network: the build's npm ci reaches the registry
+   * the host reaches). `contextTar`: the context as a tar stream on stdin instead of the folder (the
+   * committed tree, `git archive`), with the Dockerfile at its root.
+   */
+  build(service: string, options: { contextTar?: Buffer } = {}): void {
     const spec = this.services[service] as EmulatedService;
     if (!spec.build || !spec.image) throw new Error(`${service}: nothing to build`);
     const context = path.resolve(this.options.projectDir, typeof spec.build === "string" ? spec.build : (spec.build.context ?? "."));
-    const dockerfile = typeof spec.build === "object" && spec.build.dockerfile ? ["-f", path.resolve(context, spec.build.dockerfile)] : [];
-    this.docker(["build", "--network", "host", ...dockerfile, "-t", spec.image, context], { inherit: true, timeoutMs: 3_600_000 });
+    const dockerfile = typeof spec.build === "object" && spec.build.dockerfile ? ["-f", options.contextTar ? spec.build.dockerfile : path.resolve(context, spec.build.dockerfile)] : [];
+    this.docker(["build", "--network", "host", ...dockerfile, "-t", spec.image, options.contextTar ? "-" : context], { inherit: true, timeoutMs: 3_600_000, ...(options.contextTar ? { input: options.contextTar } : {}) });
   }
 
   /** The `docker run` arguments Compose's create+start of the service amounts to. */
@@ -213,9 +217,16 @@ export class ComposeEmulation {
   }
 
   /** Runs one docker command; throws with its output when it fails. */
-  docker(args: readonly string[], options: { inherit?: boolean; timeoutMs?: number } = {}): string {
+  docker(args: readonly string[], options: { inherit?: boolean; timeoutMs?: number; input?: Buffer } = {}): string {
     this.options.log?.(`docker ${args.map(shellQuote).join(" ")}`);
-    const result = spawnSync("docker", args, { encoding: "utf8", timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024, stdio: options.inherit ? ["ignore", "inherit", "inherit"] : "pipe" });
+    const stdin = options.input ? "pipe" : "ignore";
+    const result = spawnSync("docker", args, {
+      encoding: "utf8",
+      timeout: options.timeoutMs ?? 120_000,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: options.inherit ? [stdin, "inherit", "inherit"] : [stdin, "pipe", "pipe"],
+      ...(options.input ? { input: options.input } : {}),
+    });
     if (result.status !== 0) throw new Error(`docker ${args.join(" ")} failed (${result.status ?? result.signal}):\n${result.stderr ?? ""}${result.stdout ?? ""}`);
     return result.stdout ?? "";
   }
