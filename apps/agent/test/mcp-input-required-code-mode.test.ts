@@ -45,7 +45,8 @@ const programs: Record<string, string> = {
   ].join("\n"),
 };
 
-describe("input_required from an MCP tool called by an execute_code program", { timeout: 300_000 }, () => {
+// `auto`: bubblewrap where it works (CI), else deno; `deno`: the Deno backend's bridge proxy, everywhere.
+describe.each(["auto", "deno"])("input_required from an MCP tool called by an execute_code program (sandbox.backend: %s)", { timeout: 300_000 }, (backend) => {
   let made: AgentFixture;
   let agent: AgentProcess;
   let client: Client;
@@ -53,7 +54,7 @@ describe("input_required from an MCP tool called by an execute_code program", { 
 
   beforeAll(async () => {
     made = await makeAgentFixture({
-      configYaml: ["data_dir: data", "log:", "  level: warn", "code_execution:", "  mode: code", "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", ""].join("\n"),
+      configYaml: ["data_dir: data", "log:", "  level: warn", "code_execution:", "  mode: code", "sandbox:", `  backend: ${backend}`, "models:", "  default: scripted", "  providers:", "    scripted:", "      provider: scripted", "      script: script.yaml", ""].join("\n"),
     });
     notesFile = path.join(made.dir, "notes.txt");
     const rules = Object.entries(programs).flatMap(([name, code]) => [
