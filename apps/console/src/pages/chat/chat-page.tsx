@@ -17,7 +17,8 @@ import { ThreadView } from "./thread-view.js";
 const titleFrom = (text: string) => (text.length > 60 ? `${text.slice(0, 57).trimEnd()}…` : text);
 
 export function ChatPage({ session }: PageProps) {
-  const client = useAgentClient(session);
+  const agent = useAgentClient(session);
+  const client = agent.client;
   const [threads, setThreads] = useState<Thread[]>();
   const [threadsError, setThreadsError] = useState<unknown>();
   const [commands, setCommands] = useState<readonly SlashCommand[]>([]);
@@ -25,6 +26,7 @@ export function ChatPage({ session }: PageProps) {
   const { pathname } = useLocation();
 
   const loadThreads = useCallback(() => {
+    if (!client) return;
     client.threads.search({ limit: 100, sortBy: "updated_at", sortOrder: "desc", select: ["thread_id", "created_at", "updated_at", "metadata", "status"] }).then(
       (found) => {
         setThreads(found);
@@ -50,19 +52,31 @@ export function ChatPage({ session }: PageProps) {
     <div className="chat-page">
       <h1 className="visually-hidden">Chat</h1>
       <Routes>
-        <Route index element={<NewThread client={client} commands={commands} onCreated={loadThreads} />} />
-        <Route path="threads/:threadId" element={<OpenThread client={client} threads={threads} commands={commands} onActivity={loadThreads} />} />
+        <Route index element={<NewThread ready={agent.ready} commands={commands} onCreated={loadThreads} />} />
+        <Route path="threads/:threadId" element={client ? <OpenThread client={client} threads={threads} commands={commands} onActivity={loadThreads} /> : <ThreadLoading error={agent.error} />} />
       </Routes>
-      <ThreadList client={client} threads={threads} error={threadsError} onChanged={loadThreads} onDeleted={deleted} />
+      <ThreadList client={client} threads={threads} error={threadsError ?? agent.error} onChanged={loadThreads} onDeleted={deleted} />
     </div>
   );
 }
 
-function NewThread({ client, commands, onCreated }: { readonly client: Client; readonly commands: readonly SlashCommand[]; readonly onCreated: () => void }) {
+/** A thread's place while the agent client loads (or the reason it could not). */
+function ThreadLoading({ error }: { readonly error: unknown }) {
+  return (
+    <div className="thread-view">
+      <section className="conversation" aria-busy={error ? undefined : "true"}>
+        {error ? <ErrorNote error={agentError(error)} /> : <p className="muted">Loading the thread…</p>}
+      </section>
+    </div>
+  );
+}
+
+function NewThread({ ready, commands, onCreated }: { readonly ready: () => Promise<Client>; readonly commands: readonly SlashCommand[]; readonly onCreated: () => void }) {
   const navigate = useNavigate();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const create = async (title: string) => (await client.threads.create({ metadata: { title } })).thread_id;
+  // The message box works at once; a message sent before the client has loaded waits for it.
+  const create = async (title: string) => (await (await ready()).threads.create({ metadata: { title } })).thread_id;
   const start = (text: string) => {
     setBusy(true);
     create(titleFrom(text)).then(

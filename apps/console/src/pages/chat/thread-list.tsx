@@ -15,7 +15,8 @@ export function threadTitle(thread: Pick<Thread, "metadata" | "created_at">): st
 }
 
 export interface ThreadListProps {
-  readonly client: Client;
+  /** Undefined while the agent client loads (the list is empty until then). */
+  readonly client: Client | undefined;
   readonly threads: readonly Thread[] | undefined;
   readonly error: unknown;
   readonly activeId?: string;
@@ -30,10 +31,10 @@ export function ThreadList({ client, threads, error, activeId, onChanged, onDele
   const [confirming, setConfirming] = useState<string>();
   const [failure, setFailure] = useState<unknown>();
   const wanted = query.trim().toLowerCase();
-  const shown = (threads ?? []).filter((thread) => wanted === "" || threadTitle(thread).toLowerCase().includes(wanted));
+  const shown = (client ? (threads ?? []) : []).filter((thread) => wanted === "" || threadTitle(thread).toLowerCase().includes(wanted));
 
   const remove = (threadId: string) => {
-    client.threads.delete(threadId).then(
+    client?.threads.delete(threadId).then(
       () => {
         setConfirming(undefined);
         onDeleted(threadId);
@@ -61,7 +62,7 @@ export function ThreadList({ client, threads, error, activeId, onChanged, onDele
                 initial={threadTitle(thread)}
                 onCancel={() => setRenaming(undefined)}
                 onSave={(title) =>
-                  client.threads.update(thread.thread_id, { metadata: { title } }).then(
+                  (client as Client).threads.update(thread.thread_id, { metadata: { title } }).then(
                     () => {
                       setRenaming(undefined);
                       onChanged();
