@@ -9,6 +9,7 @@ import type { ToolInvoker } from "../invoker/tool-invoker.js";
 import type { CallReplay, RecordedCall } from "../replay/call-replay.js";
 import type { ArgumentValidator } from "./argument-validator.js";
 import { bridgeFailure, failureFromError, type BridgeFailure } from "./bridge-errors.js";
+import { failureBody, firstText, parseCall, pausedFailure, readBody, send, sendJson } from "./bridge-http.js";
 import { ToolCallLog } from "./tool-call-log.js";
 
 /**
@@ -290,83 +291,6 @@ async function findTool(invoker: ToolInvoker, server: string, tool: string): Pro
   if (!definition && known) definition = (await invoker.listTools(server)).find((candidate) => candidate.name === tool);
   if (!definition) throw new ThinktankError("MCP_TOOL_NOT_FOUND", `server '${server}' has no tool '${tool}' (search_tools lists its tools)`);
   return definition;
-}
-
-type ParsedCall = { ok: true; server: string; tool: string; args: Record<string, unknown> } | { ok: false; label: string; failure: BridgeFailure };
-
-function parseCall(text: string): ParsedCall {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, label: "(invalid request)", failure: bridgeFailure("INVALID_JSON", `the request body is not JSON: ${(error as Error).message}`) };
-  }
-  if (!isObject(value)) return { ok: false, label: "(invalid request)", failure: bridgeFailure("BAD_REQUEST", "expected a JSON object { server, tool, arguments }") };
-  const { server, tool, arguments: args = {} } = value;
-  const label = typeof server === "string" && typeof tool === "string" ? `${server}.${tool}` : "(invalid request)";
-  if (typeof server !== "string" || server === "") return { ok: false, label, failure: bridgeFailure("BAD_REQUEST", `'server' must be a non-empty string, got ${JSON.stringify(server)}`) };
-  if (typeof tool !== "string" || tool === "") return { ok: false, label, failure: bridgeFailure("BAD_REQUEST", `'tool' must be a non-empty string, got ${JSON.stringify(tool)}`) };
-  if (!isObject(args)) return { ok: false, label, failure: bridgeFailure("BAD_REQUEST", `'arguments' must be a JSON object, got ${Array.isArray(args) ? "an array" : JSON.stringify(args)}`) };
-  return { ok: true, server, tool, args };
-}
-
-function readBody(request: http.IncomingMessage, maxBytes: number): Promise<{ ok: true; text: string } | { ok: false; failure: BridgeFailure }> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    request.on("data", (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > maxBytes) {
-        // Answer now; the rest of the body is read and dropped so the client can finish writing.
-        done = true;
-        resolve({ ok: false, failure: bridgeFailure("PAYLOAD_TOO_LARGE", `the request body is larger than ${maxBytes} bytes`) });
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on("end", () => {
-      if (done) return;
-      done = true;
-      resolve({ ok: true, text: Buffer.concat(chunks).toString("utf8") });
-    });
-    request.on("error", (error) => {
-      if (done) return;
-      done = true;
-      resolve({ ok: false, failure: bridgeFailure("BAD_REQUEST", `the request could not be read: ${error.message}`) });
-    });
-  });
-}
-
-function send(response: http.ServerResponse, failure: BridgeFailure): void {
-  sendJson(response, failure.status, failureBody(failure));
-}
-
-function failureBody(failure: BridgeFailure): Record<string, unknown> {
-  return { ok: false, error: { code: failure.code, message: failure.message, ...(failure.problems ? { problems: failure.problems } : {}) } };
-}
-
-/** What a call gets once the execution has paused for a person's answer (the program is being stopped). */
-function pausedFailure(): BridgeFailure {
-  return bridgeFailure("MCP_INPUT_REQUIRED", "the execution paused to ask the user for input; the program runs again when they answer");
-}
-
-function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
-  if (response.writableEnded || response.destroyed) return;
-  const text = JSON.stringify(body);
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  response.end(text);
-}
-
-function firstText(content: readonly unknown[]): string {
-  const texts = content.filter((block): block is { type: "text"; text: string } => isObject(block) && block.type === "text" && typeof block.text === "string").map((block) => block.text);
-  const text = texts.join("\n").trim() || "the tool reported an error";
-  return text.length > 300 ? `${text.slice(0, 300)}...` : text;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function digest(text: string): Buffer {
