@@ -16,11 +16,17 @@ describe("API key on mutating routes", () => {
     // /agent/* is the agent server behind the gateway: it authenticates those itself (agent-proxy.test.ts, console-session.test.ts).
     const mutating = gateway.app.routeTable.filter((route) => mutatingMethods.has(route.method) && !route.url.startsWith("/agent"));
     expect(mutating.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(["PUT /api/mcp/servers/:name", "DELETE /api/mcp/servers/:name"]));
+    // The console's sign-in and sign-out take no key (signing in is how one gets a session): only a
+    // wrong credential is refused there (console-session.test.ts covers the rest).
+    const signIn = new Set(["POST /api/session", "DELETE /api/session"]);
+    expect(mutating.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining([...signIn]));
     const before = await gateway.deps.store.read();
     for (const route of mutating) {
       const url = sampleUrl(route.url);
       const method = route.method as "POST" | "PUT" | "PATCH" | "DELETE";
-      for (const headers of [{}, { "x-api-key": "wrong" }, { authorization: `Bearer ${key}x` }, { authorization: `Basic ${key}` }, { "x-api-key": "" }]) {
+      // No credential (none, an empty key, a scheme the gateway does not read) is refused everywhere but there.
+      const missing = signIn.has(`${route.method} ${route.url}`) ? [] : [{}, { "x-api-key": "" }, { authorization: `Basic ${key}` }];
+      for (const headers of [...missing, { "x-api-key": "wrong" }, { authorization: `Bearer ${key}x` }]) {
         const response = await gateway.app.inject({ method, url, headers: { ...headers, "content-type": "application/json" }, payload: { command: "node" } });
         expect(response.statusCode, `${method} ${url} with ${JSON.stringify(headers)}`).toBe(401);
         expect(response.json()).toMatchObject({ code: "UNAUTHENTICATED" });
