@@ -6,6 +6,7 @@ import { Link, useNavigate } from "react-router";
 import type { Session } from "../../api/session.js";
 import { getPlugin, removePlugin, rollbackPlugin, setPluginEnabled, updatePlugin, type PluginDetail, type PluginVersion } from "../../api/catalog-api.js";
 import { useResource } from "../../api/use-resource.js";
+import { ConfirmButton } from "../../components/confirm-button.js";
 import { ErrorNote } from "../../components/error-note.js";
 import { revealBidi } from "../../text/reveal-bidi.js";
 import { PluginBrings } from "./plugin-brings.js";
@@ -24,7 +25,6 @@ export function PluginDetailView({ name, session }: { readonly name: string; rea
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState<string>();
   const [done, setDone] = useState<string>();
-  const [confirming, setConfirming] = useState(false);
   const navigate = useNavigate();
   const toggleId = useId();
   const admin = session.user?.role === "admin";
@@ -115,20 +115,7 @@ export function PluginDetailView({ name, session }: { readonly name: string; rea
                   {busy === "rollback" ? "Rolling back…" : `Roll back to ${describe(data.rollback)}`}
                 </button>
               )}
-              {confirming ? (
-                <>
-                  <button type="button" className="danger" disabled={busy !== undefined} onClick={() => act("remove", () => removePlugin(data.name), () => (navigate("/plugins"), undefined))}>
-                    Remove it for good
-                  </button>
-                  <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-                    Keep it
-                  </button>
-                </>
-              ) : (
-                <button type="button" className="secondary" onClick={() => setConfirming(true)}>
-                  Remove…
-                </button>
-              )}
+              <ConfirmButton label="Remove" confirm="Remove it for good" disabled={busy !== undefined} onConfirm={() => act("remove", () => removePlugin(data.name), () => (navigate("/plugins"), undefined))} />
             </div>
           )}
           {data.problems.length > 0 && (

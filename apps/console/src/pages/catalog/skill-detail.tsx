@@ -5,6 +5,7 @@ import { Link, useNavigate } from "react-router";
 import type { Session } from "../../api/session.js";
 import { deleteSkill, getSkill, getSkillContent, setSkillEnabled } from "../../api/catalog-api.js";
 import { useResource } from "../../api/use-resource.js";
+import { ConfirmButton } from "../../components/confirm-button.js";
 import { ErrorNote } from "../../components/error-note.js";
 import { Markdown } from "../../components/markdown.js";
 import { ContextCost } from "./context-cost.js";
@@ -16,7 +17,6 @@ export function SkillDetailView({ identity, session }: { readonly identity: stri
   const content = useResource((signal) => getSkillContent(identity, signal), identity);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const navigate = useNavigate();
   const toggleId = useId();
   const admin = session.user?.role === "admin";
@@ -107,21 +107,7 @@ export function SkillDetailView({ identity, session }: { readonly identity: stri
             <label htmlFor={toggleId} className="check">
               Enabled {!admin && data.enabled !== data.default_enabled ? `(your choice; the default is ${data.default_enabled ? "on" : "off"})` : ""}
             </label>
-            {deletable &&
-              (confirming ? (
-                <>
-                  <button type="button" className="danger" disabled={busy} onClick={() => act(() => deleteSkill(data.identity), () => navigate("/skills"))}>
-                    Delete it for good
-                  </button>
-                  <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-                    Keep it
-                  </button>
-                </>
-              ) : (
-                <button type="button" className="secondary" onClick={() => setConfirming(true)}>
-                  Delete…
-                </button>
-              ))}
+            {deletable && <ConfirmButton label="Delete" confirm="Delete it for good" disabled={busy} onConfirm={() => act(() => deleteSkill(data.identity), () => navigate("/skills"))} />}
           </div>
           {data.warnings.length > 0 && (
             <section className="catalog-section" aria-label="Warnings">
