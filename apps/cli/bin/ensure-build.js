@@ -35,7 +35,7 @@ export function staleReason(root) {
     const name = path.relative(root, dir);
     let built;
     try {
-      built = fs.statSync(path.join(dir, "dist", "tsconfig.tsbuildinfo")).mtimeMs;
+      built = fs.statSync(buildInfoFile(dir)).mtimeMs;
     } catch {
       return `${name} has no build yet`;
     }
@@ -43,6 +43,17 @@ export function staleReason(root) {
     if (newer) return `${path.relative(root, newer)} is newer than the build`;
   }
   return undefined;
+}
+
+/** Where tsc -b writes a workspace's build info: its tsconfig's outDir (dist/, or dist/types/ for the console, whose tsc emits only types). */
+function buildInfoFile(dir) {
+  let outDir = "dist";
+  try {
+    outDir = JSON.parse(fs.readFileSync(path.join(dir, "tsconfig.json"), "utf8")).compilerOptions?.outDir ?? outDir;
+  } catch {
+    // Not plain JSON (comments): the default.
+  }
+  return path.join(dir, outDir, "tsconfig.tsbuildinfo");
 }
 
 /** The folders of @thinktank/cli and the workspaces it depends on (not devDependencies: test helpers do not run). */

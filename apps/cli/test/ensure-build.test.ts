@@ -36,9 +36,9 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-function build(workspace: string): void {
-  writeTree(dir, { [`${workspace}/dist/tsconfig.tsbuildinfo`]: "{}" });
-  fs.utimesSync(path.join(dir, workspace, "dist/tsconfig.tsbuildinfo"), later, later);
+function build(workspace: string, outDir = "dist"): void {
+  writeTree(dir, { [`${workspace}/${outDir}/tsconfig.tsbuildinfo`]: "{}" });
+  fs.utimesSync(path.join(dir, workspace, outDir, "tsconfig.tsbuildinfo"), later, later);
 }
 
 function touch(file: string): void {
@@ -66,6 +66,16 @@ describe("staleReason", () => {
     fs.utimesSync(path.join(dir, "packages/core/src/index.ts"), built, built);
     touch("apps/cli/tsconfig.json");
     expect(staleReason(dir)).toBe("apps/cli/tsconfig.json is newer than the build");
+  });
+
+  it("finds a workspace's build under its tsconfig's outDir (the console's tsc writes dist/types/)", () => {
+    writeTree(dir, { "packages/core/tsconfig.json": JSON.stringify({ compilerOptions: { outDir: "dist/types" } }) });
+    fs.utimesSync(path.join(dir, "packages/core/tsconfig.json"), built, built);
+    build("apps/cli");
+    build("packages/core");
+    expect(staleReason(dir)).toBe("packages/core has no build yet");
+    build("packages/core", "dist/types");
+    expect(staleReason(dir)).toBeUndefined();
   });
 
   it("ignores what tsc does not compile or what does not run: tests, other files, devDependencies", () => {
