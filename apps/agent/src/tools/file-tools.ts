@@ -2,7 +2,7 @@ import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { FileOperations, type FileOperationsOptions, type VirtualFileSystem } from "@thinktank/sandbox";
 import { withCodedErrors } from "./tool-failure.js";
 
-const pathProperty = { type: "string", description: "Absolute virtual path, e.g. /mnt/user-data/workspace/report.md or /mnt/skills/public/<skill>/SKILL.md." };
+const pathProperty = { type: "string", description: "Absolute path under /mnt/user-data or /mnt/skills." };
 
 /**
  * read_file, write_file, str_replace and ls over the virtual folders of one thread: the sandbox
