@@ -203,7 +203,7 @@ const benchmark: Benchmark = {
       const off = "new signals off (related words, spelling, trigger phrases; no names)";
       const goal = split === "unseen";
       measurements.push(
-        { name: name("skill offered with the message (5 described + 10 named)"), value: pct(quality.now.offered), unit: "%", baseline: { name: "25 named", value: pct(quality.twentyFiveNamed.offered), unit: "%" }, ...(goal ? { target: ">= 97%", pass: quality.now.offered >= 0.97 } : {}), stats: { [`${off}, 5 described`]: pct(quality.signalsOff.offered) } },
+        { name: name("skill offered with the message (5 described + 25 named)"), value: pct(quality.now.offered), unit: "%", baseline: { name: "10 named (the default before)", value: pct(quality.tenNamed.offered), unit: "%" }, ...(goal ? { target: ">= 97%", pass: quality.now.offered >= 0.97 } : {}), stats: { [`${off}, 5 described`]: pct(quality.signalsOff.offered) } },
         { name: name("skills search top-1"), value: pct(quality.now.top1), unit: "%", baseline: { name: off, value: pct(quality.signalsOff.top1), unit: "%" }, ...(goal ? { target: ">= 85%", pass: quality.now.top1 >= 0.85 } : {}), stats: { MRR: round(quality.now.mrr, 3), "MRR signals off": round(quality.signalsOff.mrr, 3) } },
         { name: name("skills search top-5"), value: pct(quality.now.top5), unit: "%", baseline: { name: off, value: pct(quality.signalsOff.top5), unit: "%" }, ...(goal ? { target: ">= 97%", pass: quality.now.top5 >= 0.97 } : {}) },
       );

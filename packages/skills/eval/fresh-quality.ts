@@ -24,11 +24,11 @@ export interface FreshQuality {
 /**
  * A held-out split over the corpus and fresh skills grown to `total`: "fresh" (gold/fresh-test.jsonl,
  * looked at since) or "unseen" (gold/unseen-test.jsonl, never tuned on, with the unseen skills
- * installed too). Measured in one run with today's ranking and offer (5 described, 10 named), the
- * same with 25 named (what skills.relevant_named_limit 25 offers), and with the signals added for the fresh split switched
+ * installed too). Measured in one run with today's ranking and offer (5 described, 25 named), the
+ * same with 10 named (the default of skills.relevant_named_limit until the tool definitions made room for 25), and with the signals added for the fresh split switched
  * off (related words, spelling, trigger phrases; 5 described, none named). For the listing bench.
  */
-export async function measureFreshQuality(corpus: string, total: number, split: "fresh" | "unseen" = "fresh"): Promise<{ now: FreshQuality; twentyFiveNamed: FreshQuality; signalsOff: FreshQuality }> {
+export async function measureFreshQuality(corpus: string, total: number, split: "fresh" | "unseen" = "fresh"): Promise<{ now: FreshQuality; tenNamed: FreshQuality; signalsOff: FreshQuality }> {
   const sources = [...corpusSkillSources(corpus), ...freshSkillSources(), ...(split === "unseen" ? freshSkillSources(unseenSkillsDir) : [])];
   const originals = (await loadSkills({ sources })).skills;
   const growth = fs.mkdtempSync(path.join(os.tmpdir(), "tt-fresh-quality-"));
@@ -49,7 +49,7 @@ export async function measureFreshQuality(corpus: string, total: number, split: 
       }).length;
       return { skills: skills.length, pairs: pairs.length, top1: quality.top1, top5: quality.top5, mrr: quality.mrr, offered: offered / pairs.length };
     };
-    return { now: measure({}, 10), twentyFiveNamed: measure({}, 25), signalsOff: measure({ weights: { related: 0, spelling: 0 }, triggerBonus: 0 }, 0) };
+    return { now: measure({}, 25), tenNamed: measure({}, 10), signalsOff: measure({ weights: { related: 0, spelling: 0 }, triggerBonus: 0 }, 0) };
   } finally {
     fs.rmSync(growth, { recursive: true, force: true });
   }

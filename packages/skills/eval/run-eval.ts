@@ -6,7 +6,7 @@
 // to N skills (default 450) with renamed near-duplicate copies. Prints top-1 / top-5 / MRR per
 // split beside plain BM25 measured in the same run, the share of requests whose skill is offered
 // with the message in compact listing (`<relevant_skills>`, K skills described, default
-// skills.relevant_limit's 5, and M more named, default skills.relevant_named_limit's 10), and a search's p95 latency. Without
+// skills.relevant_limit's 5, and M more named, default skills.relevant_named_limit's 25), and a search's p95 latency. Without
 // the corpus it says so and exits 0.
 import fs from "node:fs";
 import os from "node:os";
@@ -25,7 +25,7 @@ import { growSkills } from "./grow-skills.js";
 import { devGoldFile, freshDevGoldFile, freshHeldOutGoldFile, heldOutGoldFile, readSkillGold, type SkillGoldPair, unseenHeldOutGoldFile } from "./skill-gold.js";
 
 const { values } = parseArgs({
-  options: { total: { type: "string", default: "450" }, split: { type: "string", default: "all" }, misses: { type: "string" }, "relevant-limit": { type: "string", default: "5" }, "named-limit": { type: "string", default: "10" }, json: { type: "boolean", default: false } },
+  options: { total: { type: "string", default: "450" }, split: { type: "string", default: "all" }, misses: { type: "string" }, "relevant-limit": { type: "string", default: "5" }, "named-limit": { type: "string", default: "25" }, json: { type: "boolean", default: false } },
 });
 const total = Number(values.total);
 if (!Number.isInteger(total) || total < 1) throw new Error(`--total must be a positive integer; got ${values.total}`);

@@ -59,7 +59,7 @@ export const configSchema = {
         // compact: how many skills (and, apart, slash commands) are offered with each new user message.
         relevant_limit: { type: "integer", minimum: 0, maximum: 20, default: 5 },
         // compact: how many further skills are named (name and location, no description) after those.
-        relevant_named_limit: { type: "integer", minimum: 0, maximum: 40, default: 10 },
+        relevant_named_limit: { type: "integer", minimum: 0, maximum: 40, default: 25 },
       },
     },
     plugins: {

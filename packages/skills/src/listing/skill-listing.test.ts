@@ -135,10 +135,10 @@ describe("SkillListing", () => {
     const skills = [...base, ...many(30)];
     const described = listingOf(skills, { relevantLimit: 2 }).relevantTo("a short report for request family 7, and the sales forecast");
     expect(described?.skills).toHaveLength(2);
-    expect(described?.moreSkills).toHaveLength(10);
+    expect(described?.moreSkills).toHaveLength(25);
     expect(described?.moreSkills?.[0]).toEqual({ identity: expect.any(String), name: expect.any(String), location: expect.stringMatching(/^\/mnt\/skills\/.+\/SKILL\.md$/) });
     const identities = [...(described?.skills ?? []), ...(described?.moreSkills ?? [])].map((entry) => entry.identity);
-    expect(new Set(identities).size).toBe(12);
+    expect(new Set(identities).size).toBe(27);
     expect(listingOf(skills, { relevantLimit: 2, relevantNamedLimit: 3 }).relevantTo("a short report for request family 7")?.moreSkills).toHaveLength(3);
     expect(listingOf(skills, { relevantLimit: 2, relevantNamedLimit: 0 }).relevantTo("a short report for request family 7")).not.toHaveProperty("moreSkills");
     // Fewer matches than described: nothing more to name.

@@ -27,7 +27,7 @@ export interface SkillListingOptions {
   /**
    * config.skills.relevant_named_limit: skills named (name and folder, no description) with each new user message after the
    * `relevantLimit` described ones: the next best matches, a fifth of a description's cost each.
-   * 0: none. @default 10
+   * 0: none. @default 25
    */
   readonly relevantNamedLimit?: number;
   /** Slash commands offered with each new user message. @default min(3, relevantLimit) */
@@ -141,7 +141,7 @@ export class SkillListing {
     if (message.trim() === "") return { skills: [], commands: [] };
     const commandLimit = this.#options.relevantCommandLimit ?? Math.min(3, limit);
     const agentLimit = this.#agentList().length > 0 ? (this.#options.relevantAgentLimit ?? Math.min(3, limit)) : 0;
-    const named = this.#options.relevantNamedLimit ?? 10;
+    const named = this.#options.relevantNamedLimit ?? 25;
     const found = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit: limit + named }) : [];
     const skills = found.slice(0, limit);
     const more = found.slice(limit);
