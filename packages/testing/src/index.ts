@@ -15,6 +15,7 @@ export { processesWithMarker } from "./processes-with-marker.js";
 export { childLines, serviceListening } from "./child-output.js";
 export { childNodeOptions, childRuntime, nodeArgsFor } from "./child-runtime.js";
 export type { ChildRuntime } from "./child-runtime.js";
+export { loadedModules } from "./loaded-modules.js";
 export type { ChildLines } from "./child-output.js";
 export { startEmbeddingsServer } from "./embeddings-server.js";
 export type { EmbeddingsServer, EmbeddingsRequest } from "./embeddings-server.js";
