@@ -17,7 +17,7 @@ export type { McpManagerOptions, McpSettings, ManagerLogger, ManagerStatusReport
 export { inputResponsesFromAnswer, questionForInputRequests } from "./manager/input-required.js";
 export type { HumanAnswer, InputRequests, InputResponses } from "./manager/input-required.js";
 export type { InputRequiredHandler } from "./manager/modern-session.js";
-export { legacyProtocolVersion, modernProtocolVersion } from "./manager/protocol-era.js";
+export { legacyProtocolVersion, modernProtocolVersion } from "./manager/protocol-versions.js";
 export type { EraVerdict } from "./manager/protocol-era.js";
 export { McpStatusRecorder } from "./status/mcp-status-recorder.js";
 export type { McpStatusRecorderOptions } from "./status/mcp-status-recorder.js";

@@ -8,12 +8,11 @@ import { resolveServerConfig } from "../servers/resolve-server-config.js";
 import type { McpServerEntry, McpTransportKind } from "../servers/server-entry.js";
 import type { StdioSandbox } from "../servers/stdio-sandbox.js";
 import { transportKindOf } from "../servers/transport-kind.js";
-import { classifyFailure, isRequestTimeout } from "./classify-failure.js";
 import type { FailureClass } from "./classify-failure.js";
 import type { CallOptions, ManagerLogger, McpSettings, ServerState, ServerStatus, ToolsChangedEvent } from "./manager-types.js";
-import { InputHandlerEscape } from "./modern-session.js";
+import { InputHandlerEscape } from "./input-handler-escape.js";
 import type { EraVerdict } from "./protocol-era.js";
-import { ServerConnection } from "./server-connection.js";
+import type { ServerConnection } from "./server-connection.js";
 import { ServerToolList } from "./server-tool-list.js";
 import { SignInWatch } from "./sign-in-watch.js";
 import { tokenSourceFor } from "./token-source-for.js";
@@ -42,6 +41,17 @@ export interface ManagedServerContext {
   readonly stdioSandboxProblem: () => string | undefined;
   /** Offer the tool list cached on disk before the first connect (false for one user's sessions: their tools are known once they connected). @default true */
   readonly readCache?: boolean;
+}
+
+/**
+ * The session's code with both MCP SDKs, loaded when a server that can connect is configured (the
+ * module cache keeps it): a process without one (the gateway, `thinktank skills list`, an agent
+ * without MCP servers) never loads the SDKs, a large part of its start-up. An SDK's error exists
+ * only once it is loaded, so its classifier comes with it.
+ */
+async function sessionModules() {
+  const [{ ServerConnection }, { classifyFailure, isRequestTimeout }] = await Promise.all([import("./server-connection.js"), import("./classify-failure.js")]);
+  return { ServerConnection, classifyFailure, isRequestTimeout };
 }
 
 /** A connect that failed, already classified. */
@@ -134,6 +144,9 @@ export class ManagedServer {
       this.state = "unavailable";
       this.reason = resolution.reason;
       this.lastError = { at: context.now(), reason: resolution.reason };
+    } else {
+      // A server that can connect will (discovery, a first request): its code starts loading now, beside the rest of the start-up.
+      sessionModules().catch(() => undefined);
     }
     this.tools = new ServerToolList({ ...context, server: name, transport: this.transport, entry: () => this.entry });
     const tokens = resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined;
@@ -289,7 +302,7 @@ export class ManagedServer {
       try {
         connection = await this.ensureConnected();
       } catch (error) {
-        const failure = error instanceof ConnectFailure ? error.failure : classifyFailure(error);
+        const failure = error instanceof ConnectFailure ? error.failure : (await sessionModules()).classifyFailure(error);
         if (failure.needsAuth) throw this.needsAuthError();
         if (failure.protocolUnsupported) {
           throw new ThinktankError("PROTOCOL_UNSUPPORTED", `MCP server '${this.name}' is unavailable: ${failure.reason}`, { details: { server: this.name, versions_tried: failure.protocolUnsupported.versionsTried } });
@@ -304,6 +317,7 @@ export class ManagedServer {
         if (error instanceof InputHandlerEscape) throw error.escaped;
         if (options.signal?.aborted) throw error;
         if (isThinktankError(error)) throw error;
+        const { classifyFailure, isRequestTimeout } = await sessionModules();
         if (isRequestTimeout(error)) {
           const timeoutMs = options.timeoutMs ?? this.context.settings.call_timeout_ms;
           throw new ThinktankError("MCP_CALL_TIMEOUT", `MCP server '${this.name}' did not answer ${what} within ${timeoutMs} ms`, {
@@ -381,6 +395,7 @@ export class ManagedServer {
       if (!availability.ok) throw new ConnectFailure({ transient: false, reason: availability.reason });
     }
     this.state = "connecting";
+    const { ServerConnection, classifyFailure } = await sessionModules();
     let listChangedEarly = false;
     const connection: ServerConnection = new ServerConnection({
       server: this.name,

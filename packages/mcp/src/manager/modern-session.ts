@@ -1,8 +1,9 @@
 import { Client, type DiscoverResult, type Transport } from "@modelcontextprotocol/client";
 import type { CallToolResult, ReadResourceRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { ThinktankError } from "@thinktank/core";
+import { InputHandlerEscape } from "./input-handler-escape.js";
 import type { InputRequests, InputResponses } from "./input-required.js";
-import { modernProtocolVersion } from "./protocol-era.js";
+import { modernProtocolVersion } from "./protocol-versions.js";
 
 /** Answers a tool's `input_required` round: the embedded requests in, their responses out. */
 export type InputRequiredHandler = (requests: InputRequests, context: { readonly server: string; readonly tool: string; readonly round: number }) => Promise<InputResponses>;
@@ -15,17 +16,6 @@ const anyResult = {
     validate: (value: unknown) => (typeof value === "object" && value !== null ? { value: value as Record<string, unknown> } : { issues: [{ message: "the result is not an object" }] }),
   },
 };
-
-/**
- * What the caller's input handler threw (a LangGraph interrupt pausing the run, say), carried out
- * of the call untouched: ManagedServer rethrows `cause` as it was, never retried or reworded.
- */
-export class InputHandlerEscape extends Error {
-  constructor(readonly escaped: unknown) {
-    super("the input handler of an input_required round threw");
-    this.name = "InputHandlerEscape";
-  }
-}
 
 /** Rounds of input_required one call may take before it fails. */
 const maxInputRounds = 8;

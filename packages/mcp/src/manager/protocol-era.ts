@@ -1,10 +1,7 @@
 import { SdkError, SdkErrorCode, UnsupportedProtocolVersionError, type DiscoverResult } from "@modelcontextprotocol/client";
-import { ErrorCode, LATEST_PROTOCOL_VERSION, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 
-/** The stateless era's revision, spoken with `@modelcontextprotocol/client` (v2). */
-export const modernProtocolVersion = "2026-07-28";
-/** The newest revision of the initialize era, spoken with `@modelcontextprotocol/sdk` (v1). */
-export const legacyProtocolVersion: string = LATEST_PROTOCOL_VERSION;
+export { legacyProtocolVersion, modernProtocolVersion } from "./protocol-versions.js";
 
 /**
  * What a server was found to speak, remembered across its sessions: `legacy` (initialize,

@@ -1,4 +1,4 @@
-import { extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { sdkAuth } from "./sdk-auth.js";
 
 /** What a server's 401/403 said in WWW-Authenticate (RFC 6750, RFC 9728). */
 export interface AuthChallenge {
@@ -8,7 +8,8 @@ export interface AuthChallenge {
   readonly resourceMetadataUrl?: string;
 }
 
-export function readChallenge(response: Response): AuthChallenge {
+export async function readChallenge(response: Response): Promise<AuthChallenge> {
+  const { extractWWWAuthenticateParams } = await sdkAuth();
   const { error, scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
   return { status: response.status, ...(error ? { error } : {}), ...(scope ? { scope } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) };
 }

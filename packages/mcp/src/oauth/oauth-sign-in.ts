@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import path from "node:path";
-import { auth, selectResourceURL } from "@modelcontextprotocol/sdk/client/auth.js";
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { operatorId, ThinktankError } from "@thinktank/core";
 import type { McpServerEntry } from "../servers/server-entry.js";
@@ -11,6 +10,7 @@ import { PendingSignIns } from "./pending-sign-ins.js";
 import type { PendingSignIn } from "./pending-sign-ins.js";
 import { probeChallenge } from "./probe-challenge.js";
 import { RecordOAuthProvider } from "./record-oauth-provider.js";
+import { sdkAuth } from "./sdk-auth.js";
 import { signInTarget } from "./sign-in-target.js";
 import { stampTokens } from "./stamp-tokens.js";
 
@@ -106,6 +106,7 @@ export class OAuthSignIn {
       checkDiscovery: (discovery) => checkDiscovery(server, discovery),
       state,
     });
+    const { auth, OAuthError } = await sdkAuth();
     try {
       // The configured scopes plus what the server's challenge asks for (without either, the SDK uses the metadata's).
       const scope = [...new Set(`${settings?.scopes ?? ""} ${challenge?.scope ?? ""}`.split(" ").filter(Boolean))].join(" ");
@@ -118,7 +119,7 @@ export class OAuthSignIn {
     } catch (error) {
       // Where documents would have worked, say so: the fix is then one setting for every server.
       const documents = !this.options.clientMetadataUrl && provider.discoveryState()?.authorizationServerMetadata?.client_id_metadata_document_supported === true;
-      throw signInFailure(server, error, documents);
+      throw signInFailure(server, error, OAuthError, documents);
     }
     const authorizationUrl = provider.staged.authorizationUrl;
     if (!authorizationUrl) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the authorization server gave no authorization URL`, { details: { server } });
@@ -176,10 +177,11 @@ export class OAuthSignIn {
     if (params.iss !== undefined && issuer !== undefined && params.iss.replace(/\/$/, "") !== issuer.replace(/\/$/, "")) {
       throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the callback comes from another authorization server than the one asked`, { details: { server } });
     }
+    const { auth, selectResourceURL, OAuthError } = await sdkAuth();
     try {
       await auth(provider, { serverUrl: pending.url, authorizationCode: params.code, fetchFn: this.fetch });
     } catch (error) {
-      throw signInFailure(server, error);
+      throw signInFailure(server, error, OAuthError);
     }
     const tokens = provider.staged.tokens;
     if (!tokens) throw new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the token endpoint answered no token`, { details: { server } });
@@ -224,11 +226,11 @@ export class OAuthSignIn {
   }
 }
 
-/** An error of the SDK's auth() as one of ours, with nothing secret in it. */
-function signInFailure(server: string, error: unknown, takesDocuments = false): ThinktankError {
+/** An error of the SDK's auth() as one of ours, with nothing secret in it (`refusal`: the SDK's OAuthError, loaded with auth()). */
+function signInFailure(server: string, error: unknown, refusal: typeof OAuthError, takesDocuments = false): ThinktankError {
   if (error instanceof ThinktankError) return error;
   const message = error instanceof Error ? error.message.replace(/\s+/g, " ").slice(0, 300) : String(error);
-  if (error instanceof OAuthError) {
+  if (error instanceof refusal) {
     return new ThinktankError("OAUTH_AUTHORIZATION_FAILED", `MCP server '${server}': the authorization server refused (${error.errorCode}${message ? `: ${message}` : ""})`, { details: { server, error: error.errorCode } });
   }
   if (/does not support dynamic client registration/i.test(message)) {

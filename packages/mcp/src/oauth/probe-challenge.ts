@@ -1,5 +1,5 @@
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { legacyProtocolVersion } from "../manager/protocol-versions.js";
 import type { RemoteServerConfig } from "../servers/server-entry.js";
 import { readChallenge } from "./auth-challenge.js";
 import type { AuthChallenge } from "./auth-challenge.js";
@@ -18,7 +18,7 @@ export async function probeChallenge(config: RemoteServerConfig, fetchFn: FetchL
           method: "POST",
           redirect: "manual",
           headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "thinktank", version: "0.1.0" } } }),
+          body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: legacyProtocolVersion, capabilities: {}, clientInfo: { name: "thinktank", version: "0.1.0" } } }),
         });
   await response.body?.cancel().catch(() => undefined);
   return response.status === 401 || response.status === 403 ? readChallenge(response) : undefined;

@@ -1,6 +1,6 @@
-import { selectClientAuthMethod } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { sdkAuth } from "./sdk-auth.js";
 
 /**
  * RFC 7009 token revocation (the SDK has the server side only). The client authenticates the way
@@ -17,6 +17,7 @@ export async function revokeToken(options: {
   const body = new URLSearchParams({ token: options.token, token_type_hint: options.tokenTypeHint });
   const headers = new Headers({ "content-type": "application/x-www-form-urlencoded", accept: "application/json" });
   const { client_id: id, client_secret: secret } = options.client;
+  const { selectClientAuthMethod } = await sdkAuth();
   const method = selectClientAuthMethod(options.client, [...options.authMethods]);
   if (method === "client_secret_basic" && secret) headers.set("authorization", `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`);
   else {

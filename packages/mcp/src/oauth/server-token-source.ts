@@ -1,6 +1,4 @@
-import { auth, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-import { OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ResolvedOAuthSettings } from "../servers/server-entry.js";
 import { readChallenge } from "./auth-challenge.js";
@@ -10,6 +8,7 @@ import { hasTokensFor } from "./oauth-record.js";
 import type { OAuthRecord, StoredTokens } from "./oauth-record.js";
 import type { OAuthTokenStore } from "./oauth-token-store.js";
 import { RecordOAuthProvider } from "./record-oauth-provider.js";
+import { sdkAuth } from "./sdk-auth.js";
 import { stampTokens } from "./stamp-tokens.js";
 
 export interface ServerTokenSourceOptions {
@@ -52,7 +51,7 @@ export class ServerTokenSource {
     const token = await this.tokenForRequest();
     const response = await this.base(url, withBearer(init, token));
     if (response.status !== 401 && response.status !== 403) return response;
-    const challenge = readChallenge(response);
+    const challenge = await readChallenge(response);
     if (response.status === 403 && challenge.error !== "insufficient_scope") return response;
     this.lastChallenge = challenge;
     if (response.status !== 401 || token === undefined || this.options.store === undefined) return response;
@@ -61,7 +60,7 @@ export class ServerTokenSource {
     await response.body?.cancel().catch(() => undefined);
     const again = await this.base(url, withBearer(init, renewed));
     if (again.status === 401) {
-      this.lastChallenge = readChallenge(again);
+      this.lastChallenge = await readChallenge(again);
       this.problem = "the server refused a freshly refreshed access token; sign in again";
     }
     return again;
@@ -170,6 +169,7 @@ export class ServerTokenSource {
       this.problem = "no OAuth client is known for this sign-in; sign in again";
       return { record: "keep", result: undefined };
     }
+    const { refreshAuthorization, OAuthError, ServerError } = await sdkAuth();
     try {
       const fresh = await refreshAuthorization(discovery.authorizationServerUrl, {
         ...(discovery.authorizationServerMetadata ? { metadata: discovery.authorizationServerMetadata } : {}),
@@ -199,6 +199,7 @@ export class ServerTokenSource {
       ...(known ? { discovery: known } : settings?.tokenUrl ? { discovery: tokenUrlDiscovery(settings.tokenUrl) } : {}),
       checkDiscovery: (state) => checkDiscovery(server, state),
     });
+    const { auth, OAuthError, ServerError } = await sdkAuth();
     try {
       await auth(provider, { serverUrl: url, ...(settings?.scopes ? { scope: settings.scopes } : {}), fetchFn: this.timedFetch });
     } catch (error) {
