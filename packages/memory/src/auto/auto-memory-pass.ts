@@ -1,6 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { HumanMessage, SystemMessage, ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { tool } from "@langchain/core/tools";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import { memoryCommandJsonSchema, memoryToolDescription, parseMemoryCommand, runMemoryCommand, type MemoryCommand } from "../memory-commands.js";
 import type { UserMemory } from "../user-memory.js";
 import { autoMemoryRequest, autoMemorySystemPrompt, shownEntries } from "./auto-memory-prompt.js";
@@ -44,6 +43,8 @@ const allowedCommands = new Set<MemoryCommand["command"]>(["view", "create", "st
  * model does (a bad call is answered as the tool would).
  */
 export async function runAutoMemoryPass(options: AutoMemoryPassOptions): Promise<AutoMemoryPassResult> {
+  // LangChain loads with the first pass, not with every process that imports this package (the gateway, `thinktank memory`).
+  const [{ HumanMessage, SystemMessage, ToolMessage }, { tool }] = await Promise.all([import("@langchain/core/messages"), import("@langchain/core/tools")]);
   const { memory, transcript, signal } = options;
   // The guard indexes what the model is shown (it can copy nothing else): bounded work, a few ms.
   const guard = new ProvenanceGuard(shownEntries(transcript).shown);
