@@ -16,6 +16,10 @@ export interface EmbeddingsServer {
   readonly requests: EmbeddingsRequest[];
   /** The next request is answered 500. */
   failNext(): void;
+  /** The next request is answered only when the returned function is called (a slow model). */
+  holdNext(): () => void;
+  /** Calls `listener` once, after the next answer is sent. */
+  onAnswered(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -26,19 +30,29 @@ export interface EmbeddingsServer {
 export async function startEmbeddingsServer(embed: (text: string) => number[]): Promise<EmbeddingsServer> {
   const requests: EmbeddingsRequest[] = [];
   let failNext = false;
+  let hold: Promise<void> | undefined;
+  let answered: (() => void)[] = [];
+  const sent = () => {
+    const listeners = answered;
+    answered = [];
+    for (const listener of listeners) listener();
+  };
   const server = http.createServer((request, response) => {
     let body = "";
     request.on("data", (chunk) => (body += chunk));
-    request.on("end", () => {
+    request.on("end", async () => {
+      const held = hold;
+      hold = undefined;
+      if (held) await held;
       const parsed = JSON.parse(body) as { model?: string; input?: string[] };
       requests.push({ ...parsed, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
       if (request.url !== "/v1/embeddings" || failNext) {
         failNext = false;
-        response.writeHead(request.url === "/v1/embeddings" ? 500 : 404, { "content-type": "application/json" }).end('{"error":"boom"}');
+        response.writeHead(request.url === "/v1/embeddings" ? 500 : 404, { "content-type": "application/json" }).end('{"error":"boom"}', sent);
         return;
       }
       const data = (parsed.input ?? []).map((text, index) => ({ index, embedding: embed(text) })).reverse();
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data }));
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data }), sent);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -48,6 +62,17 @@ export async function startEmbeddingsServer(embed: (text: string) => number[]): 
     failNext: () => {
       failNext = true;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    onAnswered: (listener) => {
+      answered.push(listener);
+    },
+    holdNext: () => {
+      let release = () => {};
+      hold = new Promise<void>((resolve) => (release = resolve));
+      return release;
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
   };
 }

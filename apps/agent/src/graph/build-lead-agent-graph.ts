@@ -118,7 +118,7 @@ export function buildLeadAgentGraph(context: RequestContext, checkpointer: BaseC
     let message = note ? storeUploadNote(last, note) : last;
     if (context.skillContextFor && needsSkillContext(message)) {
       const names = uploads.map((upload) => upload.path.split("/").pop() ?? "").join(" ");
-      const relevant = context.skillContextFor(names === "" ? messageText(message) : `${messageText(message)}\n${names}`);
+      const relevant = await context.skillContextFor(names === "" ? messageText(message) : `${messageText(message)}\n${names}`);
       if (relevant) message = storeSkillContext(message, relevant);
     }
     const seen = uploads.reduce((highest, upload) => Math.max(highest, upload.seq), state.uploadsSeen);

@@ -140,7 +140,7 @@ async function messageContextOf(surface: RequestSurface, message: string): Promi
     if (resolution.kind === "error") return "";
     if (resolution.kind === "expanded") text = resolution.text;
   }
-  const relevant = surface.skillContextFor?.(text);
+  const relevant = await surface.skillContextFor?.(text);
   return relevant ? renderRelevantSkills(relevant) : "";
 }
 

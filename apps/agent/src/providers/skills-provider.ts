@@ -37,7 +37,7 @@ export function createSkillsProvider(runtime: AgentRuntime): RequestProvider {
           { id: "subagents", text: listing.agentsSection, order: 25 },
         ],
         tools: [...(listed ? [createViewSkillTool(async () => (await runtime.snapshotFor(request)).skills, { compact })] : []), ...(listing.searchable ? [createSearchSkillsTool(listing)] : [])],
-        ...(compact && runtime.config.skills.relevant_limit > 0 ? { skillContextFor: (message: string) => listing.relevantTo(message) } : {}),
+        ...(compact && runtime.config.skills.relevant_limit > 0 ? { skillContextFor: (message: string) => listing.relevantToBlended(message) } : {}),
         surfaceFor: (activeSkill, inherited) => {
           let surface = specialists.get(activeSkill);
           if (!surface) {

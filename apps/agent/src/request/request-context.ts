@@ -31,7 +31,7 @@ export interface RequestSurface extends ToolSurface {
    * once as additional_kwargs.skill_context, shown after its text). Absent, or answering undefined
    * (full listing), offers nothing.
    */
-  readonly skillContextFor?: (message: string) => RelevantSkills | undefined;
+  readonly skillContextFor?: (message: string) => RelevantSkills | undefined | Promise<RelevantSkills | undefined>;
   /** The run's plugin hooks (src/hooks); absent when no enabled plugin has a command hook this agent runs. */
   readonly hooks?: HookSession;
   /**

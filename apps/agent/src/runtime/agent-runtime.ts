@@ -3,6 +3,7 @@ import { ExtensionsStore, hostConfinementFor, operatorId, serviceSecretVariables
 import { CodeModeRuntime } from "@thinktank/codemode";
 import { countTokens, mcpStatusDir, McpStatusRecorder, type ManagerLogger } from "@thinktank/mcp";
 import { MemoryStore } from "@thinktank/memory";
+import { embedderFromConfig, SemanticStage } from "@thinktank/search";
 import { PluginSnapshotter, SlashCommands, type PluginSnapshot } from "@thinktank/plugins";
 import { createSandboxExecutor, createSandboxScriptRunner, createStdioServerSandbox, type SandboxExecutor } from "@thinktank/sandbox";
 import { AgentsSnapshotter, UserAgentViews, type AgentsSnapshot } from "@thinktank/subagents";
@@ -75,6 +76,8 @@ export class AgentRuntime {
   readonly hostConfinement: HostConfinement;
   /** Writes the MCP manager's states where the gateway and `thinktank mcp list` read them (<data_dir>/mcp-status), from start() to close(). */
   readonly mcpStatus: McpStatusRecorder;
+  /** config.search.embeddings' semantic stage for skill search and each message's offer (its vectors cached across snapshots); undefined with provider none. */
+  readonly semantic: SemanticStage | undefined;
   private readonly perRequest = new WeakMap<object, Promise<AgentSnapshot>>();
   /**
    * The slash commands of each skills view (the shared one, and each user's) while its plugins
@@ -135,6 +138,8 @@ export class AgentRuntime {
         ? undefined
         : (options.tools ?? createToolsService(config, { store: this.store, hostConfinement, sandboxRunner, onLogError: (error) => logger.warn({ error: String(error) }, "the tools execution log cannot be written") }));
     this.memory = MemoryStore.fromConfig(config);
+    const embedder = embedderFromConfig(config);
+    this.semantic = embedder ? new SemanticStage({ embedder, weight: config.search.embeddings.weight }) : undefined;
     this.codeMode = new CodeModeRuntime(config, {
       servers: runtimeServerEntries(this.store, this.plugins),
       logger,
@@ -243,7 +248,7 @@ export class AgentRuntime {
       return tokens;
     };
     const agents = this.config.subagents.enabled ? agentsView.agents.filter((agent) => agent.enabled) : [];
-    return new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, relevantNamedLimit, containerPath, countTokens: counted, agents });
+    return new SkillListing(skills, commands.entries, () => commands.promptSection(), { listing, autoThresholdTokens, relevantLimit, relevantNamedLimit, containerPath, countTokens: counted, agents, ...(this.semantic ? { semantic: { stage: this.semantic } } : {}) });
   }
 
   /** One snapshot per request object (as its owner sees it, restricted by its assistant): every provider of a run sees the same one. */

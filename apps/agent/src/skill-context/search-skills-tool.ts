@@ -20,8 +20,8 @@ export function createSearchSkillsTool(listing: SkillListing): StructuredToolInt
   const agents = listing.agentsSection !== "";
   return tool(
     ({ query, limit, kind }: SearchSkillsInput) =>
-      withCodedErrors(() => {
-        const found = listing.search(query, { limit: limit ?? 5, kind: kind ?? "all" });
+      withCodedErrors(async () => {
+        const found = await listing.searchBlended(query, { limit: limit ?? 5, kind: kind ?? "all" });
         const skills = found.skills?.map(({ identity, description, location }) => ({ identity, description, location }));
         const commands = found.commands?.map((hit) => ({
           kind: hit.kind,

@@ -390,6 +390,7 @@ export const configSchema = {
             model: { type: "string" },
             base_url: { type: "string" },
             api_key_env: { type: "string" },
+            weight: { type: "number", minimum: 0, maximum: 1, default: 0.5 },
           },
         },
       },

@@ -296,6 +296,8 @@ export interface Config {
       readonly model?: string;
       readonly base_url?: string;
       readonly api_key_env?: string;
+      /** Share of a blended score that comes from meaning (skill search and each message's offer); the rest from keywords. @default 0.5 */
+      readonly weight: number;
     };
   };
   readonly tools: {

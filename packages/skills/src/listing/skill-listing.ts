@@ -1,5 +1,5 @@
 import { ThinktankError } from "@thinktank/core";
-import { summarizeDescription } from "@thinktank/search";
+import { summarizeDescription, type SemanticStage } from "@thinktank/search";
 import { agentFields, AgentSearchIndex, summarizeAgentDescription, type AgentSearchHit, type SearchableAgent } from "../search/agent-search-index.js";
 import { commandFields, CommandSearchIndex, type CommandSearchHit, type SearchableCommand } from "../search/command-search-index.js";
 import { EntryIndex } from "../search/entry-index.js";
@@ -50,6 +50,12 @@ export interface SkillListingOptions {
   readonly containerPath?: string;
   /** The token counter auto compares with the threshold (the agent passes o200k's). */
   readonly countTokens: (text: string) => number;
+  /**
+   * config.search.embeddings' semantic stage: `relevantToBlended` and `searchBlended` rank skills
+   * by keywords and meaning (SkillSearchIndex.searchWithMeaning), waiting at most `timeoutMs`
+   * (@default 3000) before they keep the keyword ranking. Absent: keywords alone.
+   */
+  readonly semantic?: { readonly stage: SemanticStage; readonly timeoutMs?: number };
 }
 
 /** An entry of the joint ranking that decides which commands and sub-agents a message is offered. */
@@ -136,13 +142,28 @@ export class SkillListing {
    * snapshot.
    */
   relevantTo(message: string): RelevantSkills | undefined {
-    const limit = this.#options.relevantLimit;
-    if (this.mode !== "compact" || limit < 1) return undefined;
+    if (this.mode !== "compact" || this.#options.relevantLimit < 1) return undefined;
     if (message.trim() === "") return { skills: [], commands: [] };
+    return this.#offer(message, this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit: this.#offerDepth() }) : []);
+  }
+
+  /** `relevantTo` with the skills ranked by keywords and meaning when the listing has a semantic stage. */
+  async relevantToBlended(message: string): Promise<RelevantSkills | undefined> {
+    const semantic = this.#options.semantic;
+    if (!semantic || this.#snapshot.search.size === 0 || message.trim() === "" || this.mode !== "compact" || this.#options.relevantLimit < 1) return this.relevantTo(message);
+    return this.#offer(message, await this.#snapshot.search.searchWithMeaning(message, semantic.stage, { limit: this.#offerDepth(), ...(semantic.timeoutMs === undefined ? {} : { timeoutMs: semantic.timeoutMs }) }));
+  }
+
+  /** Skills offered with a message: the described ones and the named ones after them. */
+  #offerDepth(): number {
+    return this.#options.relevantLimit + (this.#options.relevantNamedLimit ?? 25);
+  }
+
+  #offer(message: string, found: readonly SkillSearchHit[]): RelevantSkills {
+    const limit = this.#options.relevantLimit;
     const commandLimit = this.#options.relevantCommandLimit ?? Math.min(3, limit);
     const agentLimit = this.#agentList().length > 0 ? (this.#options.relevantAgentLimit ?? Math.min(3, limit)) : 0;
     const named = this.#options.relevantNamedLimit ?? 25;
-    const found = this.#snapshot.search.size > 0 ? this.#snapshot.search.search(message, { limit: limit + named }) : [];
     const skills = found.slice(0, limit);
     const more = found.slice(limit);
     // A command or an agent is offered when it ranks among the best `limit` of skills, commands
@@ -180,15 +201,29 @@ export class SkillListing {
    * query or a bad limit is VALIDATION_FAILED.
    */
   search(query: string, options: { readonly limit?: number; readonly kind?: SkillSearchKind } = {}): SkillListingSearch {
+    return this.#searchWith(query, options, undefined);
+  }
+
+  /** `search_skills`' answer, with `skills` as the skills part when given (searchBlended's). */
+  #searchWith(query: string, options: { readonly limit?: number; readonly kind?: SkillSearchKind }, skills: readonly SkillSearchHit[] | undefined): SkillListingSearch {
     const kind = options.kind ?? "all";
     if (kind !== "skills" && kind !== "commands" && kind !== "agents" && kind !== "all") throw new ThinktankError("VALIDATION_FAILED", `kind must be skills, commands, agents or all; got ${JSON.stringify(kind)}`);
     const limit = options.limit === undefined ? {} : { limit: options.limit };
     const agents = kind === "agents" || (kind === "all" && this.#agentList().length > 0);
     return {
-      ...(kind === "skills" || kind === "all" ? { skills: this.#snapshot.search.search(query, limit) } : {}),
+      ...(kind === "skills" || kind === "all" ? { skills: skills ?? this.#snapshot.search.search(query, limit) } : {}),
       ...(kind === "commands" ? { commands: this.#all().search(query, limit) } : kind === "all" ? { commands: this.#unlisted().search(query, limit) } : {}),
       ...(agents ? { agents: this.#agentIndex().search(query, limit) } : {}),
     };
+  }
+
+  /** `search` with the skills ranked by keywords and meaning when the listing has a semantic stage. */
+  async searchBlended(query: string, options: { readonly limit?: number; readonly kind?: SkillSearchKind } = {}): Promise<SkillListingSearch> {
+    const semantic = this.#options.semantic;
+    const kind = options.kind ?? "all";
+    if (!semantic || (kind !== "skills" && kind !== "all")) return this.search(query, options);
+    const skills = await this.#snapshot.search.searchWithMeaning(query, semantic.stage, { ...(options.limit === undefined ? {} : { limit: options.limit }), ...(semantic.timeoutMs === undefined ? {} : { timeoutMs: semantic.timeoutMs }) });
+    return this.#searchWith(query, options, skills);
   }
 
   #choose(): { mode: "full" | "compact"; reason: string; fullTokens: number | undefined } {

@@ -1,4 +1,4 @@
-import { summarizeDescription } from "@thinktank/search";
+import { summarizeDescription, type SemanticStage } from "@thinktank/search";
 import type { Skill } from "../skill-types.js";
 import { EntryIndex, type EntryFields, type EntrySearchOptions } from "./entry-index.js";
 
@@ -28,10 +28,12 @@ export interface SkillSearchIndexOptions extends EntrySearchOptions {
  */
 export class SkillSearchIndex {
   readonly #index: EntryIndex<Skill>;
+  readonly #searchable: readonly Skill[];
   readonly #descriptionChars: number;
 
   constructor(skills: readonly Skill[], options: SkillSearchIndexOptions = {}) {
     const searchable = skills.filter((skill) => skill.enabled && !skill.disableModelInvocation);
+    this.#searchable = searchable;
     this.#index = new EntryIndex(searchable, skillFields, (skill) => [skill.name, skill.identity], options);
     this.#descriptionChars = options.descriptionChars ?? 160;
   }
@@ -43,13 +45,33 @@ export class SkillSearchIndex {
 
   /** The skills that best match what the user asks, best first. An empty query is VALIDATION_FAILED; a bad limit too. */
   search(query: string, options: { readonly limit?: number } = {}): SkillSearchHit[] {
-    return this.#index.search(query, options.limit).map(({ entry: skill, score }) => ({
-      identity: skill.identity,
-      name: skill.name,
-      description: summarizeDescription(skill.description, this.#descriptionChars),
-      location: skill.containerPath,
-      score,
-    }));
+    return this.#index.search(query, options.limit).map(({ entry: skill, score }) => this.#hit(skill, score));
+  }
+
+  /**
+   * `search` blended with meaning (config.search.embeddings): the keyword top and the skills whose
+   * name and description lie nearest the query by embedding, each scored by both (SemanticStage).
+   * When the embedder fails or answers later than `timeoutMs`, the keyword ranking; vectors that
+   * arrive later are kept for the next search. Bad input as `search`.
+   */
+  async searchWithMeaning(query: string, stage: SemanticStage, options: { readonly limit?: number; readonly timeoutMs?: number } = {}): Promise<SkillSearchHit[]> {
+    const limit = this.#index.effectiveLimit(options.limit);
+    const keyword = this.search(query, { limit: Math.max(limit, stage.candidates) });
+    if (this.#searchable.length === 0) return keyword;
+    const documents = this.#searchable.map((skill) => ({ key: skill.identity, text: `${skill.name}: ${skill.whenToUse ? `${skill.description}\n${skill.whenToUse}` : skill.description}` }));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, options.timeoutMs ?? 3000, undefined)));
+    const ranked = await Promise.race([stage.rank(query, keyword.map((hit) => ({ key: hit.identity, score: hit.score })), documents, limit).catch(() => undefined), late]).finally(() => clearTimeout(timer));
+    if (!ranked) return keyword.slice(0, limit);
+    const byIdentity = new Map(this.#searchable.map((skill) => [skill.identity, skill]));
+    return ranked.flatMap(({ key, score }) => {
+      const skill = byIdentity.get(key);
+      return skill ? [this.#hit(skill, score)] : [];
+    });
+  }
+
+  #hit(skill: Skill, score: number): SkillSearchHit {
+    return { identity: skill.identity, name: skill.name, description: summarizeDescription(skill.description, this.#descriptionChars), location: skill.containerPath, score };
   }
 }
 
