@@ -14,6 +14,7 @@ import { InputHandlerEscape } from "./input-handler-escape.js";
 import type { EraVerdict } from "./protocol-era.js";
 import type { ServerConnection } from "./server-connection.js";
 import { ServerToolList } from "./server-tool-list.js";
+import { loadSessionModules } from "./session-modules.js";
 import { SignInWatch } from "./sign-in-watch.js";
 import { tokenSourceFor } from "./token-source-for.js";
 
@@ -41,17 +42,6 @@ export interface ManagedServerContext {
   readonly stdioSandboxProblem: () => string | undefined;
   /** Offer the tool list cached on disk before the first connect (false for one user's sessions: their tools are known once they connected). @default true */
   readonly readCache?: boolean;
-}
-
-/**
- * The session's code with both MCP SDKs, loaded when a server that can connect is configured (the
- * module cache keeps it): a process without one (the gateway, `thinktank skills list`, an agent
- * without MCP servers) never loads the SDKs, a large part of its start-up. An SDK's error exists
- * only once it is loaded, so its classifier comes with it.
- */
-async function sessionModules() {
-  const [{ ServerConnection }, { classifyFailure, isRequestTimeout }] = await Promise.all([import("./server-connection.js"), import("./classify-failure.js")]);
-  return { ServerConnection, classifyFailure, isRequestTimeout };
 }
 
 /** A connect that failed, already classified. */
@@ -146,7 +136,7 @@ export class ManagedServer {
       this.lastError = { at: context.now(), reason: resolution.reason };
     } else {
       // A server that can connect will (discovery, a first request): its code starts loading now, beside the rest of the start-up.
-      sessionModules().catch(() => undefined);
+      loadSessionModules().catch(() => undefined);
     }
     this.tools = new ServerToolList({ ...context, server: name, transport: this.transport, entry: () => this.entry });
     const tokens = resolution.ok ? tokenSourceFor(name, resolution.config, context) : undefined;
@@ -302,7 +292,7 @@ export class ManagedServer {
       try {
         connection = await this.ensureConnected();
       } catch (error) {
-        const failure = error instanceof ConnectFailure ? error.failure : (await sessionModules()).classifyFailure(error);
+        const failure = error instanceof ConnectFailure ? error.failure : (await loadSessionModules()).classifyFailure(error);
         if (failure.needsAuth) throw this.needsAuthError();
         if (failure.protocolUnsupported) {
           throw new ThinktankError("PROTOCOL_UNSUPPORTED", `MCP server '${this.name}' is unavailable: ${failure.reason}`, { details: { server: this.name, versions_tried: failure.protocolUnsupported.versionsTried } });
@@ -317,7 +307,7 @@ export class ManagedServer {
         if (error instanceof InputHandlerEscape) throw error.escaped;
         if (options.signal?.aborted) throw error;
         if (isThinktankError(error)) throw error;
-        const { classifyFailure, isRequestTimeout } = await sessionModules();
+        const { classifyFailure, isRequestTimeout } = await loadSessionModules();
         if (isRequestTimeout(error)) {
           const timeoutMs = options.timeoutMs ?? this.context.settings.call_timeout_ms;
           throw new ThinktankError("MCP_CALL_TIMEOUT", `MCP server '${this.name}' did not answer ${what} within ${timeoutMs} ms`, {
@@ -395,7 +385,7 @@ export class ManagedServer {
       if (!availability.ok) throw new ConnectFailure({ transient: false, reason: availability.reason });
     }
     this.state = "connecting";
-    const { ServerConnection, classifyFailure } = await sessionModules();
+    const { ServerConnection, classifyFailure } = await loadSessionModules();
     let listChangedEarly = false;
     const connection: ServerConnection = new ServerConnection({
       server: this.name,

@@ -218,7 +218,7 @@ export class McpManager {
 
   /**
    * Resolves once every server on its first background attempt has finished it or used up
-   * `mcp.first_connect_grace_ms` (counted from when it was queued), so a request right after
+   * `mcp.first_connect_grace_ms` (counted from when it was queued, or from when the session's code had loaded if later), so a request right after
    * start-up can offer a server that connects quickly; later requests never wait.
    */
   firstConnectsSettled(user?: string): Promise<void> {

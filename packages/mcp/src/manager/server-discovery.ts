@@ -1,11 +1,12 @@
 import type { ManagedServer } from "./managed-server.js";
+import { loadSessionModules } from "./session-modules.js";
 
 export interface ServerDiscoveryOptions {
   /** The managed servers as they are now. */
   readonly servers: () => Iterable<ManagedServer>;
   /** Connect attempts running at once. */
   readonly concurrency: number;
-  /** How long firstConnectsSettled() waits for a server's first attempt, counted from when it was queued. */
+  /** How long firstConnectsSettled() waits for a server's first attempt, counted from when it was queued (or from when the session's code had loaded, if later). */
   readonly graceMs: number;
   readonly now: () => number;
   /** Keeps a background promise so the manager can wait for it (settled, close). */
@@ -13,7 +14,10 @@ export interface ServerDiscoveryOptions {
 }
 
 interface FirstAttempt {
-  readonly queuedAt: number;
+  /** When its grace starts: when it was queued, or when the session's code had loaded if that was later. */
+  startedAt: number;
+  /** Settles once the session's code has loaded (startedAt is final then). */
+  loaded: Promise<void>;
   readonly done: Promise<void>;
   readonly resolve: () => void;
 }
@@ -49,7 +53,13 @@ export class ServerDiscovery {
         this.queuedBefore.add(server);
         let resolve = (): void => undefined;
         const done = new Promise<void>((settle) => (resolve = settle));
-        this.firstAttempts.set(server, { queuedAt: now, done, resolve });
+        // The grace is the server's time to connect: loading the session's code (the SDKs, on a first connect) does not use it up.
+        const first = { startedAt: now, done, resolve } as FirstAttempt;
+        first.loaded = loadSessionModules().then(
+          () => void (first.startedAt = Math.max(first.startedAt, this.options.now())),
+          () => undefined,
+        );
+        this.firstAttempts.set(server, first);
       }
       this.queue.push(server);
       queued.push(server.name);
@@ -60,13 +70,15 @@ export class ServerDiscovery {
 
   /**
    * Resolves when every server still on its first attempt has finished it or used up its grace
-   * period (counted from when it was queued); at once when there is none, or the grace is 0.
+   * period (counted from when it was queued, or from when the session's code had loaded if later); at once when there is none, or the grace is 0.
    */
   async firstConnectsSettled(): Promise<void> {
+    if (this.options.graceMs === 0) return;
+    await Promise.all([...this.firstAttempts.values()].map((first) => first.loaded));
     const now = this.options.now();
     const waits: Promise<void>[] = [];
     for (const first of this.firstAttempts.values()) {
-      const remaining = first.queuedAt + this.options.graceMs - now;
+      const remaining = first.startedAt + this.options.graceMs - now;
       if (remaining > 0) waits.push(within(first.done, remaining));
     }
     await Promise.all(waits);
