@@ -24,7 +24,8 @@ describe("the /mcp endpoint", () => {
   };
 
   beforeAll(async () => {
-    folder = configFolder({ everything: referenceStdioEntry("server-everything"), test: testServerEntry() });
+    // search_tools waits for the servers' first connects within the grace: long enough for a loaded machine (the session's code loads with the first connect).
+    folder = configFolder({ everything: referenceStdioEntry("server-everything"), test: testServerEntry() }, "  first_connect_grace_ms: 60000");
     const runtime = new CodeModeRuntime(folder.load({ THINKTANK_API_KEY: apiKey }));
     app = Fastify({ logger: false });
     runtime.mountMcpEndpoint(app);

@@ -7,6 +7,7 @@ import type { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
 import { createCodeModeMcpServer } from "./create-code-mode-mcp-server.js";
 import { ModernMcpLeg, statelessSessionId } from "./modern-mcp-leg.js";
+import { checkSessionIdPrefix } from "./session-id-prefix.js";
 
 export interface CodeModeMcpEndpointOptions {
   readonly codeMode: CodeMode;
@@ -60,9 +61,7 @@ export class CodeModeMcpEndpoint {
       placeFor: (caller) => this.placeFor(statelessSessionId(caller), caller),
       ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
     });
-    if (options.sessionIdPrefix !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(options.sessionIdPrefix)) {
-      throw new Error(`the MCP session id prefix ${JSON.stringify(options.sessionIdPrefix)} is not 1 to 64 letters, digits, '-' or '_'`);
-    }
+    checkSessionIdPrefix(options.sessionIdPrefix);
   }
 
   get sessionCount(): number {

@@ -1,6 +1,6 @@
 import { apiKeyMatches, presentedApiKey, type Caller } from "@thinktank/core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { CodeModeMcpEndpoint } from "./code-mode-mcp-endpoint.js";
+import type { McpEndpointHandler } from "./lazy-code-mode-endpoint.js";
 
 /** Who the request's headers name: a caller, none (no credentials), or wrong credentials with the reason. */
 export type EndpointAuthentication = (headers: FastifyRequest["headers"]) => Promise<{ ok: true; caller: Caller | undefined } | { ok: false; reason: string }>;
@@ -25,7 +25,7 @@ export interface MountCodeModeEndpointOptions {
 }
 
 /** Mounts the MCP endpoint (streamable HTTP: POST, GET and DELETE) on a Fastify app. */
-export function mountCodeModeEndpoint(app: FastifyInstance, endpoint: CodeModeMcpEndpoint, options: MountCodeModeEndpointOptions = {}): void {
+export function mountCodeModeEndpoint(app: FastifyInstance, endpoint: McpEndpointHandler, options: MountCodeModeEndpointOptions = {}): void {
   const { apiKey } = options;
   app.route({
     method: ["GET", "POST", "DELETE"],

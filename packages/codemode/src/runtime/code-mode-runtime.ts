@@ -7,7 +7,7 @@ import { CodeMode } from "../code-mode.js";
 import type { ExecutionPlace } from "../code-mode-types.js";
 import { McpToolInvoker } from "../invoker/mcp-tool-invoker.js";
 import type { ToolInvoker } from "../invoker/tool-invoker.js";
-import { CodeModeMcpEndpoint } from "../mcp-endpoint/code-mode-mcp-endpoint.js";
+import { LazyCodeModeMcpEndpoint } from "../mcp-endpoint/lazy-code-mode-endpoint.js";
 import { mountCodeModeEndpoint, type EndpointAuthentication } from "../mcp-endpoint/mount-code-mode-endpoint.js";
 import { chooseToolSurface, type ToolSurfaceChoice } from "../surface/choose-tool-surface.js";
 import { serverEntriesSource, type ServerEntriesSource } from "./server-entries-source.js";
@@ -104,7 +104,7 @@ export class CodeModeRuntime {
    * `options.authenticate` (the agent server's callers), else THINKTANK_API_KEY when set.
    */
   mountMcpEndpoint(app: FastifyInstance, options: { readonly authenticate?: EndpointAuthentication } = {}): void {
-    const endpoint = new CodeModeMcpEndpoint({
+    const endpoint = new LazyCodeModeMcpEndpoint({
       codeMode: this.codeMode,
       beforeRequest: (caller) => this.refresh(caller),
       ...(this.mcpSessionPrefix ? { sessionIdPrefix: this.mcpSessionPrefix } : {}),
