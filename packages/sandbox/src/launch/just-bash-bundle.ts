@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
 
 /** just-bash's entry imports its dependencies by bare name, which Deno (with --no-npm) cannot resolve: one bundle, made once per process. */
 let bundled: Promise<{ text: string } | { problem: string }> | undefined;
@@ -8,6 +7,8 @@ let bundled: Promise<{ text: string } | { problem: string }> | undefined;
 function bundleOnce(justBashDir: string): Promise<{ text: string } | { problem: string }> {
   bundled ??= (async () => {
     try {
+      // esbuild loads here, with the first bash run on the Deno backend, not with every process that imports the sandbox.
+      const { build } = await import("esbuild");
       const result = await build({
         stdin: { contents: `export { Bash, MountableFs, InMemoryFs, OverlayFs, ReadWriteFs } from ${JSON.stringify(justBashDir)};`, resolveDir: justBashDir, loader: "js" },
         bundle: true,
