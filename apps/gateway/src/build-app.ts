@@ -12,7 +12,7 @@
  */
 import multipart from "@fastify/multipart";
 import { jsonNestingLimits, jsonTextNesting, maxPathParamLength, requestIdFor, ThinktankError } from "@thinktank/core";
-import { AccessLogController, lazyValidators, registerRequestSourceGuard } from "@thinktank/http";
+import { AccessLogController, lazySchemaCompilers, registerRequestSourceGuard } from "@thinktank/http";
 import { openIdentity } from "@thinktank/identity";
 import type { Identity } from "@thinktank/identity";
 import type { Config } from "@thinktank/core";
@@ -90,8 +90,8 @@ export function buildApp(config: Config, deps: GatewayDeps): FastifyInstance {
     // the router's own errors (a bad percent escape) answer in our shape too.
     routerOptions: { maxParamLength: maxPathParamLength },
     frameworkErrors: sendError,
-    // Route validators compile on first use, not at start (packages/http, lazyValidators).
-    schemaController: lazyValidators(),
+    // Route validators and response serializers compile on first use, not at start (packages/http, lazySchemaCompilers).
+    schemaController: lazySchemaCompilers(),
   });
 
   const routeTable: RouteSummary[] = [];

@@ -2,4 +2,4 @@
 // documents. Everything else is internal to the package.
 export { registerRequestSourceGuard } from "./request-source-guard.js";
 export { AccessLogController } from "./access-log-controller.js";
-export { lazyValidators } from "./lazy-validators.js";
+export { lazySchemaCompilers } from "./lazy-schema-compilers.js";

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { AccessLogController, lazyValidators, registerRequestSourceGuard } from "@thinktank/http";
+import { AccessLogController, lazySchemaCompilers, registerRequestSourceGuard } from "@thinktank/http";
 import { createLogger, hostConfinementFor, httpStatusFor, isThinktankError, maxPathParamLength, requestIdFor, secureDataFolder, type Config, type HostConfinement, type Logger } from "@thinktank/core";
 import { ThreadFiles, createDocumentConverter, type DocumentConverter } from "@thinktank/files";
 import { openIdentity, type Identity } from "@thinktank/identity";
@@ -143,8 +143,8 @@ export async function buildAgentServer(config: Config, deps: AgentServerDeps = {
     logController: new AccessLogController({ slowMs: config.agent.slow_request_ms }),
     genReqId: requestIdFor,
     requestIdHeader: false,
-    // Route validators compile on first use, not at start (packages/http, lazyValidators).
-    schemaController: lazyValidators(),
+    // Route validators and response serializers compile on first use, not at start (packages/http, lazySchemaCompilers).
+    schemaController: lazySchemaCompilers(),
   });
   const routes: { method: string; url: string }[] = [];
   app.addHook("onRoute", (route) => {
