@@ -126,6 +126,7 @@ export function gatewaySkillsService(config: Config, store: ExtensionsStore, plu
     limits: archiveLimitsFromConfig(config),
     ...(plugins ? { extraSources: () => plugins.skillSources() } : {}),
     onProblem: (problem) => logger.warn({ skillProblem: problem.reason, file: problem.file }, problem.message),
+    searchConfig: config,
   }).service;
 }
 

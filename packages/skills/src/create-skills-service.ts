@@ -1,5 +1,6 @@
 import path from "node:path";
-import type { ArchiveLimits } from "@thinktank/core";
+import type { ArchiveLimits, Config } from "@thinktank/core";
+import { embedderFromConfig, SemanticStage } from "@thinktank/search";
 import { defaultSkillSources } from "./skill-sources.js";
 import type { SkillProblem, SkillSource } from "./skill-types.js";
 import { SkillsService } from "./skills-service.js";
@@ -20,6 +21,8 @@ export interface CreateSkillsServiceOptions {
   readonly watch?: boolean;
   /** Told about each skipped SKILL.md, duplicate or bad setting when it first appears. */
   readonly onProblem?: (problem: SkillProblem) => void;
+  /** config.search and config.env: with search.embeddings set, `search` ranks by keywords and meaning. @default keywords alone */
+  readonly searchConfig?: Pick<Config, "search" | "env">;
 }
 
 /**
@@ -44,6 +47,12 @@ export function createSkillsService(options: CreateSkillsServiceOptions): { serv
     skillsRoot: options.skillsRoot,
     limits: options.limits,
     containerPath: options.containerPath,
+    semantic: semanticStageFor(options.searchConfig),
   });
   return { service, snapshotter };
+}
+
+function semanticStageFor(config: Pick<Config, "search" | "env"> | undefined): SemanticStage | undefined {
+  const embedder = config ? embedderFromConfig(config) : undefined;
+  return embedder ? new SemanticStage({ embedder, weight: config?.search.embeddings.weight }) : undefined;
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { ThinktankError, defaultArchiveLimits } from "@thinktank/core";
 import type { ArchiveLimits, Caller } from "@thinktank/core";
+import type { SemanticStage } from "@thinktank/search";
 import { findSkill } from "./find-skill.js";
 import { installSkill } from "./install-skill.js";
 import { removeSkillFolder } from "./remove-skill-folder.js";
@@ -62,6 +63,8 @@ export interface SkillsServiceOptions {
   readonly limits?: ArchiveLimits;
   /** Virtual root the model sees. @default "/mnt/skills" */
   readonly containerPath?: string;
+  /** config.search.embeddings' semantic stage: `search` ranks by keywords and meaning (SkillSearchIndex.searchWithMeaning). @default keywords alone */
+  readonly semantic?: SemanticStage;
 }
 
 /**
@@ -77,6 +80,7 @@ export class SkillsService {
   private readonly limits: ArchiveLimits;
   private readonly containerPath: string;
   private readonly skillsRoot: string;
+  private readonly semantic: SemanticStage | undefined;
   /** Each user's view over the shared snapshot; `close()` closes it. */
   readonly views: UserSkillViews;
   private readonly users: UserSkillChanges;
@@ -84,6 +88,7 @@ export class SkillsService {
 
   constructor(options: SkillsServiceOptions) {
     this.snapshotter = options.snapshotter;
+    this.semantic = options.semantic;
     this.store = options.store;
     this.customRoot = path.resolve(options.customRoot);
     this.limits = options.limits ?? defaultArchiveLimits;
@@ -105,9 +110,10 @@ export class SkillsService {
     return this.views.viewFor(userOf(viewer));
   }
 
-  /** The skills the model may use that best match `query`, best first (see SkillSearchIndex), in `viewer`'s view. */
+  /** The skills the model may use that best match `query`, best first (see SkillSearchIndex; with `semantic`, by keywords and meaning), in `viewer`'s view. */
   async search(query: string, options: { readonly limit?: number; readonly viewer?: SkillViewer } = {}): Promise<SkillSearchHit[]> {
-    return (await this.list(options.viewer)).search.search(query, { limit: options.limit });
+    const index = (await this.list(options.viewer)).search;
+    return this.semantic ? index.searchWithMeaning(query, this.semantic, { limit: options.limit }) : index.search(query, { limit: options.limit });
   }
 
   /** One skill by identity or name in `viewer`'s view; `category` settles a name used in several categories. */

@@ -17,6 +17,7 @@ export async function withSkillsService<T>(config: Config, work: (service: Skill
     limits: archiveLimitsFromConfig(config),
     extraSources: () => plugins.skillSources(),
     watch: false,
+    searchConfig: config,
   });
   try {
     return await work(service);

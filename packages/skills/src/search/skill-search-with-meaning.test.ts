@@ -1,10 +1,13 @@
+import path from "node:path";
+import { ExtensionsStore, loadConfig } from "@thinktank/core";
 import { SemanticStage, OpenAiCompatibleEmbedder } from "@thinktank/search";
-import { startEmbeddingsServer, type EmbeddingsServer } from "@thinktank/testing";
+import { makeTempDir, startEmbeddingsServer, writeTree, type EmbeddingsServer } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderSkillSystem } from "../render-skill-system.js";
 import { parseSkill } from "../read-skill.js";
 import type { Skill, SkillSource } from "../skill-types.js";
 import { SkillListing } from "../listing/skill-listing.js";
+import { createSkillsService } from "../create-skills-service.js";
 import { SkillSearchIndex } from "./skill-search-index.js";
 
 // Skill search with config.search.embeddings' semantic stage, against a stand-in embeddings
@@ -95,5 +98,28 @@ describe("SkillListing with a semantic stage", () => {
     expect((await listing(stage).searchBlended(request, { kind: "skills", limit: 1 })).skills?.map((hit) => hit.identity)).toEqual(["custom:gift-ideas"]);
     expect((await listing().relevantToBlended(request))?.skills.map((entry) => entry.identity)).toEqual(["custom:fishing-log"]);
     expect((await listing(stage).searchBlended(request, { kind: "commands" })).skills).toBeUndefined();
+  });
+});
+
+describe("SkillsService with search.embeddings (the gateway's and the CLI's skill search)", () => {
+  it("ranks by keywords and meaning when config.search.embeddings is set, by keywords otherwise", async () => {
+    const { dir, cleanup } = makeTempDir("tt-skills-meaning-");
+    writeTree(dir, { "extensions_config.json": JSON.stringify({ mcpServers: {}, skills: {}, plugins: {}, tools: {} }) });
+    writeTree(dir, Object.fromEntries(skills.map((entry) => [`skills/custom/${entry.name}/SKILL.md`, `---\nname: ${entry.name}\ndescription: ${JSON.stringify(entry.description)}\n---\nbody\n`])));
+    const serviceFor = (lines: string[]) => {
+      writeTree(dir, { "config.yaml": lines.join("\n") });
+      const config = loadConfig({ cwd: dir, env: {} });
+      return createSkillsService({ skillsRoot: path.join(dir, "skills"), store: new ExtensionsStore(path.join(dir, "extensions_config.json")), watch: false, searchConfig: config });
+    };
+    const blended = serviceFor(["search:", "  embeddings:", "    provider: openai-compatible", "    model: stand-in", `    base_url: ${server.baseUrl}`, "    weight: 0.7"]);
+    const plain = serviceFor(["search: {}"]);
+    try {
+      expect((await blended.service.search(request, { limit: 2 })).map((hit) => hit.identity)).toEqual(["custom:gift-ideas", "custom:fishing-log"]);
+      expect((await plain.service.search(request, { limit: 1 })).map((hit) => hit.identity)).toEqual(["custom:fishing-log"]);
+    } finally {
+      blended.snapshotter.close();
+      plain.snapshotter.close();
+      cleanup();
+    }
   });
 });
