@@ -8,11 +8,12 @@
 // resolves to it, leave setsid and double-forked children, and set setuid bits. Each attempt must
 // fail, the job must be done, the refused connections must be in the execution log, the listener
 // must see nothing, nothing with the run's marker may survive, and no secret may show anywhere.
+// What no backend takes part in (the registered host tool; plugins.host_programs: deny) runs on one.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { HostConfinement } from "@thinktank/core";
-import { needs, processesWithMarker } from "@thinktank/testing";
+import { missingReason, needs, processesWithMarker } from "@thinktank/testing";
 import { describe, expect, it, vi } from "vitest";
 import { useAttackStack, type AttackStack } from "./attack-stack.js";
 import {
@@ -35,6 +36,13 @@ const text = "one two three four five";
 /** A sleep length unique to one attack: the children it leaves carry it, the files it plants are named after it. */
 const newMarker = (): string => `300.${Date.now() % 1e6}${crypto.randomInt(1e6)}`;
 const offered = (backend: Backend): readonly Runtime[] => (backend === "bubblewrap" ? runtimes : ["python", "node"]);
+/**
+ * Where what no sandbox backend takes part in runs once: a registered (trusted) tool runs on the host
+ * under HostConfinement, and plugins.host_programs: deny refuses a plugin's programs before any backend
+ * is asked (hostProgramsDenial, PluginHooks.from, resolveServerConfig). Bubblewrap where the machine
+ * has it (CI), else deno: one stack fewer per run.
+ */
+const onceBackend: Backend = missingReason("bubblewrap") === undefined ? "bubblewrap" : "deno";
 
 /** The model: "attack-skill|attack-plugin <marker> <port> <agent pid> <project>" enters the skill and calls every offered tool at once; "probe-host <marker> <agent pid> <project>" calls the registered tool. */
 function modelScript(backend: Backend): unknown {
@@ -195,7 +203,7 @@ function attackSuite(backend: Backend): void {
     expect(await threadText(stack.client, threadId)).not.toContain("host notes, outside the data folder");
   });
 
-  it.skipIf(new HostConfinement({ searchPath: process.env.PATH ?? "/usr/bin:/bin" }).info.isolation === "none")(
+  if (backend === onceBackend) it.skipIf(new HostConfinement({ searchPath: process.env.PATH ?? "/usr/bin:/bin" }).info.isolation === "none")(
     "a registered (trusted) host tool reads a host file, but not the service's environ, memory or data folder, and leaves nothing running",
     async () => {
       const registered = await stack.request("POST", "/api/tools", { name: "host_probe", description: "Counts words; probes the host", input_schema: attackInputSchema, runtime: "python", script: attackScripts.python, timeout: 60 });
@@ -258,10 +266,10 @@ function denySuite(backend: Backend): void {
 
 describe("third-party attacks on the deno backend", { timeout: 300_000 }, () => {
   attackSuite("deno");
-  describe("plugins.host_programs: deny", () => denySuite("deno"));
+  if (onceBackend === "deno") describe("plugins.host_programs: deny", () => denySuite("deno"));
 });
 
 describe("third-party attacks on the bubblewrap backend", { timeout: 300_000, ...needs("bubblewrap") }, () => {
   attackSuite("bubblewrap");
-  describe("plugins.host_programs: deny", () => denySuite("bubblewrap"));
+  if (onceBackend === "bubblewrap") describe("plugins.host_programs: deny", () => denySuite("bubblewrap"));
 });
