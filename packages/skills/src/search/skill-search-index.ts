@@ -63,11 +63,16 @@ export class SkillSearchIndex {
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, options.timeoutMs ?? 3000, undefined)));
     const ranked = await Promise.race([stage.rank(query, keyword.map((hit) => ({ key: hit.identity, score: hit.score })), documents, limit).catch(() => undefined), late]).finally(() => clearTimeout(timer));
     if (!ranked) return keyword.slice(0, limit);
-    const byIdentity = new Map(this.#searchable.map((skill) => [skill.identity, skill]));
-    return ranked.flatMap(({ key, score }) => {
-      const skill = byIdentity.get(key);
-      return skill ? [this.#hit(skill, score)] : [];
-    });
+    // Equal blended scores (near-copies of one text) keep the keyword order, then the listing order, as `search` does.
+    const keywordRank = new Map(keyword.map((hit, position) => [hit.identity, position]));
+    const listed = new Map(this.#searchable.map((skill, position) => [skill.identity, { skill, position }]));
+    const order = (key: string) => [keywordRank.get(key) ?? keyword.length, listed.get(key)?.position ?? 0] as const;
+    return [...ranked]
+      .sort((a, b) => b.score - a.score || order(a.key)[0] - order(b.key)[0] || order(a.key)[1] - order(b.key)[1])
+      .flatMap(({ key, score }) => {
+        const entry = listed.get(key);
+        return entry ? [this.#hit(entry.skill, score)] : [];
+      });
   }
 
   #hit(skill: Skill, score: number): SkillSearchHit {
