@@ -63,6 +63,13 @@ describe("loadConfig", () => {
     expect(message).toContain("sandbox.backend: must be equal to one of the allowed values (auto, bubblewrap, deno, local)");
   });
 
+  it("takes an empty config.yaml, or one whose every line is commented out, as all defaults", () => {
+    for (const text of ["", "\n\n", "# gateway:\n#   port: 9000\n", "\uFEFF# nothing set\r\n   \r\n"]) {
+      write(text);
+      expect(loadConfig({ cwd: dir, env: {} }).gateway.port, JSON.stringify(text)).toBe(8001);
+    }
+  });
+
   it("reports malformed YAML with its position", () => {
     write("gateway:\n  port: [1,\n");
     expect(() => loadConfig({ cwd: dir, env: {} })).toThrowError(/not valid YAML: .*\(3:1\)/s);

@@ -86,6 +86,8 @@ function checkJwtAlgorithms(config: Config, where: string): void {
 
 function readYaml(file: string): Record<string, unknown> {
   const text = fs.readFileSync(file, "utf8");
+  // An empty file or one of comments alone (every setting commented out) is all defaults; js-yaml 5 calls it no document.
+  if (/^(\s*(#.*)?(\r?\n|$))*$/.test(text.replace(/^\uFEFF/, ""))) return {};
   let parsed: unknown;
   try {
     parsed = parseYaml(text, { filename: file });
