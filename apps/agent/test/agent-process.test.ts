@@ -85,18 +85,13 @@ describe("the agent server process", { timeout: 180_000 }, () => {
     expect(result.output).toContain("agent.port in config.yaml");
   });
 
-  it("refuses to listen on a non-loopback address without THINKTANK_API_KEY", async () => {
-    const made = await fixture();
+  // One process for two checks (each process costs seconds of start-up): the refusal, and the warning before it.
+  it("refuses to listen on a non-loopback address without THINKTANK_API_KEY, having warned once about a deprecated config key (plugins.stdio_servers)", async () => {
+    const made = await fixture({ extraConfig: ["plugins:", "  stdio_servers: deny"] });
     const result = await runAgentProcessToExit({ ...made.env, AGENT_HOST: "0.0.0.0" });
     expect(result.code).not.toBe(0);
     expect(result.output).toContain("refusing to listen on 0.0.0.0 without THINKTANK_API_KEY");
-  });
-
-  it("warns once about a deprecated config key as it starts (plugins.stdio_servers)", async () => {
-    const made = await fixture({ extraConfig: ["plugins:", "  stdio_servers: deny"] });
     // A refused address ends start-up right after config is read: the warning comes first.
-    const result = await runAgentProcessToExit({ ...made.env, AGENT_HOST: "0.0.0.0" });
-    expect(result.code).not.toBe(0);
     expect(result.output.match(/thinktank agent: warning: .*plugins\.stdio_servers is deprecated: use plugins\.host_programs/g)).toHaveLength(1);
   });
 
