@@ -294,7 +294,8 @@ describe("plugin hooks on the deno backend", { timeout: 240_000 }, () => hookSui
 describe("plugin hooks on the bubblewrap backend", { timeout: 240_000, ...needs("bubblewrap") }, () => hookSuite("bubblewrap"));
 
 describe("plugins.host_programs: deny", { timeout: 240_000 }, () => {
-  const suite = useSuiteProject({ script, config: ["sandbox:", "  backend: deno", "plugins:", "  host_programs: deny"], files: pluginFiles });
+  // Denied before any backend is asked (PluginHooks.from): the contract's backend, whose bash is the cheaper.
+  const suite = useSuiteProject({ script, config: ["sandbox:", `  backend: ${contractBackend}`, "plugins:", "  host_programs: deny"], files: pluginFiles });
   beforeAll(() => makeScriptsExecutable(suite.fixture));
 
   it("runs no hook: nothing is blocked, no context is added, no hook event is emitted", async () => {
