@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { isBuiltin } from "node:module";
 import path from "node:path";
 import { isInsideFolder } from "@thinktank/core";
-import { build, type Message, type Plugin } from "esbuild";
+import type { Message, Plugin } from "esbuild";
 
 export interface BundleProgramOptions {
   /** The program's source text. */
@@ -35,6 +35,8 @@ export async function bundleProgram(options: BundleProgramOptions): Promise<Bund
   const mountPath = (options.mountPath ?? "/mnt/code-api").replace(/\/+$/, "");
   const codeApiRoot = rootOf(options.codeApiDir);
   const own = options.own ? { root: rootOf(options.own.dir), mountPath: options.own.mountPath.replace(/\/+$/, "") } : undefined;
+  // esbuild loads with the first program, not with every process that imports code mode.
+  const { build } = await import("esbuild");
   try {
     const result = await build({
       // The program "lives" in the sandbox's working folder: messages name it program.ts, and its

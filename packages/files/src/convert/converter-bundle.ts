@@ -1,7 +1,7 @@
 import { isBuiltin } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type Plugin } from "esbuild";
+import type { Plugin } from "esbuild";
 
 export type BundleOutcome = { readonly ok: true; readonly source: string } | { readonly ok: false; readonly problem: string };
 
@@ -30,6 +30,8 @@ const builtinsWithPrefix: Plugin = {
  */
 export async function bundleConverter(): Promise<BundleOutcome> {
   try {
+    // esbuild loads here, with the first document, not with every process that imports this package.
+    const { build } = await import("esbuild");
     const result = await build({
       entryPoints: [workerEntry()],
       bundle: true,
