@@ -26,7 +26,7 @@ const temp = makeTempDir("tt-run-worker-");
 let store: AgentStore;
 let runs: RunManager;
 /** What the seams do wrong in a test. */
-let faults: { getState?: () => Promise<void>; execute?: "throw"; endFailures?: number };
+let faults: { getState?: () => Promise<void>; execute?: "throw"; endFailures?: number; cancelled?: () => void };
 
 const execute: RunExecutor = async ({ run }, emit) => {
   if (faults.execute === "throw") throw new Error("the executor broke its contract");
@@ -38,6 +38,13 @@ const execute: RunExecutor = async ({ run }, emit) => {
 function flaky(queue: RunQueue): RunQueue {
   return new Proxy(queue, {
     get(target, key) {
+      if (key === "cancel") {
+        return async (...args: Parameters<RunQueue["cancel"]>) => {
+          const answer = await target.cancel(...args);
+          faults.cancelled?.();
+          return answer;
+        };
+      }
       if (key === "end") {
         return async (...args: Parameters<RunQueue["end"]>) => {
           if ((faults.endFailures ?? 0) > 0) {
@@ -160,7 +167,13 @@ for (const backend of ["sqlite", "postgres"] as const) {
       };
       const { run } = await runs.create("t-stuck", request, { access: serverAccess });
       await stuck;
+      const queueCancelled = new Promise<void>((resolve) => (faults.cancelled = resolve));
       const cancelled = runs.cancel("t-stuck", run.run_id, "interrupt", true, serverAccess);
+      // The finish goes on only once the cancel has reached the run: the queue has it, and RunManager marks the
+      // run cancelled as the queue answers (before the next macrotask). Released earlier, a finish that wins
+      // the race rightly ends success (on Postgres the cancel's reads and writes take round trips).
+      await queueCancelled;
+      await new Promise((resolve) => setImmediate(resolve));
       faults.getState = undefined;
       release();
       await cancelled;
