@@ -4,43 +4,19 @@
 // is byte-identical too); search_skills kind "agents" finds any enabled agent by task or name and
 // never a disabled one; full listing names every enabled agent in <subagent_system> after the skills
 // and commands sections; subagents.enabled false leaves no trace of agents.
-import type { BindToolsInput } from "@langchain/core/language_models/chat_models";
-import type { BaseMessage } from "@langchain/core/messages";
 import { Client, type Message } from "@langchain/langgraph-sdk";
 import { loadConfig } from "@thinktank/core";
-import { parseChatScript, ScriptedChatModel } from "@thinktank/models";
+import { parseChatScript } from "@thinktank/models";
 import { freePort } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAgentServer, inspectPrompt, type AgentServer } from "../src/index.js";
 import { makeProjectFixture, type ProjectFixture } from "./support/project-fixture.js";
+import { RecordingModel, type RecordedCall as Call } from "./support/recording-model.js";
 
 const script = parseChatScript({
   rules: [{ id: "find", when: { last_human: "^find agent (.+)", step: 0 }, tool_calls: [{ name: "search_skills", args: { query: "{{match.1}}", kind: "agents", limit: 50 } }] }],
   fallback: { reply: "seen: {{lastHuman}}" },
 });
-
-interface Call {
-  readonly system: string;
-  readonly messages: readonly { type: string; content: unknown }[];
-}
-
-/** The scripted model, recording what every call it answers was sent. */
-class RecordingModel extends ScriptedChatModel {
-  constructor(
-    private readonly calls: Call[],
-    toolNames: readonly string[] = [],
-  ) {
-    super({ script, toolNames });
-  }
-  override bindTools(tools: BindToolsInput[]): RecordingModel {
-    return new RecordingModel(this.calls, [...this.toolNames, ...(tools as { name: string }[]).map((tool) => tool.name)]);
-  }
-  override decide(messages: readonly BaseMessage[]) {
-    const [system, ...rest] = messages;
-    this.calls.push({ system: system?.text ?? "", messages: rest.map((message) => ({ type: message.getType(), content: message.content })) });
-    return super.decide(messages);
-  }
-}
 
 const agentFile = (name: string, description: string) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\ntools: Read, Grep\n---\nYou are ${name}. BODY-OF-${name}\n`;
 const skillFile = (name: string, description: string) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\nbody\n`;
@@ -66,7 +42,7 @@ beforeAll(async () => {
     },
   });
   const config = loadConfig({ cwd: project.dir, env: { PATH: process.env.PATH ?? "" } });
-  server = await buildAgentServer(config, { logger: false, clock: () => day, prepare: { createModel: () => new RecordingModel(calls) } });
+  server = await buildAgentServer(config, { logger: false, clock: () => day, prepare: { createModel: () => new RecordingModel(script, calls) } });
   const port = await freePort();
   await server.app.listen({ host: "127.0.0.1", port });
   client = new Client({ apiUrl: `http://127.0.0.1:${port}`, callerOptions: { maxRetries: 0 } });

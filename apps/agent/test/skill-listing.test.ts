@@ -3,15 +3,14 @@
 // each new user message is offered the skills that match it after its own text (stored once, so
 // re-sent history is byte-identical too); the model reads what it was offered; search_skills,
 // read_file, view_skill and slash commands reach every skill, offered or not.
-import type { BindToolsInput } from "@langchain/core/language_models/chat_models";
-import type { BaseMessage } from "@langchain/core/messages";
 import { Client, type Message } from "@langchain/langgraph-sdk";
 import { loadConfig } from "@thinktank/core";
-import { parseChatScript, ScriptedChatModel } from "@thinktank/models";
+import { parseChatScript } from "@thinktank/models";
 import { freePort } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAgentServer, inspectPrompt, type AgentServer } from "../src/index.js";
 import { makeProjectFixture, type ProjectFixture } from "./support/project-fixture.js";
+import { RecordingModel, type RecordedCall as Call } from "./support/recording-model.js";
 
 const script = parseChatScript({
   rules: [
@@ -24,31 +23,6 @@ const script = parseChatScript({
   ],
   fallback: { reply: "seen: {{lastHuman}}" },
 });
-
-/** One model call as the model received it. */
-interface Call {
-  readonly system: string;
-  readonly messages: readonly { type: string; content: unknown }[];
-  readonly tools: readonly string[];
-}
-
-/** The scripted model, recording every call it answers (streamed or not: both go through decide). */
-class RecordingModel extends ScriptedChatModel {
-  constructor(
-    private readonly calls: Call[],
-    toolNames: readonly string[] = [],
-  ) {
-    super({ script, toolNames });
-  }
-  override bindTools(tools: BindToolsInput[]): RecordingModel {
-    return new RecordingModel(this.calls, [...this.toolNames, ...(tools as { name: string }[]).map((tool) => tool.name)]);
-  }
-  override decide(messages: readonly BaseMessage[]) {
-    const [system, ...rest] = messages;
-    this.calls.push({ system: system?.text ?? "", messages: rest.map((message) => ({ type: message.getType(), content: message.content })), tools: [...this.toolNames] });
-    return super.decide(messages);
-  }
-}
 
 const skill = (name: string, description: string, body: string, extra = "") => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n${extra}---\n${body}\n`;
 const day = new Date("2026-05-04T09:30:00Z");
@@ -75,7 +49,7 @@ beforeAll(async () => {
     },
   });
   const config = loadConfig({ cwd: project.dir, env: { PATH: process.env.PATH ?? "" } });
-  server = await buildAgentServer(config, { logger: false, clock: () => day, prepare: { createModel: () => new RecordingModel(calls) } });
+  server = await buildAgentServer(config, { logger: false, clock: () => day, prepare: { createModel: () => new RecordingModel(script, calls) } });
   const port = await freePort();
   await server.app.listen({ host: "127.0.0.1", port });
   client = new Client({ apiUrl: `http://127.0.0.1:${port}`, callerOptions: { maxRetries: 0 } });

@@ -3,15 +3,14 @@
 // the scripted model of the embeddings stage), the skill a message is offered and the skill
 // search_skills puts first are ranked by keywords and meaning, so a request that shares words only
 // with another skill still gets the one it needs. Without the endpoint's answer, keywords alone.
-import type { BindToolsInput } from "@langchain/core/language_models/chat_models";
-import type { BaseMessage } from "@langchain/core/messages";
 import { Client, type Message } from "@langchain/langgraph-sdk";
 import { loadConfig } from "@thinktank/core";
-import { parseChatScript, ScriptedChatModel } from "@thinktank/models";
+import { parseChatScript } from "@thinktank/models";
 import { freePort, startEmbeddingsServer, type EmbeddingsServer } from "@thinktank/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAgentServer, type AgentServer } from "../src/index.js";
 import { makeProjectFixture, type ProjectFixture } from "./support/project-fixture.js";
+import { RecordingModel, type RecordedCall } from "./support/recording-model.js";
 
 const meanings = [
   ["gift", "present", "birthday", "get him", "get her", "turns 70"],
@@ -26,28 +25,11 @@ const script = parseChatScript({
 const request = "my dad turns 70 and likes fishing, what should I get him";
 const skillFile = (name: string, description: string) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\nbody\n`;
 
-/** The scripted model, recording the last message of every call. */
-class RecordingModel extends ScriptedChatModel {
-  constructor(
-    private readonly lastMessages: string[],
-    toolNames: readonly string[] = [],
-  ) {
-    super({ script, toolNames });
-  }
-  override bindTools(tools: BindToolsInput[]): RecordingModel {
-    return new RecordingModel(this.lastMessages, [...this.toolNames, ...(tools as { name: string }[]).map((tool) => tool.name)]);
-  }
-  override decide(messages: readonly BaseMessage[]) {
-    this.lastMessages.push(messages.at(-1)?.text ?? "");
-    return super.decide(messages);
-  }
-}
-
 let embeddings: EmbeddingsServer;
 let project: ProjectFixture;
 let server: AgentServer;
 let client: Client;
-const lastMessages: string[] = [];
+const calls: RecordedCall[] = [];
 
 beforeAll(async () => {
   embeddings = await startEmbeddingsServer(embedding);
@@ -61,7 +43,7 @@ beforeAll(async () => {
     },
   });
   const config = loadConfig({ cwd: project.dir, env: { PATH: process.env.PATH ?? "" } });
-  server = await buildAgentServer(config, { logger: false, prepare: { createModel: () => new RecordingModel(lastMessages) } });
+  server = await buildAgentServer(config, { logger: false, prepare: { createModel: () => new RecordingModel(script, calls) } });
   const port = await freePort();
   await server.app.listen({ host: "127.0.0.1", port });
   client = new Client({ apiUrl: `http://127.0.0.1:${port}`, callerOptions: { maxRetries: 0 } });
@@ -74,9 +56,9 @@ afterAll(async () => {
 });
 
 async function turn(content: string): Promise<{ messages: Message[]; sent: string[] }> {
-  const before = lastMessages.length;
+  const before = calls.length;
   const values = (await client.runs.wait(null, "lead_agent", { input: { messages: [{ type: "human", content }] } })) as { messages: Message[] };
-  return { messages: values.messages, sent: lastMessages.slice(before) };
+  return { messages: values.messages, sent: calls.slice(before).map((call) => String(call.messages.at(-1)?.content)) };
 }
 
 describe("skill search with an embeddings endpoint", { timeout: 120_000 }, () => {
